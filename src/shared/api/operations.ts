@@ -1,0 +1,383 @@
+import { z } from 'zod'
+import {
+  appMemberSchema,
+  certificateExportSchema,
+  dataEnvelope,
+  EXPORT_FORMATS,
+  inferenceCatalogSchema,
+  logoutResponseSchema,
+  migrationSchema,
+  pageMetaSchema,
+  resourceSchema,
+  sessionSchema,
+  sqlResultSchema,
+  volumeExportSchema,
+} from './resources'
+
+/*
+ * The service contract: one entry per operation of SERVICE_API.md section 4.
+ * Requests are strict (to the letter of the spec); responses are lenient.
+ * The sandbox validates incoming requests with these very schemas, and the client
+ * validates outgoing ones, so both report the same `details[].path`.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT'
+
+/** A path parameter: every one must be non-empty, or the URL would not name a resource. */
+const segment = z.string().min(1)
+const uuid = z.uuid()
+
+/**
+ * Query values arrive as strings on the wire and as typed values from the client:
+ * both are accepted, and a string that does not read as the type is reported on its field.
+ */
+const queryNumber = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.number(),
+)
+const queryBooleanOrNull = z.preprocess((value) => {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  if (value === 'null') return null
+  return value
+}, z.boolean().nullable())
+
+const noParams = z.strictObject({})
+const noQuery = z.strictObject({})
+
+export interface OperationDef<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  /** The number of the operation in SERVICE_API.md section 4. */
+  number: number
+  summary: string
+  method: HttpMethod
+  /** Path template with `{name}` placeholders. */
+  path: string
+  params: P
+  query: Q
+  /** `null` when the operation takes no body. */
+  body: B | null
+  /** Whether a body must be present (op 8's body is optional). */
+  bodyRequired: boolean
+  response: R
+  /** Changes state on the service: never retried, always recorded in the activity log. */
+  mutates: boolean
+}
+
+function op<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  def: OperationDef<P, Q, B, R>,
+): OperationDef<P, Q, B, R> {
+  return def
+}
+
+const orderItems = z.array(z.strictObject({ id: uuid, sortOrder: z.int() }))
+
+export const operations = {
+  listSessions: op({
+    number: 1,
+    summary: 'List active browser sessions of the current user',
+    method: 'GET',
+    path: '/auth/me/sessions',
+    params: noParams,
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: z.array(sessionSchema),
+    mutates: false,
+  }),
+  logout: op({
+    number: 2,
+    summary: 'Log out the current browser session',
+    method: 'POST',
+    path: '/auth/logout',
+    params: noParams,
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: logoutResponseSchema,
+    mutates: true,
+  }),
+  moveCertificateFolder: op({
+    number: 3,
+    summary: 'Move an SSL certificate folder',
+    method: 'PUT',
+    path: '/api/ssl-certificates/folders/{id}/move',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ parentId: uuid.nullable() }),
+    bodyRequired: true,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  moveUserFolder: op({
+    number: 4,
+    summary: 'Move a user folder (admin)',
+    method: 'PUT',
+    path: '/api/admin/user-folders/{id}/move',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ parentId: uuid.nullable() }),
+    bodyRequired: true,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  runPostgresQuery: op({
+    number: 5,
+    summary: 'Execute a PostgreSQL SQL statement',
+    method: 'POST',
+    path: '/api/databases/{id}/postgres/query',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ sql: z.string(), maxRows: z.int().optional() }),
+    bodyRequired: true,
+    response: dataEnvelope(sqlResultSchema),
+    // A statement may write; it is never retried and always recorded.
+    mutates: true,
+  }),
+  listInferenceModels: op({
+    number: 6,
+    summary: 'List the inference models the current user can call',
+    method: 'GET',
+    path: '/api/inference/catalog',
+    params: noParams,
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: inferenceCatalogSchema,
+    mutates: false,
+  }),
+  uploadCertificate: op({
+    number: 7,
+    summary: 'Upload an SSL certificate',
+    method: 'POST',
+    path: '/api/ssl-certificates/upload',
+    params: noParams,
+    query: noQuery,
+    body: z.strictObject({
+      name: z.string(),
+      folderId: uuid.nullable().optional(),
+      certificatePem: z.string(),
+      privateKeyPem: z.string(),
+      chainPem: z.string().optional(),
+    }),
+    bodyRequired: true,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  rotateDatabaseCertificate: op({
+    number: 8,
+    summary: 'Rotate a managed database direct-TLS certificate',
+    method: 'POST',
+    path: '/api/databases/managed/{id}/rotate-certificate',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ allowRestart: z.boolean().optional() }),
+    bodyRequired: false,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  reorderNginxTemplateFolders: op({
+    number: 9,
+    summary: 'Reorder nginx template folders',
+    method: 'PUT',
+    path: '/api/nginx-templates/folders/reorder',
+    params: noParams,
+    query: noQuery,
+    body: z.strictObject({ items: orderItems }),
+    bodyRequired: true,
+    response: dataEnvelope(z.unknown()),
+    mutates: true,
+  }),
+  moveCertificates: op({
+    number: 10,
+    summary: 'Move certificates to a folder',
+    method: 'POST',
+    path: '/api/certificates/folders/move-certificates',
+    params: noParams,
+    query: noQuery,
+    body: z.strictObject({ ids: z.array(z.string()).min(1), folderId: uuid.nullable() }),
+    bodyRequired: true,
+    response: dataEnvelope(z.unknown()),
+    mutates: true,
+  }),
+  reorderLoggingEnvironments: op({
+    number: 11,
+    summary: 'Reorder logging environments',
+    method: 'PUT',
+    path: '/api/logging/environment-folders/reorder-environments',
+    params: noParams,
+    query: noQuery,
+    body: z.strictObject({ items: orderItems.min(1) }),
+    bodyRequired: true,
+    response: dataEnvelope(z.unknown()),
+    mutates: true,
+  }),
+  exportCertificate: op({
+    number: 12,
+    summary: 'Export a certificate, PEM chain, private key, or PEM bundle',
+    method: 'POST',
+    path: '/api/certificates/{id}/export',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ format: z.enum(EXPORT_FORMATS), passphrase: z.string().optional() }),
+    bodyRequired: true,
+    // The JSON form; raw bytes are asked for with Accept: application/octet-stream.
+    response: dataEnvelope(certificateExportSchema),
+    mutates: false,
+  }),
+  resolveMigration: op({
+    number: 13,
+    summary: 'Resolve a migration that needs attention',
+    method: 'POST',
+    path: '/api/docker/migrations/{id}/resolve',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ authoritativeSide: z.enum(['source', 'target']) }),
+    bodyRequired: true,
+    response: dataEnvelope(migrationSchema),
+    mutates: true,
+  }),
+  retryProxyRoute: op({
+    number: 14,
+    summary: 'Retry a failed managed additional route',
+    method: 'POST',
+    path: '/api/proxy-hosts/{id}/additional-routes/{routeId}/retry',
+    params: z.strictObject({ id: segment, routeId: segment }),
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  exportVolume: op({
+    number: 15,
+    summary: 'Export a volume',
+    method: 'GET',
+    path: '/api/docker/nodes/{nodeId}/volumes/{name}/export',
+    params: z.strictObject({ nodeId: segment, name: segment }),
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(volumeExportSchema),
+    mutates: false,
+  }),
+  listCertificates: op({
+    number: 16,
+    summary: 'List SSL certificates',
+    method: 'GET',
+    path: '/api/ssl-certificates',
+    params: noParams,
+    query: z.strictObject({
+      page: queryNumber.optional(),
+      limit: queryNumber.optional(),
+      type: z.string().optional(),
+      status: z.string().optional(),
+      search: z.string().optional(),
+      showSystem: queryBooleanOrNull.optional(),
+    }),
+    body: null,
+    bodyRequired: false,
+    response: z.looseObject({ data: z.array(resourceSchema), meta: pageMetaSchema.optional() }),
+    mutates: false,
+  }),
+  cancelCopyJob: op({
+    number: 17,
+    summary: 'Cancel a storage copy job',
+    method: 'POST',
+    path: '/api/storage/copy-jobs/{id}/cancel',
+    params: z.strictObject({ id: uuid }),
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  resolveIncident: op({
+    number: 18,
+    summary: 'Resolve a status page incident',
+    method: 'POST',
+    path: '/api/status-page/incidents/{id}/resolve',
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  resolveDeploymentSource: op({
+    number: 19,
+    summary: "Resolve the branch head of a blue/green deployment's Git source",
+    method: 'POST',
+    path: '/api/docker/nodes/{nodeId}/deployments/{deploymentId}/source/resolve',
+    params: z.strictObject({ nodeId: segment, deploymentId: segment }),
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  }),
+  listAppMembers: op({
+    number: 20,
+    summary: 'List app members',
+    method: 'GET',
+    path: '/api/apps/{id}/members',
+    params: z.strictObject({ id: segment }),
+    query: z.strictObject({ environmentId: uuid.optional() }),
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(z.array(appMemberSchema)),
+    mutates: false,
+  }),
+  getStatusPagePreview: op({
+    number: 21,
+    summary: 'Get status page preview data',
+    method: 'GET',
+    path: '/api/status-page/preview',
+    params: noParams,
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(z.unknown()),
+    mutates: false,
+  }),
+  getLoggingSchema: op({
+    number: 22,
+    summary: 'Resolve a logging schema by slug',
+    method: 'GET',
+    path: '/api/logging/schemas/by-slug/{slug}',
+    params: z.strictObject({ slug: segment }),
+    query: noQuery,
+    body: null,
+    bodyRequired: false,
+    response: dataEnvelope(resourceSchema),
+    mutates: false,
+  }),
+} as const
+
+export type Operations = typeof operations
+export type OperationName = keyof Operations
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[]
+
+export type ParamsOf<N extends OperationName> = z.input<Operations[N]['params']>
+export type QueryOf<N extends OperationName> = z.input<Operations[N]['query']>
+export type BodyOf<N extends OperationName> =
+  Operations[N]['body'] extends z.ZodType ? z.input<Operations[N]['body']> : never
+export type ResponseOf<N extends OperationName> = z.output<Operations[N]['response']>
+
+/** Fills a path template; each value is URL-encoded as one segment. */
+export function buildPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined) throw new Error(`Missing path parameter "${name}"`)
+    return encodeURIComponent(value)
+  })
+}
+
+/** Names of a template's placeholders, in order. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string)
+}

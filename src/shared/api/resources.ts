@@ -1,0 +1,156 @@
+import { z } from 'zod'
+
+/*
+ * Resources as the service returns them. Responses are parsed leniently (ARCHITECTURE.md):
+ * unknown fields pass through, so every object here is a loose object.
+ */
+
+/** The generic resource of SERVICE_API.md 2.1: optional id and name, anything else. */
+export const resourceSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+})
+export type Resource = z.infer<typeof resourceSchema>
+
+export function dataEnvelope<T extends z.ZodType>(data: T) {
+  return z.looseObject({ data })
+}
+
+export const AUTH_METHODS = ['oidc', 'password', 'email_otp'] as const
+
+/** 2.2. Timestamps are integers of an unshown unit: seconds or milliseconds (see `toEpochMs`). */
+export const sessionSchema = z.looseObject({
+  id: z.string(),
+  authMethod: z.string(),
+  createdAt: z.number(),
+  lastSeenAt: z.number(),
+  expiresAt: z.number(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  mfaSatisfiedAt: z.number().nullable(),
+  isCurrent: z.boolean(),
+})
+export type Session = z.infer<typeof sessionSchema>
+
+/** 2.3 */
+export const logoutResponseSchema = z.looseObject({
+  message: z.string(),
+  logoutUrl: z.string().optional(),
+})
+export type LogoutResponse = z.infer<typeof logoutResponseSchema>
+
+export const MIGRATION_STATUSES = [
+  'pending',
+  'running',
+  'waiting',
+  'cancelling',
+  'cancelled',
+  'completed',
+  'failed',
+  'cleanup_pending',
+  'needs_attention',
+] as const
+export type MigrationStatus = (typeof MIGRATION_STATUSES)[number]
+
+/** 2.4. `status` is read as any string: the client shows whatever status comes back. */
+export const migrationSchema = z.looseObject({
+  id: z.string(),
+  resourceType: z.string(),
+  resourceName: z.string(),
+  deploymentId: z.string().nullable(),
+  sourceNodeId: z.string(),
+  targetNodeId: z.string(),
+  targetNodeSlug: z.string().nullable(),
+  targetResourceId: z.string().nullable(),
+  keepSource: z.boolean(),
+  sourceState: z.string(),
+  status: z.string(),
+  phase: z.string(),
+  progress: z.record(z.string(), z.unknown()),
+  verification: z.record(z.string(), z.unknown()),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  cancellationRequestedAt: z.string().nullable(),
+  cutoverAt: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+})
+export type Migration = z.infer<typeof migrationSchema>
+
+/** 2.5 */
+export const inferenceCatalogSchema = z.looseObject({
+  object: z.literal('list'),
+  data: z.array(z.looseObject({ id: z.string() })),
+})
+export type InferenceCatalog = z.infer<typeof inferenceCatalogSchema>
+
+/** 2.6. Field types are not shown by the spec, so they are read as unknown-but-present. */
+export const appMemberSchema = z.looseObject({
+  type: z.unknown(),
+  id: z.unknown(),
+  name: z.unknown(),
+  environmentId: z.unknown(),
+  nodeIds: z.unknown(),
+  nodeId: z.unknown().optional(),
+})
+export type AppMember = z.infer<typeof appMemberSchema>
+
+/** Op 5. Rows come as arrays (the sandbox) or as objects (accepted from a real service). */
+export const sqlResultSchema = z.looseObject({
+  command: z.string().optional(),
+  rowCount: z.number().nullable().optional(),
+  fields: z.array(z.looseObject({ name: z.string(), dataType: z.unknown().optional() })).optional(),
+  rows: z.array(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])).optional(),
+  truncated: z.boolean().optional(),
+  durationMs: z.number().optional(),
+})
+export type SqlResult = z.infer<typeof sqlResultSchema>
+
+export const EXPORT_FORMATS = [
+  'pem',
+  'der',
+  'pkcs12',
+  'jks',
+  'chain',
+  'fullchain',
+  'private-key',
+  'pem-bundle',
+] as const
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+
+/** Op 12 as JSON (when not asked for raw bytes). */
+export const certificateExportSchema = z.looseObject({
+  filename: z.string(),
+  mediaType: z.string(),
+  encoding: z.enum(['base64', 'utf8']),
+  content: z.string(),
+})
+export type CertificateExport = z.infer<typeof certificateExportSchema>
+
+/** Op 15: a signed download link (the sandbox), or inline base64 `content`. */
+export const volumeExportSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  nodeId: z.string().optional(),
+  format: z.string().optional(),
+  sizeBytes: z.number().optional(),
+  sha256: z.string().optional(),
+  downloadUrl: z.string().optional(),
+  expiresAt: z.string().optional(),
+  content: z.string().optional(),
+})
+export type VolumeExport = z.infer<typeof volumeExportSchema>
+
+/** Op 16's optional paging block. */
+export const pageMetaSchema = z.looseObject({
+  page: z.number(),
+  limit: z.number(),
+  total: z.number(),
+})
+
+/** Session timestamps: values below 10^12 are seconds, others milliseconds. */
+export function toEpochMs(value: number): number {
+  return Math.abs(value) < 1e12 ? value * 1000 : value
+}

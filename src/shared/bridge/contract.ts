@@ -1,0 +1,232 @@
+import { z } from 'zod'
+import { OPERATION_NAMES, sessionSchema } from '../api'
+import { bridgeErrorSchema } from './result'
+
+/*
+ * The bridge contract: every call the renderer may make (input and output schemas) and every
+ * event the main process pushes. The main process validates each input against it (the renderer
+ * is not trusted); the renderer's typed client is derived from it. One contract, two transports:
+ * Electron IPC and the web-mode HTTP host.
+ */
+
+const id = z.string().min(1).max(200)
+const profileId = z.object({ profileId: id })
+const empty = z.object({})
+
+export const PROFILE_COLORS = [
+  '#2563eb',
+  '#16a34a',
+  '#d97706',
+  '#dc2626',
+  '#7c3aed',
+  '#0891b2',
+  '#db2777',
+  '#4b5563',
+] as const
+
+export const tokenStorageSchema = z.enum(['keychain', 'session'])
+export type TokenStorage = z.infer<typeof tokenStorageSchema>
+
+/** What the renderer knows of a profile: never its token. */
+export const profileSchema = z.object({
+  id,
+  name: z.string(),
+  baseUrl: z.string(),
+  color: z.string(),
+  /** A production environment: writes ask for an extra confirmation. */
+  protected: z.boolean(),
+  /** `sandbox` is the embedded local sandbox started by "Explore the local sandbox". */
+  kind: z.enum(['service', 'sandbox']),
+  signedIn: z.boolean(),
+  /** Where the token lives; null when signed out. */
+  tokenStorage: tokenStorageSchema.nullable(),
+  createdAt: z.number(),
+})
+export type Profile = z.infer<typeof profileSchema>
+
+/** The editable fields of a profile, validated the same way in the form and in main. */
+export const profileFieldsSchema = z.object({
+  name: z.string().trim().min(1, 'Enter a name').max(60, 'At most 60 characters'),
+  baseUrl: z
+    .string()
+    .trim()
+    .pipe(z.url({ protocol: /^https?$/, error: 'Enter an http:// or https:// URL' })),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Pick a colour'),
+  protected: z.boolean(),
+})
+export type ProfileFields = z.infer<typeof profileFieldsSchema>
+
+const tokenInput = z.object({
+  token: z.string().trim().min(1, 'Enter an access token').max(8192),
+  /** Keep the token in memory only (when no keychain is available, or by choice). */
+  sessionOnly: z.boolean().default(false),
+})
+
+/** A list read from the SQLite cache, then refreshed from the service. */
+export function cachedListSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    /** When the items were fetched from the service (epoch ms); null when never. */
+    fetchedAt: z.number().nullable(),
+    /** True when the last refresh could not reach the service. */
+    offline: z.boolean(),
+    /** Why the last refresh failed, if it did. */
+    error: bridgeErrorSchema.nullable(),
+  })
+}
+
+export const vaultStatusSchema = z.object({
+  available: z.boolean(),
+  /** Why the keychain cannot be used, in words a user understands. */
+  reason: z.string().optional(),
+  /** How to fix it. */
+  fix: z.string().optional(),
+})
+export type VaultStatus = z.infer<typeof vaultStatusSchema>
+
+export const noticeSchema = z.object({
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+})
+export type Notice = z.infer<typeof noticeSchema>
+
+export const activityEntrySchema = z.object({
+  id: z.number(),
+  /** Epoch ms. */
+  at: z.number(),
+  profileId: z.string(),
+  profileName: z.string(),
+  /** Operation name from the service contract, e.g. "logout". */
+  operation: z.string(),
+  targetId: z.string().nullable(),
+  outcome: z.enum(['success', 'error']),
+  errorCode: z.string().nullable(),
+  message: z.string().nullable(),
+})
+export type ActivityEntry = z.infer<typeof activityEntrySchema>
+
+/** The ids `/__sandbox/seed` returns; kept loose so new keys pass through. */
+export const sandboxSeedSchema = z.record(z.string(), z.unknown())
+
+export const channels = {
+  'app.info': {
+    input: empty,
+    output: z.object({
+      mode: z.enum(['desktop', 'web']),
+      version: z.string(),
+      notices: z.array(noticeSchema),
+    }),
+  },
+  'vault.status': { input: empty, output: vaultStatusSchema },
+
+  'profiles.list': {
+    input: empty,
+    output: z.object({ profiles: z.array(profileSchema), activeId: z.string().nullable() }),
+  },
+  /** Verifies the token with GET /auth/me/sessions before anything is saved. */
+  'profiles.add': { input: profileFieldsSchema.extend(tokenInput.shape), output: profileSchema },
+  'profiles.update': {
+    input: profileFieldsSchema.partial().extend({ id }),
+    output: profileSchema,
+  },
+  'profiles.remove': { input: z.object({ id }), output: z.null() },
+  'profiles.activate': { input: z.object({ id }), output: profileSchema },
+  /** A new token for an existing profile (after 401 or log out), verified first. */
+  'profiles.signIn': { input: tokenInput.extend({ id }), output: profileSchema },
+
+  /** Starts the embedded sandbox and signs in to it with its admin token. */
+  'sandbox.explore': { input: empty, output: profileSchema },
+  'sandbox.seed': { input: empty, output: sandboxSeedSchema },
+
+  'sessions.cached': { input: profileId, output: cachedListSchema(sessionSchema) },
+  'sessions.refresh': { input: profileId, output: cachedListSchema(sessionSchema) },
+  /** Op 2; deletes the token, marks the profile signed out, opens logoutUrl (https only). */
+  'sessions.logout': {
+    input: profileId,
+    output: z.object({
+      message: z.string(),
+      logoutUrl: z.string().nullable(),
+      openedLogoutUrl: z.boolean(),
+    }),
+  },
+
+  'inference.list': {
+    input: profileId,
+    output: z.object({ models: z.array(z.looseObject({ id: z.string() })) }),
+  },
+
+  'activity.list': {
+    input: z.object({ profileId: id.optional(), limit: z.int().min(1).max(1000).default(200) }),
+    output: z.array(activityEntrySchema),
+  },
+
+  /**
+   * Any of the 22 operations, by name: validated in main against the service contract,
+   * recorded in the activity log when it changes something. Screens with special needs
+   * (caching, downloads) have their own channels.
+   */
+  'service.call': {
+    input: profileId.extend({
+      operation: z.enum(OPERATION_NAMES as [string, ...string[]]),
+      params: z.record(z.string(), z.string()).default({}),
+      query: z.record(z.string(), z.unknown()).default({}),
+      body: z.unknown().optional(),
+    }),
+    output: z.unknown(),
+  },
+
+  /** Opens an https URL in the system browser; anything else is refused. */
+  'shell.openExternal': {
+    input: z.object({ url: z.string().max(4096) }),
+    output: z.object({ opened: z.boolean() }),
+  },
+} as const
+
+export type Channels = typeof channels
+export type ChannelName = keyof Channels
+export const CHANNEL_NAMES = Object.keys(channels) as ChannelName[]
+export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>
+export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>
+
+export function isChannelName(value: unknown): value is ChannelName {
+  return typeof value === 'string' && Object.hasOwn(channels, value)
+}
+
+export const events = {
+  'profiles.changed': z.object({}),
+  /** After a cache write (Bruno-style mutation event): views showing these tables refetch. */
+  'cache.changed': z.object({
+    name: z.string(),
+    tables: z.array(z.string()),
+    profileId: z.string().nullable(),
+  }),
+  'connectivity.changed': z.object({
+    profileId: z.string(),
+    online: z.boolean(),
+    error: bridgeErrorSchema.nullable(),
+  }),
+  /** The service answered 401: the profile is signed out and needs a new token. */
+  'auth.required': z.object({ profileId: z.string(), message: z.string() }),
+  notice: noticeSchema,
+} as const
+
+export type Events = typeof events
+export type EventName = keyof Events
+export type EventPayload<E extends EventName> = z.output<Events[E]>
+export const EVENT_NAMES = Object.keys(events) as EventName[]
+
+/**
+ * What a transport carries: the preload exposes exactly this to the renderer (two functions),
+ * and the web-mode client implements it over HTTP.
+ */
+export interface BridgeTransport {
+  invoke(channel: string, input: unknown): Promise<unknown>
+  subscribe(listener: (event: string, payload: unknown) => void): () => void
+}
+
+/** The name under which the preload exposes the transport on `window`. */
+export const BRIDGE_GLOBAL = 'infradesk'
+/** The single IPC channel for calls, and the one for events. */
+export const IPC_INVOKE_CHANNEL = 'infradesk:invoke'
+export const IPC_EVENT_CHANNEL = 'infradesk:event'
