@@ -37,7 +37,9 @@ export interface SandboxPki {
   rootPem: string
   intermediatePem: string
   /** Issues a leaf signed by the intermediate, with a fresh key. */
-  issueLeaf(options: IssueLeafOptions): Promise<{ material: CertificateMaterial; facts: CertificateFacts }>
+  issueLeaf(
+    options: IssueLeafOptions,
+  ): Promise<{ material: CertificateMaterial; facts: CertificateFacts }>
 }
 
 /** Why an upload is refused; `field` names the body field for details[].path. */
@@ -47,7 +49,15 @@ export interface UploadProblem {
 }
 
 export type UploadInspection =
-  | { ok: true; facts: CertificateFacts; chainPem: string }
+  | {
+      ok: true
+      facts: CertificateFacts
+      chainPem: string
+      /** The leaf alone, canonical PEM (extra certificates pasted after it moved to chainPem). */
+      certificatePem: string
+      /** The key as unencrypted PKCS#8 PEM, whatever form it was uploaded in. */
+      privateKeyPem: string
+    }
   | { ok: false; problem: UploadProblem }
 
 export interface ExportedFile {

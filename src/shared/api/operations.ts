@@ -364,8 +364,12 @@ export const OPERATION_NAMES = Object.keys(operations) as OperationName[]
 
 export type ParamsOf<N extends OperationName> = z.input<Operations[N]['params']>
 export type QueryOf<N extends OperationName> = z.input<Operations[N]['query']>
-export type BodyOf<N extends OperationName> =
-  Operations[N]['body'] extends z.ZodType ? z.input<Operations[N]['body']> : never
+// Distributes over `schema | null` (the type of every `body`), keeping the schema's input.
+export type BodyOf<N extends OperationName> = Operations[N]['body'] extends infer B
+  ? B extends z.ZodType
+    ? z.input<B>
+    : never
+  : never
 export type ResponseOf<N extends OperationName> = z.output<Operations[N]['response']>
 
 /** Fills a path template; each value is URL-encoded as one segment. */

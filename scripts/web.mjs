@@ -1,0 +1,61 @@
+// `npm run web -- [--port N] [--sandbox] [--data-dir DIR] [--host 127.0.0.1|localhost]`
+// Builds the renderer when out/renderer is missing or older than its sources, then runs the
+// web-mode host (src/main/web/cli.ts under tsx), forwarding arguments and signals. Needs no
+// Electron binary: electron-vite only reads electron's package.json for its version.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const bin = (name) =>
+  path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name)
+const builtIndex = path.join(root, 'out', 'renderer', 'index.html')
+// What the renderer bundle is made of: its own sources, the shared contract, the build config.
+const sources = ['src/renderer', 'src/shared', 'electron.vite.config.ts', 'package.json'].map(
+  (entry) => path.join(root, entry),
+)
+
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0
+  const info = statSync(entry)
+  if (!info.isDirectory()) return info.mtimeMs
+  let newest = info.mtimeMs
+  for (const child of readdirSync(entry)) {
+    newest = Math.max(newest, newestMtime(path.join(entry, child)))
+  }
+  return newest
+}
+
+function rendererIsStale() {
+  if (!existsSync(builtIndex)) return 'out/renderer is missing'
+  const built = statSync(builtIndex).mtimeMs
+  const changed = sources.find((entry) => newestMtime(entry) > built)
+  return changed ? `${path.relative(root, changed)} changed since the last build` : null
+}
+
+const stale = rendererIsStale()
+if (stale) {
+  console.error(`[web] building the app (${stale}) ...`)
+  const build = spawnSync(bin('electron-vite'), ['build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    // The binary is never needed to build, and must never be downloaded for it.
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+    shell: process.platform === 'win32',
+  })
+  if (build.status !== 0) {
+    console.error('[web] the build failed; see above')
+    process.exit(build.status ?? 1)
+  }
+}
+
+const child = spawn(bin('tsx'), [path.join(root, 'src/main/web/cli.ts'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+})
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => child.kill(signal))
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util'
+import { startSandbox } from './index'
+import type { RunningSandbox, SandboxOptions } from './index'
+
+/*
+ * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] [--viewer-token T]
+ *                    [--database-url postgres://...]
+ * When ready, prints exactly one line on stdout (scripts wait for it):
+ *   SANDBOX_READY {"url":"http://127.0.0.1:4010","tokens":{"admin":"...","viewer":"..."}}
+ */
+
+const USAGE =
+  'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] ' +
+  '[--viewer-token T] [--database-url postgres://...]'
+const DEFAULT_PORT = 4010
+
+class UsageError extends Error {}
+
+function readOptions(argv: string[]): SandboxOptions {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'admin-token': { type: 'string' },
+        'viewer-token': { type: 'string' },
+        'database-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    process.exit(0)
+  }
+  const portText = values.port ?? String(DEFAULT_PORT)
+  const port = Number(portText)
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${portText}"`)
+  }
+  return {
+    port,
+    ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values['admin-token'] === undefined ? {} : { adminToken: values['admin-token'] }),
+    ...(values['viewer-token'] === undefined ? {} : { viewerToken: values['viewer-token'] }),
+    ...(values['database-url'] === undefined ? {} : { databaseUrl: values['database-url'] }),
+    // Errors that became a 500 go to stderr, one line each; never the request or its token.
+    onUnexpectedError: (error) => {
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      process.stderr.write(`sandbox: internal error: ${text.split('\n')[0]}\n`)
+    },
+  }
+}
+
+function stopOnSignals(sandbox: RunningSandbox): void {
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`sandbox: error while stopping: ${String(error)}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+async function main(): Promise<void> {
+  const sandbox = await startSandbox(readOptions(process.argv.slice(2)))
+  stopOnSignals(sandbox)
+  const ready = { url: sandbox.url, tokens: sandbox.tokens }
+  process.stdout.write(`SANDBOX_READY ${JSON.stringify(ready)}\n`)
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error)
+  const hint = error instanceof UsageError ? ' (see --help)' : ''
+  process.stderr.write(`sandbox: ${message.split('\n')[0]}${hint}\n`)
+  process.exit(1)
+})

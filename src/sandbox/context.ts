@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http'
+import type { OperationName } from '../shared/api'
+import type { Caller } from './auth'
+import type { DownloadSigner } from './downloads'
+import type { Reply } from './http'
+import type { SandboxPki } from './pki/types'
+import type { PostgresEngine } from './postgres/types'
+import type { ValidatedRequest } from './router'
+import type { SandboxState } from './state'
+import type { VolumeArchive } from './volumes/types'
+
+/** The parts of one running sandbox that handlers use. One per sandbox: no global state. */
+export interface SandboxCore {
+  /** The current state; replaced wholesale by a reset. */
+  state: SandboxState
+  readonly pki: SandboxPki
+  readonly postgres: PostgresEngine
+  /** Archives of the seeded volumes, by `volumeKey(nodeId, name)`; they never change. */
+  readonly archives: ReadonlyMap<string, VolumeArchive>
+  readonly downloads: DownloadSigner
+  /** The sandbox's own absolute URL, e.g. http://127.0.0.1:4010 (known once listening). */
+  readonly baseUrl: string
+  now(): Date
+}
+
+export function volumeKey(nodeId: string, name: string): string {
+  return `${nodeId}/${name}`
+}
+
+export interface HandlerContext<N extends OperationName> extends ValidatedRequest<N> {
+  core: SandboxCore
+  caller: Caller
+  request: IncomingMessage
+}
+
+export type OperationHandler<N extends OperationName> = (
+  context: HandlerContext<N>,
+) => Reply | Promise<Reply>
+
+export type OperationHandlers = { [N in OperationName]: OperationHandler<N> }

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto'
+import { ExportRefused, exportCertificate as exportMaterial, inspectUpload } from '../pki'
+import type { OperationHandler } from '../context'
+import { conflict, invalidField, notFound, unprocessable } from '../failure'
+import { accepts, bytes, contentDisposition, json } from '../http'
+import { CERTIFICATE_STATUSES, CERTIFICATE_TYPES } from '../state'
+import type { CertificateRecord, SandboxState } from '../state'
+import { certificateStatus, certificateView } from '../views'
+
+const DEFAULT_PAGE_SIZE = 50
+
+function findCertificate(state: SandboxState, id: string): CertificateRecord {
+  const certificate = state.certificates.find((candidate) => candidate.id === id)
+  if (!certificate) throw notFound({ resource: 'certificate', id })
+  return certificate
+}
+
+function assertFolderExists(state: SandboxState, folderId: string | null | undefined): void {
+  if (folderId === null || folderId === undefined) return
+  if (!state.certificateFolders.some((folder) => folder.id === folderId)) {
+    throw notFound({ resource: 'certificateFolder', id: folderId, field: 'folderId' })
+  }
+}
+
+/** An optional filter that must name one of `allowed`; '' means "no filter". */
+function filterValue<T extends string>(
+  field: string,
+  value: string | undefined,
+  allowed: readonly T[],
+) {
+  if (value === undefined || value === '') return undefined
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw invalidField([field], `Expected one of: ${allowed.join(', ')}`)
+  }
+  return value as T
+}
+
+/**
+ * Op 16: pages (from 1, 50 a page, at most 500), filters by type and status, searches name,
+ * common name and SANs case-insensitively, and hides system certificates unless showSystem.
+ */
+const listCertificates: OperationHandler<'listCertificates'> = ({ core, query }) => {
+  const now = core.now()
+  const page = query.page ?? 1
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE
+  const type = filterValue('type', query.type, CERTIFICATE_TYPES)
+  const status = filterValue('status', query.status, CERTIFICATE_STATUSES)
+  const search = query.search?.trim().toLowerCase() ?? ''
+  const showSystem = query.showSystem === true
+
+  const matching = core.state.certificates
+    .filter((certificate) => showSystem || !certificate.isSystem)
+    .filter((certificate) => type === undefined || certificate.type === type)
+    .filter((certificate) => status === undefined || certificateStatus(certificate, now) === status)
+    .filter(
+      (certificate) =>
+        search === '' ||
+        [certificate.name, certificate.facts.commonName, ...certificate.facts.subjectAltNames].some(
+          (text) => text.toLowerCase().includes(search),
+        ),
+    )
+    .sort(
+      (a, b) =>
+        a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id),
+    )
+
+  const pageItems = matching.slice((page - 1) * limit, page * limit)
+  return json({
+    data: pageItems.map((certificate) => certificateView(certificate, core.state, now)),
+    meta: { page, limit, total: matching.length },
+  })
+}
+
+/** Op 7: checks the PEMs, reads the facts from the certificate, and answers 201. */
+const uploadCertificate: OperationHandler<'uploadCertificate'> = ({ core, body }) => {
+  const state = core.state
+  const name = body.name.trim()
+  if (name === '') throw invalidField(['name'], 'Name must not be empty')
+  assertFolderExists(state, body.folderId)
+  const taken = state.certificates.some(
+    (certificate) => certificate.name.toLowerCase() === name.toLowerCase(),
+  )
+  if (taken) {
+    throw conflict([{ path: ['name'], message: `A certificate named "${name}" already exists` }])
+  }
+  const inspection = inspectUpload({
+    certificatePem: body.certificatePem,
+    privateKeyPem: body.privateKeyPem,
+    ...(body.chainPem === undefined ? {} : { chainPem: body.chainPem }),
+  })
+  if (!inspection.ok) {
+    throw unprocessable([{ path: [inspection.problem.field], message: inspection.problem.message }])
+  }
+  const now = core.now().toISOString()
+  const certificate: CertificateRecord = {
+    id: randomUUID(),
+    name,
+    type: 'custom',
+    folderId: body.folderId ?? null,
+    isSystem: false,
+    autoRenew: false,
+    revokedAt: null,
+    origin: 'upload',
+    createdAt: now,
+    updatedAt: now,
+    material: {
+      certificatePem: inspection.certificatePem,
+      privateKeyPem: inspection.privateKeyPem,
+      chainPem: inspection.chainPem,
+      // An uploaded chain carries its own issuers; the root, if any, is part of chainPem.
+      rootPem: '',
+    },
+    facts: inspection.facts,
+  }
+  state.certificates.push(certificate)
+  return json({ data: certificateView(certificate, state, core.now()) }, 201)
+}
+
+/** Op 10: moves every named certificate into the folder (null = no folder), or none at all. */
+const moveCertificates: OperationHandler<'moveCertificates'> = ({ core, body }) => {
+  const state = core.state
+  assertFolderExists(state, body.folderId)
+  const ids = [...new Set(body.ids)]
+  const missing = ids.filter(
+    (id) => !state.certificates.some((certificate) => certificate.id === id),
+  )
+  if (missing.length > 0) throw notFound({ resource: 'certificate', ids: missing })
+  const now = core.now()
+  const moved = ids.map((id) => {
+    const certificate = findCertificate(state, id)
+    certificate.folderId = body.folderId
+    certificate.updatedAt = now.toISOString()
+    return certificateView(certificate, state, now)
+  })
+  return json({ data: { folderId: body.folderId, movedIds: ids, certificates: moved } })
+}
+
+/**
+ * Op 12: a real file in each of the 8 formats. Raw bytes when asked with
+ * `Accept: application/octet-stream`, otherwise JSON with base64 (binary) or utf8 (PEM text).
+ */
+const exportCertificate: OperationHandler<'exportCertificate'> = ({
+  core,
+  params,
+  body,
+  request,
+}) => {
+  const certificate = findCertificate(core.state, params.id)
+  let file
+  try {
+    file = exportMaterial(certificate.material, body.format, {
+      baseName: certificate.name,
+      ...(body.passphrase === undefined ? {} : { passphrase: body.passphrase }),
+    })
+  } catch (error) {
+    if (error instanceof ExportRefused) {
+      throw unprocessable([{ path: [error.field], message: error.message }])
+    }
+    throw error
+  }
+  if (accepts(request, 'application/octet-stream')) {
+    return bytes(file.bytes, {
+      'Content-Type': file.mediaType,
+      'Content-Disposition': contentDisposition(file.filename),
+    })
+  }
+  return json({
+    data: {
+      id: randomUUID(),
+      certificateId: certificate.id,
+      format: body.format,
+      filename: file.filename,
+      mediaType: file.mediaType,
+      encoding: file.isText ? 'utf8' : 'base64',
+      content: file.isText ? file.bytes.toString('utf8') : file.bytes.toString('base64'),
+      sizeBytes: file.bytes.length,
+    },
+  })
+}
+
+export const certificateHandlers = {
+  listCertificates,
+  uploadCertificate,
+  moveCertificates,
+  exportCertificate,
+}

@@ -1,0 +1,49 @@
+import type { OperationHandler } from '../context'
+import { notFound } from '../failure'
+import { json } from '../http'
+import { assertUniqueIds, missingIds } from './ordering'
+
+/**
+ * Op 11: sets each named environment's sortOrder within its folder and answers with every
+ * environment in display order (folder by folder), each naming its folder.
+ */
+const reorderLoggingEnvironments: OperationHandler<'reorderLoggingEnvironments'> = ({
+  core,
+  body,
+}) => {
+  const { loggingEnvironments: environments, loggingEnvironmentFolders: folders } = core.state
+  assertUniqueIds(body.items)
+  const missing = missingIds(body.items, environments)
+  if (missing.length > 0) throw notFound({ resource: 'loggingEnvironment', ids: missing })
+  const now = core.now().toISOString()
+  for (const item of body.items) {
+    const environment = environments.find((candidate) => candidate.id === item.id)
+    if (environment) {
+      environment.sortOrder = item.sortOrder
+      environment.updatedAt = now
+    }
+  }
+  const folderOrder = new Map(folders.map((folder) => [folder.id, folder]))
+  const ordered = [...environments]
+    .sort(
+      (a, b) =>
+        (folderOrder.get(a.folderId)?.sortOrder ?? 0) -
+          (folderOrder.get(b.folderId)?.sortOrder ?? 0) ||
+        a.sortOrder - b.sortOrder ||
+        a.name.localeCompare(b.name),
+    )
+    .map((environment) => ({
+      ...environment,
+      folderName: folderOrder.get(environment.folderId)?.name ?? null,
+    }))
+  return json({ data: ordered })
+}
+
+/** Op 22 */
+const getLoggingSchema: OperationHandler<'getLoggingSchema'> = ({ core, params }) => {
+  const schema = core.state.loggingSchemas.find((candidate) => candidate.slug === params.slug)
+  if (!schema) throw notFound({ resource: 'loggingSchema', slug: params.slug })
+  return json({ data: structuredClone(schema) })
+}
+
+export const loggingHandlers = { reorderLoggingEnvironments, getLoggingSchema }

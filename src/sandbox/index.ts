@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
+import { isIPv6 } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import type { SandboxCore } from './context'
+import { createDownloadSigner } from './downloads'
+import { createSandboxPki } from './pki'
+import { createPostgresEngine } from './postgres'
+import { buildSeed, postgresDatabasesOf } from './seed'
+import { seedIdsOf } from './seed/ids'
+import type { SeedIds } from './seed/ids'
+import { createRequestListener } from './server'
+import { createVolumeArchive } from './volumes'
+
+export type { SeedIds } from './seed/ids'
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number
+  /** Defaults to 127.0.0.1: the sandbox is for this machine. */
+  host?: string
+  /** Tokens not given are random. */
+  adminToken?: string
+  viewerToken?: string
+  /** A real PostgreSQL for op 5 instead of in-process PGlite. */
+  databaseUrl?: string
+  /** Told about anything that became a 500 INTERNAL_ERROR (the sandbox itself never logs). */
+  onUnexpectedError?: (error: unknown) => void
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:4010, with the real port. */
+  url: string
+  tokens: { admin: string; viewer: string }
+  /** The seeded ids, as `GET /__sandbox/seed` answers them. */
+  seed(): SeedIds
+  /** Restores the seed: state, tokens (logged-out ones work again) and the databases. */
+  reset(): Promise<void>
+  /** Stops listening, drops open connections and closes the databases. */
+  close(): Promise<void>
+}
+
+/** Thrown when the sandbox cannot start; `message` is one line fit for a terminal. */
+export class SandboxStartError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message)
+    this.name = 'SandboxStartError'
+  }
+}
+
+function randomToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** The host as it goes in a URL; a wildcard bind is reached through loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return isIPv6(host) ? `[${host}]` : host
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening)
+      const where = `${host}:${port}`
+      const message =
+        error.code === 'EADDRINUSE'
+          ? `Port ${port} on ${host} is already in use (use --port 0 for any free port)`
+          : error.code === 'EACCES'
+            ? `Not allowed to listen on ${where}`
+            : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+              ? `Cannot listen on ${where}: no such local address`
+              : `Cannot listen on ${where}: ${error.message}`
+      reject(new SandboxStartError(message, error.code))
+    }
+    const onListening = () => {
+      server.off('error', onError)
+      resolve(server.address() as AddressInfo)
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(port, host)
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()))
+    // Keep-alive and streaming connections would otherwise hold the port open.
+    server.closeAllConnections()
+  })
+}
+
+/** The certificate authority, the seed, the databases: everything one sandbox holds. */
+async function buildCore(
+  tokens: { admin: string; viewer: string },
+  baseUrl: string,
+  databaseUrl?: string,
+) {
+  const pki = await createSandboxPki()
+  const seed = await buildSeed({ pki, createVolumeArchive, tokens, now: Date.now() })
+  const pristine = seed.state
+  const postgres = createPostgresEngine({
+    databases: postgresDatabasesOf(pristine),
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+  })
+  const core: SandboxCore = {
+    state: structuredClone(pristine),
+    pki,
+    postgres,
+    archives: seed.archives,
+    downloads: createDownloadSigner(),
+    baseUrl,
+    now: () => new Date(),
+  }
+  const reset = async () => {
+    core.state = structuredClone(pristine)
+    await postgres.reset()
+  }
+  return { core, reset }
+}
+
+/**
+ * Starts a faithful local Infrastructure Management Service. Everything it holds belongs to
+ * the returned sandbox, so several can run in one process (the app embeds one in its main
+ * process; tests start their own).
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const port = options.port ?? 0
+  const host = options.host ?? '127.0.0.1'
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SandboxStartError(`Port must be an integer from 0 to 65535, got ${port}`)
+  }
+  const tokens = {
+    admin: options.adminToken ?? randomToken(),
+    viewer: options.viewerToken ?? randomToken(),
+  }
+  for (const [role, token] of Object.entries(tokens)) {
+    if (!/^\S+$/.test(token)) {
+      throw new SandboxStartError(`The ${role} token must be non-empty and contain no spaces`)
+    }
+  }
+  if (tokens.admin === tokens.viewer) {
+    throw new SandboxStartError('The admin and viewer tokens must differ')
+  }
+
+  // Listen first, so a taken port fails at once rather than after the seed is built.
+  // Requests that arrive before the seed is ready wait for it.
+  const server = createServer()
+  let ready: (listener: RequestListener) => void = () => undefined
+  let failed: () => void = () => undefined
+  const listenerReady = new Promise<RequestListener>((resolve, reject) => {
+    ready = resolve
+    failed = () => reject(new Error('The sandbox did not start'))
+  })
+  listenerReady.catch(() => undefined)
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    listenerReady.then(
+      (listener) => listener(request, response),
+      () => response.destroy(),
+    )
+  })
+  const address = await listen(server, port, host)
+  const baseUrl = `http://${urlHost(host)}:${address.port}`
+
+  let built: Awaited<ReturnType<typeof buildCore>>
+  try {
+    built = await buildCore(tokens, baseUrl, options.databaseUrl)
+  } catch (error) {
+    failed()
+    await closeServer(server)
+    throw error
+  }
+  const { core, reset } = built
+  ready(
+    createRequestListener({
+      core,
+      adminToken: tokens.admin,
+      reset,
+      ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
+    }),
+  )
+
+  let closing: Promise<void> | null = null
+  return {
+    url: baseUrl,
+    tokens,
+    seed: () => seedIdsOf(core.state, core.now()),
+    reset,
+    close() {
+      closing ??= (async () => {
+        try {
+          await closeServer(server)
+        } finally {
+          await core.postgres.close()
+        }
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,233 @@
+import { types } from '@electric-sql/pglite'
+
+/*
+ * How PostgreSQL's text output becomes JSON-safe values, and how type OIDs become names.
+ * Both backends (PGlite and a real server through `pg`) are given the same parsers, so a
+ * statement answers with the same values whichever runs it.
+ */
+
+export type ValueParser = (text: string) => unknown
+
+const asText: ValueParser = (text) => text
+const asBool: ValueParser = (text) => text === 't'
+const asInteger: ValueParser = (text) => Number(text)
+/** NaN and ±Infinity have no JSON number: they stay text. */
+const asFloat: ValueParser = (text) => {
+  const value = Number(text)
+  return Number.isFinite(value) ? value : text
+}
+const asJson: ValueParser = (text) => JSON.parse(text) as unknown
+
+const TIMESTAMPTZ_TEXT =
+  /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?$/
+
+/**
+ * A timestamptz as an ISO instant in UTC, as Date#toISOString writes it (milliseconds).
+ * Values Date cannot hold (BC, years past 9999, ±infinity) stay PostgreSQL's text.
+ */
+const asInstant: ValueParser = (text) => {
+  const match = TIMESTAMPTZ_TEXT.exec(text)
+  if (!match) return text
+  const [, year, month, day, hour, minute, second, fraction, sign, offH, offM, offS] = match
+  const utc = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second),
+    Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
+  )
+  const offsetSeconds =
+    (sign === '-' ? -1 : 1) * (Number(offH) * 3600 + Number(offM ?? 0) * 60 + Number(offS ?? 0))
+  return new Date(utc - offsetSeconds * 1000).toISOString()
+}
+
+/** A timestamp without time zone is not an instant: ISO form, no zone, full precision. */
+const asLocalTimestamp: ValueParser = (text) =>
+  /^\d{4}-\d\d-\d\d \d/.test(text) ? text.replace(' ', 'T') : text
+
+const OID = {
+  bool: 16,
+  bytea: 17,
+  int8: 20,
+  int2: 21,
+  int4: 23,
+  text: 25,
+  oid: 26,
+  json: 114,
+  float4: 700,
+  float8: 701,
+  bpchar: 1042,
+  varchar: 1043,
+  date: 1082,
+  timestamp: 1114,
+  timestamptz: 1184,
+  numeric: 1700,
+  uuid: 2950,
+  jsonb: 3802,
+} as const
+
+/** Scalar parsers; every type not listed keeps PostgreSQL's text (bytea is already \x hex). */
+const SCALAR_PARSERS: Record<number, ValueParser> = {
+  [OID.bool]: asBool,
+  [OID.int2]: asInteger,
+  [OID.int4]: asInteger,
+  [OID.oid]: asInteger,
+  [OID.float4]: asFloat,
+  [OID.float8]: asFloat,
+  // int8 and numeric can exceed a double: strings.
+  [OID.int8]: asText,
+  [OID.numeric]: asText,
+  [OID.json]: asJson,
+  [OID.jsonb]: asJson,
+  [OID.timestamptz]: asInstant,
+  [OID.timestamp]: asLocalTimestamp,
+  [OID.date]: asText,
+  [OID.bytea]: asText,
+}
+
+/** Array type OID -> element type OID, for the arrays parsed into JSON arrays. */
+const ARRAY_ELEMENTS: Record<number, number> = {
+  1000: OID.bool,
+  1001: OID.bytea,
+  1005: OID.int2,
+  1007: OID.int4,
+  1016: OID.int8,
+  1009: OID.text,
+  1014: OID.bpchar,
+  1015: OID.varchar,
+  1021: OID.float4,
+  1022: OID.float8,
+  1028: OID.oid,
+  1231: OID.numeric,
+  1182: OID.date,
+  1115: OID.timestamp,
+  1185: OID.timestamptz,
+  199: OID.json,
+  3807: OID.jsonb,
+  2951: OID.uuid,
+}
+
+function arrayParser(arrayOid: number, elementOid: number): ValueParser {
+  const element = SCALAR_PARSERS[elementOid] ?? asText
+  return (text) => types.arrayParser(text, element, arrayOid) as unknown
+}
+
+export const VALUE_PARSERS: Record<number, ValueParser> = { ...SCALAR_PARSERS }
+for (const [arrayOid, elementOid] of Object.entries(ARRAY_ELEMENTS)) {
+  VALUE_PARSERS[Number(arrayOid)] = arrayParser(Number(arrayOid), elementOid)
+}
+
+/** The parser for any OID: unknown types (enums, ranges, user types) keep their text. */
+export function parserFor(oid: number): ValueParser {
+  return VALUE_PARSERS[oid] ?? asText
+}
+
+/**
+ * A last pass that makes anything a driver parsed on its own JSON-safe (a driver default
+ * for a type we did not list): bigint as a string, Date as ISO, bytes as \x hex.
+ */
+export function toJsonSafe(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'bigint') return value.toString()
+    if (typeof value === 'number' && !Number.isFinite(value)) return String(value)
+    if (typeof value === 'undefined') return null
+    return value
+  }
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? null : value.toISOString()
+  }
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`
+  if (Array.isArray(value)) return value.map(toJsonSafe)
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toJsonSafe(item)]))
+}
+
+/** pg_type.typname of the built-in types a result is likely to carry (arrays as name[]). */
+const TYPE_NAMES: Record<number, string> = {
+  16: 'bool',
+  17: 'bytea',
+  18: 'char',
+  19: 'name',
+  20: 'int8',
+  21: 'int2',
+  23: 'int4',
+  24: 'regproc',
+  25: 'text',
+  26: 'oid',
+  27: 'tid',
+  28: 'xid',
+  114: 'json',
+  142: 'xml',
+  194: 'pg_node_tree',
+  600: 'point',
+  650: 'cidr',
+  700: 'float4',
+  701: 'float8',
+  705: 'unknown',
+  774: 'macaddr8',
+  790: 'money',
+  829: 'macaddr',
+  869: 'inet',
+  1033: 'aclitem',
+  1042: 'bpchar',
+  1043: 'varchar',
+  1082: 'date',
+  1083: 'time',
+  1114: 'timestamp',
+  1184: 'timestamptz',
+  1186: 'interval',
+  1266: 'timetz',
+  1560: 'bit',
+  1562: 'varbit',
+  1700: 'numeric',
+  1790: 'refcursor',
+  2205: 'regclass',
+  2206: 'regtype',
+  2249: 'record',
+  2278: 'void',
+  2950: 'uuid',
+  3220: 'pg_lsn',
+  3614: 'tsvector',
+  3615: 'tsquery',
+  3802: 'jsonb',
+  3904: 'int4range',
+  3906: 'numrange',
+  3910: 'tstzrange',
+  3912: 'daterange',
+  3926: 'int8range',
+  1000: 'bool[]',
+  1001: 'bytea[]',
+  1005: 'int2[]',
+  1007: 'int4[]',
+  1009: 'text[]',
+  1014: 'bpchar[]',
+  1015: 'varchar[]',
+  1016: 'int8[]',
+  1021: 'float4[]',
+  1022: 'float8[]',
+  1028: 'oid[]',
+  1041: 'inet[]',
+  1115: 'timestamp[]',
+  1182: 'date[]',
+  1183: 'time[]',
+  1185: 'timestamptz[]',
+  1187: 'interval[]',
+  1231: 'numeric[]',
+  199: 'json[]',
+  2951: 'uuid[]',
+  3807: 'jsonb[]',
+}
+
+export function builtInTypeName(oid: number): string | undefined {
+  return TYPE_NAMES[oid]
+}
+
+/** Names the types the built-in table lacks (user enums, domains, extension types). */
+export function typeNameLookupSql(oids: number[]): string {
+  const list = oids.map((oid) => String(Math.trunc(oid))).join(',')
+  return `SELECT t.oid::int4, CASE WHEN t.typcategory = 'A' AND e.oid IS NOT NULL
+      THEN e.typname || '[]' ELSE t.typname END
+    FROM pg_catalog.pg_type t LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem
+    WHERE t.oid IN (${list})`
+}

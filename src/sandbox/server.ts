@@ -1,0 +1,141 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { OperationName } from '../shared/api'
+import { ERROR_MESSAGES, STATUS_FOR_CODE } from '../shared/api'
+import { authenticate, authenticateSandboxAdmin, authorize } from './auth'
+import { volumeKey } from './context'
+import type { HandlerContext, OperationHandler, SandboxCore } from './context'
+import { DOWNLOAD_PREFIX, serveVolumeDownload } from './downloads'
+import { ApiFailure, notFound } from './failure'
+import { json, readBody, send, sendError } from './http'
+import type { Reply } from './http'
+import { handlers } from './handlers'
+import { matchOperation, validateRequest } from './router'
+import type { RouteMatch } from './router'
+import { seedIdsOf } from './seed/ids'
+
+export interface SandboxServerOptions {
+  core: SandboxCore
+  /** The admin token the sandbox started with: it opens `/__sandbox/*`. */
+  adminToken: string
+  reset(): Promise<void>
+  /** Told about anything that became a 500, for whoever embeds the sandbox to log. */
+  onUnexpectedError?: (error: unknown) => void
+}
+
+const SANDBOX_PREFIX = '/__sandbox/'
+
+/** Path and query of a request target, read without letting `//host/...` pose as a URL. */
+function splitTarget(target: string): { pathname: string; search: URLSearchParams } {
+  const queryStart = target.indexOf('?')
+  const pathname = queryStart === -1 ? target : target.slice(0, queryStart)
+  const query = queryStart === -1 ? '' : target.slice(queryStart + 1)
+  return { pathname, search: new URLSearchParams(query) }
+}
+
+function dispatch<N extends OperationName>(
+  name: N,
+  context: HandlerContext<N>,
+): Reply | Promise<Reply> {
+  // The handler table is keyed by operation, so handlers[name] answers operation N.
+  const handler = handlers[name] as OperationHandler<N>
+  return handler(context)
+}
+
+async function answerOperation(
+  options: SandboxServerOptions,
+  request: IncomingMessage,
+  method: string,
+  pathname: string,
+  search: URLSearchParams,
+): Promise<Reply> {
+  const { core } = options
+  const match: RouteMatch = matchOperation(method, pathname)
+  const caller = authenticate(core.state, request.headers.authorization)
+  authorize(caller, match.name)
+  const raw = await readBody(request)
+  const validated = validateRequest(match, search, raw)
+  caller.session.lastSeenAt = core.now().getTime()
+  return dispatch(match.name, { ...validated, core, caller, request })
+}
+
+/** `/__sandbox/seed` and `/__sandbox/reset`: not part of the service, admin token only. */
+async function answerSandboxRoute(
+  options: SandboxServerOptions,
+  request: IncomingMessage,
+  method: string,
+  pathname: string,
+): Promise<Reply> {
+  const routes: Record<string, { method: string; run: () => Promise<Reply> | Reply }> = {
+    [`${SANDBOX_PREFIX}seed`]: {
+      method: 'GET',
+      run: () => json(seedIdsOf(options.core.state, options.core.now())),
+    },
+    [`${SANDBOX_PREFIX}reset`]: {
+      method: 'POST',
+      run: async () => {
+        await options.reset()
+        return json({ message: 'The sandbox was restored to its seed' })
+      },
+    },
+  }
+  const route = routes[pathname]
+  if (!route) throw notFound({ path: pathname })
+  if (route.method !== method) throw notFound({ method, allowedMethods: [route.method] })
+  authenticateSandboxAdmin(options.core.state, request.headers.authorization, options.adminToken)
+  await readBody(request)
+  return route.run()
+}
+
+async function answer(
+  options: SandboxServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const method = request.method ?? 'GET'
+  const { pathname, search } = splitTarget(request.url ?? '/')
+  if (pathname.startsWith(DOWNLOAD_PREFIX)) {
+    const { core } = options
+    const target = core.downloads.verify(pathname, search, core.now())
+    const archive = core.archives.get(volumeKey(target.nodeId, target.name))
+    if (!archive) throw notFound({ resource: 'volume', ...target })
+    await serveVolumeDownload(request, response, archive, `${target.name}.tar.gz`)
+    return
+  }
+  const reply = pathname.startsWith(SANDBOX_PREFIX)
+    ? await answerSandboxRoute(options, request, method, pathname)
+    : await answerOperation(options, request, method, pathname, search)
+  send(response, reply, method === 'HEAD')
+}
+
+function fail(
+  options: SandboxServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: unknown,
+): void {
+  if (response.headersSent) {
+    // Too late for an error body: cut the connection so the client sees a failure.
+    response.destroy()
+    return
+  }
+  if (error instanceof ApiFailure) {
+    // A request refused before its body was read: do not keep the connection for another.
+    const headers: Record<string, string> = request.complete ? {} : { Connection: 'close' }
+    sendError(response, error.status, error.body, headers)
+    return
+  }
+  options.onUnexpectedError?.(error)
+  sendError(response, STATUS_FOR_CODE.INTERNAL_ERROR, {
+    code: 'INTERNAL_ERROR',
+    message: ERROR_MESSAGES.INTERNAL_ERROR,
+  })
+}
+
+/** The sandbox's request handling: downloads, `/__sandbox/*`, then the 22 operations. */
+export function createRequestListener(options: SandboxServerOptions): RequestListener {
+  return (request, response) => {
+    answer(options, request, response).catch((error: unknown) =>
+      fail(options, request, response, error),
+    )
+  }
+}
