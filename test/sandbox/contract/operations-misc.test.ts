@@ -1,0 +1,372 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import {
+  call,
+  callOperation,
+  expectError,
+  expectSuccess,
+  expectValidationError,
+  startSandboxProcess,
+  UNKNOWN_UUID,
+} from '../../support/sandbox-process'
+import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
+
+/*
+ * The remaining operations: 6 (inference catalog), 14 (retry a proxy route), 17 (cancel a
+ * copy job), 18 (resolve an incident), 20 (app members), 21 (status page preview) and
+ * 22 (logging schema by slug), plus what a reset restores.
+ */
+
+let sandbox: SandboxProcess
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess()
+})
+afterAll(async () => {
+  await sandbox?.stop()
+})
+beforeEach(async () => {
+  await sandbox.reset()
+})
+
+const statusSchema = z.looseObject({ id: z.string(), status: z.string() })
+
+describe('op 6: GET /api/inference/catalog', () => {
+  it('is { object: "list", data: [{ id }] } with the models the caller may call', async () => {
+    const admin = expectSuccess(
+      'listInferenceModels',
+      await callOperation(sandbox, 'listInferenceModels'),
+    )
+    expect(admin.object).toBe('list')
+    expect(admin.data.map((model) => model.id).sort()).toEqual(
+      [...sandbox.seed.inferenceModels].sort(),
+    )
+    const viewer = expectSuccess(
+      'listInferenceModels',
+      await callOperation(sandbox, 'listInferenceModels', { token: sandbox.tokens.viewer }),
+    )
+    const adminIds = admin.data.map((model) => model.id)
+    for (const model of viewer.data) expect(adminIds).toContain(model.id)
+    expect(viewer.data.length).toBeGreaterThan(0)
+  })
+})
+
+function routeWith(seed: SeedIds, status: string) {
+  for (const host of seed.proxyHosts) {
+    const route = host.routes.find((candidate) => candidate.status === status)
+    if (route) return { id: host.id, routeId: route.id }
+  }
+  throw new Error(`the seed has no ${status} additional route`)
+}
+
+describe('op 14: POST /api/proxy-hosts/{id}/additional-routes/{routeId}/retry', () => {
+  function retry(params: { id: string; routeId: string }) {
+    return callOperation(sandbox, 'retryProxyRoute', { params })
+  }
+
+  it('retries a failed route; it is no longer failed, so a second retry is 409', async () => {
+    const params = routeWith(sandbox.seed, 'failed')
+    const route = statusSchema.parse(expectSuccess('retryProxyRoute', await retry(params)).data)
+    expect(route.id).toBe(params.routeId)
+    expect(route.status).not.toBe('failed')
+    expectError(await retry(params), 'CONFLICT')
+    await sandbox.reset()
+    expectSuccess('retryProxyRoute', await retry(params))
+  })
+
+  it('409 for an active route', async () => {
+    expectError(await retry(routeWith(sandbox.seed, 'active')), 'CONFLICT')
+  })
+
+  it('404 for an unknown host, an unknown route, or a route of another host', async () => {
+    const params = routeWith(sandbox.seed, 'failed')
+    expectError(await retry({ id: 'no-such-host', routeId: params.routeId }), 'NOT_FOUND')
+    expectError(await retry({ id: params.id, routeId: 'no-such-route' }), 'NOT_FOUND')
+    const otherHost = sandbox.seed.proxyHosts.find((host) => host.id !== params.id)
+    expect(otherHost).toBeDefined()
+    expectError(await retry({ id: otherHost?.id as string, routeId: params.routeId }), 'NOT_FOUND')
+  })
+
+  it('400 naming the empty path parameter', async () => {
+    const { id, routeId } = routeWith(sandbox.seed, 'failed')
+    expectValidationError(
+      await call(sandbox, {
+        method: 'POST',
+        path: `/api/proxy-hosts/${id}/additional-routes//retry`,
+      }),
+      ['routeId'],
+    )
+    expectValidationError(
+      await call(sandbox, {
+        method: 'POST',
+        path: `/api/proxy-hosts//additional-routes/${routeId}/retry`,
+      }),
+      ['id'],
+    )
+  })
+
+  it('takes no body: an empty object is fine, anything else is 400', async () => {
+    const params = routeWith(sandbox.seed, 'failed')
+    const withFields = await callOperation(sandbox, 'retryProxyRoute', {
+      params,
+      body: { force: true },
+    })
+    expectError(withFields, 'VALIDATION_ERROR')
+    expectSuccess(
+      'retryProxyRoute',
+      await callOperation(sandbox, 'retryProxyRoute', { params, body: {} }),
+    )
+  })
+})
+
+describe('op 17: POST /api/storage/copy-jobs/{id}/cancel', () => {
+  function cancel(id: string) {
+    return callOperation(sandbox, 'cancelCopyJob', { params: { id } })
+  }
+
+  it('the seed has copy jobs running and finished', () => {
+    expect(sandbox.seed.copyJobs.running?.length ?? 0).toBeGreaterThan(0)
+    expect(sandbox.seed.copyJobs.completed?.length ?? 0).toBeGreaterThan(0)
+  })
+
+  it('cancels a running job; cancelling it again is 409', async () => {
+    const id = sandbox.seed.copyJobs.running?.[0] as string
+    const job = statusSchema.parse(expectSuccess('cancelCopyJob', await cancel(id)).data)
+    expect(job.id).toBe(id)
+    expect(job.status).toBe('cancelled')
+    expectError(await cancel(id), 'CONFLICT')
+  })
+
+  it('409 for a job that has already finished', async () => {
+    for (const status of ['completed', 'failed', 'cancelled']) {
+      for (const id of sandbox.seed.copyJobs[status] ?? []) {
+        expectError(await cancel(id), 'CONFLICT')
+      }
+    }
+  })
+
+  it('cancels a queued job too', async () => {
+    const id = sandbox.seed.copyJobs.queued?.[0]
+    if (id === undefined) return // the spec does not require queued jobs in the seed
+    expect(statusSchema.parse(expectSuccess('cancelCopyJob', await cancel(id)).data).status).toBe(
+      'cancelled',
+    )
+  })
+
+  it('404 for an unknown job', async () => {
+    expectError(await cancel(UNKNOWN_UUID), 'NOT_FOUND')
+  })
+
+  it('400 naming id when it is not a uuid or is empty', async () => {
+    expectValidationError(await cancel('job-1'), ['id'])
+    expectValidationError(
+      await call(sandbox, { method: 'POST', path: '/api/storage/copy-jobs//cancel' }),
+      ['id'],
+    )
+  })
+})
+
+describe('op 18: POST /api/status-page/incidents/{id}/resolve, op 21: GET /api/status-page/preview', () => {
+  const previewSchema = z.looseObject({
+    openIncidents: z.array(z.looseObject({ id: z.string() })),
+    recentlyResolved: z.array(z.looseObject({ id: z.string() })).optional(),
+  })
+
+  async function preview(token?: string) {
+    const body = expectSuccess(
+      'getStatusPagePreview',
+      await callOperation(sandbox, 'getStatusPagePreview', { token }),
+    )
+    return previewSchema.parse(body.data)
+  }
+
+  function resolve(id: string) {
+    return callOperation(sandbox, 'resolveIncident', { params: { id } })
+  }
+
+  it('the preview shows the open incidents, for the viewer too', async () => {
+    const open = (await preview()).openIncidents.map((incident) => incident.id).sort()
+    expect(open).toEqual([...sandbox.seed.incidents.open].sort())
+    expect((await preview(sandbox.tokens.viewer)).openIncidents).toHaveLength(open.length)
+  })
+
+  it('resolves an open incident: it leaves the preview, and resolving it again is 409', async () => {
+    const id = sandbox.seed.incidents.open[0] as string
+    const incident = z
+      .looseObject({ id: z.string(), status: z.string(), resolvedAt: z.string() })
+      .parse(expectSuccess('resolveIncident', await resolve(id)).data)
+    expect(incident.id).toBe(id)
+    expect(incident.status).toBe('resolved')
+    expect(Date.parse(incident.resolvedAt)).not.toBeNaN()
+
+    const after = await preview()
+    expect(after.openIncidents.map((open) => open.id)).not.toContain(id)
+    if (after.recentlyResolved) expect(after.recentlyResolved.map((done) => done.id)).toContain(id)
+    expectError(await resolve(id), 'CONFLICT')
+  })
+
+  it('409 for an incident that was resolved in the seed', async () => {
+    expectError(await resolve(sandbox.seed.incidents.resolved[0] as string), 'CONFLICT')
+  })
+
+  it('404 for an unknown incident; 400 naming id when it is empty', async () => {
+    expectError(await resolve('no-such-incident'), 'NOT_FOUND')
+    expectValidationError(
+      await call(sandbox, { method: 'POST', path: '/api/status-page/incidents//resolve' }),
+      ['id'],
+    )
+  })
+
+  it('op 21 takes no query parameters', async () => {
+    expectValidationError(
+      await callOperation(sandbox, 'getStatusPagePreview', { query: { draft: 'true' } }),
+      ['draft'],
+    )
+  })
+})
+
+describe('op 20: GET /api/apps/{id}/members', () => {
+  function members(id: string, options: { token?: string; environmentId?: string } = {}) {
+    return callOperation(sandbox, 'listAppMembers', {
+      params: { id },
+      query: options.environmentId === undefined ? {} : { environmentId: options.environmentId },
+      token: options.token,
+    })
+  }
+
+  it('lists members with type, id, name, environmentId, nodeIds; Docker members carry nodeId', async () => {
+    let dockerSeen = false
+    let otherKindSeen = false
+    for (const app of sandbox.seed.apps) {
+      const listed = expectSuccess('listAppMembers', await members(app.id)).data
+      for (const member of listed) {
+        expect(member.id).toEqual(expect.any(String))
+        expect(member.name).toEqual(expect.any(String))
+        expect(app.environmentIds).toContain(member.environmentId)
+        expect(Array.isArray(member.nodeIds)).toBe(true)
+        if (member.type === 'docker') {
+          dockerSeen = true
+          expect(member.nodeId).toEqual(expect.any(String))
+          expect(member.nodeIds).toContain(member.nodeId)
+        } else {
+          otherKindSeen = true
+        }
+      }
+    }
+    expect(dockerSeen).toBe(true)
+    expect(otherKindSeen).toBe(true)
+  })
+
+  it('the viewer sees fewer members, only in environments it may view', async () => {
+    let fewerSomewhere = false
+    for (const app of sandbox.seed.apps) {
+      const admin = expectSuccess('listAppMembers', await members(app.id)).data
+      const viewer = expectSuccess(
+        'listAppMembers',
+        await members(app.id, { token: sandbox.tokens.viewer }),
+      ).data
+      const adminKeys = admin.map((member) => `${String(member.type)}:${String(member.id)}`)
+      for (const member of viewer) {
+        expect(adminKeys).toContain(`${String(member.type)}:${String(member.id)}`)
+      }
+      if (viewer.length < admin.length) fewerSomewhere = true
+      const hidden = sandbox.seed.appEnvironments?.filter(
+        (environment) => !environment.viewerMayView,
+      )
+      for (const environment of hidden ?? []) {
+        expect(viewer.map((member) => member.environmentId)).not.toContain(environment.id)
+      }
+    }
+    expect(fewerSomewhere).toBe(true)
+  })
+
+  it('filters by environmentId', async () => {
+    const app = sandbox.seed.apps.find((candidate) => candidate.environmentIds.length > 1)
+    expect(app, 'an app spans several environments').toBeDefined()
+    const all = expectSuccess('listAppMembers', await members(app?.id as string)).data
+    for (const environmentId of app?.environmentIds ?? []) {
+      const filtered = expectSuccess(
+        'listAppMembers',
+        await members(app?.id as string, { environmentId }),
+      ).data
+      expect(filtered.every((member) => member.environmentId === environmentId)).toBe(true)
+      expect(filtered).toHaveLength(
+        all.filter((member) => member.environmentId === environmentId).length,
+      )
+    }
+  })
+
+  it('404 for an unknown app', async () => {
+    expectError(await members('no-such-app'), 'NOT_FOUND')
+  })
+
+  it('400 naming environmentId when it is not a uuid, and id when it is empty', async () => {
+    const app = sandbox.seed.apps[0]?.id as string
+    expectValidationError(await members(app, { environmentId: 'production' }), ['environmentId'])
+    expectValidationError(await call(sandbox, { path: '/api/apps//members' }), ['id'])
+    expectValidationError(
+      await callOperation(sandbox, 'listAppMembers', {
+        params: { id: app },
+        query: { kind: 'docker' },
+      }),
+      ['kind'],
+    )
+  })
+})
+
+describe('op 22: GET /api/logging/schemas/by-slug/{slug}', () => {
+  it('resolves every seeded slug to its schema', async () => {
+    for (const slug of sandbox.seed.loggingSchemas) {
+      const schema = expectSuccess(
+        'getLoggingSchema',
+        await callOperation(sandbox, 'getLoggingSchema', {
+          params: { slug },
+          token: sandbox.tokens.viewer,
+        }),
+      ).data
+      expect(schema.slug).toBe(slug)
+      expect(schema.id).toEqual(expect.any(String))
+      expect(schema.name).toEqual(expect.any(String))
+    }
+  })
+
+  it('404 for an unknown slug; 400 naming slug when it is empty', async () => {
+    expectError(
+      await callOperation(sandbox, 'getLoggingSchema', { params: { slug: 'no-such-schema' } }),
+      'NOT_FOUND',
+    )
+    expectValidationError(await call(sandbox, { path: '/api/logging/schemas/by-slug/' }), ['slug'])
+  })
+})
+
+describe('POST /__sandbox/reset', () => {
+  it('restores the seed: the same ids, and every state change undone', async () => {
+    const before = sandbox.seed
+    await callOperation(sandbox, 'resolveIncident', {
+      params: { id: before.incidents.open[0] as string },
+    })
+    await callOperation(sandbox, 'cancelCopyJob', {
+      params: { id: before.copyJobs.running?.[0] as string },
+    })
+    const during = await call(sandbox, { path: '/__sandbox/seed' })
+    expect(during.json).not.toEqual(before)
+    const restored = await sandbox.reset()
+    expect(restored).toEqual(before)
+  })
+
+  it('GET /__sandbox/seed is for the admin token only', async () => {
+    expectError(await call(sandbox, { path: '/__sandbox/seed', token: null }), 'UNAUTHORIZED')
+    expectError(
+      await call(sandbox, { path: '/__sandbox/seed', token: sandbox.tokens.viewer }),
+      'FORBIDDEN',
+    )
+    expectError(
+      await call(sandbox, {
+        method: 'POST',
+        path: '/__sandbox/reset',
+        token: sandbox.tokens.viewer,
+      }),
+      'FORBIDDEN',
+    )
+  })
+})

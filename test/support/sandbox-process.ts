@@ -1,0 +1,371 @@
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect } from 'vitest'
+import { z } from 'zod'
+import {
+  buildPath,
+  ERROR_MESSAGES,
+  errorBodySchema,
+  MIGRATION_STATUSES,
+  operations,
+  STATUS_FOR_CODE,
+  validationIssuesOf,
+} from '../../src/shared/api'
+import type { ErrorBody, OperationName, ResponseOf, ServiceErrorCode } from '../../src/shared/api'
+
+/*
+ * A real sandbox in a child process, and the small typed client the contract tests use
+ * to talk to it over real HTTP. Nothing here knows the sandbox's internals: only its
+ * command line, its ready line and the `/__sandbox` test endpoints.
+ */
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+const READY_PREFIX = 'SANDBOX_READY '
+const READY_TIMEOUT_MS = 60_000
+const STOP_TIMEOUT_MS = 10_000
+/** How much of the child's output is kept for error messages. */
+const LOG_TAIL_CHARS = 20_000
+
+const readyLineSchema = z.object({
+  url: z.url(),
+  tokens: z.object({ admin: z.string().min(1), viewer: z.string().min(1) }),
+})
+
+const anyId = z.string().min(1)
+const uuid = z.uuid()
+
+/**
+ * The ids `GET /__sandbox/seed` returns, in the shape issue 2 fixes. Listed keys are
+ * required and every list must be non-empty (the seed must be rich enough to demo every
+ * screen); more keys may be added. Ids are uuids where the spec makes them uuids.
+ */
+export const seedIdsSchema = z.looseObject({
+  certificates: z.looseObject({
+    all: z.array(anyId).min(1),
+    withPrivateKey: z.array(anyId).min(1),
+    system: z.array(anyId).min(1),
+    expired: z.array(anyId).min(1),
+  }),
+  certificateFolders: z.array(uuid).min(1),
+  userFolders: z.array(uuid).min(1),
+  nginxTemplateFolders: z.array(uuid).min(1),
+  loggingEnvironmentFolders: z
+    .array(z.looseObject({ id: anyId, environmentIds: z.array(uuid).min(1) }))
+    .min(1),
+  loggingSchemas: z.array(z.string().min(1)).min(1),
+  databases: z.looseObject({
+    postgres: z.array(anyId).min(1),
+    redis: z.array(anyId).min(1),
+    clickhouse: z.array(anyId).min(1),
+    // Extras this sandbox adds (allowed by issue 2); optional so the fixed shape stays the test.
+    daemonCannotReload: z.array(anyId).optional(),
+  }),
+  // Keyed by the status as the service writes it: an unknown status is shape drift.
+  migrations: z.partialRecord(z.enum(MIGRATION_STATUSES), z.array(uuid)),
+  proxyHosts: z
+    .array(
+      z.looseObject({
+        id: anyId,
+        routes: z.array(z.looseObject({ id: anyId, status: z.string().min(1) })),
+      }),
+    )
+    .min(1),
+  volumes: z
+    .array(
+      z.looseObject({
+        nodeId: anyId,
+        name: z.string().min(1),
+        sizeBytes: z.number().int().nonnegative(),
+      }),
+    )
+    .min(1),
+  copyJobs: z.record(z.string(), z.array(uuid)),
+  incidents: z.looseObject({ open: z.array(anyId).min(1), resolved: z.array(anyId).min(1) }),
+  deployments: z.array(z.looseObject({ nodeId: anyId, deploymentId: anyId })).min(1),
+  apps: z.array(z.looseObject({ id: anyId, environmentIds: z.array(uuid).min(1) })).min(1),
+  inferenceModels: z.array(anyId).min(1),
+  // Extras this sandbox adds: tests that need them say so when they are missing.
+  otherDeployments: z.array(z.looseObject({ nodeId: anyId, deploymentId: anyId })).optional(),
+  appEnvironments: z
+    .array(z.looseObject({ id: uuid, name: z.string(), viewerMayView: z.boolean() }))
+    .optional(),
+})
+export type SeedIds = z.infer<typeof seedIdsSchema>
+
+export interface SandboxTokens {
+  admin: string
+  viewer: string
+}
+
+export interface SandboxProcess {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234 */
+  url: string
+  tokens: SandboxTokens
+  /** The seed ids, fetched at start and again by `reset()`. */
+  seed: SeedIds
+  /** POST /__sandbox/reset, then refetches and returns the seed. */
+  reset(): Promise<SeedIds>
+  /** Everything the child wrote so far (tail), for failure messages. */
+  output(): string
+  /** SIGTERM, then waits for the process to exit (SIGKILL if it does not). */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts `tsx src/sandbox/cli.ts --port 0 ...args` from the repository root and resolves
+ * once it printed its ready line. `--port 0` is added unless `args` name a port.
+ */
+export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
+  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx')
+  const cliArgs = args.includes('--port') ? args : ['--port', '0', ...args]
+  // process.execPath: the same Node that runs the tests, whatever PATH says.
+  const child = spawn(process.execPath, [tsx, 'src/sandbox/cli.ts', ...cliArgs], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  })
+
+  let log = ''
+  const remember = (chunk: string) => {
+    log = (log + chunk).slice(-LOG_TAIL_CHARS)
+  }
+  let exited = false
+  // If the test process ends without stop() (a crash, a killed worker), take the child along.
+  const killChild = () => child.kill('SIGKILL')
+  process.once('exit', killChild)
+  const exitedPromise = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      exited = true
+      process.off('exit', killChild)
+      resolve()
+    })
+  })
+
+  const ready = await new Promise<z.infer<typeof readyLineSchema>>((resolve, reject) => {
+    let stdoutBuffer = ''
+    let settled = false
+    const fail = (message: string) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      child.kill('SIGKILL')
+      reject(new Error(`${message}\n--- sandbox output ---\n${log}`))
+    }
+    const timer = setTimeout(
+      () => fail(`sandbox printed no ready line within ${READY_TIMEOUT_MS} ms`),
+      READY_TIMEOUT_MS,
+    )
+    // Both streams are drained for the whole life of the child, or a full pipe would block it.
+    child.stderr.setEncoding('utf8').on('data', remember)
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      remember(chunk)
+      if (settled) return
+      stdoutBuffer += chunk
+      const lines = stdoutBuffer.split('\n')
+      stdoutBuffer = lines.pop() ?? ''
+      const line = lines.find((candidate) => candidate.startsWith(READY_PREFIX))
+      if (line === undefined) return
+      const parsed = readyLineSchema.safeParse(safeJson(line.slice(READY_PREFIX.length)))
+      if (!parsed.success) {
+        fail(`malformed ready line: ${line}\n${z.prettifyError(parsed.error)}`)
+        return
+      }
+      settled = true
+      clearTimeout(timer)
+      resolve(parsed.data)
+    })
+    child.once('error', (error) => fail(`could not start the sandbox: ${error.message}`))
+    child.once('exit', (code, signal) =>
+      fail(`sandbox exited before it was ready (code ${code}, signal ${signal})`),
+    )
+  })
+
+  const url = ready.url.replace(/\/+$/, '')
+  const stop = async () => {
+    if (exited) return
+    child.kill('SIGTERM')
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    await exitedPromise
+    clearTimeout(killTimer)
+  }
+
+  const handle: SandboxProcess = {
+    url,
+    tokens: ready.tokens,
+    seed: undefined as unknown as SeedIds, // set right below, before anyone can read it
+    output: () => log,
+    stop,
+    async reset() {
+      const response = await call(handle, { method: 'POST', path: '/__sandbox/reset' })
+      if (response.status < 200 || response.status > 299) {
+        throw new Error(`POST /__sandbox/reset answered ${response.status}: ${response.text()}`)
+      }
+      handle.seed = await fetchSeed(handle)
+      return handle.seed
+    },
+  }
+  try {
+    handle.seed = await fetchSeed(handle)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return handle
+}
+
+async function fetchSeed(sandbox: Pick<SandboxProcess, 'url' | 'tokens'>): Promise<SeedIds> {
+  const response = await call(sandbox, { path: '/__sandbox/seed' })
+  if (response.status !== 200) {
+    throw new Error(`GET /__sandbox/seed answered ${response.status}: ${response.text()}`)
+  }
+  const parsed = seedIdsSchema.safeParse(response.json)
+  if (!parsed.success) {
+    throw new Error(
+      `GET /__sandbox/seed has drifted from issue 2's shape:\n${z.prettifyError(parsed.error)}`,
+    )
+  }
+  return parsed.data
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/* ------------------------------------------------------------------ calls */
+
+export interface CallOptions {
+  /** GET unless given. */
+  method?: string
+  /** Path and query, e.g. `/api/ssl-certificates?page=2`. */
+  path: string
+  /** The bearer token; the admin token unless given; `null` sends no Authorization header. */
+  token?: string | null
+  /** Sent as JSON with `Content-Type: application/json`. */
+  body?: unknown
+  /** Sent exactly as given (for malformed JSON and wrong content types). */
+  rawBody?: string | Buffer
+  headers?: Record<string, string>
+}
+
+export interface CallResult {
+  status: number
+  headers: Headers
+  /** The body exactly as received: never passed through a text decoder. */
+  bytes: Buffer
+  /** The parsed body when the response says it is JSON, else undefined. */
+  json: unknown
+  text(): string
+}
+
+export async function call(
+  sandbox: Pick<SandboxProcess, 'url' | 'tokens'>,
+  options: CallOptions,
+): Promise<CallResult> {
+  const headers: Record<string, string> = {}
+  const token = options.token === undefined ? sandbox.tokens.admin : options.token
+  if (token !== null) headers.authorization = `Bearer ${token}`
+  let body: string | Uint8Array | undefined
+  if (options.rawBody !== undefined) {
+    body = typeof options.rawBody === 'string' ? options.rawBody : new Uint8Array(options.rawBody)
+  } else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(options.body)
+  }
+  Object.assign(headers, options.headers)
+  const response = await fetch(sandbox.url + options.path, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+  })
+  const bytes = Buffer.from(await response.arrayBuffer())
+  const isJson = /json/i.test(response.headers.get('content-type') ?? '')
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes,
+    json: isJson && bytes.length > 0 ? safeJson(bytes.toString('utf8')) : undefined,
+    text: () => bytes.toString('utf8'),
+  }
+}
+
+/**
+ * Calls one operation of the contract by name: the path is built from its template
+ * (each parameter URL-encoded as one segment). Nothing is validated on the way out, so
+ * tests can send what the contract forbids and see what the sandbox says.
+ */
+export function callOperation(
+  sandbox: Pick<SandboxProcess, 'url' | 'tokens'>,
+  name: OperationName,
+  request: {
+    params?: Record<string, string>
+    query?: Record<string, string>
+    token?: string | null
+    body?: unknown
+    rawBody?: string | Buffer
+    headers?: Record<string, string>
+  } = {},
+): Promise<CallResult> {
+  const operation = operations[name]
+  const query = new URLSearchParams(request.query ?? {}).toString()
+  return call(sandbox, {
+    method: operation.method,
+    path: buildPath(operation.path, request.params ?? {}) + (query ? `?${query}` : ''),
+    token: request.token,
+    body: request.body,
+    rawBody: request.rawBody,
+    headers: request.headers,
+  })
+}
+
+/* ------------------------------------------------------------- assertions */
+
+function describeResponse(response: CallResult): string {
+  return `${response.status} ${response.text().slice(0, 2_000)}`
+}
+
+/** Asserts a 2xx whose body parses with the operation's response schema; returns it parsed. */
+export function expectSuccess<N extends OperationName>(
+  name: N,
+  response: CallResult,
+  status = 200,
+): ResponseOf<N> {
+  expect(response.status, describeResponse(response)).toBe(status)
+  const parsed = operations[name].response.safeParse(response.json)
+  if (!parsed.success) {
+    throw new Error(
+      `${name}: body does not match the contract:\n${z.prettifyError(parsed.error)}\n${describeResponse(response)}`,
+    )
+  }
+  return parsed.data as ResponseOf<N>
+}
+
+/** Asserts the error body of section 7 with the code's status and message; returns the body. */
+export function expectError(response: CallResult, code: ServiceErrorCode): ErrorBody {
+  expect(response.status, describeResponse(response)).toBe(STATUS_FOR_CODE[code])
+  const body = errorBodySchema.parse(response.json)
+  expect(body.code).toBe(code)
+  expect(body.message).toBe(ERROR_MESSAGES[code])
+  // Anything unexpected is a 500 without internals: no stack trace ever reaches the body.
+  expect(response.text()).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  return body
+}
+
+/** Asserts 400 VALIDATION_ERROR whose details name exactly `path` (among possibly others). */
+export function expectValidationError(response: CallResult, fieldPath: string[]): void {
+  const body = expectError(response, 'VALIDATION_ERROR')
+  const issues = validationIssuesOf(body.details)
+  expect(
+    issues.length,
+    `details must be [{ path, message }]: ${JSON.stringify(body.details)}`,
+  ).toBeGreaterThan(0)
+  expect(issues.map((issue) => issue.path)).toContainEqual(fieldPath)
+}
+
+/** An id of the right shape that names nothing in the seed. */
+export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000'
