@@ -1,0 +1,564 @@
+import type { z } from 'zod'
+import {
+  buildPath,
+  codeForStatus,
+  errorBodySchema,
+  isServiceErrorCode,
+  operations,
+  toValidationIssues,
+} from '../../shared/api'
+import type {
+  ExportFormat,
+  OperationDef,
+  OperationName,
+  ResponseOf,
+  ValidationIssue,
+} from '../../shared/api'
+import { APP_ERROR_CODES } from '../../shared/bridge'
+import { filenameFromContentDisposition } from './content-disposition'
+import { redactError, ServiceError } from './errors'
+import { describeOrigin, toNetworkError } from './network'
+
+/*
+ * One client for all 22 operations of the contract (src/shared/api/operations.ts). Requests are
+ * validated strictly before they leave; answers are parsed leniently; every failure becomes a
+ * ServiceError whose message says what failed and never holds the token.
+ */
+
+export interface ServiceClientOptions {
+  /** The service's base URL; a path prefix (https://host/ims) is kept. */
+  baseUrl: string
+  token: string
+  /** Per attempt, until the whole answer is read. Default 30 s. */
+  timeoutMs?: number
+  /** Extra attempts for safe calls (GET) after a network error or 502/503/504. Default 2. */
+  maxRetries?: number
+  userAgent?: string
+  /** First backoff delay; doubles per retry, with jitter. Default 250 ms. */
+  retryDelayMs?: number
+}
+
+export interface CallInput {
+  params?: Record<string, string>
+  query?: Record<string, unknown>
+  body?: unknown
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+export interface ExportRequest {
+  format: ExportFormat
+  passphrase?: string
+}
+
+export interface CertificateFile {
+  /** As the service named it (not yet sanitised for disk). */
+  filename: string
+  mediaType: string
+  bytes: Buffer
+}
+
+export interface RawFetchOptions {
+  headers?: Record<string, string>
+  signal?: AbortSignal
+  /** Send the bearer token; it is only ever sent to the profile's own origin. */
+  authenticated: boolean
+  /** Until the response headers arrive (the body may stream for long). Default: timeoutMs. */
+  headersTimeoutMs?: number
+}
+
+export interface ServiceClient {
+  readonly baseUrl: string
+  call<N extends OperationName>(
+    name: N,
+    input?: CallInput,
+    options?: CallOptions,
+  ): Promise<ResponseOf<N>>
+  exportCertificateFile(
+    id: string,
+    body: ExportRequest,
+    options?: CallOptions,
+  ): Promise<CertificateFile>
+  /**
+   * A plain fetch for streaming downloads (op 15's downloadUrl): `url` may be relative to the
+   * base URL. Network failures are ServiceErrors; any HTTP status is returned as is (see
+   * `errorFromResponse` to turn a non-2xx into one).
+   */
+  fetchRaw(url: string, options: RawFetchOptions): Promise<Response>
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_MAX_RETRIES = 2
+const DEFAULT_RETRY_DELAY_MS = 250
+const MAX_RETRY_DELAY_MS = 5_000
+const MAX_REDIRECTS = 5
+const RETRYABLE_STATUSES = new Set([502, 503, 504])
+/** Exports whose bytes are not text: never passed through a text decoder. */
+const BINARY_FORMATS = new Set<ExportFormat>(['der', 'pkcs12', 'jks'])
+const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {
+  pem: '.pem',
+  der: '.der',
+  pkcs12: '.p12',
+  jks: '.jks',
+  chain: '-chain.pem',
+  fullchain: '-fullchain.pem',
+  'private-key': '.key',
+  'pem-bundle': '-bundle.pem',
+}
+
+/** What one HTTP exchange produced, body fully read. */
+interface Exchange {
+  url: URL
+  status: number
+  headers: Headers
+  bytes: Buffer
+}
+
+interface PreparedRequest {
+  url: URL
+  method: string
+  /** GET without side effects: may be retried. */
+  safe: boolean
+  body?: string
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const token = options.token
+  const secrets = [token]
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES)
+  const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS
+  const userAgent = options.userAgent ?? 'Infradesk'
+
+  /** Every public method ends here: whatever escapes is a ServiceError without the token. */
+  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof ServiceError) throw redactError(error, secrets)
+      // A bug of ours, not the network's: nothing of its text crosses (it may quote a header).
+      throw new ServiceError('INTERNAL_ERROR', 'Infradesk could not complete the request', {
+        cause: error,
+      })
+    }
+  }
+
+  function baseUrl(): URL {
+    return parseBaseUrl(options.baseUrl)
+  }
+
+  function authHeaders(): Record<string, string> {
+    if (/[\r\n\0]/.test(token) || [...token].some((char) => char.charCodeAt(0) > 0xff)) {
+      // Checked here because fetch would reject the header with a message quoting the token.
+      throw validationError([
+        { path: ['token'], message: 'The token contains characters that cannot be sent' },
+      ])
+    }
+    return { authorization: `Bearer ${token}`, 'user-agent': userAgent }
+  }
+
+  function prepare(name: OperationName, input: CallInput): PreparedRequest {
+    if (!Object.hasOwn(operations, name)) {
+      throw validationError([{ path: ['operation'], message: `Unknown operation "${name}"` }])
+    }
+    const operation: OperationDef = operations[name]
+    const issues: ValidationIssue[] = []
+    const params = collect(operation.params, input.params ?? {}, issues)
+    const query = collect(operation.query, input.query ?? {}, issues)
+    let body: unknown
+    if (operation.body === null) {
+      if (input.body !== undefined) {
+        issues.push({ path: [], message: 'This operation takes no request body' })
+      }
+    } else if (input.body !== undefined || operation.bodyRequired) {
+      body = collect(operation.body, input.body, issues)
+    }
+    if (issues.length > 0) throw validationError(issues)
+
+    const url = baseUrl()
+    url.pathname =
+      url.pathname.replace(/\/+$/, '') + buildPath(operation.path, params as Record<string, string>)
+    url.search = toSearch(query as Record<string, unknown>)
+    return {
+      url,
+      method: operation.method,
+      safe: operation.method === 'GET' && !operation.mutates,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }
+  }
+
+  /**
+   * One request, retried for safe calls on network errors and 502/503/504. Each attempt has its
+   * own timeout, which covers reading the whole answer.
+   */
+  async function exchange(
+    request: PreparedRequest,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    for (let attempt = 0; ; attempt += 1) {
+      const mayRetry = request.safe && attempt < maxRetries
+      try {
+        const result = await attemptOnce(request, headers, signal)
+        if (!(mayRetry && RETRYABLE_STATUSES.has(result.status))) return result
+      } catch (error) {
+        if (!(
+          mayRetry &&
+          error instanceof ServiceError &&
+          error.code === APP_ERROR_CODES.OFFLINE
+        )) {
+          throw error
+        }
+      }
+      await backoff(attempt, signal, request.url)
+    }
+  }
+
+  async function attemptOnce(
+    request: PreparedRequest,
+    headers: Record<string, string>,
+    caller: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined
+    const signals = [timeout, caller].filter((item): item is AbortSignal => item !== undefined)
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined
+    try {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers:
+          request.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        body: request.body,
+        signal,
+        // A redirect would carry the token elsewhere: it is reported instead (see readError).
+        redirect: 'manual',
+      })
+      const bytes = Buffer.from(await response.arrayBuffer())
+      return { url: request.url, status: response.status, headers: response.headers, bytes }
+    } catch (error) {
+      throw toNetworkError(error, request.url, { timeout, timeoutMs, caller })
+    }
+  }
+
+  async function backoff(attempt: number, signal: AbortSignal | undefined, url: URL) {
+    const exponential = Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** attempt)
+    // Jitter spreads the retries of many clients that failed at the same moment.
+    const delay = exponential * (0.5 + Math.random() / 2)
+    try {
+      await sleep(delay, signal)
+    } catch (error) {
+      throw toNetworkError(error, url, { caller: signal })
+    }
+  }
+
+  async function call<N extends OperationName>(
+    name: N,
+    input: CallInput = {},
+    callOptions: CallOptions = {},
+  ): Promise<ResponseOf<N>> {
+    return guarded(async () => {
+      const request = prepare(name, input)
+      const headers = { ...authHeaders(), accept: 'application/json' }
+      const result = await exchange(request, headers, callOptions.signal)
+      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      const operation: OperationDef = operations[name]
+      return parseAnswer(name, operation.response, readJson(name, result)) as ResponseOf<N>
+    })
+  }
+
+  async function exportCertificateFile(
+    id: string,
+    body: ExportRequest,
+    callOptions: CallOptions = {},
+  ): Promise<CertificateFile> {
+    return guarded(async () => {
+      const request = prepare('exportCertificate', { params: { id }, body })
+      const headers = { ...authHeaders(), accept: 'application/octet-stream' }
+      const result = await exchange(request, headers, callOptions.signal)
+      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      const mediaType = mainMediaType(result.headers.get('content-type'))
+      if (mediaType !== null && /[/+]json$/i.test(mediaType)) {
+        return fileFromJson(result, body.format)
+      }
+      return {
+        filename:
+          filenameFromContentDisposition(result.headers.get('content-disposition')) ??
+          `certificate-${id}${EXPORT_EXTENSIONS[body.format] ?? ''}`,
+        mediaType: mediaType ?? 'application/octet-stream',
+        bytes: result.bytes,
+      }
+    })
+  }
+
+  function fileFromJson(result: Exchange, format: ExportFormat): CertificateFile {
+    const parsed = parseAnswer(
+      'exportCertificate',
+      operations.exportCertificate.response,
+      readJson('exportCertificate', result),
+    )
+    const { filename, mediaType, encoding, content } = parsed.data
+    if (encoding === 'base64') {
+      if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(content)) {
+        throw badResponse('exportCertificate', 'its base64 content is not valid base64')
+      }
+      return { filename, mediaType, bytes: Buffer.from(content, 'base64') }
+    }
+    if (BINARY_FORMATS.has(format)) {
+      // A binary file squeezed through text has already lost bytes: refuse rather than save it.
+      throw badResponse('exportCertificate', `the binary ${format} export was sent as text`)
+    }
+    return { filename, mediaType, bytes: Buffer.from(content, 'utf8') }
+  }
+
+  async function fetchRaw(url: string, rawOptions: RawFetchOptions): Promise<Response> {
+    return guarded(async () => {
+      const base = baseUrl()
+      let target = resolveUrl(url, base)
+      const headersTimeoutMs = rawOptions.headersTimeoutMs ?? timeoutMs
+      // Headers only: a download may take far longer than any single call.
+      const timeout = new AbortController()
+      const timer =
+        headersTimeoutMs > 0
+          ? setTimeout(
+              () => timeout.abort(new DOMException('headers timeout', 'TimeoutError')),
+              headersTimeoutMs,
+            )
+          : undefined
+      const signals = [timeout.signal, rawOptions.signal].filter(
+        (item): item is AbortSignal => item !== undefined,
+      )
+      const signal = AbortSignal.any(signals)
+      try {
+        for (let hop = 0; ; hop += 1) {
+          const headers: Record<string, string> = { 'user-agent': userAgent }
+          Object.assign(headers, rawOptions.headers)
+          // The token goes to the profile's own origin only, on every hop of a redirect.
+          if (rawOptions.authenticated && target.origin === base.origin) {
+            Object.assign(headers, authHeaders())
+          } else {
+            delete headers.authorization
+            delete headers.Authorization
+          }
+          let response: Response
+          try {
+            response = await fetch(target, { headers, signal, redirect: 'manual' })
+          } catch (error) {
+            throw toNetworkError(error, target, {
+              timeout: timeout.signal,
+              timeoutMs: headersTimeoutMs,
+              caller: rawOptions.signal,
+            })
+          }
+          const location = response.headers.get('location')
+          if (!isRedirect(response.status) || location === null || hop >= MAX_REDIRECTS) {
+            return response
+          }
+          await response.body?.cancel()
+          target = resolveUrl(location, target)
+        }
+      } finally {
+        clearTimeout(timer)
+      }
+    })
+  }
+
+  return {
+    get baseUrl() {
+      return options.baseUrl
+    },
+    call,
+    exportCertificateFile,
+    fetchRaw,
+  }
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL
+  try {
+    url = new URL(baseUrl.trim())
+  } catch {
+    throw new ServiceError(
+      APP_ERROR_CODES.BAD_URL,
+      `"${baseUrl}" is not a valid URL (expected e.g. https://ims.example.com)`,
+    )
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ServiceError(
+      APP_ERROR_CODES.BAD_URL,
+      `"${baseUrl}" must start with https:// or http://`,
+    )
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ServiceError(
+      APP_ERROR_CODES.BAD_URL,
+      'The base URL must not contain a user name or password; use an access token',
+    )
+  }
+  url.search = ''
+  url.hash = ''
+  return url
+}
+
+function resolveUrl(url: string, base: URL): URL {
+  let resolved: URL
+  try {
+    resolved = new URL(url, base)
+  } catch {
+    throw new ServiceError(APP_ERROR_CODES.BAD_URL, `"${url}" is not a valid URL`)
+  }
+  if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:') {
+    throw new ServiceError(APP_ERROR_CODES.BAD_URL, `"${url}" is not an http(s) URL`)
+  }
+  return resolved
+}
+
+function collect(schema: z.ZodType, value: unknown, issues: ValidationIssue[]): unknown {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  issues.push(...toValidationIssues(parsed.error))
+  return undefined
+}
+
+function validationError(details: ValidationIssue[]): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', 'Request validation failed', { details })
+}
+
+/** Query values as the wire carries them; `null` is spelled `null` (op 16's showSystem). */
+function toSearch(query: Record<string, unknown>): string {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue
+    search.append(key, value === null ? 'null' : String(value))
+  }
+  const text = search.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status <= 299
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status <= 399
+}
+
+function mainMediaType(header: string | null): string | null {
+  const type = header?.split(';')[0]?.trim().toLowerCase()
+  return type ? type : null
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason)
+      return
+    }
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+function badResponse(name: OperationName, what: string, details?: unknown): ServiceError {
+  const number = operations[name].number
+  return new ServiceError(
+    APP_ERROR_CODES.BAD_RESPONSE,
+    `The service's answer to ${name} (operation ${number}) is not usable: ${what}`,
+    { details },
+  )
+}
+
+/** The body as JSON, or BAD_RESPONSE saying what it is instead. */
+function readJson(name: OperationName, result: Exchange): unknown {
+  const mediaType = mainMediaType(result.headers.get('content-type'))
+  if (result.bytes.length === 0) {
+    throw badResponse(name, `HTTP ${result.status} with an empty body`)
+  }
+  try {
+    return JSON.parse(result.bytes.toString('utf8'))
+  } catch {
+    throw badResponse(name, `the body is not JSON (content type ${mediaType ?? 'not given'})`)
+  }
+}
+
+/** Lenient parse with the operation's response schema; a mismatch names the fields. */
+function parseAnswer<S extends z.ZodType>(
+  name: OperationName,
+  schema: S,
+  value: unknown,
+): z.output<S> {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issues = toValidationIssues(parsed.error)
+  const summary = issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ')
+  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''
+  throw badResponse(name, `${summary}${more}`, issues)
+}
+
+/** A non-2xx answer as a ServiceError: the body's code decides, the status is the fallback. */
+function errorFromExchange(result: Exchange): ServiceError {
+  const origin = describeOrigin(result.url)
+  if (isRedirect(result.status) || result.status < 200) {
+    const location = result.headers.get('location')
+    return new ServiceError(
+      APP_ERROR_CODES.BAD_RESPONSE,
+      location
+        ? `${origin} redirects to ${safeLocation(location, result.url)}: check the base URL`
+        : `${origin} answered HTTP ${result.status}, which is not an answer of the service`,
+      { status: result.status },
+    )
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(result.bytes.toString('utf8'))
+  } catch {
+    json = undefined
+  }
+  const body = errorBodySchema.safeParse(json)
+  if (body.success && isServiceErrorCode(body.data.code)) {
+    return new ServiceError(body.data.code, body.data.message, {
+      status: result.status,
+      details: body.data.details,
+    })
+  }
+  const code = codeForStatus(result.status)
+  const message = body.success
+    ? `${body.data.message} (HTTP ${result.status}, ${body.data.code})`
+    : `${origin} answered HTTP ${result.status}`
+  return new ServiceError(code, message, {
+    status: result.status,
+    details: body.success ? body.data.details : undefined,
+  })
+}
+
+/** Turns any non-2xx Response (e.g. from fetchRaw) into a ServiceError; reads its body. */
+export async function errorFromResponse(response: Response, url: string): Promise<ServiceError> {
+  const bytes = Buffer.from(await response.arrayBuffer())
+  return errorFromExchange({
+    url: new URL(response.url || url),
+    status: response.status,
+    headers: response.headers,
+    bytes,
+  })
+}
+
+function safeLocation(location: string, base: URL): string {
+  try {
+    const url = new URL(location, base)
+    return `${url.origin}${url.pathname}`
+  } catch {
+    return 'another address'
+  }
+}

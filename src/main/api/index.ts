@@ -1,0 +1,13 @@
+export { ServiceError, isServiceError, toBridgeError, redact, redactError } from './errors'
+export { createServiceClient, errorFromResponse } from './client'
+export type {
+  CallInput,
+  CallOptions,
+  CertificateFile,
+  ExportRequest,
+  RawFetchOptions,
+  ServiceClient,
+  ServiceClientOptions,
+} from './client'
+export { describeOrigin, toNetworkError } from './network'
+export { filenameFromContentDisposition } from './content-disposition'

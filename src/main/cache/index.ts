@@ -1,0 +1,275 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import type { ActivityEntry, Notice } from '../../shared/bridge'
+import { activityEntrySchema } from '../../shared/bridge'
+import { migrate, NewerSchemaError } from './migrations'
+import { prepareStatements } from './statements'
+import type { ActivityRow, Statements } from './statements'
+
+export { LATEST_VERSION, MIGRATION_1_SQL, MIGRATION_2_SQL } from './migrations'
+
+/*
+ * The main process's SQLite cache (better-sqlite3, one file, WAL): the last lists fetched per
+ * profile, so a screen renders at once and stays readable offline, and the activity log of
+ * every write. Profiles and tokens are NOT here: a damaged cache is moved aside and rebuilt
+ * without losing anything the user cannot fetch again.
+ */
+
+export const CACHED_LIST_KINDS = ['sessions', 'certificates', 'incidents'] as const
+export type CachedListKind = (typeof CACHED_LIST_KINDS)[number]
+
+export interface CacheChange {
+  /** The write that happened, e.g. 'putList'. */
+  name: string
+  tables: string[]
+  /** Whose rows changed; null when the change is not one profile's. */
+  profileId: string | null
+}
+
+export interface CachedList {
+  items: unknown[]
+  /** Epoch ms of the fetch that produced the items. */
+  fetchedAt: number
+}
+
+export interface Cache {
+  /** Replaces the profile's list of that kind, in one transaction. */
+  putList(profileId: string, kind: CachedListKind, items: unknown[], fetchedAt: number): void
+  getList(profileId: string, kind: CachedListKind): CachedList | null
+  /** One item of a cached list by its `id` field; undefined when not cached. */
+  getItem(profileId: string, kind: CachedListKind, itemId: string): unknown
+  /** Forgets the profile's cached lists (its activity stays: it is a record of what was done). */
+  clearProfile(profileId: string): void
+  recordActivity(entry: Omit<ActivityEntry, 'id'>): ActivityEntry
+  /** Newest first. Without profileId: every profile's entries (the Activity screen's "all"). */
+  listActivity(options: { profileId?: string; limit: number }): ActivityEntry[]
+  /** Called after each committed write; returns the unsubscribe function. */
+  onChange(listener: (change: CacheChange) => void): () => void
+  close(): void
+}
+
+export interface OpenedCache {
+  cache: Cache
+  /** What the user should be told about opening (a damaged file moved aside). */
+  notices: Notice[]
+}
+
+export const CACHE_FILE_NAME = 'cache.sqlite'
+const MAX_ACTIVITY_LIMIT = 10_000
+
+/** Opens (creating or migrating) the cache at `file`; a damaged file is moved aside and rebuilt. */
+export function openCache(file: string): OpenedCache {
+  mkdirSync(path.dirname(file), { recursive: true })
+  const notices: Notice[] = []
+  let db: Database.Database
+  try {
+    db = openDatabase(file)
+  } catch (error) {
+    const damage = describeDamage(error)
+    if (damage === null) throw error
+    const aside = moveAside(file)
+    notices.push({
+      id: `cache-recovered-${Date.now()}`,
+      level: 'warning',
+      message:
+        `The local cache could not be read (${damage}). It was moved aside to ` +
+        `${path.basename(aside)} and a new one was created; cached lists will be fetched ` +
+        'again. Profiles and tokens are not affected.',
+    })
+    db = openDatabase(file)
+  }
+  return { cache: createCache(db), notices }
+}
+
+/** Opens, configures, checks and migrates; closes again and rethrows on any failure. */
+function openDatabase(file: string): Database.Database {
+  const db = new Database(file)
+  try {
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('busy_timeout = 5000')
+    const check = db.pragma('quick_check', { simple: true })
+    if (check !== 'ok') throw new DamagedFileError(String(check))
+    migrate(db)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+class DamagedFileError extends Error {}
+
+/** What is wrong with the file, when the error says it is damaged; null for other errors. */
+function describeDamage(error: unknown): string | null {
+  if (error instanceof DamagedFileError) return `integrity check failed: ${error.message}`
+  if (error instanceof NewerSchemaError) {
+    return `it was written by a newer version of Infradesk (schema ${error.version})`
+  }
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return null
+  if (code === 'SQLITE_NOTADB') return 'the file is not a database'
+  if (code.startsWith('SQLITE_CORRUPT')) return 'the database is damaged'
+  return null
+}
+
+/** Renames the file and its WAL companions to `<name>.corrupt-<timestamp>`; returns the path. */
+function moveAside(file: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  let aside = `${file}.corrupt-${stamp}`
+  for (let n = 2; existsSync(aside); n += 1) aside = `${file}.corrupt-${stamp}-${n}`
+  renameSync(file, aside)
+  for (const suffix of ['-wal', '-shm', '-journal']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix)
+  }
+  return aside
+}
+
+function createCache(db: Database.Database): Cache {
+  const statements: Statements = prepareStatements(db)
+  const listeners = new Set<(change: CacheChange) => void>()
+
+  function emit(change: CacheChange) {
+    for (const listener of listeners) {
+      try {
+        listener(change)
+      } catch {
+        // A listener's failure must not undo or hide a committed write.
+      }
+    }
+  }
+
+  const replaceList = db.transaction(
+    (profileId: string, kind: CachedListKind, items: unknown[], fetchedAt: number) => {
+      statements.deleteListItems.run(profileId, kind)
+      items.forEach((item, position) => {
+        statements.insertListItem.run(
+          profileId,
+          kind,
+          position,
+          JSON.stringify(item) ?? 'null',
+          idOf(item),
+        )
+      })
+      statements.upsertListMeta.run(profileId, kind, fetchedAt)
+    },
+  )
+
+  const forgetProfile = db.transaction((profileId: string) => {
+    statements.deleteProfileItems.run(profileId)
+    statements.deleteProfileLists.run(profileId)
+  })
+
+  return {
+    putList(profileId, kind, items, fetchedAt) {
+      assertProfileId(profileId)
+      assertKind(kind)
+      if (!Array.isArray(items)) throw new TypeError('items must be an array')
+      if (!Number.isFinite(fetchedAt)) throw new TypeError('fetchedAt must be epoch milliseconds')
+      replaceList(profileId, kind, items, Math.round(fetchedAt))
+      emit({ name: 'putList', tables: ['cached_items', 'cached_lists'], profileId })
+    },
+
+    getList(profileId, kind) {
+      assertKind(kind)
+      const meta = statements.selectListMeta.get(profileId, kind)
+      if (meta === undefined) return null
+      const items = statements.selectListItems.all(profileId, kind).flatMap((row) => {
+        const item = parseJson(row.item_json)
+        return item === undefined ? [] : [item]
+      })
+      return { items, fetchedAt: meta.fetched_at }
+    },
+
+    getItem(profileId, kind, itemId) {
+      assertKind(kind)
+      const row = statements.selectItemById.get(profileId, kind, itemId)
+      return row === undefined ? undefined : parseJson(row.item_json)
+    },
+
+    clearProfile(profileId) {
+      forgetProfile(profileId)
+      emit({ name: 'clearProfile', tables: ['cached_items', 'cached_lists'], profileId })
+    },
+
+    recordActivity(entry) {
+      const valid = activityEntrySchema.omit({ id: true }).parse(entry)
+      const row = statements.insertActivity.get({
+        at: valid.at,
+        profile_id: valid.profileId,
+        profile_name: valid.profileName,
+        operation: valid.operation,
+        target_id: valid.targetId,
+        outcome: valid.outcome,
+        error_code: valid.errorCode,
+        message: valid.message,
+      })
+      if (row === undefined) throw new Error('the activity entry was not stored')
+      emit({ name: 'recordActivity', tables: ['activity'], profileId: valid.profileId })
+      return toActivityEntry(row)
+    },
+
+    listActivity({ profileId, limit }) {
+      const bounded = Math.min(MAX_ACTIVITY_LIMIT, Math.max(1, Math.floor(limit)))
+      const rows =
+        profileId === undefined
+          ? statements.selectActivityOfAllProfiles.all(bounded)
+          : statements.selectActivityOfProfile.all(profileId, bounded)
+      return rows.map(toActivityEntry)
+    },
+
+    onChange(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+
+    close() {
+      listeners.clear()
+      if (db.open) db.close()
+    },
+  }
+}
+
+function toActivityEntry(row: ActivityRow): ActivityEntry {
+  return {
+    id: row.id,
+    at: row.at,
+    profileId: row.profile_id,
+    profileName: row.profile_name,
+    operation: row.operation,
+    targetId: row.target_id,
+    outcome: row.outcome,
+    errorCode: row.error_code,
+    message: row.message,
+  }
+}
+
+function idOf(item: unknown): string | null {
+  if (item === null || typeof item !== 'object') return null
+  const id = (item as { id?: unknown }).id
+  return typeof id === 'string' ? id : null
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    // A row we cannot read is skipped: the next refresh replaces the whole list anyway.
+    return undefined
+  }
+}
+
+function assertKind(kind: string): asserts kind is CachedListKind {
+  if (!(CACHED_LIST_KINDS as readonly string[]).includes(kind)) {
+    throw new TypeError(`unknown cached list kind "${kind}"`)
+  }
+}
+
+function assertProfileId(profileId: string): void {
+  if (typeof profileId !== 'string' || profileId === '') {
+    throw new TypeError('profileId must be a non-empty string')
+  }
+}

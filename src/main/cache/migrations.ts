@@ -1,0 +1,86 @@
+import type Database from 'better-sqlite3'
+
+/*
+ * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
+ * have run; opening a file runs the rest, each in its own transaction with its version bump,
+ * so a crash mid-way leaves the file at the last complete version. Never edit a shipped
+ * migration: add the next one.
+ */
+
+export type Migration = (db: Database.Database) => void
+
+/** Version 1: cached lists (one row per item, keyed by profile) and the activity log. */
+export const MIGRATION_1_SQL = `
+  CREATE TABLE cached_lists (
+    profile_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, kind)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE cached_items (
+    profile_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    item_json TEXT NOT NULL,
+    PRIMARY KEY (profile_id, kind, position)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE activity (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    profile_id TEXT NOT NULL,
+    profile_name TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    target_id TEXT,
+    outcome TEXT NOT NULL CHECK (outcome IN ('success', 'error')),
+    error_code TEXT,
+    message TEXT
+  );
+`
+
+/**
+ * Version 2: each cached item's own id in a column (filled from the JSON for rows written by
+ * version 1), so one item can be read without scanning a list; and an index for the Activity
+ * screen's per-profile, newest-first reads.
+ */
+export const MIGRATION_2_SQL = `
+  ALTER TABLE cached_items ADD COLUMN item_id TEXT;
+  UPDATE cached_items
+    SET item_id = json_extract(item_json, '$.id')
+    WHERE json_valid(item_json) AND json_type(item_json, '$.id') = 'text';
+  CREATE INDEX cached_items_by_id ON cached_items (profile_id, kind, item_id);
+  CREATE INDEX activity_by_profile ON activity (profile_id, at DESC, id DESC);
+`
+
+export const MIGRATIONS: readonly Migration[] = [
+  (db) => db.exec(MIGRATION_1_SQL),
+  (db) => db.exec(MIGRATION_2_SQL),
+]
+
+export const LATEST_VERSION = MIGRATIONS.length
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number
+}
+
+/** Runs the migrations this file lacks. A file newer than this app is refused (see caller). */
+export function migrate(db: Database.Database): { from: number; to: number } {
+  const from = schemaVersion(db)
+  if (from > LATEST_VERSION) throw new NewerSchemaError(from)
+  for (let version = from; version < LATEST_VERSION; version += 1) {
+    const migration = MIGRATIONS[version] as Migration
+    db.transaction(() => {
+      migration(db)
+      // user_version takes no bound parameter; the value is our own integer.
+      db.pragma(`user_version = ${version + 1}`)
+    })()
+  }
+  return { from, to: LATEST_VERSION }
+}
+
+export class NewerSchemaError extends Error {
+  constructor(readonly version: number) {
+    super(`cache schema version ${version} is newer than this app's ${LATEST_VERSION}`)
+  }
+}

@@ -1,0 +1,323 @@
+import { randomBytes } from 'node:crypto'
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { LATEST_VERSION, MIGRATION_1_SQL, openCache } from '../../src/main/cache'
+import type { Cache, CacheChange } from '../../src/main/cache'
+import { makeTempDir } from '../support/tools'
+import type { TempDir } from '../support/tools'
+
+/* The cache against a real SQLite file in a temporary folder. */
+
+let temp: TempDir
+let file: string
+const opened: Cache[] = []
+
+function open(target = file) {
+  const result = openCache(target)
+  opened.push(result.cache)
+  return result
+}
+
+beforeEach(async () => {
+  temp = await makeTempDir('infradesk-cache')
+  file = path.join(temp.dir, 'cache.sqlite')
+})
+
+afterEach(async () => {
+  for (const cache of opened.splice(0)) cache.close()
+  await temp.remove()
+})
+
+const sessions = [
+  { id: 'session-1', authMethod: 'password', isCurrent: true },
+  { id: 'session-2', authMethod: 'oidc', isCurrent: false, extra: { nested: [1, 2] } },
+]
+
+describe('cached lists', () => {
+  it('round-trips a list across a reopen, in order, with its fetch time', () => {
+    const { cache, notices } = open()
+    expect(notices).toEqual([])
+    expect(cache.getList('p1', 'sessions')).toBeNull()
+    cache.putList('p1', 'sessions', sessions, 1_700_000_000_000)
+    cache.close()
+
+    const { cache: again } = open()
+    expect(again.getList('p1', 'sessions')).toEqual({
+      items: sessions,
+      fetchedAt: 1_700_000_000_000,
+    })
+    expect(again.getItem('p1', 'sessions', 'session-2')).toEqual(sessions[1])
+    expect(again.getItem('p1', 'sessions', 'nope')).toBeUndefined()
+  })
+
+  it('replaces the whole list, and keeps an empty list distinct from none', () => {
+    const { cache } = open()
+    cache.putList('p1', 'certificates', [{ id: 'a' }, { id: 'b' }, { id: 'c' }], 1)
+    cache.putList('p1', 'certificates', [{ id: 'c' }], 2)
+    expect(cache.getList('p1', 'certificates')).toEqual({ items: [{ id: 'c' }], fetchedAt: 2 })
+    cache.putList('p1', 'certificates', [], 3)
+    expect(cache.getList('p1', 'certificates')).toEqual({ items: [], fetchedAt: 3 })
+  })
+
+  it('never shows one profile the rows of another', () => {
+    const { cache } = open()
+    cache.putList('alpha', 'sessions', [{ id: 'a-1' }], 10)
+    cache.putList('beta', 'sessions', [{ id: 'b-1' }, { id: 'b-2' }], 20)
+    cache.putList('beta', 'incidents', [{ id: 'i-1' }], 30)
+
+    expect(cache.getList('alpha', 'sessions')?.items).toEqual([{ id: 'a-1' }])
+    expect(cache.getList('alpha', 'incidents')).toBeNull()
+    expect(cache.getItem('alpha', 'sessions', 'b-1')).toBeUndefined()
+
+    cache.clearProfile('beta')
+    expect(cache.getList('beta', 'sessions')).toBeNull()
+    expect(cache.getList('beta', 'incidents')).toBeNull()
+    expect(cache.getList('alpha', 'sessions')?.items).toEqual([{ id: 'a-1' }])
+  })
+
+  it('refuses an unknown list kind', () => {
+    const { cache } = open()
+    // @ts-expect-error: the renderer never names kinds, but a bug might
+    expect(() => cache.putList('p1', 'secrets', [], 1)).toThrow(/kind/)
+  })
+
+  it('uses WAL journaling', () => {
+    open()
+    const db = new Database(file, { readonly: true })
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('migrations', () => {
+  it('brings a version 1 file to the latest version and keeps its rows', () => {
+    const old = new Database(file)
+    old.exec(MIGRATION_1_SQL)
+    old.pragma('user_version = 1')
+    old
+      .prepare('INSERT INTO cached_lists (profile_id, kind, fetched_at) VALUES (?, ?, ?)')
+      .run('p1', 'sessions', 42)
+    const insertItem = old.prepare(
+      'INSERT INTO cached_items (profile_id, kind, position, item_json) VALUES (?, ?, ?, ?)',
+    )
+    insertItem.run('p1', 'sessions', 0, JSON.stringify({ id: 'old-1', authMethod: 'oidc' }))
+    insertItem.run('p1', 'sessions', 1, JSON.stringify({ id: 'old-2', authMethod: 'password' }))
+    old
+      .prepare(
+        `INSERT INTO activity (at, profile_id, profile_name, operation, target_id, outcome)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(5, 'p1', 'Production', 'logout', null, 'success')
+    old.close()
+
+    const { cache, notices } = open()
+    expect(notices).toEqual([])
+    expect(cache.getList('p1', 'sessions')).toEqual({
+      items: [
+        { id: 'old-1', authMethod: 'oidc' },
+        { id: 'old-2', authMethod: 'password' },
+      ],
+      fetchedAt: 42,
+    })
+    // Migration 2 filled the new id column from the JSON of version-1 rows.
+    expect(cache.getItem('p1', 'sessions', 'old-2')).toEqual({
+      id: 'old-2',
+      authMethod: 'password',
+    })
+    expect(cache.listActivity({ limit: 10 })).toMatchObject([
+      { profileId: 'p1', profileName: 'Production', operation: 'logout', outcome: 'success' },
+    ])
+    cache.close()
+
+    const db = new Database(file, { readonly: true })
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
+      const columns = db.prepare('PRAGMA table_info(cached_items)').all() as { name: string }[]
+      expect(columns.map((column) => column.name)).toContain('item_id')
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('recovery from a damaged file', () => {
+  function writeRealCache(): void {
+    const { cache } = open()
+    const many = Array.from({ length: 400 }, (_, i) => ({ id: `item-${i}`, pad: 'x'.repeat(200) }))
+    cache.putList('p1', 'certificates', many, 1)
+    cache.recordActivity(activity({ at: 1 }))
+    cache.close()
+  }
+
+  function overwrite(at: number, bytes: Buffer): void {
+    const fd = openSync(file, 'r+')
+    try {
+      writeSync(fd, bytes, 0, bytes.length, at)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  function expectRecovered(result: ReturnType<typeof openCache>): string {
+    expect(result.notices).toHaveLength(1)
+    const notice = result.notices[0]!
+    expect(notice.level).toBe('warning')
+    const asideName = readdirSync(temp.dir).find((name) => name.startsWith('cache.sqlite.corrupt-'))
+    expect(asideName, readdirSync(temp.dir).join(', ')).toBeDefined()
+    expect(notice.message).toContain(asideName!)
+    // The new cache works.
+    result.cache.putList('p1', 'sessions', [{ id: 's' }], 9)
+    expect(result.cache.getList('p1', 'sessions')?.items).toEqual([{ id: 's' }])
+    expect(result.cache.getList('p1', 'certificates')).toBeNull()
+    return path.join(temp.dir, asideName!)
+  }
+
+  it('moves aside a file whose header is overwritten, and rebuilds', () => {
+    writeRealCache()
+    const original = readFileSync(file)
+    overwrite(0, randomBytes(100))
+    const asidePath = expectRecovered(open())
+    // The damaged bytes are kept, untouched, for whoever wants to look.
+    const aside = readFileSync(asidePath)
+    expect(aside.length).toBe(original.length)
+    expect(aside.subarray(100).equals(original.subarray(100))).toBe(true)
+  })
+
+  it('moves aside a file with a damaged page in the middle, and rebuilds', () => {
+    writeRealCache()
+    const pageSize = readFileSync(file).readUInt16BE(16)
+    const pages = readFileSync(file).length / pageSize
+    expect(pages).toBeGreaterThan(4)
+    // Garbage over a b-tree page in the middle: the header still says "SQLite format 3".
+    overwrite(Math.floor(pages / 2) * pageSize, randomBytes(pageSize))
+    expectRecovered(open())
+  })
+
+  it('moves aside a file of random garbage, and leaves other files alone', () => {
+    writeFileSync(file, randomBytes(64 * 1024))
+    writeFileSync(path.join(temp.dir, 'profiles.json'), '{"keep":"me"}')
+    expectRecovered(open())
+    expect(readFileSync(path.join(temp.dir, 'profiles.json'), 'utf8')).toBe('{"keep":"me"}')
+    expect(readdirSync(temp.dir).filter((name) => name.includes('corrupt'))).toHaveLength(1)
+  })
+
+  it('moves aside a file from a newer schema instead of guessing', () => {
+    const newer = new Database(file)
+    newer.pragma(`user_version = ${LATEST_VERSION + 1}`)
+    newer.close()
+    expectRecovered(open())
+  })
+})
+
+function activity(overrides: Partial<Parameters<Cache['recordActivity']>[0]> = {}) {
+  return {
+    at: 1_000,
+    profileId: 'p1',
+    profileName: 'Production',
+    operation: 'logout',
+    targetId: null,
+    outcome: 'success' as const,
+    errorCode: null,
+    message: null,
+    ...overrides,
+  }
+}
+
+describe('activity log', () => {
+  it('returns entries newest first, limited, filtered by profile', () => {
+    const { cache } = open()
+    const first = cache.recordActivity(activity({ at: 100, targetId: 'a' }))
+    expect(first).toMatchObject({ id: expect.any(Number), at: 100, targetId: 'a' })
+    cache.recordActivity(
+      activity({
+        at: 300,
+        profileId: 'p2',
+        profileName: 'Staging',
+        operation: 'resolveIncident',
+        targetId: 'inc-1',
+        outcome: 'error',
+        errorCode: 'CONFLICT',
+        message: 'Resource already exists',
+      }),
+    )
+    cache.recordActivity(activity({ at: 200, targetId: 'b' }))
+    // Same time: the later insert is newer.
+    cache.recordActivity(activity({ at: 200, targetId: 'c' }))
+
+    expect(cache.listActivity({ limit: 10 }).map((entry) => entry.targetId)).toEqual([
+      'inc-1',
+      'c',
+      'b',
+      'a',
+    ])
+    expect(cache.listActivity({ limit: 2 }).map((entry) => entry.targetId)).toEqual(['inc-1', 'c'])
+    expect(cache.listActivity({ profileId: 'p1', limit: 10 }).map((e) => e.targetId)).toEqual([
+      'c',
+      'b',
+      'a',
+    ])
+    expect(cache.listActivity({ profileId: 'p2', limit: 10 })).toEqual([
+      {
+        id: expect.any(Number),
+        at: 300,
+        profileId: 'p2',
+        profileName: 'Staging',
+        operation: 'resolveIncident',
+        targetId: 'inc-1',
+        outcome: 'error',
+        errorCode: 'CONFLICT',
+        message: 'Resource already exists',
+      },
+    ])
+    expect(cache.listActivity({ profileId: 'nobody', limit: 10 })).toEqual([])
+  })
+
+  it('refuses a malformed entry', () => {
+    const { cache } = open()
+    expect(() =>
+      cache.recordActivity({ ...activity(), outcome: 'maybe' as unknown as 'success' }),
+    ).toThrow()
+    expect(cache.listActivity({ limit: 10 })).toEqual([])
+  })
+
+  it('keeps the activity of a profile whose cached lists are cleared', () => {
+    const { cache } = open()
+    cache.recordActivity(activity())
+    cache.clearProfile('p1')
+    expect(cache.listActivity({ profileId: 'p1', limit: 10 })).toHaveLength(1)
+  })
+})
+
+describe('change events', () => {
+  it('reports each write with its name, tables and profile, until unsubscribed', () => {
+    const { cache } = open()
+    const changes: CacheChange[] = []
+    const unsubscribe = cache.onChange((change) => changes.push(change))
+    cache.putList('p1', 'sessions', [], 1)
+    cache.recordActivity(activity({ profileId: 'p2' }))
+    cache.clearProfile('p1')
+    unsubscribe()
+    cache.putList('p1', 'sessions', [], 2)
+
+    expect(changes).toEqual([
+      { name: 'putList', tables: expect.arrayContaining(['cached_items']), profileId: 'p1' },
+      { name: 'recordActivity', tables: ['activity'], profileId: 'p2' },
+      { name: 'clearProfile', tables: expect.arrayContaining(['cached_items']), profileId: 'p1' },
+    ])
+  })
+
+  it('keeps a write when a listener throws', () => {
+    const { cache } = open()
+    cache.onChange(() => {
+      throw new Error('listener bug')
+    })
+    cache.putList('p1', 'sessions', [{ id: 'x' }], 1)
+    expect(cache.getList('p1', 'sessions')?.items).toEqual([{ id: 'x' }])
+  })
+})
