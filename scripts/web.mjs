@@ -50,11 +50,15 @@ if (stale) {
   }
 }
 
-const child = spawn(bin('tsx'), [path.join(root, 'src/main/web/cli.ts'), ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-  shell: process.platform === 'win32',
-})
+const child = spawn(
+  bin('tsx'),
+  [path.join(root, 'src/main/web/cli.ts'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  },
+)
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal))
 }

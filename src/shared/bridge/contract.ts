@@ -225,8 +225,5 @@ export interface BridgeTransport {
   subscribe(listener: (event: string, payload: unknown) => void): () => void
 }
 
-/** The name under which the preload exposes the transport on `window`. */
-export const BRIDGE_GLOBAL = 'infradesk'
-/** The single IPC channel for calls, and the one for events. */
-export const IPC_INVOKE_CHANNEL = 'infradesk:invoke'
-export const IPC_EVENT_CHANNEL = 'infradesk:event'
+// The window global and the IPC channel names live in a zod-free module for the preload.
+export { BRIDGE_GLOBAL, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from './ipc-names'

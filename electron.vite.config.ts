@@ -1,0 +1,58 @@
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+import { resolve } from 'node:path'
+import type { Plugin } from 'vite'
+
+/*
+ * main: ESM (package.json is "type": "module"); runtime dependencies (better-sqlite3, keytar,
+ * pglite, ...) stay external and are loaded from node_modules (build.externalizeDeps, the
+ * electron-vite 5+ replacement for externalizeDepsPlugin).
+ * preload: a sandboxed preload cannot require anything but electron, so it is bundled whole
+ * (externalizeDeps off) as one CommonJS file, out/preload/index.cjs.
+ * renderer: React, rooted at src/renderer.
+ */
+
+/**
+ * The dev server's page needs an inline script (React Refresh's preamble) and a websocket,
+ * which index.html's strict CSP meta tag forbids. In `dev` only, the meta tag is dropped: the
+ * window still gets a CSP, as a response header (src/main/shell/window.ts), relaxed just
+ * enough for the dev server. Built pages keep the meta tag untouched.
+ */
+function devServerCsp(): Plugin {
+  return {
+    name: 'infradesk:dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      return html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/i, '')
+    },
+  }
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: true,
+      rolldownOptions: {
+        input: { index: resolve('src/main/index.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    plugins: [react(), devServerCsp()],
+    build: {
+      rolldownOptions: {
+        input: { index: resolve('src/renderer/index.html') },
+      },
+    },
+  },
+})

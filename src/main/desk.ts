@@ -1,0 +1,111 @@
+import path from 'node:path'
+import type { Notice } from '../shared/bridge'
+import { createDispatcher } from './bridge/dispatcher'
+import type { BridgeHandlers } from './bridge/dispatcher'
+import { createEventHub } from './bridge/events'
+import type { BridgeEventListener } from './bridge/events'
+import { CACHE_FILE_NAME, openCache } from './cache'
+import { createProfileStore, PROFILES_FILE_NAME } from './profiles'
+import { createVault } from './vault'
+import type { TokenVault } from './vault'
+import { activityHandlers } from './features/activity'
+import { appHandlers } from './features/app'
+import { bridgeErrorOf, createConnectivityTracker, createSecretRegistry } from './features/context'
+import type { DeskContext } from './features/context'
+import { createEmbeddedSandbox } from './features/embedded-sandbox'
+import { inferenceHandlers } from './features/inference'
+import { profileHandlers } from './features/profiles'
+import { restoreSandbox, sandboxHandlers } from './features/sandbox'
+import { serviceHandlers } from './features/service'
+import { sessionHandlers } from './features/sessions'
+import { shellHandlers } from './features/shell'
+import type { BridgeEndpoint } from './web/host'
+
+/*
+ * The composition root, shared by the Electron app and web mode: it opens the profile store,
+ * the cache and the vault, builds the feature modules, and hands back the bridge's two halves
+ * (dispatch, events). Nothing here imports electron.
+ */
+
+export interface DeskDeps {
+  /** Profiles, the cache and the window state live here (Electron's userData folder). */
+  dataDir: string
+  mode: 'desktop' | 'web'
+  /** Opens an https URL in the system browser (the desk checks the scheme first). */
+  openExternal(url: string): Promise<void>
+  /** The token store; the OS keychain (service "Infradesk") when not given. */
+  vault?: TokenVault
+  /** Port for the embedded sandbox when it starts fresh (default: any free port). */
+  sandboxPort?: number
+  /**
+   * Start the embedded sandbox again at launch when a sandbox profile has a stored token
+   * (default true). Off, the sandbox profile shows its cached data as offline.
+   */
+  restoreSandbox?: boolean
+  /** Per-request timeout for service calls, in ms (default: the client's). */
+  requestTimeoutMs?: number
+  version: string
+}
+
+export interface Desk extends BridgeEndpoint {
+  /** Stops the embedded sandbox and closes the cache. */
+  close(): Promise<void>
+}
+
+export async function createDesk(deps: DeskDeps): Promise<Desk> {
+  const { cache, notices: cacheNotices } = openCache(path.join(deps.dataDir, CACHE_FILE_NAME))
+  const profiles = createProfileStore(path.join(deps.dataDir, PROFILES_FILE_NAME))
+  const events = createEventHub()
+  const secrets = createSecretRegistry()
+  const notices: Notice[] = [...cacheNotices, ...profiles.notices]
+  const context: DeskContext = {
+    mode: deps.mode,
+    version: deps.version,
+    profiles,
+    cache,
+    vault: deps.vault ?? createVault(),
+    events,
+    secrets,
+    sandbox: createEmbeddedSandbox(),
+    connectivity: createConnectivityTracker(events, secrets),
+    notices,
+    openExternal: deps.openExternal,
+    ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
+  }
+  // Bruno-style mutation events: after every cache write, views showing those tables refetch.
+  const stopForwarding = cache.onChange((change) => events.emit('cache.changed', change))
+
+  const sandboxOptions = deps.sandboxPort === undefined ? {} : { sandboxPort: deps.sandboxPort }
+  const handlers: BridgeHandlers = {
+    ...appHandlers(context),
+    ...profileHandlers(context),
+    ...sandboxHandlers(context, sandboxOptions),
+    ...sessionHandlers(context),
+    ...inferenceHandlers(context),
+    ...activityHandlers(context),
+    ...serviceHandlers(context),
+    ...shellHandlers(context),
+  }
+  const dispatcher = createDispatcher(handlers, {
+    toBridgeError: (error) => bridgeErrorOf(context, error),
+  })
+
+  // In the background: the app opens at once; sandbox-profile calls wait for it to finish.
+  const restoring =
+    deps.restoreSandbox === false ? Promise.resolve() : restoreSandbox(context, sandboxOptions)
+  context.sandbox.hold(restoring)
+
+  let closed = false
+  return {
+    dispatch: (channel, input) => dispatcher.dispatch(channel, input),
+    onEvent: (listener: BridgeEventListener) => events.subscribe(listener),
+    async close() {
+      if (closed) return
+      closed = true
+      stopForwarding()
+      await restoring.catch(() => undefined)
+      await context.sandbox.stop().catch(() => undefined)
+      cache.close()
+    },
+  }
+}

@@ -1,0 +1,270 @@
+import type { OperationName } from '../../shared/api'
+import { APP_ERROR_CODES } from '../../shared/bridge'
+import type { Notice, Profile } from '../../shared/bridge'
+import { createServiceClient, isServiceError, ServiceError, toBridgeError } from '../api'
+import type { ServiceClient } from '../api'
+import type { EventHub } from '../bridge/events'
+import type { Cache } from '../cache'
+import type { ProfileStore, StoredProfile } from '../profiles'
+import type { TokenVault } from '../vault'
+import type { EmbeddedSandbox } from './embedded-sandbox'
+
+/*
+ * What every feature module is given: the core's services, never electron. Features are bridge
+ * handlers for one area; this file holds what they share (the profile view, the signed-in
+ * client, token verification, connectivity).
+ */
+
+export interface DeskContext {
+  mode: 'desktop' | 'web'
+  version: string
+  profiles: ProfileStore
+  cache: Cache
+  vault: TokenVault
+  events: EventHub
+  secrets: SecretRegistry
+  sandbox: EmbeddedSandbox
+  connectivity: ConnectivityTracker
+  /** Told to the user through app.info (recoveries at start, sandbox restarts). */
+  notices: Notice[]
+  /** Opens an https URL in the system browser; the shell feature checked the scheme. */
+  openExternal(url: string): Promise<void>
+  /** Per-call timeout of the service client (tests shorten it). */
+  requestTimeoutMs?: number
+}
+
+/**
+ * Every token this process has handled, so that whatever crosses the bridge can be cut free of
+ * them (defence in depth: the client already keeps tokens out of its errors). Memory only.
+ */
+export interface SecretRegistry {
+  remember(secret: string): void
+  list(): string[]
+}
+
+export function createSecretRegistry(): SecretRegistry {
+  const secrets = new Set<string>()
+  return {
+    remember(secret) {
+      // Very short strings would redact ordinary words; real tokens are long.
+      if (secret.length >= 8) secrets.add(secret)
+    },
+    list: () => [...secrets],
+  }
+}
+
+/** The bridge error for anything a handler threw, with every known token cut out. */
+export function bridgeErrorOf(context: Pick<DeskContext, 'secrets'>, error: unknown) {
+  return toBridgeError(error, context.secrets.list())
+}
+
+/** Per profile: is the service reachable, as last seen? Events go out only on a change. */
+export interface ConnectivityTracker {
+  offline(profileId: string): boolean
+  lastError(profileId: string): ReturnType<typeof toBridgeError> | null
+  reachable(profileId: string): void
+  unreachable(profileId: string, error: unknown): void
+  forget(profileId: string): void
+}
+
+export function createConnectivityTracker(
+  events: EventHub,
+  secrets: SecretRegistry,
+): ConnectivityTracker {
+  const state = new Map<string, ReturnType<typeof toBridgeError>>()
+  return {
+    offline: (profileId) => state.has(profileId),
+    lastError: (profileId) => state.get(profileId) ?? null,
+    reachable(profileId) {
+      if (!state.delete(profileId)) return
+      events.emit('connectivity.changed', { profileId, online: true, error: null })
+    },
+    unreachable(profileId, error) {
+      const bridgeError = toBridgeError(error, secrets.list())
+      state.set(profileId, bridgeError)
+      events.emit('connectivity.changed', { profileId, online: false, error: bridgeError })
+    },
+    forget(profileId) {
+      state.delete(profileId)
+    },
+  }
+}
+
+/** Service unreachable (as opposed to reachable and saying no). */
+export function isConnectivityError(error: unknown): boolean {
+  return (
+    isServiceError(error) &&
+    (error.code === APP_ERROR_CODES.OFFLINE || error.code === APP_ERROR_CODES.TIMEOUT)
+  )
+}
+
+export function requireProfile(context: DeskContext, profileId: string): StoredProfile {
+  const profile = context.profiles.get(profileId)
+  if (!profile) throw new ServiceError('NOT_FOUND', 'No such profile: it may have been removed')
+  return profile
+}
+
+/** What the renderer sees of a profile: its fields, whether it is signed in, never the token. */
+export async function profileView(context: DeskContext, stored: StoredProfile): Promise<Profile> {
+  const token = await context.vault.get(stored.id)
+  return {
+    id: stored.id,
+    name: stored.name,
+    baseUrl: stored.baseUrl,
+    color: stored.color,
+    protected: stored.protected,
+    kind: stored.kind,
+    createdAt: stored.createdAt,
+    signedIn: token !== null,
+    tokenStorage: token === null ? null : (context.vault.storageOf(stored.id) ?? 'keychain'),
+  }
+}
+
+export function makeClient(context: DeskContext, baseUrl: string, token: string): ServiceClient {
+  context.secrets.remember(token)
+  return createServiceClient({
+    baseUrl,
+    token,
+    userAgent: `Infradesk/${context.version}`,
+    ...(context.requestTimeoutMs === undefined ? {} : { timeoutMs: context.requestTimeoutMs }),
+  })
+}
+
+/**
+ * Runs `work` with a client signed in as the profile. A 401 means the token is no longer good:
+ * it is deleted, the profile is signed out and the renderer is asked for a new token (keeping
+ * the user's place). An unreachable service is reported as a connectivity change.
+ */
+export async function withProfileClient<T>(
+  context: DeskContext,
+  profileId: string,
+  work: (client: ServiceClient, profile: StoredProfile) => Promise<T>,
+): Promise<T> {
+  const profile = requireProfile(context, profileId)
+  // A sandbox profile talks to the embedded sandbox, which may still be starting.
+  if (profile.kind === 'sandbox') await context.sandbox.settled()
+  const token = await context.vault.get(profileId)
+  if (token === null) {
+    throw new ServiceError(
+      APP_ERROR_CODES.NOT_SIGNED_IN,
+      `"${profile.name}" is signed out: enter an access token to sign in again`,
+    )
+  }
+  const client = makeClient(context, profile.baseUrl, token)
+  try {
+    const result = await work(client, profile)
+    context.connectivity.reachable(profileId)
+    return result
+  } catch (error) {
+    if (isServiceError(error) && error.code === 'UNAUTHORIZED') {
+      await signOutAfterRefusal(context, profile)
+    } else if (isConnectivityError(error)) {
+      context.connectivity.unreachable(profileId, error)
+    } else if (isServiceError(error) && error.status !== undefined) {
+      // The service answered (403, 404, ...): it is reachable.
+      context.connectivity.reachable(profileId)
+    }
+    throw error
+  }
+}
+
+async function signOutAfterRefusal(context: DeskContext, profile: StoredProfile) {
+  await context.vault.delete(profile.id).catch(() => undefined)
+  context.connectivity.reachable(profile.id)
+  context.events.emit('profiles.changed', {})
+  context.events.emit('auth.required', {
+    profileId: profile.id,
+    message: `The service refused the access token of "${profile.name}" (401): enter a new token to continue`,
+  })
+}
+
+/**
+ * Checks a token before anything is saved, with op 1 (GET /auth/me/sessions), and says exactly
+ * what failed: a bad URL, an unreachable service, a TLS problem, or a refused token. The
+ * errors name the form field they concern in `details`, as validation errors do.
+ */
+export async function verifyToken(
+  context: DeskContext,
+  baseUrl: string,
+  token: string,
+): Promise<void> {
+  const client = makeClient(context, baseUrl, token)
+  try {
+    await client.call('listSessions')
+  } catch (error) {
+    throw explainVerification(error)
+  }
+}
+
+function explainVerification(error: unknown): unknown {
+  if (!isServiceError(error)) return error
+  const field = (path: string, message: string) => [{ path: [path], message }]
+  const wrap = (message: string, path: string, fieldMessage: string) =>
+    new ServiceError(error.code, message, {
+      ...(error.status === undefined ? {} : { status: error.status }),
+      details: field(path, fieldMessage),
+    })
+  switch (error.code) {
+    case APP_ERROR_CODES.BAD_URL:
+      return wrap(`Bad URL: ${error.message}`, 'baseUrl', error.message)
+    case APP_ERROR_CODES.OFFLINE:
+      return wrap(
+        `The service is unreachable: ${error.message}. Check the URL and your network.`,
+        'baseUrl',
+        'Unreachable',
+      )
+    case APP_ERROR_CODES.TIMEOUT:
+      return wrap(`The service did not answer: ${error.message}`, 'baseUrl', 'No answer')
+    case APP_ERROR_CODES.TLS_ERROR:
+      return wrap(`TLS error: ${error.message}`, 'baseUrl', 'TLS error')
+    case 'UNAUTHORIZED':
+      return wrap(
+        'The service refused the token (401): check that it is a valid, unexpired access token',
+        'token',
+        'The service refused this token',
+      )
+    case 'FORBIDDEN':
+      return wrap(
+        `The token may not list its own sessions (403): ${error.message}`,
+        'token',
+        'This token lacks permission to sign in',
+      )
+    case APP_ERROR_CODES.BAD_RESPONSE:
+    case 'NOT_FOUND':
+      return wrap(
+        `This does not look like the Infrastructure Management Service: ${error.message}`,
+        'baseUrl',
+        'Not the service',
+      )
+    default:
+      return error
+  }
+}
+
+/** The target of an operation for the activity log: params.id, else the first path parameter. */
+export function targetIdOf(params: Record<string, string>): string | null {
+  if (params['id'] !== undefined) return params['id']
+  const first = Object.values(params)[0]
+  return first ?? null
+}
+
+export function recordActivity(
+  context: DeskContext,
+  profile: StoredProfile,
+  operation: OperationName,
+  targetId: string | null,
+  outcome: { error: unknown } | { message: string | null },
+): void {
+  const failed = 'error' in outcome
+  const bridgeError = failed ? bridgeErrorOf(context, outcome.error) : null
+  context.cache.recordActivity({
+    at: Date.now(),
+    profileId: profile.id,
+    profileName: profile.name,
+    operation,
+    targetId,
+    outcome: failed ? 'error' : 'success',
+    errorCode: bridgeError?.code ?? null,
+    message: bridgeError ? bridgeError.message : 'message' in outcome ? outcome.message : null,
+  })
+}

@@ -1,0 +1,96 @@
+import { sessionSchema } from '../../shared/api'
+import type { Session } from '../../shared/api'
+import type { BridgeError, ChannelOutput } from '../../shared/bridge'
+import type { BridgeHandlers } from '../bridge/dispatcher'
+import { isExternalHttps } from './shell'
+import type { DeskContext } from './context'
+import {
+  bridgeErrorOf,
+  isConnectivityError,
+  recordActivity,
+  requireProfile,
+  withProfileClient,
+} from './context'
+
+/*
+ * The sessions screen (ops 1 and 2). The list is cached per profile in SQLite: `cached` answers
+ * at once from there, `refresh` asks the service and stores what it says; when the service is
+ * unreachable the cached list is returned with offline: true, so the screen keeps showing it.
+ */
+
+type SessionList = ChannelOutput<'sessions.cached'>
+
+export function sessionHandlers(
+  context: DeskContext,
+): Pick<BridgeHandlers, 'sessions.cached' | 'sessions.refresh' | 'sessions.logout'> {
+  function cachedList(profileId: string, error: BridgeError | null): SessionList {
+    const cached = context.cache.getList(profileId, 'sessions')
+    return {
+      items: (cached?.items ?? []).flatMap(readSession),
+      fetchedAt: cached?.fetchedAt ?? null,
+      offline: error !== null || context.connectivity.offline(profileId),
+      error: error ?? context.connectivity.lastError(profileId),
+    }
+  }
+
+  return {
+    async 'sessions.cached'({ profileId }) {
+      requireProfile(context, profileId)
+      return cachedList(profileId, null)
+    },
+
+    async 'sessions.refresh'({ profileId }) {
+      try {
+        const sessions = await withProfileClient(context, profileId, (client) =>
+          client.call('listSessions'),
+        )
+        const fetchedAt = Date.now()
+        // The cache emits cache.changed after the write; open views refetch on it.
+        context.cache.putList(profileId, 'sessions', sessions, fetchedAt)
+        return { items: sessions, fetchedAt, offline: false, error: null }
+      } catch (error) {
+        if (!isConnectivityError(error)) throw error
+        return cachedList(profileId, bridgeErrorOf(context, error))
+      }
+    },
+
+    async 'sessions.logout'({ profileId }) {
+      const profile = requireProfile(context, profileId)
+      const targetId = currentSessionId(context, profileId)
+      let answer: { message: string; logoutUrl?: string | undefined }
+      try {
+        answer = await withProfileClient(context, profileId, (client) => client.call('logout'))
+      } catch (error) {
+        recordActivity(context, profile, 'logout', targetId, { error })
+        throw error
+      }
+      // The session is over on the service: the token is worthless now, so it goes.
+      await context.vault.delete(profileId)
+      recordActivity(context, profile, 'logout', targetId, { message: answer.message })
+      context.events.emit('profiles.changed', {})
+
+      const logoutUrl = answer.logoutUrl ?? null
+      let openedLogoutUrl = false
+      if (logoutUrl !== null && isExternalHttps(logoutUrl)) {
+        // Ends the single sign-on session in the browser too; only ever an https page.
+        openedLogoutUrl = await context.openExternal(logoutUrl).then(
+          () => true,
+          () => false,
+        )
+      }
+      return { message: answer.message, logoutUrl, openedLogoutUrl }
+    },
+  }
+}
+
+function readSession(item: unknown): Session[] {
+  const parsed = sessionSchema.safeParse(item)
+  return parsed.success ? [parsed.data] : []
+}
+
+/** The id of the session being ended, from the last list we saw, for the activity log. */
+function currentSessionId(context: DeskContext, profileId: string): string | null {
+  const cached = context.cache.getList(profileId, 'sessions')
+  const current = cached?.items.flatMap(readSession).find((session) => session.isCurrent)
+  return current?.id ?? null
+}

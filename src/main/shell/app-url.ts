@@ -1,0 +1,44 @@
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/*
+ * Where the app's own page lives, and the one test of "is this URL ours?" that navigation
+ * guards and the IPC sender check share. URLs are parsed and compared by origin (dev server) or
+ * by file path (packaged build), never with startsWith: `http://localhost:5173.evil.test` and
+ * `file:///app/index.html/../../etc` must not pass.
+ */
+
+export type AppLocation = { kind: 'dev-server'; url: string } | { kind: 'file'; indexHtml: string }
+
+export function appEntryUrl(location: AppLocation): string {
+  return location.kind === 'dev-server' ? location.url : pathToFileURL(location.indexHtml).href
+}
+
+export function isAppUrl(location: AppLocation, candidate: string): boolean {
+  let url: URL
+  try {
+    url = new URL(candidate)
+  } catch {
+    return false
+  }
+  if (location.kind === 'dev-server') {
+    const own = new URL(location.url)
+    return url.protocol === own.protocol && url.origin === own.origin
+  }
+  if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) return false
+  try {
+    // fileURLToPath decodes %2e%2e and friends; path.resolve folds what is left.
+    return path.resolve(fileURLToPath(url)) === path.resolve(location.indexHtml)
+  } catch {
+    return false
+  }
+}
+
+/** Only https links leave the app, and only to the system browser. */
+export function isExternalHttps(candidate: string): boolean {
+  try {
+    return new URL(candidate).protocol === 'https:'
+  } catch {
+    return false
+  }
+}

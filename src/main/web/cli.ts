@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createDesk } from '../desk'
+import type { Desk } from '../desk'
+import { startWebHost } from './host'
+import type { WebHost } from './host'
+import { openInSystemBrowser } from './open-browser'
+import { parseWebArgs, UsageError } from './options'
+
+/*
+ * `npm run web`: the main-process core and a loopback host that serves the built renderer and
+ * carries the bridge. Prints the URL (with this launch's secret) on one line for people, and
+ * `WEB_READY {"url":...}` for scripts and tests.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+
+function appVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      version?: unknown
+    }
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  let options
+  try {
+    options = parseWebArgs(argv)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(error.message)
+      process.exit(2)
+    }
+    throw error
+  }
+
+  let desk: Desk | null = null
+  let host: WebHost | null = null
+  let stopping = false
+  const stop = async (code: number) => {
+    if (stopping) return
+    stopping = true
+    await host?.close().catch(() => undefined)
+    await desk?.close().catch(() => undefined)
+    process.exit(code)
+  }
+  process.on('SIGINT', () => void stop(0))
+  process.on('SIGTERM', () => void stop(0))
+
+  desk = await createDesk({
+    dataDir: options.dataDir,
+    mode: 'web',
+    openExternal: openInSystemBrowser,
+    version: appVersion(),
+    restoreSandbox: options.restoreSandbox,
+    ...(options.sandboxPort === undefined ? {} : { sandboxPort: options.sandboxPort }),
+  })
+
+  if (options.sandbox) {
+    const listed = await desk.dispatch('profiles.list', {})
+    const hasProfiles = listed.ok && (listed.value as { profiles: unknown[] }).profiles.length > 0
+    if (!hasProfiles) {
+      // First run with --sandbox: the app opens signed in to the embedded sandbox.
+      const explored = await desk.dispatch('sandbox.explore', {})
+      if (!explored.ok) {
+        console.error(`Could not start the local sandbox: ${explored.error.message}`)
+      }
+    }
+  }
+
+  host = await startWebHost({
+    desk,
+    rendererDir: path.join(root, 'out', 'renderer'),
+    port: options.port,
+    host: options.host,
+  })
+  process.stdout.write(`Infradesk web mode: ${host.url}\n`)
+  process.stdout.write(`WEB_READY ${JSON.stringify({ url: host.url })}\n`)
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  // Startup errors name what failed to open (a port, the data folder); none holds a token.
+  console.error(
+    `Infradesk web mode could not start: ${error instanceof Error ? error.message : String(error)}`,
+  )
+  process.exit(1)
+})

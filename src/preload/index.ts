@@ -1,0 +1,26 @@
+import { contextBridge, ipcRenderer } from 'electron'
+import type { IpcRendererEvent } from 'electron'
+import { BRIDGE_GLOBAL, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../shared/bridge/ipc-names'
+import type { BridgeTransport } from '../shared/bridge/contract'
+
+/*
+ * The whole preload: two functions on window.infradesk (electron-trpc's narrow shape). The page
+ * gets no ipcRenderer, no channel of its choosing and no process.env; the channel name it passes
+ * to invoke is data that the main process validates against the contract.
+ */
+const transport: BridgeTransport = {
+  invoke(channel, input) {
+    return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input)
+  },
+  subscribe(listener) {
+    const forward = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {
+      if (typeof name === 'string') listener(name, payload)
+    }
+    ipcRenderer.on(IPC_EVENT_CHANNEL, forward)
+    return () => {
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward)
+    }
+  },
+}
+
+contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, transport)

@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest'
+import { ServiceError, toBridgeError } from '../../src/main/api'
+import { createDispatcher } from '../../src/main/bridge/dispatcher'
+import type { BridgeHandlers } from '../../src/main/bridge/dispatcher'
+import { createEventHub } from '../../src/main/bridge/events'
+import { appEntryUrl, isAppUrl } from '../../src/main/shell/app-url'
+import { CHANNEL_NAMES } from '../../src/shared/bridge'
+import type { ChannelName } from '../../src/shared/bridge'
+
+/*
+ * The dispatcher is the main process's gate for every bridge call: the renderer is not trusted,
+ * so the channel name and the input are checked against the contract before any handler runs,
+ * and whatever a handler throws comes back as a Result without a token in it.
+ */
+
+const TOKEN = 'tok_live_5f2b9c8e1d7a4e3f9b6c0a1d2e3f4a5b'
+
+/** A handler table that records what each handler received and answers a fixed value. */
+function recordingHandlers() {
+  const received: Array<{ channel: ChannelName; input: unknown }> = []
+  const handlers = Object.fromEntries(
+    CHANNEL_NAMES.map((channel) => [
+      channel,
+      async (input: unknown) => {
+        received.push({ channel, input })
+        return { handledBy: channel }
+      },
+    ]),
+  ) as unknown as BridgeHandlers
+  return { handlers, received }
+}
+
+function dispatcherWith(overrides: Partial<BridgeHandlers> = {}) {
+  const { handlers, received } = recordingHandlers()
+  const dispatcher = createDispatcher(
+    { ...handlers, ...overrides },
+    { toBridgeError: (error) => toBridgeError(error, [TOKEN]) },
+  )
+  return { dispatcher, received }
+}
+
+describe('bridge dispatcher', () => {
+  it('refuses a channel the contract does not name, without running anything', async () => {
+    const { dispatcher, received } = dispatcherWith()
+    for (const channel of ['profiles.drop', '__proto__', 'constructor', '', 42, null, undefined]) {
+      const result = await dispatcher.dispatch(channel, {})
+      expect(result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
+    }
+    expect(received).toEqual([])
+  })
+
+  it('does not echo a long or odd channel name back', async () => {
+    const { dispatcher } = dispatcherWith()
+    const result = await dispatcher.dispatch(`x${TOKEN}${'y'.repeat(100)}`, {})
+    expect(JSON.stringify(result)).not.toContain(TOKEN)
+  })
+
+  it.each([
+    [
+      'profiles.add',
+      { name: '', baseUrl: 'ftp://files.example.com', color: 'red', protected: 'yes', token: ' ' },
+      [['name'], ['baseUrl'], ['color'], ['protected'], ['token']],
+    ],
+    ['profiles.add', 'not an object', [[]]],
+    ['profiles.update', { name: 'Staging' }, [['id']]],
+    ['profiles.update', { id: 'p1', color: '#12345' }, [['color']]],
+    ['profiles.remove', { id: 5 }, [['id']]],
+    ['profiles.activate', { id: '' }, [['id']]],
+    ['profiles.signIn', { id: 'p1', token: '', sessionOnly: 'no' }, [['token'], ['sessionOnly']]],
+    ['sessions.refresh', {}, [['profileId']]],
+    ['sessions.logout', { profileId: 'x'.repeat(201) }, [['profileId']]],
+    ['inference.list', { profileId: null }, [['profileId']]],
+    ['activity.list', { limit: 0 }, [['limit']]],
+    ['activity.list', { limit: 1.5 }, [['limit']]],
+    ['service.call', { profileId: 'p1', operation: 'dropDatabase' }, [['operation']]],
+    [
+      'service.call',
+      { profileId: 'p1', operation: 'resolveIncident', params: { id: 7 } },
+      [['params', 'id']],
+    ],
+    ['shell.openExternal', { url: `https://example.com/${'a'.repeat(5000)}` }, [['url']]],
+  ] as const)('%s rejects malformed input %j', async (channel, input, paths) => {
+    const { dispatcher, received } = dispatcherWith()
+    const result = await dispatcher.dispatch(channel, input)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.code).toBe('VALIDATION_ERROR')
+    expect(result.error.message).toBe('Request validation failed')
+    const details = result.error.details as Array<{ path: string[]; message: string }>
+    expect(details.map((issue) => issue.path)).toEqual(paths)
+    for (const issue of details) expect(issue.message).toEqual(expect.any(String))
+    expect(received).toEqual([])
+  })
+
+  it('passes the parsed input, defaults filled in, to the handler', async () => {
+    const { dispatcher, received } = dispatcherWith()
+    const added = await dispatcher.dispatch('profiles.add', {
+      name: '  Staging ',
+      baseUrl: 'https://staging.example.com',
+      color: '#2563eb',
+      protected: false,
+      token: 'abc',
+    })
+    expect(added).toEqual({ ok: true, value: { handledBy: 'profiles.add' } })
+    await dispatcher.dispatch('activity.list', undefined)
+    await dispatcher.dispatch('service.call', { profileId: 'p1', operation: 'listSessions' })
+    expect(received).toEqual([
+      {
+        channel: 'profiles.add',
+        input: {
+          name: 'Staging',
+          baseUrl: 'https://staging.example.com',
+          color: '#2563eb',
+          protected: false,
+          token: 'abc',
+          sessionOnly: false,
+        },
+      },
+      { channel: 'activity.list', input: { limit: 200 } },
+      {
+        channel: 'service.call',
+        input: { profileId: 'p1', operation: 'listSessions', params: {}, query: {} },
+      },
+    ])
+  })
+
+  it('turns a thrown ServiceError into a Result with its code, status and details', async () => {
+    const { dispatcher } = dispatcherWith({
+      'sessions.refresh': async () => {
+        throw new ServiceError('FORBIDDEN', 'Insufficient permissions', {
+          status: 403,
+          details: { permission: 'docker:containers:edit' },
+        })
+      },
+    })
+    expect(await dispatcher.dispatch('sessions.refresh', { profileId: 'p1' })).toEqual({
+      ok: false,
+      error: {
+        code: 'FORBIDDEN',
+        message: 'Insufficient permissions',
+        status: 403,
+        details: { permission: 'docker:containers:edit' },
+      },
+    })
+  })
+
+  it('never lets a token through in an error message or details', async () => {
+    const { dispatcher } = dispatcherWith({
+      'sessions.refresh': async () => {
+        throw new ServiceError('BAD_RESPONSE', `The service echoed Bearer ${TOKEN}`, {
+          details: { header: `Authorization: Bearer ${TOKEN}`, nested: [TOKEN] },
+        })
+      },
+      'inference.list': async () => {
+        // A bug's raw error: its text must not cross at all.
+        throw new TypeError(`Cannot read properties of undefined (token ${TOKEN})`)
+      },
+      'activity.list': async () => {
+        throw `a thrown string with ${TOKEN}`
+      },
+    })
+    const results = [
+      await dispatcher.dispatch('sessions.refresh', { profileId: 'p1' }),
+      await dispatcher.dispatch('inference.list', { profileId: 'p1' }),
+      await dispatcher.dispatch('activity.list', {}),
+    ]
+    for (const result of results) {
+      expect(result.ok).toBe(false)
+      expect(JSON.stringify(result)).not.toContain(TOKEN)
+    }
+    expect(results[0]).toMatchObject({ error: { code: 'BAD_RESPONSE' } })
+    expect(results[1]).toMatchObject({ error: { code: 'INTERNAL_ERROR' } })
+  })
+})
+
+describe('bridge events', () => {
+  it('fans an event out to every listener, and a failing listener does not stop the rest', () => {
+    const errors: unknown[] = []
+    const hub = createEventHub((error) => errors.push(error))
+    const seen: string[] = []
+    hub.subscribe(() => {
+      throw new Error('window gone')
+    })
+    const stop = hub.subscribe((event, payload) => seen.push(`${event}:${JSON.stringify(payload)}`))
+    hub.emit('profiles.changed', {})
+    stop()
+    hub.emit('profiles.changed', {})
+    expect(seen).toEqual(['profiles.changed:{}'])
+    expect(errors).toHaveLength(2)
+    expect(hub.size()).toBe(1)
+  })
+})
+
+describe('IPC sender check: is a URL the app page?', () => {
+  const built = {
+    kind: 'file',
+    indexHtml: '/opt/Infradesk/resources/app.asar/out/renderer/index.html',
+  } as const
+  const dev = { kind: 'dev-server', url: 'http://localhost:5173' } as const
+
+  it('accepts the built index.html (any hash or query) and the dev server origin', () => {
+    expect(isAppUrl(built, appEntryUrl(built))).toBe(true)
+    expect(isAppUrl(built, `${appEntryUrl(built)}#/sessions`)).toBe(true)
+    expect(isAppUrl(dev, 'http://localhost:5173/')).toBe(true)
+    expect(isAppUrl(dev, 'http://localhost:5173/src/main.tsx?t=1')).toBe(true)
+  })
+
+  it.each([
+    'file:///opt/Infradesk/resources/app.asar/out/renderer/index.html.evil',
+    'file:///opt/Infradesk/resources/app.asar/out/renderer/other.html',
+    'file:///opt/Infradesk/resources/app.asar/out/renderer/%2e%2e/renderer/../../../../etc/passwd',
+    'file://evil.test/opt/Infradesk/resources/app.asar/out/renderer/index.html',
+    'http://localhost:5173.evil.test/',
+    'http://localhost:51730/',
+    'https://localhost:5173/',
+    'http://evil.test/?http://localhost:5173',
+    'about:blank',
+    'not a url',
+  ])('refuses %s', (candidate) => {
+    expect(isAppUrl(built, candidate) || isAppUrl(dev, candidate)).toBe(false)
+  })
+})
