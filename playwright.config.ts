@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test'
+
+/*
+ * End-to-end: Debian's Chromium (never a downloaded browser) drives web mode, which serves the
+ * built renderer (out/renderer, built by `npm run build` first) and talks to real sandboxes.
+ * Run under scripts/with-keyring.mjs so the app's child processes reach a real keychain.
+ */
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 20_000 },
+  workers: 1,
+  retries: 0,
+  fullyParallel: false,
+  // run-tests.mjs asks for a JSON summary beside the list via PLAYWRIGHT_JSON_OUTPUT_NAME.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : 'list',
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+})

@@ -1,0 +1,298 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { toValidationIssues } from '../../../shared/api'
+import {
+  channels,
+  PROFILE_COLORS,
+  profileFieldsSchema,
+  type BridgeError,
+  type Profile,
+  type ProfileFields,
+} from '../../../shared/bridge'
+import { asBridgeError } from '../bridge'
+import { fieldErrorsFrom } from '../lib/errors'
+import { Button } from '../ui/Button'
+import { ErrorBanner } from '../ui/ErrorBanner'
+import { Field } from '../ui/Field'
+import { KeychainProblem, SESSION_ONLY_EXPLANATION, useVaultStatus } from './Keychain'
+
+const COLOR_NAMES: Record<string, string> = {
+  '#2563eb': 'Blue',
+  '#16a34a': 'Green',
+  '#d97706': 'Amber',
+  '#dc2626': 'Red',
+  '#7c3aed': 'Violet',
+  '#0891b2': 'Cyan',
+  '#db2777': 'Pink',
+  '#4b5563': 'Grey',
+}
+
+const FIELD_NAMES = ['name', 'baseUrl', 'token', 'color', 'protected'] as const
+type FieldName = (typeof FIELD_NAMES)[number]
+
+export interface ProfileSubmission {
+  fields: ProfileFields
+  /** Empty in edit mode: a new token goes through sign-in. */
+  token: string
+  sessionOnly: boolean
+}
+
+interface ProfileFormProps {
+  mode: 'add' | 'edit'
+  initial?: Profile
+  submitLabel: string
+  /** Saves; throws (a BridgeCallError) to have the form show what went wrong. */
+  onSubmit: (submission: ProfileSubmission) => Promise<void>
+  onCancel?: () => void
+  cancelLabel?: string
+  /** Puts the cursor in the first field when the form appears (outside a dialog). */
+  focusOnMount?: boolean
+}
+
+/**
+ * Name, base URL, access token, colour and the protected flag: validated here with the same
+ * schema the main process uses, then by the main process (which also checks the token with the
+ * service). The token field is uncontrolled and cleared after use, so the token never sits in
+ * React state or in a DOM attribute.
+ */
+export function ProfileForm({
+  mode,
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  cancelLabel = 'Cancel',
+  focusOnMount = false,
+}: ProfileFormProps) {
+  const vault = useVaultStatus()
+  const tokenRef = useRef<HTMLInputElement>(null)
+  const formRef = useRef<HTMLFormElement>(null)
+  const [name, setName] = useState(initial?.name ?? '')
+  const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? '')
+  const [color, setColor] = useState<string>(initial?.color ?? PROFILE_COLORS[0])
+  const [isProtected, setProtected] = useState(initial?.protected ?? false)
+  const [sessionOnlyChoice, setSessionOnly] = useState<boolean | null>(null)
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({})
+  const [formError, setFormError] = useState<BridgeError | null>(null)
+  const [otherIssues, setOtherIssues] = useState<string[]>([])
+  const [keychainError, setKeychainError] = useState<BridgeError | null>(null)
+  const [busy, setBusy] = useState(false)
+  const nameRef = useRef<HTMLInputElement>(null)
+
+  useEffect(() => {
+    if (focusOnMount) nameRef.current?.focus()
+  }, [focusOnMount])
+
+  // Without a keychain, session-only is the only way: offer it ticked (the user can see it).
+  const sessionOnly = sessionOnlyChoice ?? (vault !== null && !vault.available)
+  const colors: string[] = PROFILE_COLORS.includes(color as (typeof PROFILE_COLORS)[number])
+    ? [...PROFILE_COLORS]
+    : [...PROFILE_COLORS, color]
+
+  function focusFirstInvalid() {
+    requestAnimationFrame(() => {
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+    })
+  }
+
+  async function submit(forceSessionOnly: boolean) {
+    const token = mode === 'add' ? (tokenRef.current?.value ?? '') : ''
+    const useSessionOnly = forceSessionOnly || sessionOnly
+    const fields = { name, baseUrl, color, protected: isProtected }
+    const parsed =
+      mode === 'add'
+        ? channels['profiles.add'].input.safeParse({
+            ...fields,
+            token,
+            sessionOnly: useSessionOnly,
+          })
+        : profileFieldsSchema.safeParse(fields)
+    setFormError(null)
+    setOtherIssues([])
+    setKeychainError(null)
+    if (!parsed.success) {
+      const placed = fieldErrorsFrom(toValidationIssues(parsed.error), FIELD_NAMES)
+      setFieldErrors(placed.fields)
+      setOtherIssues(placed.other)
+      focusFirstInvalid()
+      return
+    }
+    setFieldErrors({})
+    setBusy(true)
+    try {
+      await onSubmit({
+        fields: {
+          name: parsed.data.name,
+          baseUrl: parsed.data.baseUrl,
+          color: parsed.data.color,
+          protected: parsed.data.protected,
+        },
+        token: token.trim(),
+        sessionOnly: useSessionOnly,
+      })
+      if (tokenRef.current) tokenRef.current.value = ''
+    } catch (thrown) {
+      const error = asBridgeError(thrown)
+      if (error.code === 'VALIDATION_ERROR') {
+        const placed = fieldErrorsFrom(error.details, FIELD_NAMES)
+        setFieldErrors(placed.fields)
+        setOtherIssues(placed.other)
+        if (Object.keys(placed.fields).length === 0) setFormError(error)
+        focusFirstInvalid()
+      } else if (error.code === 'KEYCHAIN_UNAVAILABLE') {
+        setKeychainError(error)
+      } else {
+        setFormError(error)
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  function onFormSubmit(event: FormEvent) {
+    event.preventDefault()
+    void submit(false)
+  }
+
+  return (
+    <form ref={formRef} className="form" onSubmit={onFormSubmit} noValidate aria-busy={busy}>
+      <Field label="Name" error={fieldErrors.name} hint="e.g. Production, Staging">
+        {(control) => (
+          <input
+            {...control}
+            ref={nameRef}
+            className="input"
+            type="text"
+            autoComplete="off"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field
+        label="Base URL"
+        error={fieldErrors.baseUrl}
+        hint="The service's address, e.g. https://ims.example.com"
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            value={baseUrl}
+            onChange={(event) => setBaseUrl(event.target.value)}
+          />
+        )}
+      </Field>
+      {mode === 'add' ? (
+        <Field
+          label="Access token"
+          error={fieldErrors.token}
+          hint="Checked with the service before anything is saved; kept by Infradesk's main process, never shown again."
+        >
+          {(control) => (
+            <input
+              {...control}
+              ref={tokenRef}
+              className="input"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </Field>
+      ) : null}
+
+      <fieldset
+        className="field colors"
+        aria-describedby={fieldErrors.color ? 'color-error' : undefined}
+      >
+        <legend className="field-label">Colour</legend>
+        <div className="color-options">
+          {colors.map((option) => (
+            <label key={option} className="color-option" title={COLOR_NAMES[option] ?? option}>
+              <input
+                type="radio"
+                name="profile-color"
+                value={option}
+                checked={color === option}
+                onChange={() => setColor(option)}
+                aria-label={COLOR_NAMES[option] ?? option}
+              />
+              <span
+                className="color-swatch"
+                style={{ backgroundColor: option }}
+                aria-hidden="true"
+              />
+            </label>
+          ))}
+        </div>
+        {fieldErrors.color ? (
+          <div className="field-error" id="color-error">
+            {fieldErrors.color}
+          </div>
+        ) : null}
+      </fieldset>
+
+      <div className="field">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={isProtected}
+            onChange={(event) => setProtected(event.target.checked)}
+          />
+          Protected environment (production)
+        </label>
+        <div className="field-hint">
+          Changes on a protected profile ask for an extra confirmation.
+        </div>
+        {fieldErrors.protected ? <div className="field-error">{fieldErrors.protected}</div> : null}
+      </div>
+
+      {mode === 'add' ? (
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={sessionOnly}
+              onChange={(event) => setSessionOnly(event.target.checked)}
+            />
+            Keep the token for this session only
+          </label>
+          <div className="field-hint">{SESSION_ONLY_EXPLANATION}</div>
+        </div>
+      ) : null}
+
+      {mode === 'add' ? (
+        <KeychainProblem
+          vault={vault}
+          error={keychainError}
+          busy={busy}
+          onKeepForSession={keychainError ? () => void submit(true) : null}
+        />
+      ) : null}
+
+      {otherIssues.length > 0 ? (
+        <ul className="form-issues" role="alert">
+          {otherIssues.map((issue) => (
+            <li key={issue}>{issue}</li>
+          ))}
+        </ul>
+      ) : null}
+      {formError ? <ErrorBanner error={formError} context="Nothing was saved" /> : null}
+
+      <div className="form-actions">
+        {onCancel ? (
+          <Button onClick={onCancel} disabled={busy}>
+            {cancelLabel}
+          </Button>
+        ) : null}
+        <Button type="submit" variant="primary" busy={busy}>
+          {busy && mode === 'add' ? 'Checking the token…' : submitLabel}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,213 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import type { Profile } from '../../../shared/bridge'
+import { asBridgeError } from '../bridge'
+import { Badge, ColorDot } from '../ui/Badge'
+import { selectActiveProfile, useAppStore } from './store'
+
+function signedInLabel(profile: Profile): string {
+  if (!profile.signedIn) return 'Signed out'
+  return profile.tokenStorage === 'session' ? 'Signed in · this session only' : 'Signed in'
+}
+
+/**
+ * The always-visible profile switcher: the active profile (colour, name, protected, signed-in
+ * state) and a menu to switch, add, edit, sign in to or remove profiles. Arrow keys move through
+ * the menu, Esc closes it.
+ */
+export function ProfileSwitcher() {
+  const profiles = useAppStore((s) => s.profiles)
+  const active = useAppStore(selectActiveProfile)
+  const activate = useAppStore((s) => s.activate)
+  const openProfileDialog = useAppStore((s) => s.openProfileDialog)
+  const requestSignIn = useAppStore((s) => s.requestSignIn)
+  const addNotice = useAppStore((s) => s.addNotice)
+  const [open, setOpen] = useState(false)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const menuRef = useRef<HTMLDivElement>(null)
+  const menuId = useId()
+
+  useEffect(() => {
+    if (!open) return
+    // Focus starts on the active profile, so Enter keeps it and the arrows move from there.
+    const menu = menuRef.current
+    const start =
+      menu?.querySelector<HTMLElement>('[aria-checked="true"]') ??
+      menu?.querySelector<HTMLElement>('[role^="menuitem"]')
+    start?.focus()
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false)
+    }
+    document.addEventListener('pointerdown', onPointerDown)
+    return () => document.removeEventListener('pointerdown', onPointerDown)
+  }, [open])
+
+  function close(refocus = true) {
+    setOpen(false)
+    if (refocus) buttonRef.current?.focus()
+  }
+
+  function onMenuKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])]
+    const index = items.indexOf(document.activeElement as HTMLElement)
+    const move = (to: number) => items[(to + items.length) % items.length]?.focus()
+    if (event.key === 'ArrowDown') move(index + 1)
+    else if (event.key === 'ArrowUp') move(index - 1)
+    else if (event.key === 'Home') move(0)
+    else if (event.key === 'End') move(items.length - 1)
+    else if (event.key === 'Escape' || event.key === 'Tab') {
+      close(event.key === 'Escape')
+      if (event.key === 'Tab') return
+    } else return
+    event.preventDefault()
+  }
+
+  async function switchTo(profile: Profile) {
+    close()
+    if (profile.id === active?.id) return
+    try {
+      await activate(profile.id)
+    } catch (error) {
+      addNotice({
+        id: `activate-${profile.id}`,
+        level: 'error',
+        message: `Could not switch to ${profile.name}: ${asBridgeError(error).message}`,
+      })
+    }
+  }
+
+  return (
+    <div className="switcher">
+      <div className="switcher-caption" aria-hidden="true">
+        Profile
+      </div>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="switcher-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={
+          active
+            ? `Profile: ${active.name}${active.protected ? ', protected' : ''}, ${signedInLabel(active)}. Switch profile`
+            : 'No profile selected. Choose a profile'
+        }
+        onClick={() => setOpen((value) => !value)}
+      >
+        {active ? (
+          <>
+            <span className="switcher-name">
+              <ColorDot color={active.color} />
+              <span className="truncate" title={active.name}>
+                {active.name}
+              </span>
+            </span>
+            <span className="switcher-state">
+              <span className={active.signedIn ? 'state-in' : 'state-out'}>
+                {signedInLabel(active)}
+              </span>
+              {active.protected ? <Badge tone="danger">Protected</Badge> : null}
+            </span>
+          </>
+        ) : (
+          <span className="switcher-name">Choose a profile</span>
+        )}
+        <span className="switcher-chevron" aria-hidden="true">
+          ▾
+        </span>
+      </button>
+
+      {open ? (
+        <div
+          ref={menuRef}
+          id={menuId}
+          className="menu"
+          role="menu"
+          aria-label="Profiles"
+          onKeyDown={onMenuKeyDown}
+        >
+          {profiles.map((profile) => (
+            <button
+              key={profile.id}
+              type="button"
+              role="menuitemradio"
+              aria-checked={profile.id === active?.id}
+              className="menu-item"
+              tabIndex={-1}
+              onClick={() => void switchTo(profile)}
+            >
+              <ColorDot color={profile.color} />
+              <span className="menu-item-text">
+                <span className="truncate">{profile.name}</span>
+                <span className="menu-item-sub">
+                  {profile.kind === 'sandbox' ? 'Local sandbox' : profile.baseUrl} ·{' '}
+                  {signedInLabel(profile)}
+                </span>
+              </span>
+              {profile.protected ? <Badge tone="danger">Protected</Badge> : null}
+            </button>
+          ))}
+          <div className="menu-separator" role="separator" />
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            tabIndex={-1}
+            onClick={() => {
+              close(false)
+              openProfileDialog({ kind: 'add' })
+            }}
+          >
+            Add profile…
+          </button>
+          {active ? (
+            <>
+              {!active.signedIn ? (
+                <button
+                  type="button"
+                  role="menuitem"
+                  className="menu-item"
+                  tabIndex={-1}
+                  onClick={() => {
+                    close(false)
+                    requestSignIn({
+                      profileId: active.id,
+                      message: `${active.name} is signed out.`,
+                    })
+                  }}
+                >
+                  Sign in to {active.name}…
+                </button>
+              ) : null}
+              <button
+                type="button"
+                role="menuitem"
+                className="menu-item"
+                tabIndex={-1}
+                onClick={() => {
+                  close(false)
+                  openProfileDialog({ kind: 'edit', profileId: active.id })
+                }}
+              >
+                Edit {active.name}…
+              </button>
+              <button
+                type="button"
+                role="menuitem"
+                className="menu-item menu-item-danger"
+                tabIndex={-1}
+                onClick={() => {
+                  close(false)
+                  openProfileDialog({ kind: 'remove', profileId: active.id })
+                }}
+              >
+                Remove {active.name}…
+              </button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  )
+}

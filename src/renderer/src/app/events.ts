@@ -1,0 +1,24 @@
+import { bridge } from '../bridge'
+import { useAppStore } from './store'
+
+/*
+ * The app-wide reactions to what the main process pushes. Screens subscribe to `cache.changed`
+ * themselves, while they are shown; these four matter wherever the user is.
+ */
+export function subscribeAppEvents(): () => void {
+  const app = useAppStore.getState
+  const unsubscribers = [
+    bridge.on('profiles.changed', () => void app().reloadProfiles()),
+    bridge.on('connectivity.changed', ({ profileId, online, error }) =>
+      app().reportConnectivity(profileId, { offline: !online, error: online ? null : error }),
+    ),
+    bridge.on('auth.required', ({ profileId, message }) => {
+      app().requestSignIn({ profileId, message })
+      void app().reloadProfiles()
+    }),
+    bridge.on('notice', (notice) => app().addNotice(notice)),
+  ]
+  return () => {
+    for (const unsubscribe of unsubscribers) unsubscribe()
+  }
+}

@@ -1,0 +1,174 @@
+import { create } from 'zustand'
+import type { BridgeError, Notice, Profile } from '../../../shared/bridge'
+import { asBridgeError, bridge } from '../bridge'
+
+/*
+ * App-wide state: which profiles exist and which one is active, where the user is, what the
+ * app has to tell them (notices, offline, sign-in needed). Feature screens keep their own
+ * stores and report connectivity here, so the banner and the sign-in dialog live in one place.
+ */
+
+export const ROUTES = ['sessions', 'inference', 'activity'] as const
+export type Route = (typeof ROUTES)[number]
+
+export function isRoute(value: string): value is Route {
+  return (ROUTES as readonly string[]).includes(value)
+}
+
+export interface Connectivity {
+  /** The last refresh could not reach the service (OFFLINE or TIMEOUT). */
+  offline: boolean
+  error: BridgeError | null
+  /** When the data on screen was fetched from the service (epoch ms), if known. */
+  dataFetchedAt: number | null
+}
+
+export type ProfileDialog =
+  { kind: 'add' } | { kind: 'edit'; profileId: string } | { kind: 'remove'; profileId: string }
+
+export interface SignInRequest {
+  profileId: string
+  message: string
+}
+
+interface AppState {
+  phase: 'loading' | 'ready' | 'failed'
+  loadError: BridgeError | null
+  mode: 'desktop' | 'web' | null
+  version: string
+  profiles: Profile[]
+  activeId: string | null
+  notices: Notice[]
+  connectivity: Record<string, Connectivity>
+  signIn: SignInRequest | null
+  profileDialog: ProfileDialog | null
+  route: Route
+
+  start(): Promise<void>
+  reloadProfiles(): Promise<void>
+  /** Makes a profile active; throws a BridgeCallError when the main process refuses. */
+  activate(profileId: string): Promise<void>
+  navigate(route: Route): void
+  addNotice(notice: Notice): void
+  dismissNotice(id: string): void
+  reportConnectivity(profileId: string, update: Partial<Connectivity>): void
+  requestSignIn(request: SignInRequest): void
+  closeSignIn(): void
+  openProfileDialog(dialog: ProfileDialog | null): void
+}
+
+function routeFromHash(): Route {
+  const name = window.location.hash.replace(/^#\/?/, '')
+  return isRoute(name) ? name : 'sessions'
+}
+
+const OFFLINE_DEFAULT: Connectivity = { offline: false, error: null, dataFetchedAt: null }
+
+export const useAppStore = create<AppState>()((set, get) => ({
+  phase: 'loading',
+  loadError: null,
+  mode: null,
+  version: '',
+  profiles: [],
+  activeId: null,
+  notices: [],
+  connectivity: {},
+  signIn: null,
+  profileDialog: null,
+  route: routeFromHash(),
+
+  async start() {
+    set({ phase: 'loading', loadError: null })
+    try {
+      const [info, list] = await Promise.all([
+        bridge.call('app.info', {}),
+        bridge.call('profiles.list', {}),
+      ])
+      set((state) => ({
+        phase: 'ready',
+        mode: info.mode,
+        version: info.version,
+        profiles: list.profiles,
+        activeId: list.activeId,
+        notices: mergeNotices(state.notices, info.notices),
+      }))
+    } catch (error) {
+      set({ phase: 'failed', loadError: asBridgeError(error) })
+    }
+  },
+
+  async reloadProfiles() {
+    try {
+      const list = await bridge.call('profiles.list', {})
+      set({ profiles: list.profiles, activeId: list.activeId })
+    } catch (error) {
+      get().addNotice({
+        id: 'profiles-reload',
+        level: 'error',
+        message: `Could not reload profiles: ${asBridgeError(error).message}`,
+      })
+    }
+  },
+
+  async activate(profileId) {
+    const profile = await bridge.call('profiles.activate', { id: profileId })
+    set((state) => ({
+      activeId: profile.id,
+      profiles: state.profiles.some((p) => p.id === profile.id)
+        ? state.profiles.map((p) => (p.id === profile.id ? profile : p))
+        : [...state.profiles, profile],
+    }))
+  },
+
+  navigate(route) {
+    if (window.location.hash !== `#/${route}`) window.location.hash = `/${route}`
+    set({ route })
+  },
+
+  addNotice(notice) {
+    set((state) => ({ notices: mergeNotices(state.notices, [notice]) }))
+  },
+
+  dismissNotice(id) {
+    set((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) }))
+  },
+
+  reportConnectivity(profileId, update) {
+    set((state) => ({
+      connectivity: {
+        ...state.connectivity,
+        [profileId]: { ...(state.connectivity[profileId] ?? OFFLINE_DEFAULT), ...update },
+      },
+    }))
+  },
+
+  requestSignIn(request) {
+    // A second 401 for the same profile while the dialog is open changes nothing.
+    if (get().signIn?.profileId === request.profileId) return
+    set({ signIn: request })
+  },
+
+  closeSignIn() {
+    set({ signIn: null })
+  },
+
+  openProfileDialog(dialog) {
+    set({ profileDialog: dialog })
+  },
+}))
+
+/** Newer notices replace older ones with the same id; order is kept. */
+function mergeNotices(current: Notice[], incoming: Notice[]): Notice[] {
+  const byId = new Map(current.map((notice) => [notice.id, notice]))
+  for (const notice of incoming) byId.set(notice.id, notice)
+  return [...byId.values()]
+}
+
+export function selectActiveProfile(state: AppState): Profile | null {
+  return state.profiles.find((profile) => profile.id === state.activeId) ?? null
+}
+
+export function selectProfile(profileId: string | null | undefined) {
+  return (state: AppState): Profile | null =>
+    state.profiles.find((profile) => profile.id === profileId) ?? null
+}

@@ -1,0 +1,280 @@
+import { useEffect, useState } from 'react'
+import { toEpochMs, type Session } from '../../../../shared/api'
+import type { Profile } from '../../../../shared/bridge'
+import { useAppStore } from '../../app/store'
+import { bridge } from '../../bridge'
+import { touchesSessions } from '../../lib/cache-events'
+import { isAuthError, isConnectivityError } from '../../lib/errors'
+import { displayValue, extraFields } from '../../lib/extra-fields'
+import { Badge } from '../../ui/Badge'
+import { Button } from '../../ui/Button'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { Table, type Column } from '../../ui/Table'
+import { LogoutUrlOffer } from './LogoutUrlOffer'
+import { useSessionsStore } from './store'
+
+/** The fields of the session object (SERVICE_API.md 2.2); anything else is an extra. */
+const SESSION_FIELDS = [
+  'id',
+  'authMethod',
+  'createdAt',
+  'lastSeenAt',
+  'expiresAt',
+  'ipAddress',
+  'userAgent',
+  'mfaSatisfiedAt',
+  'isCurrent',
+] as const
+
+const AUTH_METHOD_LABELS: Record<string, string> = {
+  oidc: 'OIDC (single sign-on)',
+  password: 'Password',
+  email_otp: 'Email one-time code',
+}
+
+function Timestamp({ value }: { value: number | null }) {
+  if (value === null) return <span className="muted">—</span>
+  return <RelativeTime at={toEpochMs(value)} withLocal />
+}
+
+function Text({ value }: { value: string | null }) {
+  return value === null ? <span className="muted">—</span> : <>{value}</>
+}
+
+/*
+ * Nine fields do not fit nine columns on a laptop screen, so related ones share a cell: the
+ * session (current badge, sign-in method, id, and any field the contract does not name) and the
+ * client (IP address, user agent). Every field is still shown in full; nothing is truncated.
+ */
+const COLUMNS: Column<Session>[] = [
+  {
+    key: 'session',
+    header: 'Session',
+    className: 'col-session',
+    render: (s) => (
+      <div className="cell-stack">
+        <span className="cell-line">
+          {s.isCurrent ? <Badge tone="info">This session</Badge> : null}
+          <span title={`authMethod: ${s.authMethod}`}>
+            {AUTH_METHOD_LABELS[s.authMethod] ?? s.authMethod}
+          </span>
+        </span>
+        <span className="mono-small" title="Session ID">
+          {s.id}
+        </span>
+        <ExtraFields session={s} />
+      </div>
+    ),
+  },
+  { key: 'createdAt', header: 'Created', render: (s) => <Timestamp value={s.createdAt} /> },
+  { key: 'lastSeenAt', header: 'Last seen', render: (s) => <Timestamp value={s.lastSeenAt} /> },
+  { key: 'expiresAt', header: 'Expires', render: (s) => <Timestamp value={s.expiresAt} /> },
+  {
+    key: 'mfaSatisfiedAt',
+    header: 'MFA satisfied',
+    render: (s) => <Timestamp value={s.mfaSatisfiedAt} />,
+  },
+  {
+    key: 'client',
+    header: 'Client',
+    className: 'col-client',
+    render: (s) => (
+      <div className="cell-stack">
+        <span className="mono-small" title="IP address">
+          <Text value={s.ipAddress} />
+        </span>
+        <span className="agent" title="User agent">
+          <Text value={s.userAgent} />
+        </span>
+      </div>
+    ),
+  },
+]
+
+/** Fields the contract does not name, as a small "more" line under the session's id. */
+function ExtraFields({ session }: { session: Session }) {
+  const extras = extraFields(session, SESSION_FIELDS)
+  if (extras.length === 0) return null
+  return (
+    <dl className="extra-fields" aria-label="More fields">
+      {extras.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{displayValue(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+export function SessionsScreen({ profile }: { profile: Profile }) {
+  const state = useSessionsStore()
+  const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
+  const requestSignIn = useAppStore((s) => s.requestSignIn)
+  const [confirmingLogout, setConfirmingLogout] = useState(false)
+  const { show, reloadCached } = state
+
+  // Cached list at once, then the service; again whenever the profile signs back in.
+  useEffect(() => {
+    void show(profile.id, { refresh: profile.signedIn })
+  }, [show, profile.id, profile.signedIn])
+
+  useEffect(
+    () =>
+      bridge.on('cache.changed', (change) => {
+        if (touchesSessions(change, profile.id)) void reloadCached()
+      }),
+    [reloadCached, profile.id],
+  )
+
+  const current = state.profileId === profile.id
+  const sessions = current ? state.items : []
+  // Auth problems are shown by the signed-out panel and the sign-in dialog, offline ones by the
+  // app's offline banner; everything else is shown here.
+  const error =
+    current && state.error && !isConnectivityError(state.error) && !isAuthError(state.error)
+      ? state.error
+      : null
+
+  const logoutUnavailable = !profile.signedIn
+    ? 'Signed out: there is no session to log out of'
+    : offline
+      ? 'Unavailable while the service cannot be reached'
+      : null
+
+  return (
+    <section className="screen" aria-labelledby="sessions-title">
+      <header className="screen-header">
+        <div>
+          <h1 id="sessions-title">Sessions</h1>
+          <p className="screen-subtitle">
+            Browser sessions of the signed-in user on <strong>{profile.name}</strong>
+          </p>
+        </div>
+        <div className="screen-actions">
+          <span className="updated" aria-live="polite">
+            {state.refreshing ? (
+              'Refreshing…'
+            ) : current && state.fetchedAt !== null ? (
+              <>
+                Updated <RelativeTime at={state.fetchedAt} />
+              </>
+            ) : current && state.loaded ? (
+              'Never updated'
+            ) : null}
+          </span>
+          <Button
+            onClick={() => void state.refresh()}
+            busy={state.refreshing}
+            disabled={!profile.signedIn}
+            title={profile.signedIn ? 'Fetch the list from the service again' : 'Sign in first'}
+          >
+            Refresh
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              state.clearLogoutState()
+              setConfirmingLogout(true)
+            }}
+            disabled={logoutUnavailable !== null}
+            title={logoutUnavailable ?? 'End this session on the service and forget the token'}
+          >
+            Log out
+          </Button>
+        </div>
+      </header>
+
+      {current && state.lastLogout ? (
+        <div className="banner banner-success" role="status">
+          <div className="banner-text">
+            <div className="banner-title">Logged out of {profile.name}</div>
+            <div className="banner-message">The service said: “{state.lastLogout.message}”.</div>
+            {state.lastLogout.logoutUrl ? (
+              <LogoutUrlOffer
+                url={state.lastLogout.logoutUrl}
+                opened={state.lastLogout.openedLogoutUrl}
+              />
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+
+      {!profile.signedIn ? (
+        <div className="banner banner-warning" role="status">
+          <div className="banner-text">
+            <div className="banner-title">Signed out of {profile.name}</div>
+            <div className="banner-message">
+              The list below is what was last saved. Sign in with a new access token to see the
+              current sessions.
+            </div>
+          </div>
+          <div className="banner-action">
+            <Button
+              variant="primary"
+              onClick={() =>
+                requestSignIn({ profileId: profile.id, message: `${profile.name} is signed out.` })
+              }
+            >
+              Sign in…
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      {error ? (
+        <ErrorBanner
+          error={error}
+          context="Could not load sessions"
+          action={<Button onClick={() => void state.refresh()}>Retry</Button>}
+        />
+      ) : null}
+
+      {current && !state.loaded ? (
+        <p className="loading" role="status">
+          Loading sessions…
+        </p>
+      ) : (
+        <Table
+          label="Sessions"
+          columns={COLUMNS}
+          rows={sessions}
+          rowKey={(s) => s.id}
+          rowClassName={(s) => (s.isCurrent ? 'row-current' : undefined)}
+          empty={
+            state.fetchedAt === null
+              ? 'No sessions saved for this profile yet.'
+              : 'No active sessions.'
+          }
+        />
+      )}
+
+      <ConfirmDialog
+        open={confirmingLogout}
+        title={`Log out of ${profile.name}?`}
+        confirmLabel="Log out"
+        busy={state.loggingOut}
+        error={state.logoutError}
+        onCancel={() => setConfirmingLogout(false)}
+        onConfirm={() => {
+          void state.logout().then((done) => {
+            if (done) setConfirmingLogout(false)
+          })
+        }}
+      >
+        <p>
+          This ends the current session on the service and deletes the access token of this profile
+          from the system keychain.
+        </p>
+        <p>The profile stays, signed out: using it again needs a new access token.</p>
+        {profile.protected ? (
+          <p>
+            <Badge tone="danger">Protected</Badge> This is a protected environment.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </section>
+  )
+}

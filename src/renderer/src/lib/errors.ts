@@ -1,0 +1,91 @@
+import { validationIssuesOf } from '../../../shared/api'
+import type { BridgeError } from '../../../shared/bridge'
+
+/*
+ * How an error reads on screen: its code, what that means for the user, the HTTP status when
+ * the service gave one, then the exact message. One wording for every screen.
+ */
+
+const EXPLANATIONS: Record<string, string> = {
+  VALIDATION_ERROR: 'some fields are not valid',
+  UNAUTHORIZED: 'the service refused the token',
+  FORBIDDEN: 'the token lacks a permission this needs',
+  NOT_FOUND: 'the service does not know this resource',
+  CONFLICT: 'this conflicts with the current state',
+  UNPROCESSABLE_ENTITY: 'the service could not process this request',
+  INTERNAL_ERROR: 'the service failed',
+  OFFLINE: 'the service could not be reached',
+  TIMEOUT: 'the service did not answer in time',
+  TLS_ERROR: 'the secure connection failed (certificate not trusted, expired or for another host)',
+  BAD_URL: 'the base URL is not usable',
+  BAD_RESPONSE: 'the answer did not have the expected shape',
+  NOT_SIGNED_IN: 'this profile is signed out',
+  KEYCHAIN_UNAVAILABLE: 'the system keychain cannot be used',
+  CANCELLED: 'cancelled',
+  UNKNOWN_CHANNEL: 'the app does not know this call',
+  BRIDGE_UNAVAILABLE: 'the app itself did not answer',
+}
+
+/** "UNAUTHORIZED — the service refused the token (401)" */
+export function errorHeadline(error: BridgeError): string {
+  const explanation = EXPLANATIONS[error.code]
+  const status = error.status === undefined ? '' : ` (${error.status})`
+  return explanation ? `${error.code} — ${explanation}${status}` : `${error.code}${status}`
+}
+
+/** The permission a FORBIDDEN answer names, when the service gives one. */
+export function missingPermissionOf(details: unknown): string | null {
+  if (typeof details !== 'object' || details === null) return null
+  if (Array.isArray(details)) {
+    for (const entry of details) {
+      const found = missingPermissionOf(entry)
+      if (found) return found
+    }
+    return null
+  }
+  for (const key of ['permission', 'requiredPermission', 'missingPermission']) {
+    const value = (details as Record<string, unknown>)[key]
+    if (typeof value === 'string' && value !== '') return value
+  }
+  return null
+}
+
+/** Errors that mean "the service is out of reach", as opposed to "the service said no". */
+export function isConnectivityError(error: Pick<BridgeError, 'code'> | null | undefined): boolean {
+  return error?.code === 'OFFLINE' || error?.code === 'TIMEOUT'
+}
+
+/** Errors that mean the profile needs a new token. */
+export function isAuthError(error: Pick<BridgeError, 'code'> | null | undefined): boolean {
+  return error?.code === 'UNAUTHORIZED' || error?.code === 'NOT_SIGNED_IN'
+}
+
+export interface FieldErrors<F extends string> {
+  /** The first message for each field a validation issue names. */
+  fields: Partial<Record<F, string>>
+  /** Messages that name no field of the form. */
+  other: string[]
+}
+
+/**
+ * Places VALIDATION_ERROR details on the form fields they name. A path may be prefixed (e.g.
+ * `["body", "name"]` from the service), so the last segment that is a field of the form wins.
+ */
+export function fieldErrorsFrom<F extends string>(
+  details: unknown,
+  fieldNames: readonly F[],
+): FieldErrors<F> {
+  const result: FieldErrors<F> = { fields: {}, other: [] }
+  for (const issue of validationIssuesOf(details)) {
+    const field = [...issue.path]
+      .reverse()
+      .find((segment): segment is F => (fieldNames as readonly string[]).includes(segment))
+    if (field === undefined) {
+      const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
+      result.other.push(`${where}${issue.message}`)
+    } else if (result.fields[field] === undefined) {
+      result.fields[field] = issue.message
+    }
+  }
+  return result
+}

@@ -1,0 +1,75 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+
+interface DialogProps {
+  open: boolean
+  title: ReactNode
+  /** Called on Esc and on the close button; the owner decides whether to close. */
+  onClose: () => void
+  children: ReactNode
+  /** Buttons at the bottom, right-aligned. */
+  footer?: ReactNode
+  width?: 'narrow' | 'wide'
+}
+
+/**
+ * A modal dialog on the native `<dialog>` element: the browser traps focus, makes the page
+ * behind it inert and turns Esc into a `cancel` event, which we route to `onClose`.
+ */
+export function Dialog(props: DialogProps) {
+  return props.open ? <OpenDialog {...props} /> : null
+}
+
+function OpenDialog({ title, onClose, children, footer, width = 'narrow' }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const onCloseRef = useRef(onClose)
+  useEffect(() => {
+    onCloseRef.current = onClose
+  }, [onClose])
+
+  useEffect(() => {
+    const dialog = ref.current
+    if (!dialog) return
+    // Focus goes back where it was when the dialog goes away (it unmounts without close()).
+    const previouslyFocused =
+      document.activeElement instanceof HTMLElement ? document.activeElement : null
+    if (!dialog.open) dialog.showModal()
+    // showModal() focuses the first focusable element, which is the close button; start on the
+    // element marked data-autofocus, else the first field, which is where the user will type.
+    dialog
+      .querySelector<HTMLElement>(
+        '[data-autofocus], .dialog-body input:not([type="hidden"]), .dialog-body select, .dialog-body textarea',
+      )
+      ?.focus()
+    return () => {
+      if (dialog.open) dialog.close()
+      previouslyFocused?.focus()
+    }
+  }, [])
+
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog dialog-${width}`}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault()
+        onCloseRef.current()
+      }}
+    >
+      <header className="dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button
+          type="button"
+          className="dialog-close"
+          aria-label="Close"
+          onClick={() => onCloseRef.current()}
+        >
+          ×
+        </button>
+      </header>
+      <div className="dialog-body">{children}</div>
+      {footer ? <footer className="dialog-footer">{footer}</footer> : null}
+    </dialog>
+  )
+}

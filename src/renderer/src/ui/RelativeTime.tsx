@@ -1,0 +1,30 @@
+import { formatLocal, formatLocalFull, formatRelative, isValidTime, toIso } from '../lib/time'
+import { useNow } from './useNow'
+
+interface RelativeTimeProps {
+  /** Epoch milliseconds. */
+  at: number
+  /** Also show the absolute local time (stacked above the relative one). */
+  withLocal?: boolean
+}
+
+/** "3 min ago", re-rendered every 30 s; the exact local time is always in the tooltip. */
+export function RelativeTime({ at, withLocal = false }: RelativeTimeProps) {
+  const now = useNow()
+  if (!isValidTime(at)) return <span className="muted">invalid time ({String(at)})</span>
+  const relative = formatRelative(at, now)
+  const full = formatLocalFull(at)
+  if (!withLocal) {
+    return (
+      <time dateTime={toIso(at)} title={full}>
+        {relative}
+      </time>
+    )
+  }
+  return (
+    <time className="time-pair" dateTime={toIso(at)} title={full}>
+      <span className="time-local">{formatLocal(at)}</span>
+      <span className="time-relative">{relative}</span>
+    </time>
+  )
+}

@@ -1,0 +1,79 @@
+import { bridgeCall } from './support/bridge'
+import {
+  connectFromWelcome,
+  expect,
+  fillProfileForm,
+  profileSwitcher,
+  sessionsTable,
+  test,
+} from './support/fixtures'
+
+test('adding a profile with a wrong token names the problem and saves nothing', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  await page.goto(app.url)
+
+  // Client-side validation first: the field that is wrong says so, nothing is sent.
+  await page.getByRole('button', { name: 'Connect to your service' }).click()
+  await fillProfileForm(page, { name: 'Staging', baseUrl: 'ftp://nowhere', token: 'x' })
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByLabel('Base URL')).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByText('Enter an http:// or https:// URL')).toBeVisible()
+
+  // A reachable service that refuses the token.
+  await page.getByLabel('Base URL').fill(sandbox.url)
+  await page.getByLabel('Access token').fill('not-the-right-token')
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  const refusal = page.getByRole('alert').filter({ hasText: 'UNAUTHORIZED' })
+  await expect(refusal).toContainText('UNAUTHORIZED — the service refused the token (401)')
+  await expect(refusal).toContainText('Nothing was saved')
+  expect((await bridgeCall(page, 'profiles.list')).profiles).toEqual([])
+  // Still on the first-run screen: no profile, no switcher.
+  await expect(page.getByRole('heading', { name: 'Connect to your service' })).toBeVisible()
+  await expect(profileSwitcher(page)).toHaveCount(0)
+
+  // With a profile in place, the switcher's "Add profile" says the same and adds nothing.
+  await page.getByLabel('Access token').fill(sandbox.tokens.admin)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
+
+  await profileSwitcher(page).click()
+  await page.getByRole('menuitem', { name: 'Add profile…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Add a profile' })
+  await fillProfileForm(page, {
+    name: 'Wrong token',
+    baseUrl: sandbox.url,
+    token: `${sandbox.tokens.admin}-but-not-quite`,
+  })
+  await dialog.getByRole('button', { name: 'Add profile' }).click()
+  await expect(dialog.getByRole('alert')).toContainText(
+    'UNAUTHORIZED — the service refused the token (401)',
+  )
+  await page.screenshot({ path: test.info().outputPath('add-profile-refused.png') })
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+
+  await profileSwitcher(page).click()
+  const menu = page.getByRole('menu', { name: 'Profiles' })
+  await expect(menu.getByRole('menuitemradio')).toHaveCount(1)
+  await expect(menu.getByRole('menuitemradio', { name: /Staging/ })).toHaveCount(1)
+  await expect(menu.getByRole('menuitemradio', { name: /Wrong token/ })).toHaveCount(0)
+  await page.keyboard.press('Escape')
+
+  const { profiles } = await bridgeCall(page, 'profiles.list')
+  expect(profiles.map((profile) => profile.name)).toEqual(['Staging'])
+})
+
+test('an unreachable service is named as such', async ({ page, startApp }) => {
+  const app = await startApp()
+  await page.goto(app.url)
+  // Port 9 (discard) on loopback: nothing listens there, the connection is refused.
+  await connectFromWelcome(page, { name: 'Nowhere', baseUrl: 'http://127.0.0.1:9', token: 't' })
+  await expect(page.getByRole('alert').filter({ hasText: 'OFFLINE' })).toContainText(
+    'OFFLINE — the service could not be reached',
+  )
+  expect((await bridgeCall(page, 'profiles.list')).profiles).toEqual([])
+})

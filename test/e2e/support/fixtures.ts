@@ -1,0 +1,92 @@
+import { test as base, expect, type Page } from '@playwright/test'
+import {
+  makeDataDir,
+  startSandbox,
+  startWebApp,
+  type ExternalSandbox,
+  type WebApp,
+} from './processes'
+
+/*
+ * Every test gets its own data folder (profiles, SQLite cache), and starts the app and any
+ * external sandbox it needs through these fixtures, which stop them all when the test ends,
+ * pass or fail. Output of the children is attached to failing tests.
+ */
+interface Fixtures {
+  dataDir: string
+  /** Starts web mode on `dataDir` (the test's own by default), with extra environment. */
+  startApp: (dataDir?: string, env?: NodeJS.ProcessEnv) => Promise<WebApp>
+  startSandbox: () => Promise<ExternalSandbox>
+}
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  dataDir: async ({}, use) => {
+    const data = await makeDataDir()
+    await use(data.dir)
+    await data.remove()
+  },
+  startApp: async ({ dataDir }, use, testInfo) => {
+    const apps: WebApp[] = []
+    await use(async (dir = dataDir, env?: NodeJS.ProcessEnv) => {
+      const app = await startWebApp(dir, env)
+      apps.push(app)
+      return app
+    })
+    for (const app of apps) await app.stop()
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const [index, app] of apps.entries()) {
+        await testInfo.attach(`app-${index}.log`, { body: app.output(), contentType: 'text/plain' })
+      }
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  startSandbox: async ({}, use, testInfo) => {
+    const sandboxes: ExternalSandbox[] = []
+    await use(async () => {
+      const sandbox = await startSandbox()
+      sandboxes.push(sandbox)
+      return sandbox
+    })
+    for (const sandbox of sandboxes) await sandbox.stop()
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const [index, sandbox] of sandboxes.entries()) {
+        await testInfo.attach(`sandbox-${index}.log`, {
+          body: sandbox.output(),
+          contentType: 'text/plain',
+        })
+      }
+    }
+  },
+})
+
+export { expect }
+
+/** The first-run choice "Connect to your service", filled in and submitted. */
+export async function connectFromWelcome(
+  page: Page,
+  profile: { name: string; baseUrl: string; token: string },
+): Promise<void> {
+  await page.getByRole('button', { name: 'Connect to your service' }).click()
+  await fillProfileForm(page, profile)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+}
+
+export async function fillProfileForm(
+  page: Page,
+  profile: { name: string; baseUrl: string; token: string },
+): Promise<void> {
+  await page.getByLabel('Name', { exact: true }).fill(profile.name)
+  await page.getByLabel('Base URL').fill(profile.baseUrl)
+  await page.getByLabel('Access token').fill(profile.token)
+}
+
+/** The sessions table, once it has rows. */
+export function sessionsTable(page: Page) {
+  return page.getByRole('table', { name: 'Sessions' })
+}
+
+/** The always-visible profile switcher button (its name says profile, state and action). */
+export function profileSwitcher(page: Page) {
+  return page.getByRole('button', { name: /^(Profile: |No profile selected)/ })
+}

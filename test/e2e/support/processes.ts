@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { z } from 'zod'
+import { startTsxChild, type RunningChild } from './child'
+
+/** The app in web mode: `tsx src/main/web/cli.ts --port 0 --data-dir DIR`. */
+export interface WebApp {
+  /** Open this once: it carries the launch secret, which the host swaps for a cookie. */
+  url: string
+  dataDir: string
+  output(): string
+  stop(): Promise<void>
+}
+
+export async function startWebApp(dataDir: string, env?: NodeJS.ProcessEnv): Promise<WebApp> {
+  const child: RunningChild<{ url: string }> = await startTsxChild({
+    script: 'src/main/web/cli.ts',
+    args: ['--port', '0', '--data-dir', dataDir],
+    readyPrefix: 'WEB_READY',
+    readySchema: z.looseObject({ url: z.url() }),
+    ...(env ? { env } : {}),
+  })
+  return { url: child.ready.url, dataDir, output: child.output, stop: child.stop }
+}
+
+/** A sandbox of the service in its own process, as an "external" service for the app. */
+export interface ExternalSandbox {
+  url: string
+  tokens: { admin: string; viewer: string }
+  output(): string
+  stop(): Promise<void>
+}
+
+export async function startSandbox(): Promise<ExternalSandbox> {
+  const child = await startTsxChild({
+    script: 'src/sandbox/cli.ts',
+    args: ['--port', '0'],
+    readyPrefix: 'SANDBOX_READY',
+    readySchema: z.looseObject({
+      url: z.url(),
+      tokens: z.object({ admin: z.string().min(1), viewer: z.string().min(1) }),
+    }),
+  })
+  return {
+    url: child.ready.url.replace(/\/+$/, ''),
+    tokens: child.ready.tokens,
+    output: child.output,
+    stop: child.stop,
+  }
+}
+
+export async function makeDataDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'infradesk-e2e-'))
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}

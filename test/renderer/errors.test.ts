@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import {
+  errorHeadline,
+  fieldErrorsFrom,
+  isAuthError,
+  isConnectivityError,
+  missingPermissionOf,
+} from '../../src/renderer/src/lib/errors'
+
+describe('errorHeadline', () => {
+  it('names the code, what it means and the HTTP status', () => {
+    expect(
+      errorHeadline({ code: 'UNAUTHORIZED', message: 'Authentication required', status: 401 }),
+    ).toBe('UNAUTHORIZED — the service refused the token (401)')
+    expect(errorHeadline({ code: 'OFFLINE', message: 'connect ECONNREFUSED' })).toBe(
+      'OFFLINE — the service could not be reached',
+    )
+  })
+
+  it('keeps an unknown code as it came', () => {
+    expect(errorHeadline({ code: 'TEAPOT', message: 'short and stout', status: 418 })).toBe(
+      'TEAPOT (418)',
+    )
+  })
+})
+
+describe('missingPermissionOf', () => {
+  it('finds the permission a 403 names, in an object or a list', () => {
+    expect(missingPermissionOf({ permission: 'docker:containers:edit' })).toBe(
+      'docker:containers:edit',
+    )
+    expect(missingPermissionOf([{ requiredPermission: 'ssl:write' }])).toBe('ssl:write')
+    expect(missingPermissionOf(undefined)).toBeNull()
+    expect(missingPermissionOf({ permission: 42 })).toBeNull()
+  })
+})
+
+describe('fieldErrorsFrom', () => {
+  const fields = ['name', 'baseUrl', 'token'] as const
+
+  it('puts each VALIDATION_ERROR detail on the field its path names', () => {
+    const placed = fieldErrorsFrom(
+      [
+        { path: ['baseUrl'], message: 'Enter an http:// or https:// URL' },
+        { path: ['body', 'name'], message: 'Too long' },
+        { path: ['name'], message: 'second message for name is dropped' },
+      ],
+      fields,
+    )
+    expect(placed.fields).toEqual({ baseUrl: 'Enter an http:// or https:// URL', name: 'Too long' })
+    expect(placed.other).toEqual([])
+  })
+
+  it('keeps details that name no field of the form', () => {
+    const placed = fieldErrorsFrom([{ path: ['query', 'page'], message: 'Too small' }], fields)
+    expect(placed.fields).toEqual({})
+    expect(placed.other).toEqual(['query.page: Too small'])
+  })
+
+  it('ignores details that are not validation issues', () => {
+    expect(fieldErrorsFrom({ permission: 'x' }, fields)).toEqual({ fields: {}, other: [] })
+  })
+})
+
+describe('error classes', () => {
+  it('tells "out of reach" from "said no"', () => {
+    expect(isConnectivityError({ code: 'OFFLINE' })).toBe(true)
+    expect(isConnectivityError({ code: 'TIMEOUT' })).toBe(true)
+    expect(isConnectivityError({ code: 'UNAUTHORIZED' })).toBe(false)
+    expect(isAuthError({ code: 'NOT_SIGNED_IN' })).toBe(true)
+    expect(isAuthError({ code: 'FORBIDDEN' })).toBe(false)
+    expect(isAuthError(null)).toBe(false)
+  })
+})
