@@ -60,7 +60,10 @@ export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
     const base = issue.path.map(String)
     // An unknown key is reported on the key itself, so a form can point at it.
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...base, key], message: `Unrecognized key "${key}"` }))
+      return issue.keys.map((key) => ({
+        path: [...base, key],
+        message: `Unrecognized key "${key}"`,
+      }))
     }
     return [{ path: base, message: issue.message }]
   })
