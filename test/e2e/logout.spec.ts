@@ -1,11 +1,5 @@
 import { bridgeCall } from './support/bridge'
-import {
-  connectFromWelcome,
-  expect,
-  profileSwitcher,
-  sessionsTable,
-  test,
-} from './support/fixtures'
+import { connectStagingToSandbox, expect, profileSwitcher, test } from './support/fixtures'
 import { keychainSecret } from './support/keychain'
 
 test('log out → confirmation → token gone from the keychain, profile signed out', async ({
@@ -15,12 +9,7 @@ test('log out → confirmation → token gone from the keychain, profile signed 
 }) => {
   const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
   await page.goto(app.url)
-  await connectFromWelcome(page, {
-    name: 'Staging',
-    baseUrl: sandbox.url,
-    token: sandbox.tokens.admin,
-  })
-  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
+  await connectStagingToSandbox(page, sandbox)
 
   const before = await bridgeCall(page, 'profiles.list')
   const profile = before.profiles[0]

@@ -1,10 +1,4 @@
-import {
-  connectFromWelcome,
-  expect,
-  profileSwitcher,
-  sessionsTable,
-  test,
-} from './support/fixtures'
+import { connectStagingToSandbox, expect, profileSwitcher, test } from './support/fixtures'
 
 test('a 401 asks for a new token over the current screen, without losing the place', async ({
   page,
@@ -13,12 +7,7 @@ test('a 401 asks for a new token over the current screen, without losing the pla
 }) => {
   const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
   await page.goto(app.url)
-  await connectFromWelcome(page, {
-    name: 'Staging',
-    baseUrl: sandbox.url,
-    token: sandbox.tokens.admin,
-  })
-  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
+  await connectStagingToSandbox(page, sandbox)
   await page.getByRole('link', { name: /Inference models/ }).click()
   await expect(page.getByRole('table', { name: 'Inference models' })).toBeVisible()
   await page.getByRole('searchbox', { name: 'Search models by ID' }).fill('instruct')

@@ -1,12 +1,6 @@
 import type { Response } from '@playwright/test'
 import { WEB_BRIDGE_PREFIX, WEB_EVENTS_PATH } from '../../src/shared/bridge/web-protocol'
-import {
-  connectFromWelcome,
-  expect,
-  profileSwitcher,
-  sessionsTable,
-  test,
-} from './support/fixtures'
+import { connectStagingToSandbox, expect, profileSwitcher, test } from './support/fixtures'
 
 /*
  * Scripts run inside the page are given as strings: this file is type-checked for Node (the
@@ -41,8 +35,7 @@ test('the admin token appears nowhere in the renderer', async ({
   // A second subscriber to the event stream records every frame the main process pushes.
   await page.evaluate(RECORD_EVENT_FRAMES)
 
-  await connectFromWelcome(page, { name: 'Staging', baseUrl: sandbox.url, token })
-  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
+  await connectStagingToSandbox(page, sandbox)
 
   // Walk through every screen and dialog that shows profile data.
   await page.getByRole('link', { name: /Inference models/ }).click()

@@ -3,8 +3,6 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import { createServer as createHttpsServer } from 'node:https'
 import { createServer as createNetServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
-import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createServiceClient, ServiceError } from '../../src/main/api'
 import type { CallInput, ServiceClient, ServiceClientOptions } from '../../src/main/api'
@@ -604,28 +602,9 @@ describe('network, TLS and shape errors', () => {
   })
 
   it('TLS_ERROR for a self-signed certificate', async () => {
-    const keyFile = path.join(temp.dir, 'tls.key')
-    const certFile = path.join(temp.dir, 'tls.crt')
-    await openssl([
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ])
-    const [key, cert] = await Promise.all([readFile(keyFile), readFile(certFile)])
+    const { privateKeyPem: key, certificatePem: cert } = await makeSelfSigned(temp, '127.0.0.1', {
+      subjectAltName: 'IP:127.0.0.1',
+    })
     const server = await startLocalServer(
       (_, response) => answerJson(response, 200, []),
       () => createHttpsServer({ key, cert }),

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -434,20 +433,10 @@ describe('desk', () => {
       ].join('\n'),
     )
     const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/infradesk-bus' }
-    const child = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const spawned = spawn(
-          path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
-          [script, path.join(temp.dir, 'no-keychain-data'), service],
-          { env, stdio: ['ignore', 'pipe', 'pipe'] },
-        )
-        let stdout = ''
-        let stderr = ''
-        spawned.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-        spawned.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-        spawned.once('error', reject)
-        spawned.once('close', (code) => resolve({ code, stdout, stderr }))
-      },
+    const child = await run(
+      path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+      [script, path.join(temp.dir, 'no-keychain-data'), service],
+      { env },
     )
     expect(child.code, child.stderr).toBe(0)
     const line = child.stdout.split('\n').find((text) => text.startsWith('RESULT '))

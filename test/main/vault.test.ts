@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -38,25 +38,10 @@ function newToken(): string {
 
 /** What the keyring holds for (service, account), read by libsecret's own CLI. */
 async function lookup(account: string, env: NodeJS.ProcessEnv = process.env) {
-  const result = await runWithEnv(
-    'secret-tool',
-    ['lookup', 'service', service, 'account', account],
+  const result = await run('secret-tool', ['lookup', 'service', service, 'account', account], {
     env,
-  )
-  return result.code === 0 ? result.stdout : null
-}
-
-function runWithEnv(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  if (env === process.env) return run(command, args)
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
   })
+  return result.code === 0 ? result.stdout : null
 }
 
 /** Every file under `dir` whose bytes contain `needle`. */
@@ -175,7 +160,9 @@ async function runVaultChild(env: NodeJS.ProcessEnv, token: string): Promise<Chi
     ].join('\n'),
   )
   const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs')
-  const result = await runWithEnv(process.execPath, [tsx, script], { ...env, CHILD_TOKEN: token })
+  const result = await run(process.execPath, [tsx, script], {
+    env: { ...env, CHILD_TOKEN: token },
+  })
   if (result.code !== 0) {
     throw new Error(`vault child exited ${result.code}\n${result.stderr}\n${result.stdout}`)
   }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   buildPath,
@@ -215,6 +215,45 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
   return handle
 }
 
+/**
+ * The one sandbox a test file shares: started before the file's first test and stopped after its
+ * last; with `resetBeforeEach`, reset to the seed before every test. The handle reads through to
+ * the running sandbox, so it can be used in any test or hook of the file; `beforeAll` hooks the
+ * file registers after this call run once the sandbox is up (vitest runs them in order).
+ */
+export function sandboxForThisFile(options: { resetBeforeEach: boolean }): SandboxProcess {
+  let running: SandboxProcess | undefined
+  const current = (): SandboxProcess => {
+    if (!running) throw new Error('the sandbox is not running: use it inside a test or a hook')
+    return running
+  }
+  beforeAll(async () => {
+    running = await startSandboxProcess()
+  })
+  afterAll(async () => {
+    await running?.stop()
+  })
+  if (options.resetBeforeEach) {
+    beforeEach(async () => {
+      await current().reset()
+    })
+  }
+  return {
+    get url() {
+      return current().url
+    },
+    get tokens() {
+      return current().tokens
+    },
+    get seed() {
+      return current().seed
+    },
+    reset: () => current().reset(),
+    output: () => current().output(),
+    stop: () => current().stop(),
+  }
+}
+
 async function fetchSeed(sandbox: Pick<SandboxProcess, 'url' | 'tokens'>): Promise<SeedIds> {
   const response = await call(sandbox, { path: '/__sandbox/seed' })
   if (response.status !== 200) {
@@ -365,6 +404,25 @@ export function expectValidationError(response: CallResult, fieldPath: string[])
     `details must be [{ path, message }]: ${JSON.stringify(body.details)}`,
   ).toBeGreaterThan(0)
   expect(issues.map((issue) => issue.path)).toContainEqual(fieldPath)
+}
+
+/** A request body the contract refuses: what is wrong with it, the body, the field it names. */
+export type InvalidBodyCase = [label: string, body: unknown, fieldPath: string[]]
+
+/**
+ * One test per invalid body: each is sent to operation `name` with `params()` (read when the
+ * test runs) and must be refused with a 400 VALIDATION_ERROR naming its field.
+ */
+export function itRejectsEachInvalidBody(
+  sandbox: Pick<SandboxProcess, 'url' | 'tokens'>,
+  name: OperationName,
+  params: () => Record<string, string>,
+  cases: InvalidBodyCase[],
+): void {
+  it.each(cases)('400 when %s, naming the field', async (_label, body, fieldPath) => {
+    const response = await callOperation(sandbox, name, { params: params(), body })
+    expectValidationError(response, fieldPath)
+  })
 }
 
 /** An id of the right shape that names nothing in the seed. */

@@ -15,17 +15,28 @@ export interface ToolResult {
   stderr: string
 }
 
+export interface RunOptions {
+  /** Written to the program's stdin, which is then closed. */
+  input?: string | Buffer
+  /** The program's whole environment; this process's when not given. */
+  env?: NodeJS.ProcessEnv
+}
+
 /** Runs a program without a shell; never throws on a non-zero exit (see `runOk`). */
-export function run(command: string, args: string[], input?: string | Buffer): Promise<ToolResult> {
+export function run(
+  command: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.once('error', reject)
     child.once('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input)
+    child.stdin.end(options.input)
   })
 }
 
@@ -35,7 +46,7 @@ export async function runOk(
   args: string[],
   input?: string | Buffer,
 ): Promise<string> {
-  const result = await run(command, args, input)
+  const result = await run(command, args, { input })
   if (result.code !== 0) {
     throw new Error(
       `${command} ${args.join(' ')} exited ${result.code}\n${result.stderr}\n${result.stdout}`,
@@ -135,10 +146,14 @@ export function privateKeyPublicKey(file: string, passphrase?: string): Promise<
   return openssl(args)
 }
 
-/** A fresh self-signed certificate and its key, made by openssl (not by the sandbox). */
+/**
+ * A fresh self-signed certificate and its key, made by openssl (not by the sandbox);
+ * `subjectAltName` is openssl's form, e.g. `IP:127.0.0.1`.
+ */
 export async function makeSelfSigned(
   temp: TempDir,
   commonName: string,
+  options: { subjectAltName?: string } = {},
 ): Promise<{ certificatePem: string; privateKeyPem: string }> {
   const base = commonName.replace(/[^a-z0-9]+/gi, '-')
   const keyFile = path.join(temp.dir, `${base}.key`)
@@ -159,6 +174,9 @@ export async function makeSelfSigned(
     '30',
     '-subj',
     `/CN=${commonName}`,
+    ...(options.subjectAltName === undefined
+      ? []
+      : ['-addext', `subjectAltName=${options.subjectAltName}`]),
   ])
   return {
     certificatePem: await readFile(certFile, 'utf8'),

@@ -102,6 +102,14 @@ function buildCertificate(
   return certificate
 }
 
+/** The sandbox organisation's name for one of its CAs, e.g. "Infradesk Sandbox Root CA". */
+function caSubject(role: string): forge.pki.CertificateField[] {
+  return [
+    { name: 'organizationName', value: ORGANIZATION },
+    { name: 'commonName', value: `${ORGANIZATION} ${role}` },
+  ]
+}
+
 function caExtensions(pathLength?: number): object[] {
   return [
     {
@@ -149,10 +157,7 @@ export async function createSandboxPki(): Promise<SandboxPki> {
   // expired) still sit inside their issuers' lifetimes.
   const root = buildCertificate(
     {
-      subject: [
-        { name: 'organizationName', value: ORGANIZATION },
-        { name: 'commonName', value: `${ORGANIZATION} Root CA` },
-      ],
+      subject: caSubject('Root CA'),
       publicKey: rootKeys.publicKey,
       notBefore: new Date(now - 10 * YEAR_MS),
       notAfter: new Date(now + 20 * YEAR_MS),
@@ -162,10 +167,7 @@ export async function createSandboxPki(): Promise<SandboxPki> {
   )
   const intermediate = buildCertificate(
     {
-      subject: [
-        { name: 'organizationName', value: ORGANIZATION },
-        { name: 'commonName', value: `${ORGANIZATION} Intermediate CA` },
-      ],
+      subject: caSubject('Intermediate CA'),
       publicKey: intermediateKeys.publicKey,
       notBefore: new Date(now - 9 * YEAR_MS),
       notAfter: new Date(now + 10 * YEAR_MS),

@@ -72,6 +72,31 @@ export async function connectFromWelcome(
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
 }
 
+/** The first-run choice "Explore the local sandbox", until its sessions are listed. */
+export async function exploreLocalSandbox(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Explore the local sandbox' }).click()
+  // Starting the embedded sandbox (PGlite included) is the slow part of a first run.
+  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1, {
+    timeout: 45_000,
+  })
+}
+
+/**
+ * The opening most tests share: the first-run screen connected to `sandbox` as profile
+ * "Staging" with the admin token, then its sessions listed with the current one marked.
+ */
+export async function connectStagingToSandbox(
+  page: Page,
+  sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
+): Promise<void> {
+  await connectFromWelcome(page, {
+    name: 'Staging',
+    baseUrl: sandbox.url,
+    token: sandbox.tokens.admin,
+  })
+  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
+}
+
 export async function fillProfileForm(
   page: Page,
   profile: { name: string; baseUrl: string; token: string },

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AUTH_METHODS } from '../../../src/shared/api'
 import {
   callOperation,
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  sandboxForThisFile,
 } from '../../support/sandbox-process'
-import type { SandboxProcess } from '../../support/sandbox-process'
 
 /* Operations 1 (list sessions) and 2 (log out), and what a logout does to a token. */
 
-let sandbox: SandboxProcess
-
-beforeAll(async () => {
-  sandbox = await startSandboxProcess()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
-beforeEach(async () => {
-  await sandbox.reset()
-})
+const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 
 describe('op 1: GET /auth/me/sessions', () => {
   it('is a bare array of sessions, several per token, exactly one of them current', async () => {

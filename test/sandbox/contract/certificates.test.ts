@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Resource } from '../../../src/shared/api'
 import { validationIssuesOf } from '../../../src/shared/api'
 import {
@@ -6,28 +6,23 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
-import type { CallResult, SandboxProcess } from '../../support/sandbox-process'
+import type { CallResult } from '../../support/sandbox-process'
 import { makeSelfSigned, makeTempDir, openssl, readX509 } from '../../support/tools'
 import type { TempDir } from '../../support/tools'
 
 /* Operations 16 (list), 7 (upload) and 10 (move certificates to a folder). */
 
-let sandbox: SandboxProcess
+const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 let temp: TempDir
 
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-certificates')
-  sandbox = await startSandboxProcess()
 })
 afterAll(async () => {
-  await sandbox?.stop()
   await temp?.remove()
-})
-beforeEach(async () => {
-  await sandbox.reset()
 })
 
 async function listCertificates(query: Record<string, string> = {}) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { SqlResult } from '../../../src/shared/api'
 import {
@@ -7,9 +7,9 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  itRejectsEachInvalidBody,
+  sandboxForThisFile,
 } from '../../support/sandbox-process'
-import type { SandboxProcess } from '../../support/sandbox-process'
 
 /* Operations 5 (run SQL on a real PostgreSQL) and 8 (rotate a database's TLS certificate). */
 
@@ -19,18 +19,11 @@ const sqlErrorDetailsSchema = z.looseObject({
   message: z.string().min(1),
 })
 
-let sandbox: SandboxProcess
+const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 let postgresId: string
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess()
+beforeAll(() => {
   postgresId = sandbox.seed.databases.postgres[0] as string
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
-beforeEach(async () => {
-  await sandbox.reset()
 })
 
 async function query(sql: string, options: { maxRows?: number; id?: string } = {}) {
@@ -168,7 +161,7 @@ describe('op 5: POST /api/databases/{id}/postgres/query', () => {
     expectError(await query('SELECT 1', { id: 'no-such-database' }), 'NOT_FOUND')
   })
 
-  it.each([
+  itRejectsEachInvalidBody(sandbox, 'runPostgresQuery', () => ({ id: postgresId }), [
     ['sql missing', { maxRows: 5 }, ['sql']],
     ['sql not a string', { sql: 42 }, ['sql']],
     ['maxRows not an integer', { sql: 'SELECT 1', maxRows: 1.5 }, ['maxRows']],
@@ -176,13 +169,7 @@ describe('op 5: POST /api/databases/{id}/postgres/query', () => {
     ['maxRows below 1', { sql: 'SELECT 1', maxRows: 0 }, ['maxRows']],
     ['maxRows above 100000', { sql: 'SELECT 1', maxRows: 100_001 }, ['maxRows']],
     ['an unknown field', { sql: 'SELECT 1', timeoutMs: 5 }, ['timeoutMs']],
-  ])('400 when %s, naming the field', async (_label, body, fieldPath) => {
-    const response = await callOperation(sandbox, 'runPostgresQuery', {
-      params: { id: postgresId },
-      body,
-    })
-    expectValidationError(response, fieldPath)
-  })
+  ])
 
   it('400 when the body is missing', async () => {
     const response = await call(sandbox, {
@@ -281,16 +268,10 @@ describe('op 8: POST /api/databases/managed/{id}/rotate-certificate', () => {
     )
   })
 
-  it.each([
+  itRejectsEachInvalidBody(sandbox, 'rotateDatabaseCertificate', () => ({ id: postgresId }), [
     ['allowRestart not a boolean', { allowRestart: 'yes' }, ['allowRestart']],
     ['an unknown field', { restartNow: true }, ['restartNow']],
-  ])('400 when %s, naming the field', async (_label, body, fieldPath) => {
-    const response = await callOperation(sandbox, 'rotateDatabaseCertificate', {
-      params: { id: postgresId },
-      body,
-    })
-    expectValidationError(response, fieldPath)
-  })
+  ])
 
   it('400 naming id when the id segment is empty', async () => {
     const response = await call(sandbox, {

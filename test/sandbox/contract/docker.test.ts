@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { MIGRATION_STATUSES } from '../../../src/shared/api'
 import {
@@ -7,10 +7,10 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  itRejectsEachInvalidBody,
+  sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
-import type { SandboxProcess } from '../../support/sandbox-process'
 
 /*
  * Operations 13 (resolve a migration that needs attention) and 19 (resolve the branch head
@@ -39,17 +39,7 @@ const deploymentSchema = z.looseObject({
   source: z.looseObject({ type: z.literal('git'), branch: z.string(), branchHead: z.string() }),
 })
 
-let sandbox: SandboxProcess
-
-beforeAll(async () => {
-  sandbox = await startSandboxProcess()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
-beforeEach(async () => {
-  await sandbox.reset()
-})
+const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 
 function needingAttention(): string[] {
   const ids = sandbox.seed.migrations.needs_attention ?? []
@@ -128,22 +118,25 @@ describe('op 13: POST /api/docker/migrations/{id}/resolve', () => {
     expectError(await resolve('no-such-migration', 'target'), 'NOT_FOUND')
   })
 
-  it.each([
-    ['authoritativeSide missing', {}, ['authoritativeSide']],
+  itRejectsEachInvalidBody(
+    sandbox,
+    'resolveMigration',
+    () => ({ id: needingAttention()[0] as string }),
     [
-      'authoritativeSide not source or target',
-      { authoritativeSide: 'both' },
-      ['authoritativeSide'],
+      ['authoritativeSide missing', {}, ['authoritativeSide']],
+      [
+        'authoritativeSide not source or target',
+        { authoritativeSide: 'both' },
+        ['authoritativeSide'],
+      ],
+      [
+        'authoritativeSide in the wrong case',
+        { authoritativeSide: 'Target' },
+        ['authoritativeSide'],
+      ],
+      ['an unknown field', { authoritativeSide: 'target', force: true }, ['force']],
     ],
-    ['authoritativeSide in the wrong case', { authoritativeSide: 'Target' }, ['authoritativeSide']],
-    ['an unknown field', { authoritativeSide: 'target', force: true }, ['force']],
-  ])('400 when %s, naming the field', async (_label, body, fieldPath) => {
-    const response = await callOperation(sandbox, 'resolveMigration', {
-      params: { id: needingAttention()[0] as string },
-      body,
-    })
-    expectValidationError(response, fieldPath)
-  })
+  )
 
   it('400 naming id when the id segment is empty', async () => {
     const response = await call(sandbox, {

@@ -7,9 +7,9 @@ import {
   callOperation,
   expectError,
   expectSuccess,
-  startSandboxProcess,
+  sandboxForThisFile,
 } from '../../support/sandbox-process'
-import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
+import type { SeedIds } from '../../support/sandbox-process'
 import { makeSelfSigned, makeTempDir } from '../../support/tools'
 import type { TempDir } from '../../support/tools'
 
@@ -120,17 +120,15 @@ const forbiddenErrorSchema = z.looseObject({
   details: z.looseObject({ permission: z.string().min(1) }),
 })
 
-let sandbox: SandboxProcess
+const sandbox = sandboxForThisFile({ resetBeforeEach: false })
 let temp: TempDir
 let samples: Record<OperationName, SampleRequest>
 
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-every-operation')
-  sandbox = await startSandboxProcess()
   samples = sampleRequests(sandbox.seed, await makeSelfSigned(temp, 'every-operation.test'))
 })
 afterAll(async () => {
-  await sandbox?.stop()
   await temp?.remove()
 })
 

@@ -7,9 +7,9 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  itRejectsEachInvalidBody,
+  sandboxForThisFile,
 } from '../../support/sandbox-process'
-import type { SandboxProcess } from '../../support/sandbox-process'
 import {
   certificatePublicKey,
   keytoolList,
@@ -36,7 +36,7 @@ const DETERMINISTIC_FORMATS = EXPORT_FORMATS.filter(
   (format) => !BINARY_FORMATS.has(format) || format === 'der',
 )
 
-let sandbox: SandboxProcess
+const sandbox = sandboxForThisFile({ resetBeforeEach: false })
 let temp: TempDir
 let certificateId: string
 /** Files of the reference exports, written once. */
@@ -95,7 +95,6 @@ async function verifies(args: string[]): Promise<boolean> {
 
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-exports')
-  sandbox = await startSandboxProcess()
   certificateId = sandbox.seed.certificates.withPrivateKey[0] as string
   leafFile = await temp.write('reference.crt', (await exportRaw(certificateId, 'pem')).bytes)
   leafFingerprint = (await readX509(leafFile)).fingerprint
@@ -103,7 +102,6 @@ beforeAll(async () => {
   rootFile = await temp.write('sandbox-root.crt', fullchain.at(-1)?.pem ?? '')
 })
 afterAll(async () => {
-  await sandbox?.stop()
   await temp?.remove()
 })
 
@@ -377,19 +375,13 @@ describe('op 12: refusals', () => {
     expectError(response, 'NOT_FOUND')
   })
 
-  it.each([
+  itRejectsEachInvalidBody(sandbox, 'exportCertificate', () => ({ id: certificateId }), [
     ['format missing', {}, ['format']],
     ['format not one of the eight', { format: 'zip' }, ['format']],
     ['format in the wrong case', { format: 'PEM' }, ['format']],
     ['passphrase not a string', { format: 'pkcs12', passphrase: 1234 }, ['passphrase']],
     ['an unknown field', { format: 'pem', password: 'x' }, ['password']],
-  ])('400 when %s, naming the field', async (_label, body, fieldPath) => {
-    const response = await callOperation(sandbox, 'exportCertificate', {
-      params: { id: certificateId },
-      body,
-    })
-    expectValidationError(response, fieldPath)
-  })
+  ])
 
   it('400 naming id when the id segment is empty', async () => {
     const response = await call(sandbox, {

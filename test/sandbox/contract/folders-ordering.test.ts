@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   call,
@@ -6,10 +6,11 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  itRejectsEachInvalidBody,
+  sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
-import type { CallResult, SandboxProcess } from '../../support/sandbox-process'
+import type { CallResult } from '../../support/sandbox-process'
 import { validationIssuesOf } from '../../../src/shared/api'
 
 /*
@@ -27,17 +28,7 @@ const folderSchema = z.looseObject({
 })
 const orderedSchema = z.array(z.looseObject({ id: z.string(), sortOrder: z.number() }))
 
-let sandbox: SandboxProcess
-
-beforeAll(async () => {
-  sandbox = await startSandboxProcess()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
-beforeEach(async () => {
-  await sandbox.reset()
-})
+const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 
 function expectUnprocessable(response: CallResult, fieldPath: string[]) {
   const body = expectError(response, 'UNPROCESSABLE_ENTITY')
@@ -101,18 +92,12 @@ describe.each([
     expectError(await move(other[0] as string, null), 'NOT_FOUND')
   })
 
-  it.each([
+  itRejectsEachInvalidBody(sandbox, name, () => ({ id: folders()[0] as string }), [
     ['parentId missing', {}, ['parentId']],
     ['parentId not a uuid', { parentId: 'root' }, ['parentId']],
     ['parentId a number', { parentId: 7 }, ['parentId']],
     ['an unknown field', { parentId: null, name: 'x' }, ['name']],
-  ])('400 when %s, naming the field', async (_label, body, fieldPath) => {
-    const response = await callOperation(sandbox, name, {
-      params: { id: folders()[0] as string },
-      body,
-    })
-    expectValidationError(response, fieldPath)
-  })
+  ])
 
   it('400 naming id when the id segment is empty', async () => {
     const response = await call(sandbox, {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   call,
@@ -6,10 +6,10 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
-import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
+import type { SeedIds } from '../../support/sandbox-process'
 
 /*
  * The remaining operations: 6 (inference catalog), 14 (retry a proxy route), 17 (cancel a
@@ -17,17 +17,7 @@ import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
  * 22 (logging schema by slug), plus what a reset restores.
  */
 
-let sandbox: SandboxProcess
-
-beforeAll(async () => {
-  sandbox = await startSandboxProcess()
-})
-afterAll(async () => {
-  await sandbox?.stop()
-})
-beforeEach(async () => {
-  await sandbox.reset()
-})
+const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 
 const statusSchema = z.looseObject({ id: z.string(), status: z.string() })
 

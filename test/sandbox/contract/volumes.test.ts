@@ -5,9 +5,9 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
-  startSandboxProcess,
+  sandboxForThisFile,
 } from '../../support/sandbox-process'
-import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
+import type { SeedIds } from '../../support/sandbox-process'
 import { makeTempDir, sha256Hex, tarList } from '../../support/tools'
 import type { TempDir } from '../../support/tools'
 
@@ -23,20 +23,18 @@ const LARGE_TIMEOUT_MS = 300_000
 
 type SeedVolume = SeedIds['volumes'][number]
 
-let sandbox: SandboxProcess
+const sandbox = sandboxForThisFile({ resetBeforeEach: false })
 let temp: TempDir
 let small: SeedVolume
 let large: SeedVolume
 
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-volumes')
-  sandbox = await startSandboxProcess()
   const bySize = [...sandbox.seed.volumes].sort((a, b) => a.sizeBytes - b.sizeBytes)
   small = bySize[0] as SeedVolume
   large = bySize.at(-1) as SeedVolume
 })
 afterAll(async () => {
-  await sandbox?.stop()
   await temp?.remove()
 })
 

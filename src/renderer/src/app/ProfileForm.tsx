@@ -13,7 +13,8 @@ import { fieldErrorsFrom } from '../lib/errors'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { Field } from '../ui/Field'
-import { KeychainProblem, SESSION_ONLY_EXPLANATION, useVaultStatus } from './Keychain'
+import { KeychainProblem } from './Keychain'
+import { SessionOnlyCheckbox, TokenField, useSessionOnlyChoice } from './TokenEntry'
 
 const COLOR_NAMES: Record<string, string> = {
   '#2563eb': 'Blue',
@@ -63,14 +64,13 @@ export function ProfileForm({
   cancelLabel = 'Cancel',
   focusOnMount = false,
 }: ProfileFormProps) {
-  const vault = useVaultStatus()
+  const { vault, sessionOnly, setSessionOnly } = useSessionOnlyChoice()
   const tokenRef = useRef<HTMLInputElement>(null)
   const formRef = useRef<HTMLFormElement>(null)
   const [name, setName] = useState(initial?.name ?? '')
   const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? '')
   const [color, setColor] = useState<string>(initial?.color ?? PROFILE_COLORS[0])
   const [isProtected, setProtected] = useState(initial?.protected ?? false)
-  const [sessionOnlyChoice, setSessionOnly] = useState<boolean | null>(null)
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({})
   const [formError, setFormError] = useState<BridgeError | null>(null)
   const [otherIssues, setOtherIssues] = useState<string[]>([])
@@ -82,8 +82,6 @@ export function ProfileForm({
     if (focusOnMount) nameRef.current?.focus()
   }, [focusOnMount])
 
-  // Without a keychain, session-only is the only way: offer it ticked (the user can see it).
-  const sessionOnly = sessionOnlyChoice ?? (vault !== null && !vault.available)
   const colors: string[] = PROFILE_COLORS.includes(color as (typeof PROFILE_COLORS)[number])
     ? [...PROFILE_COLORS]
     : [...PROFILE_COLORS, color]
@@ -187,22 +185,12 @@ export function ProfileForm({
         )}
       </Field>
       {mode === 'add' ? (
-        <Field
+        <TokenField
           label="Access token"
           error={fieldErrors.token}
           hint="Checked with the service before anything is saved; kept by Infradesk's main process, never shown again."
-        >
-          {(control) => (
-            <input
-              {...control}
-              ref={tokenRef}
-              className="input"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-            />
-          )}
-        </Field>
+          inputRef={tokenRef}
+        />
       ) : null}
 
       <fieldset
@@ -252,17 +240,9 @@ export function ProfileForm({
       </div>
 
       {mode === 'add' ? (
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={sessionOnly}
-              onChange={(event) => setSessionOnly(event.target.checked)}
-            />
-            Keep the token for this session only
-          </label>
-          <div className="field-hint">{SESSION_ONLY_EXPLANATION}</div>
-        </div>
+        <SessionOnlyCheckbox checked={sessionOnly} onChange={setSessionOnly}>
+          Keep the token for this session only
+        </SessionOnlyCheckbox>
       ) : null}
 
       {mode === 'add' ? (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { Profile } from '../../../shared/bridge'
 import { asBridgeError } from '../bridge'
 import { Badge, ColorDot } from '../ui/Badge'
@@ -7,6 +7,28 @@ import { selectActiveProfile, useAppStore } from './store'
 function signedInLabel(profile: Profile): string {
   if (!profile.signedIn) return 'Signed out'
   return profile.tokenStorage === 'session' ? 'Signed in · this session only' : 'Signed in'
+}
+
+interface MenuActionProps {
+  onSelect: () => void
+  /** Marks a destructive action (remove). */
+  danger?: boolean
+  children: ReactNode
+}
+
+/** One action in the profile menu, below the profiles themselves (which are radio items). */
+function MenuAction({ onSelect, danger = false, children }: MenuActionProps) {
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      className={danger ? 'menu-item menu-item-danger' : 'menu-item'}
+      tabIndex={-1}
+      onClick={onSelect}
+    >
+      {children}
+    </button>
+  )
 }
 
 /**
@@ -60,6 +82,15 @@ export function ProfileSwitcher() {
       if (event.key === 'Tab') return
     } else return
     event.preventDefault()
+  }
+
+  /**
+   * Runs a menu action. Every action opens a dialog, which takes the focus, so the menu closes
+   * without handing the focus back to the switcher button.
+   */
+  function choose(action: () => void) {
+    close(false)
+    action()
   }
 
   async function switchTo(profile: Profile) {
@@ -149,61 +180,40 @@ export function ProfileSwitcher() {
             </button>
           ))}
           <div className="menu-separator" role="separator" />
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            tabIndex={-1}
-            onClick={() => {
-              close(false)
-              openProfileDialog({ kind: 'add' })
-            }}
-          >
+          <MenuAction onSelect={() => choose(() => openProfileDialog({ kind: 'add' }))}>
             Add profile…
-          </button>
+          </MenuAction>
           {active ? (
             <>
               {!active.signedIn ? (
-                <button
-                  type="button"
-                  role="menuitem"
-                  className="menu-item"
-                  tabIndex={-1}
-                  onClick={() => {
-                    close(false)
-                    requestSignIn({
-                      profileId: active.id,
-                      message: `${active.name} is signed out.`,
-                    })
-                  }}
+                <MenuAction
+                  onSelect={() =>
+                    choose(() =>
+                      requestSignIn({
+                        profileId: active.id,
+                        message: `${active.name} is signed out.`,
+                      }),
+                    )
+                  }
                 >
                   Sign in to {active.name}…
-                </button>
+                </MenuAction>
               ) : null}
-              <button
-                type="button"
-                role="menuitem"
-                className="menu-item"
-                tabIndex={-1}
-                onClick={() => {
-                  close(false)
-                  openProfileDialog({ kind: 'edit', profileId: active.id })
-                }}
+              <MenuAction
+                onSelect={() =>
+                  choose(() => openProfileDialog({ kind: 'edit', profileId: active.id }))
+                }
               >
                 Edit {active.name}…
-              </button>
-              <button
-                type="button"
-                role="menuitem"
-                className="menu-item menu-item-danger"
-                tabIndex={-1}
-                onClick={() => {
-                  close(false)
-                  openProfileDialog({ kind: 'remove', profileId: active.id })
-                }}
+              </MenuAction>
+              <MenuAction
+                danger
+                onSelect={() =>
+                  choose(() => openProfileDialog({ kind: 'remove', profileId: active.id }))
+                }
               >
                 Remove {active.name}…
-              </button>
+              </MenuAction>
             </>
           ) : null}
         </div>

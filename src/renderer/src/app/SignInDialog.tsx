@@ -5,9 +5,9 @@ import { Badge, ColorDot } from '../ui/Badge'
 import { Button } from '../ui/Button'
 import { Dialog } from '../ui/Dialog'
 import { ErrorBanner } from '../ui/ErrorBanner'
-import { Field } from '../ui/Field'
-import { KeychainProblem, SESSION_ONLY_EXPLANATION, useVaultStatus } from './Keychain'
+import { KeychainProblem } from './Keychain'
 import { selectProfile, useAppStore } from './store'
+import { SessionOnlyCheckbox, TokenField, useSessionOnlyChoice } from './TokenEntry'
 
 /**
  * Asks for a new token when a profile is signed out (a 401 from the service, or after log out),
@@ -23,14 +23,12 @@ function SignInForm() {
   const profile = useAppStore(selectProfile(request?.profileId))
   const closeSignIn = useAppStore((s) => s.closeSignIn)
   const reloadProfiles = useAppStore((s) => s.reloadProfiles)
-  const vault = useVaultStatus()
+  const { vault, sessionOnly, setSessionOnly } = useSessionOnlyChoice()
   const tokenRef = useRef<HTMLInputElement>(null)
-  const [sessionOnlyChoice, setSessionOnly] = useState<boolean | null>(null)
   const [tokenError, setTokenError] = useState<string | undefined>()
   const [error, setError] = useState<BridgeError | null>(null)
   const [keychainError, setKeychainError] = useState<BridgeError | null>(null)
   const [busy, setBusy] = useState(false)
-  const sessionOnly = sessionOnlyChoice ?? (vault !== null && !vault.available)
 
   // A request for a profile that no longer exists (removed meanwhile) has nothing to sign in to.
   if (!request || !profile) return null
@@ -122,34 +120,16 @@ function SignInForm() {
             </div>
           </div>
         ) : null}
-        <Field
+        <TokenField
           label="New access token"
           error={tokenError}
           hint="Checked with the service before it replaces anything."
-        >
-          {(control) => (
-            <input
-              {...control}
-              ref={tokenRef}
-              className="input"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              data-autofocus
-            />
-          )}
-        </Field>
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={sessionOnly}
-              onChange={(event) => setSessionOnly(event.target.checked)}
-            />
-            Keep for this session only
-          </label>
-          <div className="field-hint">{SESSION_ONLY_EXPLANATION}</div>
-        </div>
+          inputRef={tokenRef}
+          dialogAutofocus
+        />
+        <SessionOnlyCheckbox checked={sessionOnly} onChange={setSessionOnly}>
+          Keep for this session only
+        </SessionOnlyCheckbox>
         <KeychainProblem
           vault={vault}
           error={keychainError}
