@@ -50,6 +50,8 @@ export default defineConfig({
     root: resolve('src/renderer'),
     plugins: [react(), devServerCsp()],
     build: {
+      // electron-vite leaves the renderer unminified by default; web mode serves it over HTTP.
+      minify: true,
       rolldownOptions: {
         input: { index: resolve('src/renderer/index.html') },
       },
