@@ -5,13 +5,20 @@ import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
 import { CACHE_FILE_NAME, openCache } from './cache'
+import { createRecentInputs } from './cache/recents'
 import { createProfileStore, PROFILES_FILE_NAME } from './profiles'
+import { createSettingsStore, defaultSettings, SETTINGS_FILE_NAME } from './settings'
 import { createVault } from './vault'
 import type { TokenVault } from './vault'
 import { activityHandlers } from './features/activity'
 import { appHandlers } from './features/app'
 import { bridgeErrorOf, createConnectivityTracker, createSecretRegistry } from './features/context'
-import type { DeskContext } from './features/context'
+import type { DeskContext, DesktopIntegration } from './features/context'
+import { certificateHandlers } from './features/certificates'
+import { operationHandlers } from './features/operations'
+import { recentsHandlers } from './features/recents'
+import { settingsHandlers } from './features/settings'
+import { sqlHandlers } from './features/sql'
 import { createEmbeddedSandbox } from './features/embedded-sandbox'
 import { inferenceHandlers } from './features/inference'
 import { profileHandlers } from './features/profiles'
@@ -42,8 +49,12 @@ export interface DeskDeps {
    * (default true). Off, the sandbox profile shows its cached data as offline.
    */
   restoreSandbox?: boolean
-  /** Per-request timeout for service calls, in ms (default: the client's). */
+  /** Per-request timeout for service calls, in ms, overriding the setting (tests). */
   requestTimeoutMs?: number
+  /** The Electron shell's dialogs and notifications; absent in web mode. */
+  desktop?: DesktopIntegration
+  /** The downloads folder until the user picks one (default ~/Downloads); tests point it away. */
+  defaultDownloadsDir?: string
   version: string
 }
 
@@ -55,14 +66,28 @@ export interface Desk extends BridgeEndpoint {
 export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const { cache, notices: cacheNotices } = openCache(path.join(deps.dataDir, CACHE_FILE_NAME))
   const profiles = createProfileStore(path.join(deps.dataDir, PROFILES_FILE_NAME))
+  const settings = createSettingsStore(
+    path.join(deps.dataDir, SETTINGS_FILE_NAME),
+    defaultSettings(
+      deps.defaultDownloadsDir === undefined ? {} : { downloadsDir: deps.defaultDownloadsDir },
+    ),
+  )
   const events = createEventHub()
   const secrets = createSecretRegistry()
-  const notices: Notice[] = [...cacheNotices, ...profiles.notices]
+  const notices: Notice[] = [...cacheNotices, ...profiles.notices, ...settings.notices]
+  const cleanups: (() => void | Promise<void>)[] = []
   const context: DeskContext = {
     mode: deps.mode,
     version: deps.version,
+    dataDir: deps.dataDir,
     profiles,
     cache,
+    settings,
+    recents: createRecentInputs(cache),
+    desktop: deps.desktop ?? null,
+    onClose: (cleanup) => {
+      cleanups.push(cleanup)
+    },
     vault: deps.vault ?? createVault(),
     events,
     secrets,
@@ -74,6 +99,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   }
   // Bruno-style mutation events: after every cache write, views showing those tables refetch.
   const stopForwarding = cache.onChange((change) => events.emit('cache.changed', change))
+  const stopSettingsEvents = settings.onChange((value) => events.emit('settings.changed', value))
 
   const sandboxOptions = deps.sandboxPort === undefined ? {} : { sandboxPort: deps.sandboxPort }
   const handlers: BridgeHandlers = {
@@ -85,6 +111,11 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...activityHandlers(context),
     ...serviceHandlers(context),
     ...shellHandlers(context),
+    ...settingsHandlers(context),
+    ...recentsHandlers(context),
+    ...certificateHandlers(context),
+    ...sqlHandlers(context),
+    ...operationHandlers(context),
   }
   const dispatcher = createDispatcher(handlers, {
     toBridgeError: (error) => bridgeErrorOf(context, error),
@@ -103,6 +134,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       if (closed) return
       closed = true
       stopForwarding()
+      stopSettingsEvents()
+      for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined)
       await restoring.catch(() => undefined)
       await context.sandbox.stop().catch(() => undefined)
       cache.close()

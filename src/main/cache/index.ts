@@ -7,7 +7,7 @@ import { migrate, NewerSchemaError } from './migrations'
 import { prepareStatements } from './statements'
 import type { ActivityRow, Statements } from './statements'
 
-export { LATEST_VERSION, MIGRATION_1_SQL, MIGRATION_2_SQL } from './migrations'
+export { LATEST_VERSION, MIGRATION_1_SQL, MIGRATION_2_SQL, MIGRATION_3_SQL } from './migrations'
 
 /*
  * The main process's SQLite cache (better-sqlite3, one file, WAL): the last lists fetched per
@@ -46,6 +46,12 @@ export interface Cache {
   listActivity(options: { profileId?: string; limit: number }): ActivityEntry[]
   /** Called after each committed write; returns the unsubscribe function. */
   onChange(listener: (change: CacheChange) => void): () => void
+  /**
+   * For an area's own store (transfers, SQL history, recents...): `build` prepares its named
+   * statements on this file once and gets `notify` to announce its committed writes. Only
+   * store modules under src/main/cache call this; features use the stores it returns.
+   */
+  extend<T>(build: (db: Database.Database, notify: (change: CacheChange) => void) => T): T
   close(): void
 }
 
@@ -224,6 +230,10 @@ function createCache(db: Database.Database): Cache {
       return () => {
         listeners.delete(listener)
       }
+    },
+
+    extend(build) {
+      return build(db, emit)
     },
 
     close() {

@@ -1,4 +1,7 @@
 import type Database from 'better-sqlite3'
+import { MIGRATION_4_SQL } from './schema/v4-certificates'
+import { MIGRATION_5_SQL } from './schema/v5-sql'
+import { MIGRATION_6_SQL } from './schema/v6-operations'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -53,9 +56,29 @@ export const MIGRATION_2_SQL = `
   CREATE INDEX activity_by_profile ON activity (profile_id, at DESC, id DESC);
 `
 
+/** Version 3: ids the user typed, per profile and kind, offered back as suggestions. */
+export const MIGRATION_3_SQL = `
+  CREATE TABLE recent_inputs (
+    profile_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL,
+    used_at INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, kind, value)
+  ) WITHOUT ROWID;
+  CREATE INDEX recent_inputs_newest ON recent_inputs (profile_id, kind, used_at DESC);
+`
+
+/*
+ * Versions 4 and up belong to one area each (./schema/v<N>-<area>.ts), so areas built side by
+ * side never edit the same lines. Order is fixed here.
+ */
 export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_1_SQL),
   (db) => db.exec(MIGRATION_2_SQL),
+  (db) => db.exec(MIGRATION_3_SQL),
+  (db) => db.exec(MIGRATION_4_SQL),
+  (db) => db.exec(MIGRATION_5_SQL),
+  (db) => db.exec(MIGRATION_6_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -5,6 +5,8 @@ import { createServiceClient, isServiceError, ServiceError, toBridgeError } from
 import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
+import type { RecentInputs } from '../cache/recents'
+import type { SettingsStore } from '../settings'
 import type { ProfileStore, StoredProfile } from '../profiles'
 import type { TokenVault } from '../vault'
 import type { EmbeddedSandbox } from './embedded-sandbox'
@@ -18,8 +20,16 @@ import type { EmbeddedSandbox } from './embedded-sandbox'
 export interface DeskContext {
   mode: 'desktop' | 'web'
   version: string
+  /** The app's data folder (profiles, settings, cache). */
+  dataDir: string
   profiles: ProfileStore
   cache: Cache
+  settings: SettingsStore
+  recents: RecentInputs
+  /** Save/open dialogs, reveal in folder, notifications: the Electron shell's; null in web mode. */
+  desktop: DesktopIntegration | null
+  /** Registers work to run when the desk closes (cancel transfers, stop timers); runs in order. */
+  onClose(cleanup: () => void | Promise<void>): void
   vault: TokenVault
   events: EventHub
   secrets: SecretRegistry
@@ -29,8 +39,32 @@ export interface DeskContext {
   notices: Notice[]
   /** Opens an https URL in the system browser; the shell feature checked the scheme. */
   openExternal(url: string): Promise<void>
-  /** Per-call timeout of the service client (tests shorten it). */
+  /** Per-call timeout of the service client, overriding the setting (tests shorten it). */
   requestTimeoutMs?: number
+}
+
+/**
+ * What only the desktop app can do, given by the Electron shell (src/main/shell); web mode has
+ * none of it, and features fall back (downloads folder, copy the path) where it is null.
+ */
+export interface DesktopIntegration {
+  /** A native save dialog; the chosen path, or null when the user cancelled. */
+  chooseSavePath(options: {
+    title: string
+    defaultName: string
+    filters?: { name: string; extensions: string[] }[]
+  }): Promise<string | null>
+  /** A native open dialog for one file; its path, or null when cancelled. */
+  chooseOpenFile(options: {
+    title: string
+    filters?: { name: string; extensions: string[] }[]
+  }): Promise<string | null>
+  /** Shows the file selected in the system's file manager. */
+  showItemInFolder(file: string): void
+  /** Opens a folder (or file) with the system's default application. */
+  openPath(target: string): Promise<void>
+  /** A system notification (a finished long transfer). */
+  notify(title: string, body: string): void
 }
 
 /**
@@ -126,7 +160,7 @@ export function makeClient(context: DeskContext, baseUrl: string, token: string)
     baseUrl,
     token,
     userAgent: `Infradesk/${context.version}`,
-    ...(context.requestTimeoutMs === undefined ? {} : { timeoutMs: context.requestTimeoutMs }),
+    timeoutMs: context.requestTimeoutMs ?? context.settings.get().requestTimeoutMs,
   })
 }
 

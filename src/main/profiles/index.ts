@@ -1,21 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto'
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { toValidationIssues } from '../../shared/api'
 import type { Notice } from '../../shared/bridge'
 import { ServiceError } from '../api/errors'
+import { removeStaleTempFiles, writeFileAtomicSync } from '../transfers/atomic-file'
 
 /*
  * The profiles (service environments) in `<dataDir>/profiles.json`. Not in the SQLite cache, so
@@ -75,7 +65,7 @@ export function createProfileStore(file: string): ProfileStore {
 
   /** Applies a change to a copy, writes it, and only then makes it the current state. */
   function commit(next: ProfilesFile): void {
-    writeAtomically(file, `${JSON.stringify(next, null, 2)}\n`)
+    writeFileAtomicSync(file, `${JSON.stringify(next, null, 2)}\n`)
     state = next
   }
 
@@ -176,44 +166,6 @@ function moveAside(file: string): string {
   for (let n = 2; existsSync(aside); n += 1) aside = `${file}.corrupt-${stamp}-${n}`
   renameSync(file, aside)
   return aside
-}
-
-function tempPrefix(file: string): string {
-  return `.${path.basename(file)}.`
-}
-
-/**
- * Writes `text` to a temp file in the same folder (so the rename cannot cross file systems),
- * flushes it, then renames it over `file`: a reader sees the old file or the new, never half.
- */
-function writeAtomically(file: string, text: string): void {
-  const temp = path.join(
-    path.dirname(file),
-    `${tempPrefix(file)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
-  )
-  try {
-    const fd = openSync(temp, 'wx', 0o600)
-    try {
-      writeSync(fd, text)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(temp, file)
-  } catch (error) {
-    rmSync(temp, { force: true })
-    throw error
-  }
-}
-
-/** Temp files a crash left behind mid-write; only ours, by their exact name pattern. */
-function removeStaleTempFiles(file: string): void {
-  const prefix = tempPrefix(file)
-  for (const name of readdirSync(path.dirname(file))) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) {
-      rmSync(path.join(path.dirname(file), name), { force: true })
-    }
-  }
 }
 
 function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

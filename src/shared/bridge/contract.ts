@@ -1,5 +1,11 @@
 import { z } from 'zod'
 import { OPERATION_NAMES, sessionSchema } from '../api'
+import { certificateChannels, certificateEvents } from './channels/certificates'
+import { operationChannels, operationEvents } from './channels/operations'
+import { recentsChannels, recentsEvents } from './channels/recents'
+import { settingsChannels, settingsEvents } from './channels/settings'
+import { sqlChannels, sqlEvents } from './channels/sql'
+import { cachedListSchema, empty, id, profileId } from './common'
 import { bridgeErrorSchema } from './result'
 
 /*
@@ -8,10 +14,6 @@ import { bridgeErrorSchema } from './result'
  * is not trusted); the renderer's typed client is derived from it. One contract, two transports:
  * Electron IPC and the web-mode HTTP host.
  */
-
-const id = z.string().min(1).max(200)
-const profileId = z.object({ profileId: id })
-const empty = z.object({})
 
 export const PROFILE_COLORS = [
   '#2563eb',
@@ -61,19 +63,6 @@ const tokenInput = z.object({
   /** Keep the token in memory only (when no keychain is available, or by choice). */
   sessionOnly: z.boolean().default(false),
 })
-
-/** A list read from the SQLite cache, then refreshed from the service. */
-export function cachedListSchema<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    /** When the items were fetched from the service (epoch ms); null when never. */
-    fetchedAt: z.number().nullable(),
-    /** True when the last refresh could not reach the service. */
-    offline: z.boolean(),
-    /** Why the last refresh failed, if it did. */
-    error: bridgeErrorSchema.nullable(),
-  })
-}
 
 export const vaultStatusSchema = z.object({
   available: z.boolean(),
@@ -181,6 +170,12 @@ export const channels = {
     input: z.object({ url: z.string().max(4096) }),
     output: z.object({ opened: z.boolean() }),
   },
+
+  ...settingsChannels,
+  ...recentsChannels,
+  ...certificateChannels,
+  ...sqlChannels,
+  ...operationChannels,
 } as const
 
 export type Channels = typeof channels
@@ -209,6 +204,12 @@ export const events = {
   /** The service answered 401: the profile is signed out and needs a new token. */
   'auth.required': z.object({ profileId: z.string(), message: z.string() }),
   notice: noticeSchema,
+
+  ...settingsEvents,
+  ...recentsEvents,
+  ...certificateEvents,
+  ...sqlEvents,
+  ...operationEvents,
 } as const
 
 export type Events = typeof events

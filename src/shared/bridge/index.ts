@@ -1,2 +1,5 @@
 export * from './result'
 export * from './contract'
+export * from './common'
+export * from './channels/settings'
+export * from './channels/recents'

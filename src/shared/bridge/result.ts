@@ -19,6 +19,14 @@ export const APP_ERROR_CODES = {
   NOT_SIGNED_IN: 'NOT_SIGNED_IN',
   KEYCHAIN_UNAVAILABLE: 'KEYCHAIN_UNAVAILABLE',
   CANCELLED: 'CANCELLED',
+  /** A file could not be written: the folder is missing, read-only or not ours to write. */
+  NOT_WRITABLE: 'NOT_WRITABLE',
+  /** The disk (or the user's quota) is full. */
+  DISK_FULL: 'DISK_FULL',
+  /** The target file exists and the write was told not to replace it. */
+  FILE_EXISTS: 'FILE_EXISTS',
+  /** A downloaded file's size or SHA-256 differs from what the service announced. */
+  INTEGRITY_ERROR: 'INTEGRITY_ERROR',
   /** The bridge call named no known channel. */
   UNKNOWN_CHANNEL: 'UNKNOWN_CHANNEL',
 } as const

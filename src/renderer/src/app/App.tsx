@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
+import { useSettingsStore } from './settings-store'
 import { Notices } from './Notices'
 import { Shell } from './Shell'
 import { useAppStore } from './store'
@@ -15,6 +16,7 @@ export function App() {
 
   useEffect(() => {
     void start()
+    void useSettingsStore.getState().load()
     return subscribeAppEvents()
   }, [start])
 

@@ -1,19 +1,63 @@
-import { useEffect } from 'react'
+import { useEffect, type ComponentType } from 'react'
+import type { Profile } from '../../../shared/bridge'
 import { ActivityScreen } from '../features/activity/ActivityScreen'
+import { AppsScreen } from '../features/apps/AppsScreen'
+import { CertificatesScreen } from '../features/certificates/CertificatesScreen'
+import { DatabasesScreen } from '../features/databases/DatabasesScreen'
+import { DeploymentsScreen } from '../features/deployments/DeploymentsScreen'
 import { InferenceScreen } from '../features/inference/InferenceScreen'
+import { LoggingScreen } from '../features/logging/LoggingScreen'
+import { MigrationsScreen } from '../features/migrations/MigrationsScreen'
+import { NginxTemplatesScreen } from '../features/nginx-templates/NginxTemplatesScreen'
+import { ProxyRoutesScreen } from '../features/proxy-routes/ProxyRoutesScreen'
 import { SessionsScreen } from '../features/sessions/SessionsScreen'
+import { SettingsScreen } from '../features/settings/SettingsScreen'
+import { SqlScreen } from '../features/sql/SqlScreen'
+import { StatusPageScreen } from '../features/status-page/StatusPageScreen'
+import { StorageScreen } from '../features/storage/StorageScreen'
+import { TransfersScreen } from '../features/transfers/TransfersScreen'
+import { UserFoldersScreen } from '../features/user-folders/UserFoldersScreen'
+import { VolumesScreen } from '../features/volumes/VolumesScreen'
 import { Notices } from './Notices'
 import { OfflineBanner } from './OfflineBanner'
 import { ProfileDialogs } from './ProfileDialogs'
 import { ProfileSwitcher } from './ProfileSwitcher'
+import { parseHash, ROUTE_GROUPS, ROUTE_INFO, ROUTES, type Route } from './routes'
 import { SignInDialog } from './SignInDialog'
-import { isRoute, ROUTES, selectActiveProfile, useAppStore, type Route } from './store'
+import { selectActiveProfile, useAppStore } from './store'
 
-const NAVIGATION: Record<Route, { label: string; shortcut: string }> = {
-  sessions: { label: 'Sessions', shortcut: '1' },
-  inference: { label: 'Inference models', shortcut: '2' },
-  activity: { label: 'Activity', shortcut: '3' },
+type ProfileScreen = ComponentType<{ profile: Profile }>
+type ProfileFreeScreen = ComponentType<{ profile: Profile | null }>
+
+/** Each route's screen: most need the active profile; these two work without one. */
+const SCREENS: Record<
+  Route,
+  { needsProfile: true; Screen: ProfileScreen } | { needsProfile: false; Screen: ProfileFreeScreen }
+> = {
+  sessions: { needsProfile: true, Screen: SessionsScreen },
+  inference: { needsProfile: true, Screen: InferenceScreen },
+  certificates: { needsProfile: true, Screen: CertificatesScreen },
+  volumes: { needsProfile: true, Screen: VolumesScreen },
+  transfers: { needsProfile: false, Screen: TransfersScreen },
+  sql: { needsProfile: true, Screen: SqlScreen },
+  databases: { needsProfile: true, Screen: DatabasesScreen },
+  migrations: { needsProfile: true, Screen: MigrationsScreen },
+  'status-page': { needsProfile: true, Screen: StatusPageScreen },
+  deployments: { needsProfile: true, Screen: DeploymentsScreen },
+  'proxy-routes': { needsProfile: true, Screen: ProxyRoutesScreen },
+  storage: { needsProfile: true, Screen: StorageScreen },
+  logging: { needsProfile: true, Screen: LoggingScreen },
+  'nginx-templates': { needsProfile: true, Screen: NginxTemplatesScreen },
+  'user-folders': { needsProfile: true, Screen: UserFoldersScreen },
+  apps: { needsProfile: true, Screen: AppsScreen },
+  activity: { needsProfile: false, Screen: ActivityScreen },
+  settings: { needsProfile: false, Screen: SettingsScreen },
 }
+
+/** Alt+1…9 jump to the first nine screens of the navigation. */
+const SHORTCUTS: Partial<Record<Route, string>> = Object.fromEntries(
+  ROUTES.slice(0, 9).map((route, index) => [route, String(index + 1)]),
+)
 
 /** The app once a profile exists: navigation and profile on the left, the screen on the right. */
 export function Shell() {
@@ -23,19 +67,19 @@ export function Shell() {
   const mode = useAppStore((s) => s.mode)
   const version = useAppStore((s) => s.version)
 
-  // Alt+1..3 jump between screens; the hash keeps the place across a reload.
+  // Alt+digit jumps between screens; the hash keeps the place (and its ids) across a reload.
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return
-      const target = ROUTES.find((name) => NAVIGATION[name].shortcut === event.key)
+      const target = ROUTES.find((name) => SHORTCUTS[name] === event.key)
       if (target) {
         event.preventDefault()
         navigate(target)
       }
     }
     const onHashChange = () => {
-      const name = window.location.hash.replace(/^#\/?/, '')
-      if (isRoute(name)) navigate(name)
+      const parsed = parseHash(window.location.hash)
+      if (parsed) navigate(parsed.route, parsed.params)
     }
     window.addEventListener('keydown', onKeyDown)
     window.addEventListener('hashchange', onHashChange)
@@ -45,6 +89,7 @@ export function Shell() {
     }
   }, [navigate])
 
+  const screen = SCREENS[route]
   return (
     <div
       className="shell"
@@ -59,27 +104,37 @@ export function Shell() {
         </div>
         <ProfileSwitcher />
         <nav className="nav" aria-label="Main">
-          <ul>
-            {ROUTES.map((name) => (
-              <li key={name}>
-                <a
-                  href={`#/${name}`}
-                  className="nav-link"
-                  aria-current={route === name ? 'page' : undefined}
-                  aria-keyshortcuts={`Alt+${NAVIGATION[name].shortcut}`}
-                  onClick={(event) => {
-                    event.preventDefault()
-                    navigate(name)
-                  }}
-                >
-                  {NAVIGATION[name].label}
-                  <kbd className="nav-shortcut" aria-hidden="true">
-                    Alt {NAVIGATION[name].shortcut}
-                  </kbd>
-                </a>
-              </li>
-            ))}
-          </ul>
+          {ROUTE_GROUPS.map((group) => (
+            <div className="nav-group" key={group}>
+              <div className="nav-group-label" aria-hidden="true">
+                {group}
+              </div>
+              <ul aria-label={group}>
+                {ROUTES.filter((name) => ROUTE_INFO[name].group === group).map((name) => (
+                  <li key={name}>
+                    <a
+                      href={`#/${name}`}
+                      className="nav-link"
+                      title={ROUTE_INFO[name].description}
+                      aria-current={route === name ? 'page' : undefined}
+                      aria-keyshortcuts={SHORTCUTS[name] ? `Alt+${SHORTCUTS[name]}` : undefined}
+                      onClick={(event) => {
+                        event.preventDefault()
+                        navigate(name)
+                      }}
+                    >
+                      {ROUTE_INFO[name].label}
+                      {SHORTCUTS[name] ? (
+                        <kbd className="nav-shortcut" aria-hidden="true">
+                          Alt {SHORTCUTS[name]}
+                        </kbd>
+                      ) : null}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
         </nav>
         <div className="sidebar-footer">
           {mode === 'web' ? 'Web mode' : 'Desktop'} · v{version}
@@ -90,17 +145,15 @@ export function Shell() {
         <Notices />
         <OfflineBanner />
         <main className="content">
-          {route === 'activity' ? (
-            <ActivityScreen profile={profile} />
+          {!screen.needsProfile ? (
+            <screen.Screen profile={profile} />
           ) : !profile ? (
             <div className="empty-state">
               <h1>No profile selected</h1>
               <p>Choose a profile in the switcher on the left, or add one.</p>
             </div>
-          ) : route === 'inference' ? (
-            <InferenceScreen profile={profile} />
           ) : (
-            <SessionsScreen profile={profile} />
+            <screen.Screen profile={profile} />
           )}
         </main>
       </div>

@@ -1,4 +1,5 @@
 import { bridge } from '../bridge'
+import { useSettingsStore } from './settings-store'
 import { useAppStore } from './store'
 
 /*
@@ -17,6 +18,7 @@ export function subscribeAppEvents(): () => void {
       void app().reloadProfiles()
     }),
     bridge.on('notice', (notice) => app().addNotice(notice)),
+    bridge.on('settings.changed', (settings) => useSettingsStore.getState().apply(settings)),
   ]
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe()

@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { BridgeError, Notice, Profile } from '../../../shared/bridge'
 import { asBridgeError, bridge } from '../bridge'
+import { formatHash, parseHash, type Route, type RouteParams } from './routes'
 
 /*
  * App-wide state: which profiles exist and which one is active, where the user is, what the
@@ -8,12 +9,7 @@ import { asBridgeError, bridge } from '../bridge'
  * stores and report connectivity here, so the banner and the sign-in dialog live in one place.
  */
 
-export const ROUTES = ['sessions', 'inference', 'activity'] as const
-export type Route = (typeof ROUTES)[number]
-
-export function isRoute(value: string): value is Route {
-  return (ROUTES as readonly string[]).includes(value)
-}
+export { isRoute, ROUTES, type Route } from './routes'
 
 export interface Connectivity {
   /** The last refresh could not reach the service (OFFLINE or TIMEOUT). */
@@ -43,12 +39,14 @@ interface AppState {
   signIn: SignInRequest | null
   profileDialog: ProfileDialog | null
   route: Route
+  /** Parameters the screen opens with (ids to prefill), from the hash or the palette. */
+  routeParams: RouteParams
 
   start(): Promise<void>
   reloadProfiles(): Promise<void>
   /** Makes a profile active; throws a BridgeCallError when the main process refuses. */
   activate(profileId: string): Promise<void>
-  navigate(route: Route): void
+  navigate(route: Route, params?: RouteParams): void
   addNotice(notice: Notice): void
   dismissNotice(id: string): void
   reportConnectivity(profileId: string, update: Partial<Connectivity>): void
@@ -57,9 +55,14 @@ interface AppState {
   openProfileDialog(dialog: ProfileDialog | null): void
 }
 
-function routeFromHash(): Route {
-  const name = window.location.hash.replace(/^#\/?/, '')
-  return isRoute(name) ? name : 'sessions'
+function locationFromHash(): { route: Route; routeParams: RouteParams } {
+  const parsed = parseHash(window.location.hash)
+  return parsed ? { route: parsed.route, routeParams: parsed.params } : INITIAL_LOCATION
+}
+
+const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
+  route: 'sessions',
+  routeParams: {},
 }
 
 const OFFLINE_DEFAULT: Connectivity = { offline: false, error: null, dataFetchedAt: null }
@@ -75,7 +78,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
   connectivity: {},
   signIn: null,
   profileDialog: null,
-  route: routeFromHash(),
+  ...locationFromHash(),
 
   async start() {
     set({ phase: 'loading', loadError: null })
@@ -120,9 +123,10 @@ export const useAppStore = create<AppState>()((set, get) => ({
     }))
   },
 
-  navigate(route) {
-    if (window.location.hash !== `#/${route}`) window.location.hash = `/${route}`
-    set({ route })
+  navigate(route, params = {}) {
+    const hash = formatHash(route, params)
+    if (window.location.hash !== hash) window.location.hash = hash.slice(1)
+    set({ route, routeParams: params })
   },
 
   addNotice(notice) {

@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { Profile } from '../../../shared/bridge'
+import { bridge } from '../bridge'
+
+/*
+ * Suggestions for an id field: what the user typed before on this profile (newest first), then,
+ * on the embedded sandbox, the ids its seed holds. Remember a value once it was used
+ * successfully, so the list holds ids that worked.
+ */
+
+export type SandboxSeed = Record<string, unknown>
+
+let seedRequest: Promise<SandboxSeed | null> | null = null
+
+/** The embedded sandbox's seed ids, asked once per page load; null when it is not running. */
+export function sandboxSeed(): Promise<SandboxSeed | null> {
+  seedRequest ??= bridge.call('sandbox.seed', {}).catch(() => {
+    seedRequest = null
+    return null
+  })
+  return seedRequest
+}
+
+export function useIdSuggestions(
+  profile: Pick<Profile, 'id' | 'kind'>,
+  kind: string,
+  fromSeed?: (seed: SandboxSeed) => string[],
+): { suggestions: string[]; remember(value: string): void } {
+  const [recent, setRecent] = useState<string[]>([])
+  const [seeded, setSeeded] = useState<{ key: string; values: string[] }>({ key: '', values: [] })
+  const seedKey = `${profile.id}:${kind}`
+
+  useEffect(() => {
+    let live = true
+    bridge
+      .call('recents.list', { profileId: profile.id, kind })
+      .then((values) => live && setRecent(values))
+      .catch(() => live && setRecent([]))
+    if (profile.kind === 'sandbox' && fromSeed) {
+      void sandboxSeed().then(
+        (seed) => live && setSeeded({ key: seedKey, values: seed ? safeSeed(fromSeed, seed) : [] }),
+      )
+    }
+    return () => {
+      live = false
+    }
+    // fromSeed is a picker given inline by callers; it does not change what is asked.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [profile.id, profile.kind, kind, seedKey])
+
+  const remember = useCallback(
+    (value: string) => {
+      const trimmed = value.trim()
+      if (trimmed === '') return
+      setRecent((current) => [trimmed, ...current.filter((item) => item !== trimmed)])
+      void bridge
+        .call('recents.remember', { profileId: profile.id, kind, value: trimmed })
+        .catch(() => undefined)
+    },
+    [profile.id, kind],
+  )
+
+  // Seed ids only for the profile and kind they were read for.
+  const seededNow = profile.kind === 'sandbox' && seeded.key === seedKey ? seeded.values : []
+  const suggestions = [...new Set([...recent, ...seededNow])]
+  return { suggestions, remember }
+}
+
+function safeSeed(pick: (seed: SandboxSeed) => string[], seed: SandboxSeed): string[] {
+  try {
+    return pick(seed).filter((value) => typeof value === 'string')
+  } catch {
+    // The seed's shape is the sandbox's business; a picker that no longer fits offers nothing.
+    return []
+  }
+}

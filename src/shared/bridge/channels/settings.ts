@@ -1,0 +1,33 @@
+import { z } from 'zod'
+import { empty } from '../common'
+
+/*
+ * App settings (Settings screen): kept in `<dataDir>/settings.json`, beside the profiles, so a
+ * rebuilt cache never loses them. Main fills the defaults; the renderer reads and patches.
+ */
+
+export const THEMES = ['system', 'light', 'dark'] as const
+export type Theme = (typeof THEMES)[number]
+
+export const MAX_ROWS_LIMIT = 100_000
+
+export const settingsSchema = z.object({
+  /** Where web mode saves exports (Electron asks with a save dialog). Absolute path. */
+  downloadsDir: z.string().min(1).max(4096),
+  /** Per-request timeout of service calls. */
+  requestTimeoutMs: z.int().min(1_000).max(600_000),
+  /** The SQL console's maxRows for a new tab. */
+  defaultMaxRows: z.int().min(1).max(MAX_ROWS_LIMIT),
+  theme: z.enum(THEMES),
+})
+export type Settings = z.infer<typeof settingsSchema>
+
+export const settingsChannels = {
+  'settings.get': { input: empty, output: settingsSchema },
+  /** Patches the settings; main checks that downloadsDir is a writable folder. */
+  'settings.update': { input: settingsSchema.partial(), output: settingsSchema },
+} as const
+
+export const settingsEvents = {
+  'settings.changed': settingsSchema,
+} as const
