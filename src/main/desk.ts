@@ -6,6 +6,7 @@ import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
 import { CACHE_FILE_NAME, openCache } from './cache'
 import { createRecentInputs } from './cache/recents'
+import { createTransferLog } from './cache/transfers'
 import { createProfileStore, PROFILES_FILE_NAME } from './profiles'
 import { createSettingsStore, defaultSettings, SETTINGS_FILE_NAME } from './settings'
 import { createVault } from './vault'
@@ -19,6 +20,7 @@ import { operationHandlers } from './features/operations'
 import { recentsHandlers } from './features/recents'
 import { settingsHandlers } from './features/settings'
 import { sqlHandlers } from './features/sql'
+import { volumeHandlers } from './features/volumes'
 import { createEmbeddedSandbox } from './features/embedded-sandbox'
 import { inferenceHandlers } from './features/inference'
 import { profileHandlers } from './features/profiles'
@@ -84,6 +86,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     cache,
     settings,
     recents: createRecentInputs(cache),
+    transfers: createTransferLog(cache),
     desktop: deps.desktop ?? null,
     onClose: (cleanup) => {
       cleanups.push(cleanup)
@@ -97,6 +100,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     openExternal: deps.openExternal,
     ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
   }
+  // Rows a previous run left running are shown as interrupted, never as still going.
+  context.transfers.markInterrupted()
   // Bruno-style mutation events: after every cache write, views showing those tables refetch.
   const stopForwarding = cache.onChange((change) => events.emit('cache.changed', change))
   const stopSettingsEvents = settings.onChange((value) => events.emit('settings.changed', value))
@@ -114,6 +119,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...settingsHandlers(context),
     ...recentsHandlers(context),
     ...certificateHandlers(context),
+    ...volumeHandlers(context),
     ...sqlHandlers(context),
     ...operationHandlers(context),
   }

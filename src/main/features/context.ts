@@ -6,6 +6,7 @@ import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
 import type { RecentInputs } from '../cache/recents'
+import type { TransferLog } from '../cache/transfers'
 import type { SettingsStore } from '../settings'
 import type { ProfileStore, StoredProfile } from '../profiles'
 import type { TokenVault } from '../vault'
@@ -26,6 +27,8 @@ export interface DeskContext {
   cache: Cache
   settings: SettingsStore
   recents: RecentInputs
+  /** Every export written to disk (Transfers panel), across runs. */
+  transfers: TransferLog
   /** Save/open dialogs, reveal in folder, notifications: the Electron shell's; null in web mode. */
   desktop: DesktopIntegration | null
   /** Registers work to run when the desk closes (cancel transfers, stop timers); runs in order. */

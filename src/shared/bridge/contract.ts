@@ -5,6 +5,7 @@ import { operationChannels, operationEvents } from './channels/operations'
 import { recentsChannels, recentsEvents } from './channels/recents'
 import { settingsChannels, settingsEvents } from './channels/settings'
 import { sqlChannels, sqlEvents } from './channels/sql'
+import { volumeChannels, volumeEvents } from './channels/volumes'
 import { cachedListSchema, empty, id, profileId } from './common'
 import { bridgeErrorSchema } from './result'
 
@@ -174,6 +175,7 @@ export const channels = {
   ...settingsChannels,
   ...recentsChannels,
   ...certificateChannels,
+  ...volumeChannels,
   ...sqlChannels,
   ...operationChannels,
 } as const
@@ -208,6 +210,7 @@ export const events = {
   ...settingsEvents,
   ...recentsEvents,
   ...certificateEvents,
+  ...volumeEvents,
   ...sqlEvents,
   ...operationEvents,
 } as const
