@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { Notice } from '../shared/bridge'
-import { createDispatcher } from './bridge/dispatcher'
+import { createDispatcher, describeUnexpectedError } from './bridge/dispatcher'
 import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
@@ -125,6 +125,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   }
   const dispatcher = createDispatcher(handlers, {
     toBridgeError: (error) => bridgeErrorOf(context, error),
+    onUnexpectedError: (channel, error) => console.error(describeUnexpectedError(channel, error)),
   })
 
   // In the background: the app opens at once; sandbox-profile calls wait for it to finish.

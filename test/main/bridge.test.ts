@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceError, toBridgeError } from '../../src/main/api'
-import { createDispatcher } from '../../src/main/bridge/dispatcher'
+import { createDispatcher, describeUnexpectedError } from '../../src/main/bridge/dispatcher'
 import type { BridgeHandlers } from '../../src/main/bridge/dispatcher'
 import { createEventHub } from '../../src/main/bridge/events'
 import { appEntryUrl, isAppUrl } from '../../src/main/shell/app-url'
@@ -218,5 +218,52 @@ describe('IPC sender check: is a URL the app page?', () => {
     'not a url',
   ])('refuses %s', (candidate) => {
     expect(isAppUrl(built, candidate) || isAppUrl(dev, candidate)).toBe(false)
+  })
+})
+
+describe('unexpected errors', () => {
+  it('are reported for diagnosis by class, code and stack, never by message', async () => {
+    const reported: string[] = []
+    const { handlers } = recordingHandlers()
+    const failure = Object.assign(new TypeError(`header quoted ${TOKEN}`), { code: 'SQLITE_BUSY' })
+    const dispatcher = createDispatcher(
+      {
+        ...handlers,
+        'app.info': async () => {
+          throw failure
+        },
+      },
+      {
+        onUnexpectedError: (channel, error) =>
+          reported.push(describeUnexpectedError(channel, error)),
+      },
+    )
+    const result = await dispatcher.dispatch('app.info', {})
+    expect(result).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'INTERNAL_ERROR' }),
+    })
+    expect(reported).toHaveLength(1)
+    expect(reported[0]).toMatch(
+      /^\[bridge\] app\.info failed unexpectedly: TypeError SQLITE_BUSY\n\s+at /,
+    )
+    expect(reported[0]).not.toContain(TOKEN)
+    expect(reported[0]).not.toContain('header quoted')
+  })
+
+  it('are not reported for a ServiceError, which already explains itself', async () => {
+    const reported: unknown[] = []
+    const { handlers } = recordingHandlers()
+    const dispatcher = createDispatcher(
+      {
+        ...handlers,
+        'app.info': async () => {
+          throw new ServiceError('NOT_FOUND', 'gone')
+        },
+      },
+      { onUnexpectedError: (_channel, error) => reported.push(error) },
+    )
+    await dispatcher.dispatch('app.info', {})
+    expect(reported).toEqual([])
   })
 })

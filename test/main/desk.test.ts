@@ -388,6 +388,50 @@ describe('desk', () => {
     expect(refreshed.items.filter((session) => session.isCurrent)).toHaveLength(1)
   })
 
+  it('keeps settings in settings.json; a downloads folder must be an existing, writable folder', async () => {
+    const initial = await value<{ downloadsDir: string; theme: string }>('settings.get')
+    expect(initial.theme).toBe('system')
+    const missing = await failure('settings.update', { downloadsDir: path.join(dataDir, 'nope') })
+    expect(missing).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: ['downloadsDir'], message: 'No such folder' }],
+    })
+    const relative = await failure('settings.update', { downloadsDir: 'relative/dir' })
+    expect(relative.details).toEqual([
+      { path: ['downloadsDir'], message: 'Enter an absolute path' },
+    ])
+    const before = events.length
+    const updated = await value('settings.update', { downloadsDir: temp.dir, theme: 'dark' })
+    expect(updated).toMatchObject({ downloadsDir: temp.dir, theme: 'dark' })
+    expect(events.slice(before)).toContainEqual({ event: 'settings.changed', payload: updated })
+    const onDisk = JSON.parse(readFileSync(path.join(dataDir, 'settings.json'), 'utf8'))
+    expect(onDisk).toMatchObject({ downloadsDir: temp.dir, theme: 'dark' })
+  })
+
+  it('remembers typed ids per profile and kind, and refuses an unknown profile', async () => {
+    await value('recents.remember', {
+      profileId: sandboxProfile.id,
+      kind: 'migration',
+      value: 'm-1',
+    })
+    await value('recents.remember', {
+      profileId: sandboxProfile.id,
+      kind: 'migration',
+      value: 'm-2',
+    })
+    expect(
+      await value('recents.list', { profileId: sandboxProfile.id, kind: 'migration' }),
+    ).toEqual(['m-2', 'm-1'])
+    expect(await value('recents.list', { profileId: sandboxProfile.id, kind: 'node' })).toEqual([])
+    const unknown = await failure('recents.list', { profileId: 'no-such-profile', kind: 'node' })
+    expect(unknown.code).toBe('NOT_FOUND')
+    const badKind = await failure('recents.list', {
+      profileId: sandboxProfile.id,
+      kind: 'Bad Kind',
+    })
+    expect(badKind.code).toBe('VALIDATION_ERROR')
+  })
+
   it('never lets a token out: not in bridge results or events, not in SQLite or the profiles file', async () => {
     const tokens = [
       adminToken,

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { toValidationIssues } from '../../shared/api'
-import { toBridgeError as defaultToBridgeError } from '../api'
+import { toBridgeError as defaultToBridgeError, isServiceError } from '../api'
 import { APP_ERROR_CODES, channels, fail, isChannelName, ok } from '../../shared/bridge'
 import type { BridgeError, ChannelName, ChannelOutput, Channels, Result } from '../../shared/bridge'
 
@@ -26,6 +26,11 @@ export interface DispatcherOptions {
    * never put a token into the message.
    */
   toBridgeError?(error: unknown): BridgeError
+  /**
+   * Told about every error that is not a ServiceError (a bug, a library's failure): the user
+   * sees a generic message, so this is where the cause can be diagnosed.
+   */
+  onUnexpectedError?(channel: ChannelName, error: unknown): void
 }
 
 export function createDispatcher(
@@ -55,6 +60,7 @@ export function createDispatcher(
       try {
         return ok(await runHandler(handlers, channel, parsed.data))
       } catch (error) {
+        if (!isServiceError(error)) options.onUnexpectedError?.(channel, error)
         return fail(toBridgeError(error))
       }
     },
@@ -74,4 +80,19 @@ function runHandler(handlers: BridgeHandlers, channel: ChannelName, input: unkno
 function describeChannel(channel: unknown): string {
   if (typeof channel === 'string' && /^[\w.:-]{1,64}$/.test(channel)) return ` "${channel}"`
   return ''
+}
+
+/**
+ * One line for the log about an unexpected error: its class, its code and where it was thrown,
+ * but not its message, which may quote a header or a value (a token must never reach a log).
+ */
+export function describeUnexpectedError(channel: string, error: unknown): string {
+  if (!(error instanceof Error)) return `[bridge] ${channel} failed unexpectedly (${typeof error})`
+  const code = (error as { code?: unknown }).code
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 6)
+    .join('\n')
+  return `[bridge] ${channel} failed unexpectedly: ${error.name}${typeof code === 'string' ? ` ${code}` : ''}\n${frames}`
 }
