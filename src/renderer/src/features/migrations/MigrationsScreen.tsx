@@ -22,7 +22,8 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
   const navigate = useAppStore((s) => s.navigate)
   const resolved = useMigrationsStore((s) => s.resolved[profile.id] ?? NO_RESOLVED)
   const add = useMigrationsStore((s) => s.add)
-  const requested = routeParams['action'] === 'resolve' || routeParams['id'] !== undefined
+  // Asked for by the palette (op=resolveMigration), a deep link or a hash with an id.
+  const requested = routeParams['op'] === 'resolveMigration' || routeParams['id'] !== undefined
   const [dialog, setDialog] = useState<{ id: string } | null>(
     requested ? { id: routeParams['id'] ?? '' } : null,
   )
