@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { searchPalette, type PaletteMatch } from './palette-entries'
+import { bestMatchIndex, searchPalette, type PaletteMatch } from './palette-entries'
 import { useAppStore } from './store'
 import './palette.css'
 
@@ -26,7 +26,8 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const navigate = useAppStore((s) => s.navigate)
   const [query, setQuery] = useState('')
-  const [active, setActive] = useState(0)
+  // null: the best match of the query is active, until the user moves with the arrow keys.
+  const [active, setActive] = useState<number | null>(null)
   const baseId = useId()
   const titleId = `${baseId}-title`
   const listId = `${baseId}-list`
@@ -39,7 +40,10 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   const operations = matches.filter((match) => match.entry.kind === 'operation')
   // Options in the order they are shown: screens, then operations.
   const ordered = [...screens, ...operations]
-  const activeIndex = Math.min(active, Math.max(ordered.length - 1, 0))
+  const activeIndex = Math.min(
+    active ?? Math.max(bestMatchIndex(ordered), 0),
+    Math.max(ordered.length - 1, 0),
+  )
   const optionId = (index: number) => `${baseId}-option-${index}`
 
   useEffect(() => {
@@ -140,7 +144,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
         autoComplete="off"
         onChange={(event) => {
           setQuery(event.target.value)
-          setActive(0)
+          setActive(null)
         }}
         onKeyDown={onKeyDown}
       />

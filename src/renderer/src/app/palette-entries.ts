@@ -80,10 +80,13 @@ export interface PaletteMatch {
   entry: PaletteEntry
   /** Where choosing it goes. */
   params: RouteParams
+  /** Higher is better: words found in the title count more than words in the detail. */
+  score: number
 }
 
 /**
- * The entries whose text holds every word of the query (any case, any order), screens first.
+ * The entries whose text holds every word of the query (any case, any order), best first,
+ * screens before operations.
  * UUIDs in the query are ids, not words: they prefill the operation's path parameters.
  * `current` is where the user is now: its ids prefill operations of the same screen.
  */
@@ -95,13 +98,37 @@ export function searchPalette(
   const tokens = query.trim().split(/\s+/).filter(Boolean)
   const typedIds = tokens.filter((token) => UUID.test(token))
   const words = tokens.filter((token) => !UUID.test(token)).map((word) => word.toLowerCase())
-  return entries
-    .filter((entry) => {
-      const text = `${entry.title} ${entry.detail} ${entry.kind === 'operation' ? entry.operation : entry.route}`
-      const haystack = text.toLowerCase()
-      return words.every((word) => haystack.includes(word))
-    })
-    .map((entry) => ({ entry, params: paramsFor(entry, typedIds, current) }))
+  const matches: PaletteMatch[] = []
+  for (const entry of entries) {
+    const score = scoreOf(entry, words)
+    if (score !== null) matches.push({ entry, params: paramsFor(entry, typedIds, current), score })
+  }
+  const kindOrder = (match: PaletteMatch) => (match.entry.kind === 'screen' ? 0 : 1)
+  // Array.prototype.sort is stable: equal scores keep the navigation and contract order.
+  return matches.sort((a, b) => kindOrder(a) - kindOrder(b) || b.score - a.score)
+}
+
+/** The best match of a search (the one Enter opens first), or -1 when there is none. */
+export function bestMatchIndex(matches: readonly PaletteMatch[]): number {
+  let best = -1
+  matches.forEach((match, index) => {
+    if (best === -1 || match.score > (matches[best]?.score ?? 0)) best = index
+  })
+  return best
+}
+
+function scoreOf(entry: PaletteEntry, words: string[]): number | null {
+  const title = entry.title.toLowerCase()
+  const name = entry.kind === 'operation' ? entry.operation : entry.route
+  const rest = `${entry.detail} ${name}`.toLowerCase()
+  let score = 0
+  for (const word of words) {
+    if (title.startsWith(word)) score += 3
+    else if (title.includes(word)) score += 2
+    else if (rest.includes(word)) score += 1
+    else return null
+  }
+  return score
 }
 
 function paramsFor(
