@@ -43,6 +43,12 @@ test('the migration dialog cannot send without the reconciliation tick', async (
   await expect(dialog.getByText('Required')).toBeVisible()
   await expect(resolve).toBeDisabled()
 
+  // The dialog traps the focus: Tab cycles through its controls, never the page behind it.
+  for (let step = 0; step < 12; step += 1) {
+    await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((element) => element.matches(':focus-within'))).toBe(true)
+  }
+
   // Esc closes the dialog; nothing was sent.
   await page.keyboard.press('Escape')
   await expect(dialog).toHaveCount(0)

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { trapTab } from '../ui/focus-trap'
 import { bestMatchIndex, searchPalette, type PaletteMatch } from './palette-entries'
 import { useAppStore } from './store'
 import './palette.css'
@@ -117,6 +118,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
       ref={dialogRef}
       className="dialog palette"
       aria-labelledby={titleId}
+      onKeyDown={(event) => trapTab(event, dialogRef.current)}
       onCancel={(event) => {
         event.preventDefault()
         onClose()
