@@ -28,7 +28,10 @@ test('the migration dialog cannot send without the reconciliation tick', async (
   const id = (await sandboxSeed(sandbox)).migrations['needs_attention']?.[0]
   if (!id) throw new Error('no migration needs attention')
 
-  const dialog = await openResolveDialog(page, id)
+  // The route a desktop deep link (infradesk://migrations/<id>/resolve) opens: id prefilled.
+  await page.evaluate(`window.location.hash = ${JSON.stringify(`#/migrations?id=${id}`)}`)
+  const dialog = page.getByRole('dialog', { name: 'Resolve a migration' })
+  await expect(dialog.getByLabel('Migration id')).toHaveValue(id)
   const resolve = dialog.getByRole('button', { name: 'Resolve migration' })
   const tick = dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' })
   await dialog.getByRole('radio', { name: /Source node/ }).check()
