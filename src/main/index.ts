@@ -1,4 +1,4 @@
-import { app, BrowserWindow, shell } from 'electron'
+import { app, BrowserWindow, nativeTheme, shell } from 'electron'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -76,6 +76,7 @@ async function start() {
     version: app.getVersion(),
   })
   installMenu({ isDev: Boolean(devServerUrl) })
+  await followThemeSetting(desk)
   registerBridgeIpc({ desk, location, window: () => mainWindow })
   openWindow()
   app.on('activate', () => {
@@ -96,6 +97,21 @@ function openWindow() {
   })
   mainWindow.on('closed', () => {
     mainWindow = null
+  })
+}
+
+/**
+ * The window's frame, menus and native dialogs follow Settings → Theme too ("system" leaves
+ * them to the OS); the page itself follows through `color-scheme` (renderer app/theme.ts).
+ */
+async function followThemeSetting(endpoint: Desk) {
+  const apply = (theme: unknown) => {
+    if (theme === 'system' || theme === 'light' || theme === 'dark') nativeTheme.themeSource = theme
+  }
+  const current = await endpoint.dispatch('settings.get', {})
+  if (current.ok) apply((current.value as { theme?: unknown }).theme)
+  endpoint.onEvent((event, payload) => {
+    if (event === 'settings.changed') apply((payload as { theme?: unknown }).theme)
   })
 }
 
