@@ -5,7 +5,7 @@ test('resolve a migration that needs attention: status changed on the service, l
   page,
   startApp,
   startSandbox,
-}) => {
+}, testInfo) => {
   const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
   await page.goto(app.url)
   await connectStagingToSandbox(page, sandbox)
@@ -30,6 +30,9 @@ test('resolve a migration that needs attention: status changed on the service, l
   await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
   await resolve.click()
   await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: `Migration ${id}` })).toContainText(
+    'resolved: status completed',
+  )
 
   // The answer, whole: status, fields, progress and verification as tables, local times.
   const result = page.getByRole('article', { name: `Resolved migration ${id}` })
@@ -46,6 +49,8 @@ test('resolve a migration that needs attention: status changed on the service, l
   await expect(result.getByRole('table', { name: 'Other fields', exact: true })).toContainText(
     'resolution',
   )
+
+  await page.screenshot({ path: testInfo.outputPath('resolved.png'), fullPage: true })
 
   // A later call sees the new status: the sandbox now lists it as completed.
   const after = await sandboxSeed(sandbox)

@@ -24,6 +24,8 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
   const add = useMigrationsStore((s) => s.add)
   // Asked for by the palette (op=resolveMigration), a deep link or a hash with an id.
   const requested = routeParams['op'] === 'resolveMigration' || routeParams['id'] !== undefined
+  // The outcome of the last resolution, announced (the dialog that asked has gone).
+  const [outcome, setOutcome] = useState<string | null>(null)
   const [dialog, setDialog] = useState<{ id: string } | null>(
     requested ? { id: routeParams['id'] ?? '' } : null,
   )
@@ -67,6 +69,12 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
         </p>
       </div>
 
+      {outcome ? (
+        <div className="banner banner-success" role="status">
+          <div className="banner-text">{outcome}</div>
+        </div>
+      ) : null}
+
       <section className="screen" aria-labelledby="resolved-title">
         <h2 id="resolved-title">Resolved in this window</h2>
         {resolved.length === 0 ? (
@@ -99,6 +107,9 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
           onClose={close}
           onResolved={(migration) => {
             add(profile.id, migration)
+            setOutcome(
+              `Migration ${migration.id} (${migration.resourceName}) resolved: status ${migration.status}.`,
+            )
             close()
           }}
         />

@@ -49,6 +49,7 @@ export function ResolveMigrationDialog({
 }: ResolveMigrationDialogProps) {
   const form = useSchemaForm(resolveFormSchema, {
     id: initialId,
+    // No side until the operator picks one: the contract's enum reports it as a missing choice.
     authoritativeSide: '' as AuthoritativeSide,
   })
   const [reconciled, setReconciled] = useState(false)
