@@ -16,6 +16,7 @@ import { appHandlers } from './features/app'
 import { bridgeErrorOf, createConnectivityTracker, createSecretRegistry } from './features/context'
 import type { DeskContext, DesktopIntegration } from './features/context'
 import { certificateHandlers } from './features/certificates'
+import { migrationHandlers } from './features/migrations'
 import { operationHandlers } from './features/operations'
 import { recentsHandlers } from './features/recents'
 import { settingsHandlers } from './features/settings'
@@ -122,6 +123,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...volumeHandlers(context),
     ...sqlHandlers(context),
     ...operationHandlers(context),
+    ...migrationHandlers(context),
   }
   const dispatcher = createDispatcher(handlers, {
     toBridgeError: (error) => bridgeErrorOf(context, error),

@@ -1,10 +1,14 @@
-import { app, BrowserWindow, shell } from 'electron'
+import { app, BrowserWindow, nativeTheme, shell } from 'electron'
 import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createDesk } from './desk'
 import type { Desk } from './desk'
 import type { AppLocation } from './shell/app-url'
-import { isExternalHttps } from './shell/app-url'
+import { appEntryUrl, isAppUrl, isExternalHttps } from './shell/app-url'
+import type { DeepLink } from './shell/deep-link'
+import { DEEP_LINK_SCHEME, deepLinkFromArgv, deepLinkHash, parseDeepLink } from './shell/deep-link'
+import { IPC_EVENT_CHANNEL } from '../shared/bridge/ipc-names'
 import { registerBridgeIpc } from './shell/ipc'
 import { installMenu } from './shell/menu'
 import { createMainWindow } from './shell/window'
@@ -25,6 +29,8 @@ const iconPath = fileURLToPath(new URL('../../resources/icon.png', import.meta.u
 let mainWindow: BrowserWindow | null = null
 let desk: Desk | null = null
 let shuttingDown = false
+/** A deep link that arrived before the window was there (cold start, early macOS open-url). */
+let pendingLink: DeepLink | null = deepLinkFromArgv(process.argv)
 
 // Every renderer sandboxed, whatever a window's options say.
 app.enableSandbox()
@@ -33,10 +39,18 @@ if (!app.requestSingleInstanceLock()) {
   // Another Infradesk owns the profile store and the cache: hand over to it and leave.
   app.quit()
 } else {
-  app.on('second-instance', () => {
-    if (!mainWindow) return
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
+  registerDeepLinkScheme()
+  app.on('second-instance', (_event, argv) => {
+    // A second launch (a link clicked while we run, on Windows and Linux) comes here instead.
+    const link = deepLinkFromArgv(argv)
+    if (link) openDeepLink(link)
+    else focusWindow()
+  })
+  // macOS delivers links as open-url, possibly before the app is ready.
+  app.on('open-url', (event, url) => {
+    event.preventDefault()
+    const link = parseDeepLink(url)
+    if (link) openDeepLink(link)
   })
   app.on('web-contents-created', (_event, contents) => {
     // A second line of defence for any web contents, including ones we did not create.
@@ -62,6 +76,7 @@ async function start() {
     version: app.getVersion(),
   })
   installMenu({ isDev: Boolean(devServerUrl) })
+  await followThemeSetting(desk)
   registerBridgeIpc({ desk, location, window: () => mainWindow })
   openWindow()
   app.on('activate', () => {
@@ -70,16 +85,74 @@ async function start() {
 }
 
 function openWindow() {
+  const link = pendingLink
+  pendingLink = null
   mainWindow = createMainWindow({
     location,
     preloadPath,
     stateFile: windowStateFile(app.getPath('userData')),
     iconPath: existsSync(iconPath) ? iconPath : undefined,
+    ...(link ? { initialHash: deepLinkHash(link) } : {}),
     openExternal,
   })
   mainWindow.on('closed', () => {
     mainWindow = null
   })
+}
+
+/**
+ * The window's frame, menus and native dialogs follow Settings → Theme too ("system" leaves
+ * them to the OS); the page itself follows through `color-scheme` (renderer app/theme.ts).
+ */
+async function followThemeSetting(endpoint: Desk) {
+  const apply = (theme: unknown) => {
+    if (theme === 'system' || theme === 'light' || theme === 'dark') nativeTheme.themeSource = theme
+  }
+  const current = await endpoint.dispatch('settings.get', {})
+  if (current.ok) apply((current.value as { theme?: unknown }).theme)
+  endpoint.onEvent((event, payload) => {
+    if (event === 'settings.changed') apply((payload as { theme?: unknown }).theme)
+  })
+}
+
+/** infradesk:// opens this app (the packaged app also declares it: electron-builder.yml). */
+function registerDeepLinkScheme() {
+  if (process.defaultApp && process.argv[1] !== undefined) {
+    // `electron .` in development: the OS must start Electron with our entry script.
+    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [
+      path.resolve(process.argv[1]),
+    ])
+  } else {
+    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME)
+  }
+}
+
+function focusWindow() {
+  if (!mainWindow) return
+  if (mainWindow.isMinimized()) mainWindow.restore()
+  mainWindow.focus()
+}
+
+/**
+ * Shows what a link asks for: in the open window through the bridge's event (the renderer
+ * navigates, keeping its state), or as the first route of a window still to be opened.
+ */
+function openDeepLink(link: DeepLink) {
+  const window = mainWindow
+  if (!window || window.isDestroyed()) {
+    // Not ready yet: the window opens on the link's route (see openWindow).
+    pendingLink = link
+    if (app.isReady() && desk) openWindow()
+    return
+  }
+  if (window.webContents.isLoading() || !isAppUrl(location, window.webContents.getURL())) {
+    // The page is not listening yet: load it again straight at the link's route.
+    void window.loadURL(`${appEntryUrl(location)}${deepLinkHash(link)}`)
+  } else {
+    // The same framing as every bridge event (shell/ipc.ts): event name, payload.
+    window.webContents.send(IPC_EVENT_CHANNEL, 'migrations.openResolve', { id: link.id })
+  }
+  focusWindow()
 }
 
 app.on('window-all-closed', () => {

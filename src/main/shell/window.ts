@@ -9,6 +9,8 @@ export interface MainWindowOptions {
   preloadPath: string
   stateFile: string
   iconPath?: string
+  /** A route to open at (`#/migrations?id=…`, from a deep link the app was started with). */
+  initialHash?: string
   openExternal(url: string): Promise<void>
 }
 
@@ -73,7 +75,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   guardNavigation(window.webContents, options)
   rememberPlace(window, options.stateFile)
 
-  void window.loadURL(appEntryUrl(options.location))
+  void window.loadURL(`${appEntryUrl(options.location)}${options.initialHash ?? ''}`)
   return window
 }
 

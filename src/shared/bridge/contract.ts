@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { OPERATION_NAMES, sessionSchema } from '../api'
 import { certificateChannels, certificateEvents } from './channels/certificates'
+import { migrationChannels, migrationEvents } from './channels/migrations'
 import { operationChannels, operationEvents } from './channels/operations'
 import { recentsChannels, recentsEvents } from './channels/recents'
 import { settingsChannels, settingsEvents } from './channels/settings'
@@ -178,6 +179,7 @@ export const channels = {
   ...volumeChannels,
   ...sqlChannels,
   ...operationChannels,
+  ...migrationChannels,
 } as const
 
 export type Channels = typeof channels
@@ -213,6 +215,7 @@ export const events = {
   ...volumeEvents,
   ...sqlEvents,
   ...operationEvents,
+  ...migrationEvents,
 } as const
 
 export type Events = typeof events

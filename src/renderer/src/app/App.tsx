@@ -5,6 +5,7 @@ import { subscribeAppEvents } from './events'
 import { useSettingsStore } from './settings-store'
 import { Notices } from './Notices'
 import { Shell } from './Shell'
+import { followThemeSetting } from './theme'
 import { useAppStore } from './store'
 import { Welcome } from './Welcome'
 
@@ -17,7 +18,12 @@ export function App() {
   useEffect(() => {
     void start()
     void useSettingsStore.getState().load()
-    return subscribeAppEvents()
+    const stopTheme = followThemeSetting()
+    const stopEvents = subscribeAppEvents()
+    return () => {
+      stopTheme()
+      stopEvents()
+    }
   }, [start])
 
   if (phase === 'loading') {

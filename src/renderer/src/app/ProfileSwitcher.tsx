@@ -119,30 +119,37 @@ export function ProfileSwitcher() {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        aria-label={
-          active
-            ? `Profile: ${active.name}${active.protected ? ', protected' : ''}, ${signedInLabel(active)}. Switch profile`
-            : 'No profile selected. Choose a profile'
-        }
         onClick={() => setOpen((value) => !value)}
       >
+        {/* The name is the visible text plus a few hidden words, in reading order (axe's
+            label-content-name-mismatch: speech users say what they see). */}
         {active ? (
           <>
             <span className="switcher-name">
               <ColorDot color={active.color} />
+              <span className="visually-hidden">Profile: </span>
               <span className="truncate" title={active.name}>
                 {active.name}
               </span>
+              <span className="visually-hidden">, </span>
             </span>
             <span className="switcher-state">
               <span className={active.signedIn ? 'state-in' : 'state-out'}>
                 {signedInLabel(active)}
               </span>
-              {active.protected ? <Badge tone="danger">Protected</Badge> : null}
+              {active.protected ? (
+                <>
+                  <span className="visually-hidden">, </span>
+                  <Badge tone="danger">Protected</Badge>
+                </>
+              ) : null}
+              <span className="visually-hidden">. Switch profile</span>
             </span>
           </>
         ) : (
-          <span className="switcher-name">Choose a profile</span>
+          <span className="switcher-name">
+            <span className="visually-hidden">No profile selected. </span>Choose a profile
+          </span>
         )}
         <span className="switcher-chevron" aria-hidden="true">
           ▾

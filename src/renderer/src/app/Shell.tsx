@@ -1,4 +1,4 @@
-import { useEffect, type ComponentType } from 'react'
+import { useEffect, useState, type ComponentType } from 'react'
 import type { Profile } from '../../../shared/bridge'
 import { ActivityScreen } from '../features/activity/ActivityScreen'
 import { AppsScreen } from '../features/apps/AppsScreen'
@@ -18,6 +18,7 @@ import { StorageScreen } from '../features/storage/StorageScreen'
 import { TransfersScreen } from '../features/transfers/TransfersScreen'
 import { UserFoldersScreen } from '../features/user-folders/UserFoldersScreen'
 import { VolumesScreen } from '../features/volumes/VolumesScreen'
+import { CommandPalette } from './CommandPalette'
 import { Notices } from './Notices'
 import { OfflineBanner } from './OfflineBanner'
 import { ProfileDialogs } from './ProfileDialogs'
@@ -59,6 +60,13 @@ const SHORTCUTS: Partial<Record<Route, string>> = Object.fromEntries(
   ROUTES.slice(0, 9).map((route, index) => [route, String(index + 1)]),
 )
 
+/** Ctrl+K, or Cmd+K on a Mac. */
+function isPaletteShortcut(event: KeyboardEvent): boolean {
+  return (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k'
+}
+
+const SHORTCUT_LABEL = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl K'
+
 /** The app once a profile exists: navigation and profile on the left, the screen on the right. */
 export function Shell() {
   const route = useAppStore((s) => s.route)
@@ -66,10 +74,17 @@ export function Shell() {
   const profile = useAppStore(selectActiveProfile)
   const mode = useAppStore((s) => s.mode)
   const version = useAppStore((s) => s.version)
+  const [paletteOpen, setPaletteOpen] = useState(false)
 
   // Alt+digit jumps between screens; the hash keeps the place (and its ids) across a reload.
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      if (isPaletteShortcut(event)) {
+        event.preventDefault()
+        // Not over another dialog: that one has the user's attention (and traps the focus).
+        if (!document.querySelector('dialog[open]')) setPaletteOpen(true)
+        return
+      }
       if (!event.altKey || event.ctrlKey || event.metaKey) return
       const target = ROUTES.find((name) => SHORTCUTS[name] === event.key)
       if (target) {
@@ -103,6 +118,15 @@ export function Shell() {
           Infradesk
         </div>
         <ProfileSwitcher />
+        <button
+          type="button"
+          className="palette-button"
+          aria-keyshortcuts="Control+K Meta+K"
+          onClick={() => setPaletteOpen(true)}
+        >
+          <span>Go to or run…</span>
+          <kbd aria-hidden="true">{SHORTCUT_LABEL}</kbd>
+        </button>
         <nav className="nav" aria-label="Main">
           {ROUTE_GROUPS.map((group) => (
             <div className="nav-group" key={group}>
@@ -157,6 +181,7 @@ export function Shell() {
           )}
         </main>
       </div>
+      <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
       <ProfileDialogs />
       <SignInDialog />
     </div>

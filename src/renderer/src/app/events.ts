@@ -19,6 +19,8 @@ export function subscribeAppEvents(): () => void {
     }),
     bridge.on('notice', (notice) => app().addNotice(notice)),
     bridge.on('settings.changed', (settings) => useSettingsStore.getState().apply(settings)),
+    // infradesk://migrations/<id>/resolve, handed over by the desktop shell.
+    bridge.on('migrations.openResolve', ({ id }) => app().navigate('migrations', { id })),
   ]
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe()

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { trapTab } from './focus-trap'
 
 interface DialogProps {
   open: boolean
@@ -12,8 +13,9 @@ interface DialogProps {
 }
 
 /**
- * A modal dialog on the native `<dialog>` element: the browser traps focus, makes the page
- * behind it inert and turns Esc into a `cancel` event, which we route to `onClose`.
+ * A modal dialog on the native `<dialog>` element: the browser makes the page behind it inert
+ * and turns Esc into a `cancel` event, which we route to `onClose`; Tab cycles within it
+ * (focus-trap.ts), and the focus goes back where it was when it closes.
  */
 export function Dialog(props: DialogProps) {
   return props.open ? <OpenDialog {...props} /> : null
@@ -52,6 +54,7 @@ function OpenDialog({ title, onClose, children, footer, width = 'narrow' }: Dial
       ref={ref}
       className={`dialog dialog-${width}`}
       aria-labelledby={titleId}
+      onKeyDown={(event) => trapTab(event, ref.current)}
       onCancel={(event) => {
         event.preventDefault()
         onCloseRef.current()

@@ -1,13 +1,230 @@
-import type { Profile } from '../../../../shared/bridge'
+import { useState } from 'react'
+import type { BridgeError, Profile, Settings, Theme } from '../../../../shared/bridge'
+import { useAppStore } from '../../app/store'
+import { useSettingsStore } from '../../app/settings-store'
+import { asBridgeError } from '../../bridge'
+import { useSchemaForm } from '../../lib/schema-form'
+import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { Field } from '../../ui/Field'
+import { settingsFormSchema, settingsFormValues } from './form-schema'
+import './settings.css'
 
-/** Placeholder: this screen is being built (replace the whole file). */
+/*
+ * Settings: the theme applies at once (a preview is the point of choosing one); the downloads
+ * folder, the request timeout and the SQL console's default maxRows are a form, checked as the
+ * user types and saved together, main checking the folder exists and is writable.
+ */
+
+const THEME_CHOICES: { value: Theme; label: string; hint: string }[] = [
+  { value: 'system', label: 'System', hint: 'Follows the operating system' },
+  { value: 'light', label: 'Light', hint: 'Always light' },
+  { value: 'dark', label: 'Dark', hint: 'Always dark' },
+]
+
 export function SettingsScreen({ profile }: { profile: Profile | null }) {
+  void profile // Settings belong to the app, not to a profile.
+  const settings = useSettingsStore((s) => s.settings)
+  const loadError = useSettingsStore((s) => s.error)
+  const load = useSettingsStore((s) => s.load)
+  // Kept here: a save re-keys the form (fresh values), and "Saved" must outlive that.
+  const [saved, setSaved] = useState(false)
+
   return (
-    <section className="screen" aria-labelledby="settings-title">
+    <section className="screen settings" aria-labelledby="settings-title">
       <header className="screen-header">
-        <h1 id="settings-title">Settings</h1>
+        <div>
+          <h1 id="settings-title">Settings</h1>
+          <p className="screen-subtitle">For this app, on this computer, for every profile</p>
+        </div>
       </header>
-      <p className="muted">Not built yet{profile ? ` for ${profile.name}` : ''}.</p>
+      {loadError ? (
+        <ErrorBanner
+          error={loadError}
+          context="Could not read the settings"
+          action={<Button onClick={() => void load()}>Try again</Button>}
+        />
+      ) : null}
+      {settings ? (
+        <>
+          <ThemeChoice current={settings.theme} />
+          <SettingsForm
+            key={formKey(settings)}
+            settings={settings}
+            saved={saved}
+            onSaved={setSaved}
+          />
+        </>
+      ) : loadError ? null : (
+        <p className="loading" role="status">
+          Loading settings…
+        </p>
+      )}
     </section>
+  )
+}
+
+function ThemeChoice({ current }: { current: Theme }) {
+  const update = useSettingsStore((s) => s.update)
+  const [error, setError] = useState<BridgeError | null>(null)
+
+  async function choose(theme: Theme) {
+    setError(null)
+    try {
+      await update({ theme })
+    } catch (caught) {
+      setError(asBridgeError(caught))
+    }
+  }
+
+  return (
+    <fieldset className="card settings-group">
+      <legend className="settings-legend">Theme</legend>
+      <div className="theme-choices">
+        {THEME_CHOICES.map((choice) => (
+          <label key={choice.value} className="theme-choice">
+            <input
+              type="radio"
+              name="theme"
+              value={choice.value}
+              checked={current === choice.value}
+              onChange={() => void choose(choice.value)}
+            />
+            <span>
+              <strong>{choice.label}</strong>
+              <span className="muted">{choice.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      {error ? <ErrorBanner error={error} context="Could not change the theme" /> : null}
+    </fieldset>
+  )
+}
+
+/** The form starts afresh when the saved values change (not when only the theme does). */
+function formKey(settings: Settings): string {
+  return JSON.stringify([settings.downloadsDir, settings.requestTimeoutMs, settings.defaultMaxRows])
+}
+
+interface SettingsFormProps {
+  settings: Settings
+  saved: boolean
+  onSaved(saved: boolean): void
+}
+
+function SettingsForm({ settings, saved, onSaved }: SettingsFormProps) {
+  const update = useSettingsStore((s) => s.update)
+  const mode = useAppStore((s) => s.mode)
+  const initial = settingsFormValues(settings)
+  const form = useSchemaForm(settingsFormSchema, initial)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<BridgeError | null>(null)
+  const dirty = (Object.keys(initial) as (keyof typeof initial)[]).some(
+    (key) => form.values[key] !== initial[key],
+  )
+
+  async function save() {
+    const patch = form.check()
+    if (!patch) return
+    setBusy(true)
+    setError(null)
+    onSaved(false)
+    try {
+      await update(patch)
+      // The store's new settings re-key this form with the saved values.
+      onSaved(true)
+    } catch (caught) {
+      const failure = asBridgeError(caught)
+      if (!form.showError(failure)) setError(failure)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form
+      className="card settings-group form"
+      aria-labelledby="settings-general"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        void save()
+      }}
+    >
+      <h2 id="settings-general" className="settings-legend">
+        Downloads and requests
+      </h2>
+      <Field
+        label="Downloads folder"
+        error={form.errorOf('downloadsDir')}
+        hint={
+          mode === 'web'
+            ? 'Web mode saves exports and archives here. An absolute path to a folder you can write to.'
+            : 'Web mode saves exports here; the desktop app asks where to save each file.'
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            {...form.text('downloadsDir')}
+            className="input col-mono"
+            spellCheck={false}
+            autoComplete="off"
+          />
+        )}
+      </Field>
+      <div className="settings-row">
+        <Field
+          label="Request timeout (seconds)"
+          error={form.errorOf('requestTimeoutMs')}
+          hint="How long a call to the service may take before it is given up. Downloads are not cut off by it."
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...form.text('requestTimeoutMs')}
+              className="input"
+              inputMode="decimal"
+            />
+          )}
+        </Field>
+        <Field
+          label="Default maxRows"
+          error={form.errorOf('defaultMaxRows')}
+          hint="Rows a new SQL console tab asks for at most (1 to 100000)."
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...form.text('defaultMaxRows')}
+              className="input"
+              inputMode="numeric"
+            />
+          )}
+        </Field>
+      </div>
+      {form.otherIssues.length > 0 ? (
+        <ul className="form-issues">
+          {form.otherIssues.map((issue) => (
+            <li key={issue}>{issue}</li>
+          ))}
+        </ul>
+      ) : null}
+      {error ? <ErrorBanner error={error} context="Could not save the settings" /> : null}
+      <div className="form-actions">
+        {saved && !dirty ? (
+          <span className="settings-saved" role="status">
+            Saved
+          </span>
+        ) : null}
+        <Button onClick={() => form.reset(initial)} disabled={!dirty || busy}>
+          Revert
+        </Button>
+        <Button type="submit" variant="primary" disabled={!dirty || !form.valid} busy={busy}>
+          Save changes
+        </Button>
+      </div>
+    </form>
   )
 }

@@ -1,0 +1,173 @@
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { trapTab } from '../ui/focus-trap'
+import { bestMatchIndex, searchPalette, type PaletteMatch } from './palette-entries'
+import { useAppStore } from './store'
+import './palette.css'
+
+/*
+ * Ctrl/Cmd+K: every screen and every operation, searchable by name. A modal <dialog> (focus
+ * trapped, Esc closes, focus goes back where it was) holding the ARIA combobox pattern: the
+ * input keeps the focus while the arrow keys move the active option, Enter opens it.
+ */
+
+interface CommandPaletteProps {
+  open: boolean
+  onClose(): void
+}
+
+export function CommandPalette({ open, onClose }: CommandPaletteProps) {
+  return open ? <OpenPalette onClose={onClose} /> : null
+}
+
+function OpenPalette({ onClose }: { onClose(): void }) {
+  const dialogRef = useRef<HTMLDialogElement>(null)
+  const inputRef = useRef<HTMLInputElement>(null)
+  const listRef = useRef<HTMLDivElement>(null)
+  const route = useAppStore((s) => s.route)
+  const routeParams = useAppStore((s) => s.routeParams)
+  const navigate = useAppStore((s) => s.navigate)
+  const [query, setQuery] = useState('')
+  // null: the best match of the query is active, until the user moves with the arrow keys.
+  const [active, setActive] = useState<number | null>(null)
+  const baseId = useId()
+  const titleId = `${baseId}-title`
+  const listId = `${baseId}-list`
+
+  const matches = useMemo(
+    () => searchPalette(query, { route, params: routeParams }),
+    [query, route, routeParams],
+  )
+  const screens = matches.filter((match) => match.entry.kind === 'screen')
+  const operations = matches.filter((match) => match.entry.kind === 'operation')
+  // Options in the order they are shown: screens, then operations.
+  const ordered = [...screens, ...operations]
+  const activeIndex = Math.min(
+    active ?? Math.max(bestMatchIndex(ordered), 0),
+    Math.max(ordered.length - 1, 0),
+  )
+  const optionId = (index: number) => `${baseId}-option-${index}`
+
+  useEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog) return
+    const previouslyFocused =
+      document.activeElement instanceof HTMLElement ? document.activeElement : null
+    if (!dialog.open) dialog.showModal()
+    inputRef.current?.focus()
+    return () => {
+      if (dialog.open) dialog.close()
+      previouslyFocused?.focus()
+    }
+  }, [])
+
+  useEffect(() => {
+    listRef.current
+      ?.querySelector(`[id="${optionId(activeIndex)}"]`)
+      ?.scrollIntoView({ block: 'nearest' })
+    // optionId is derived from baseId, which never changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [activeIndex])
+
+  function choose(match: PaletteMatch | undefined) {
+    if (!match) return
+    onClose()
+    navigate(match.entry.route, match.params)
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    const last = ordered.length - 1
+    if (event.key === 'ArrowDown') setActive(activeIndex >= last ? 0 : activeIndex + 1)
+    else if (event.key === 'ArrowUp') setActive(activeIndex <= 0 ? last : activeIndex - 1)
+    else if (event.key === 'Home' && event.ctrlKey) setActive(0)
+    else if (event.key === 'End' && event.ctrlKey) setActive(last)
+    else if (event.key === 'Enter') choose(ordered[activeIndex])
+    else return
+    event.preventDefault()
+  }
+
+  const renderGroup = (label: string, items: PaletteMatch[], offset: number) =>
+    items.length === 0 ? null : (
+      <div role="group" aria-label={label} className="palette-group">
+        <div className="palette-group-label" aria-hidden="true">
+          {label}
+        </div>
+        {items.map((match, index) => {
+          const position = offset + index
+          const { entry } = match
+          return (
+            <div
+              key={entry.key}
+              id={optionId(position)}
+              role="option"
+              aria-selected={position === activeIndex}
+              data-entry={entry.key}
+              className="palette-option"
+              onMouseMove={() => position !== activeIndex && setActive(position)}
+              onClick={() => choose(match)}
+            >
+              <span className="palette-option-title">{entry.title}</span>
+              <span className="palette-option-detail">{entry.detail}</span>
+            </div>
+          )
+        })}
+      </div>
+    )
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="dialog palette"
+      aria-labelledby={titleId}
+      onKeyDown={(event) => trapTab(event, dialogRef.current)}
+      onCancel={(event) => {
+        event.preventDefault()
+        onClose()
+      }}
+      onClick={(event) => {
+        // A click on the backdrop (the dialog element itself, outside its content) closes it.
+        if (event.target === dialogRef.current) onClose()
+      }}
+    >
+      <h2 id={titleId} className="visually-hidden">
+        Command palette
+      </h2>
+      <input
+        ref={inputRef}
+        className="palette-input"
+        role="combobox"
+        aria-label="Search screens and operations"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={ordered.length > 0 ? optionId(activeIndex) : undefined}
+        placeholder="Search screens and operations… (paste an id to prefill it)"
+        value={query}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(event) => {
+          setQuery(event.target.value)
+          setActive(null)
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <div
+        ref={listRef}
+        id={listId}
+        role="listbox"
+        aria-label="Screens and operations"
+        className="palette-list"
+      >
+        {renderGroup('Screens', screens, 0)}
+        {renderGroup('Operations', operations, screens.length)}
+      </div>
+      {ordered.length === 0 ? (
+        <div className="palette-empty" role="status">
+          Nothing matches “{query}”
+        </div>
+      ) : null}
+      <div className="palette-help" aria-hidden="true">
+        <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to open · <kbd>Esc</kbd> to close
+      </div>
+    </dialog>
+  )
+}

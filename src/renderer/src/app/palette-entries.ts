@@ -1,0 +1,148 @@
+import { OPERATION_NAMES, operations, pathParamNames } from '../../../shared/api'
+import type { OperationName } from '../../../shared/api'
+import { ROUTE_INFO, ROUTES, type Route, type RouteParams } from './routes'
+
+/*
+ * What the command palette offers: every screen, and every one of the 22 operations of the
+ * service contract, each mapped to the screen that performs it. Pure, so the list is checked
+ * against the contract without a browser.
+ *
+ * An operation opens its screen with `op=<operation name>` and the ids it needs when they are
+ * known: ids the user typed in the query (UUIDs, in the order of the path's parameters), else
+ * the ids the current screen already has for that operation's parameters.
+ */
+
+/** The screen that performs each operation (the compiler refuses a missing one). */
+export const OPERATION_ROUTES: Record<OperationName, Route> = {
+  listSessions: 'sessions',
+  logout: 'sessions',
+  moveCertificateFolder: 'certificates',
+  moveUserFolder: 'user-folders',
+  runPostgresQuery: 'sql',
+  listInferenceModels: 'inference',
+  uploadCertificate: 'certificates',
+  rotateDatabaseCertificate: 'databases',
+  reorderNginxTemplateFolders: 'nginx-templates',
+  moveCertificates: 'certificates',
+  reorderLoggingEnvironments: 'logging',
+  exportCertificate: 'certificates',
+  resolveMigration: 'migrations',
+  retryProxyRoute: 'proxy-routes',
+  exportVolume: 'volumes',
+  listCertificates: 'certificates',
+  cancelCopyJob: 'storage',
+  resolveIncident: 'status-page',
+  resolveDeploymentSource: 'deployments',
+  listAppMembers: 'apps',
+  getStatusPagePreview: 'status-page',
+  getLoggingSchema: 'logging',
+}
+
+export type PaletteEntry =
+  | { kind: 'screen'; key: string; title: string; detail: string; route: Route }
+  | {
+      kind: 'operation'
+      key: string
+      title: string
+      detail: string
+      route: Route
+      operation: OperationName
+      /** The path parameters the operation needs, in order (`id`, `routeId`...). */
+      idParams: string[]
+    }
+
+export const PALETTE_ENTRIES: readonly PaletteEntry[] = [
+  ...ROUTES.map((route): PaletteEntry => ({
+    kind: 'screen',
+    key: `screen:${route}`,
+    title: ROUTE_INFO[route].label,
+    detail: ROUTE_INFO[route].description,
+    route,
+  })),
+  ...OPERATION_NAMES.map((name): PaletteEntry => {
+    const def = operations[name]
+    const route = OPERATION_ROUTES[name]
+    return {
+      kind: 'operation',
+      key: `operation:${name}`,
+      title: def.summary,
+      detail: `Op ${def.number} · ${def.method} ${def.path} · ${ROUTE_INFO[route].label}`,
+      route,
+      operation: name,
+      idParams: pathParamNames(def.path),
+    }
+  }),
+]
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface PaletteMatch {
+  entry: PaletteEntry
+  /** Where choosing it goes. */
+  params: RouteParams
+  /** Higher is better: words found in the title count more than words in the detail. */
+  score: number
+}
+
+/**
+ * The entries whose text holds every word of the query (any case, any order), best first,
+ * screens before operations.
+ * UUIDs in the query are ids, not words: they prefill the operation's path parameters.
+ * `current` is where the user is now: its ids prefill operations of the same screen.
+ */
+export function searchPalette(
+  query: string,
+  current: { route: Route; params: RouteParams },
+  entries: readonly PaletteEntry[] = PALETTE_ENTRIES,
+): PaletteMatch[] {
+  const tokens = query.trim().split(/\s+/).filter(Boolean)
+  const typedIds = tokens.filter((token) => UUID.test(token))
+  const words = tokens.filter((token) => !UUID.test(token)).map((word) => word.toLowerCase())
+  const matches: PaletteMatch[] = []
+  for (const entry of entries) {
+    const score = scoreOf(entry, words)
+    if (score !== null) matches.push({ entry, params: paramsFor(entry, typedIds, current), score })
+  }
+  const kindOrder = (match: PaletteMatch) => (match.entry.kind === 'screen' ? 0 : 1)
+  // Array.prototype.sort is stable: equal scores keep the navigation and contract order.
+  return matches.sort((a, b) => kindOrder(a) - kindOrder(b) || b.score - a.score)
+}
+
+/** The best match of a search (the one Enter opens first), or -1 when there is none. */
+export function bestMatchIndex(matches: readonly PaletteMatch[]): number {
+  let best = -1
+  matches.forEach((match, index) => {
+    if (best === -1 || match.score > (matches[best]?.score ?? 0)) best = index
+  })
+  return best
+}
+
+function scoreOf(entry: PaletteEntry, words: string[]): number | null {
+  const title = entry.title.toLowerCase()
+  const name = entry.kind === 'operation' ? entry.operation : entry.route
+  const rest = `${entry.detail} ${name}`.toLowerCase()
+  let score = 0
+  for (const word of words) {
+    if (title.startsWith(word)) score += 3
+    else if (title.includes(word)) score += 2
+    else if (rest.includes(word)) score += 1
+    else return null
+  }
+  return score
+}
+
+function paramsFor(
+  entry: PaletteEntry,
+  typedIds: string[],
+  current: { route: Route; params: RouteParams },
+): RouteParams {
+  if (entry.kind === 'screen') return {}
+  const params: RouteParams = { op: entry.operation }
+  entry.idParams.forEach((name, index) => {
+    const typed = typedIds[index]
+    const known = current.route === entry.route ? current.params[name] : undefined
+    const value = typed ?? known
+    if (value !== undefined && value !== '') params[name] = value
+  })
+  return params
+}

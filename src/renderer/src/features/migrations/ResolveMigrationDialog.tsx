@@ -1,0 +1,226 @@
+import { useState } from 'react'
+import type { Migration } from '../../../../shared/api'
+import type { BridgeError, Profile } from '../../../../shared/bridge'
+import { asBridgeError, bridge } from '../../bridge'
+import { useSchemaForm } from '../../lib/schema-form'
+import { useIdSuggestions } from '../../lib/suggestions'
+import { Button } from '../../ui/Button'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { Dialog } from '../../ui/Dialog'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { Field } from '../../ui/Field'
+import { SuggestInput } from '../../ui/SuggestInput'
+import { explainResolveError } from './explain'
+import { resolveFormSchema, type AuthoritativeSide } from './form-schema'
+
+/*
+ * Op 13, sent in deliberate steps: the dialog first says what resolving does (in the spec's own
+ * terms), the operator picks the authoritative side and ticks "I have reconciled both nodes"
+ * before Resolve is enabled; a protected profile asks once more, naming the migration.
+ */
+
+const SIDES: { value: AuthoritativeSide; title: string; text: string }[] = [
+  {
+    value: 'target',
+    title: 'Target node',
+    text: 'The target node becomes authoritative: the migrated copy is the one that counts.',
+  },
+  {
+    value: 'source',
+    title: 'Source node',
+    text:
+      'The source node becomes authoritative, and the restart policy the migration replaced ' +
+      'on the source is restored.',
+  },
+]
+
+interface ResolveMigrationDialogProps {
+  profile: Profile
+  initialId: string
+  onClose(): void
+  onResolved(migration: Migration): void
+}
+
+export function ResolveMigrationDialog({
+  profile,
+  initialId,
+  onClose,
+  onResolved,
+}: ResolveMigrationDialogProps) {
+  const form = useSchemaForm(resolveFormSchema, {
+    id: initialId,
+    // No side until the operator picks one: the contract's enum reports it as a missing choice.
+    authoritativeSide: '' as AuthoritativeSide,
+  })
+  const [reconciled, setReconciled] = useState(false)
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<BridgeError | null>(null)
+  const ids = useIdSuggestions(profile, 'migration', (seed) => {
+    const migrations = seed['migrations'] as Record<string, string[]> | undefined
+    return migrations?.['needs_attention'] ?? []
+  })
+  const ready = form.valid && reconciled
+
+  function requestResolve() {
+    if (!form.check() || !reconciled) return
+    setError(null)
+    if (profile.protected) setConfirming(true)
+    else void send()
+  }
+
+  async function send() {
+    const input = form.check()
+    if (!input || !reconciled) return
+    setBusy(true)
+    setError(null)
+    try {
+      const migration = await bridge.call('migrations.resolve', {
+        profileId: profile.id,
+        id: input.id,
+        authoritativeSide: input.authoritativeSide,
+      })
+      ids.remember(input.id)
+      setConfirming(false)
+      onResolved(migration)
+    } catch (caught) {
+      const failure = asBridgeError(caught)
+      setConfirming(false)
+      if (!form.showError(failure)) setError(failure)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const explanation = error ? explainResolveError(error, form.values.id, profile.name) : null
+  const chosen = SIDES.find((side) => side.value === form.values.authoritativeSide)
+
+  return (
+    <>
+      <Dialog
+        open
+        title="Resolve a migration"
+        width="wide"
+        onClose={busy ? () => undefined : onClose}
+        footer={
+          <>
+            <Button onClick={onClose} disabled={busy}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              onClick={requestResolve}
+              disabled={!ready}
+              busy={busy && !confirming}
+            >
+              Resolve migration
+            </Button>
+          </>
+        }
+      >
+        <p>
+          For a migration whose status is <code>needs_attention</code>, on{' '}
+          <strong>{profile.name}</strong>. Resolving records your decision:
+        </p>
+        <ul className="resolve-effects" aria-label="What resolving does">
+          <li>The chosen node, source or target, becomes authoritative.</li>
+          <li>The migration lock and the maintenance mode it entered are released.</li>
+          <li>Choosing source restores the restart policy the migration replaced on the source.</li>
+          <li>
+            No container is started or removed: bring both nodes to the state you want before
+            resolving.
+          </li>
+        </ul>
+
+        <Field
+          label="Migration id"
+          error={form.errorOf('id')}
+          hint="Recent ids and, on the sandbox, migrations that need attention are suggested."
+        >
+          {(control) => (
+            <SuggestInput
+              {...control}
+              {...form.text('id')}
+              suggestions={ids.suggestions}
+              className="input col-mono"
+              placeholder="e.g. 7d9f0c1e-…"
+            />
+          )}
+        </Field>
+
+        <fieldset
+          className="field resolve-sides"
+          aria-describedby={form.errorOf('authoritativeSide') ? 'resolve-side-error' : undefined}
+        >
+          <legend className="field-label">Authoritative side</legend>
+          {SIDES.map((side) => (
+            <label key={side.value} className="resolve-side">
+              <input
+                type="radio"
+                name="authoritativeSide"
+                value={side.value}
+                checked={form.values.authoritativeSide === side.value}
+                onChange={() => form.set('authoritativeSide', side.value)}
+              />
+              <span>
+                <strong>{side.title}</strong>
+                <span className="resolve-side-text">{side.text}</span>
+              </span>
+            </label>
+          ))}
+          {form.errorOf('authoritativeSide') ? (
+            <div className="field-error" id="resolve-side-error">
+              {form.errorOf('authoritativeSide')}
+            </div>
+          ) : null}
+        </fieldset>
+
+        <label className="checkbox resolve-reconciled">
+          <input
+            type="checkbox"
+            checked={reconciled}
+            onChange={(event) => setReconciled(event.target.checked)}
+          />
+          I have reconciled both nodes
+        </label>
+        {!reconciled ? <p className="field-hint">Resolve is enabled once you tick this.</p> : null}
+
+        {form.otherIssues.length > 0 ? (
+          <ul className="form-issues">
+            {form.otherIssues.map((issue) => (
+              <li key={issue}>{issue}</li>
+            ))}
+          </ul>
+        ) : null}
+        {error ? (
+          <div className="resolve-error">
+            {explanation ? (
+              <div className="resolve-explanation">
+                <strong>{explanation.title}</strong>
+                <p>{explanation.text}</p>
+              </div>
+            ) : null}
+            <ErrorBanner error={error} context="The service refused the resolution" />
+          </div>
+        ) : null}
+      </Dialog>
+
+      <ConfirmDialog
+        open={confirming}
+        title={`Resolve migration ${form.values.id}?`}
+        confirmLabel="Resolve migration"
+        tone="danger"
+        busy={busy}
+        onConfirm={() => void send()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          <strong>{profile.name}</strong> is a protected profile. You are about to resolve migration{' '}
+          <code>{form.values.id}</code> with the{' '}
+          <strong>{chosen?.title.toLowerCase() ?? 'chosen node'}</strong> as authoritative.
+        </p>
+        <p>This releases its lock and maintenance mode and cannot be undone from Infradesk.</p>
+      </ConfirmDialog>
+    </>
+  )
+}

@@ -1,0 +1,132 @@
+import type { Page } from '@playwright/test'
+import { bridgeCall } from './support/bridge'
+import {
+  connectFromWelcome,
+  connectStagingToSandbox,
+  expect,
+  sessionsTable,
+  test,
+} from './support/fixtures'
+import { sandboxSeed } from './support/seed'
+
+async function openResolveDialog(page: Page, id: string) {
+  await page.getByRole('link', { name: /Migrations/ }).click()
+  await page.getByRole('button', { name: 'Resolve a migration…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Resolve a migration' })
+  await dialog.getByLabel('Migration id').fill(id)
+  return dialog
+}
+
+test('the migration dialog cannot send without the reconciliation tick', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  const id = (await sandboxSeed(sandbox)).migrations['needs_attention']?.[0]
+  if (!id) throw new Error('no migration needs attention')
+
+  // The route a desktop deep link (infradesk://migrations/<id>/resolve) opens: id prefilled.
+  await page.evaluate(`window.location.hash = ${JSON.stringify(`#/migrations?id=${id}`)}`)
+  const dialog = page.getByRole('dialog', { name: 'Resolve a migration' })
+  await expect(dialog.getByLabel('Migration id')).toHaveValue(id)
+  const resolve = dialog.getByRole('button', { name: 'Resolve migration' })
+  const tick = dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' })
+  await dialog.getByRole('radio', { name: /Source node/ }).check()
+  await expect(resolve).toBeDisabled()
+  await tick.check()
+  await expect(resolve).toBeEnabled()
+  await tick.uncheck()
+  await expect(resolve).toBeDisabled()
+  // Without a side, or with an empty id, the tick alone is not enough either.
+  await tick.check()
+  await dialog.getByLabel('Migration id').fill('')
+  await expect(dialog.getByText('Required')).toBeVisible()
+  await expect(resolve).toBeDisabled()
+
+  // The dialog traps the focus: Tab cycles through its controls, never the page behind it.
+  for (let step = 0; step < 12; step += 1) {
+    await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((element) => element.matches(':focus-within'))).toBe(true)
+  }
+
+  // Esc closes the dialog; nothing was sent.
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  const seed = await sandboxSeed(sandbox)
+  expect(seed.migrations['needs_attention']).toContain(id)
+  const activity = await bridgeCall(page, 'activity.list', {})
+  expect(activity.filter((entry) => entry.operation === 'resolveMigration')).toEqual([])
+})
+
+test('a migration that does not need attention shows the 409 explained; a protected profile asks once more', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  const seed = await sandboxSeed(sandbox)
+  const completed = seed.migrations['completed']?.[0]
+  if (!completed) throw new Error('no completed migration in the seed')
+
+  // Make the profile protected: the resolution then asks once more, naming the migration.
+  const { profiles } = await bridgeCall(page, 'profiles.list')
+  await bridgeCall(page, 'profiles.update', { id: profiles[0]?.id, protected: true })
+
+  const dialog = await openResolveDialog(page, completed)
+  await dialog.getByRole('radio', { name: /Target node/ }).check()
+  await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  await dialog.getByRole('button', { name: 'Resolve migration' }).click()
+  const confirm = page.getByRole('dialog', { name: `Resolve migration ${completed}?` })
+  await expect(confirm).toContainText('protected profile')
+  await expect(confirm).toContainText('target node')
+  await confirm.getByRole('button', { name: 'Resolve migration' }).click()
+  await expect(confirm).toHaveCount(0)
+
+  await expect(dialog.getByText('This migration does not need attention')).toBeVisible()
+  await expect(dialog).toContainText(`Migration ${completed} is "completed"`)
+  await expect(dialog).toContainText('Nothing was changed')
+  await expect(dialog.getByRole('alert')).toContainText('CONFLICT')
+  expect((await sandboxSeed(sandbox)).migrations['completed']).toContain(completed)
+
+  const activity = await bridgeCall(page, 'activity.list', {})
+  expect(activity.find((entry) => entry.operation === 'resolveMigration')).toMatchObject({
+    targetId: completed,
+    outcome: 'error',
+    errorCode: 'CONFLICT',
+  })
+})
+
+test('resolving as a viewer shows the 403 clearly and changes nothing', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  await page.goto(app.url)
+  await connectFromWelcome(page, {
+    name: 'Viewer',
+    baseUrl: sandbox.url,
+    token: sandbox.tokens.viewer,
+  })
+  await expect(sessionsTable(page)).toBeVisible()
+  const id = (await sandboxSeed(sandbox)).migrations['needs_attention']?.[0]
+  if (!id) throw new Error('no migration needs attention')
+
+  const dialog = await openResolveDialog(page, id)
+  await dialog.getByRole('radio', { name: /Target node/ }).check()
+  await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  await dialog.getByRole('button', { name: 'Resolve migration' }).click()
+
+  await expect(dialog.getByText('The token of "Viewer" may not resolve migrations')).toBeVisible()
+  await expect(dialog).toContainText('lacks the write permission')
+  const banner = dialog.getByRole('alert')
+  await expect(banner).toContainText('FORBIDDEN')
+  await expect(banner).toContainText('(403)')
+  await expect(banner).toContainText('Missing permission')
+  expect((await sandboxSeed(sandbox)).migrations['needs_attention']).toContain(id)
+})

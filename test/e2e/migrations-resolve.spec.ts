@@ -1,0 +1,70 @@
+import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { sandboxSeed } from './support/seed'
+
+test('resolve a migration that needs attention: status changed on the service, logged', async ({
+  page,
+  startApp,
+  startSandbox,
+}, testInfo) => {
+  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  const before = await sandboxSeed(sandbox)
+  const id = before.migrations['needs_attention']?.[0]
+  if (!id) throw new Error('the sandbox seeds migrations that need attention')
+
+  await page.getByRole('link', { name: /Migrations/ }).click()
+  await page.getByRole('button', { name: 'Resolve a migration…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Resolve a migration' })
+  // What resolving does is said before anything is sent, in the spec's terms.
+  const effects = dialog.getByRole('list', { name: 'What resolving does' })
+  await expect(effects).toContainText('becomes authoritative')
+  await expect(effects).toContainText('lock and the maintenance mode')
+  await expect(effects).toContainText('restores the restart policy')
+  await expect(effects).toContainText('No container is started or removed')
+
+  await dialog.getByLabel('Migration id').fill(id)
+  await dialog.getByRole('radio', { name: /Target node/ }).check()
+  const resolve = dialog.getByRole('button', { name: 'Resolve migration' })
+  await expect(resolve).toBeDisabled()
+  await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  await resolve.click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: `Migration ${id}` })).toContainText(
+    'resolved: status completed',
+  )
+
+  // The answer, whole: status, fields, progress and verification as tables, local times.
+  const result = page.getByRole('article', { name: `Resolved migration ${id}` })
+  const details = result.getByRole('table', { name: /^Migration / }).first()
+  await expect(details.getByRole('row', { name: /^Status / })).toContainText('completed')
+  await expect(result.getByRole('table', { name: 'Progress', exact: true })).toContainText(
+    'totalSteps',
+  )
+  await expect(result.getByRole('table', { name: 'Verification', exact: true })).toContainText(
+    'authoritativeSide',
+  )
+  await expect(details.getByRole('row', { name: /^Id / })).toContainText(id)
+  await expect(details.getByRole('row', { name: /^Completed / })).toContainText(/UTC[+-]\d\d:\d\d/)
+  await expect(result.getByRole('table', { name: 'Other fields', exact: true })).toContainText(
+    'resolution',
+  )
+
+  await page.screenshot({ path: testInfo.outputPath('resolved.png'), fullPage: true })
+
+  // A later call sees the new status: the sandbox now lists it as completed.
+  const after = await sandboxSeed(sandbox)
+  expect(after.migrations['completed']).toContain(id)
+  expect(after.migrations['needs_attention']).not.toContain(id)
+
+  // And the write is in the activity log, with the side chosen and the answer.
+  await page.getByRole('link', { name: /Activity/ }).click()
+  const row = page
+    .getByRole('table', { name: 'Activity' })
+    .getByRole('row')
+    .filter({ hasText: 'resolveMigration' })
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText(id)
+  await expect(row).toContainText('Success')
+  await expect(row).toContainText('target made authoritative; status completed')
+})

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { OPERATION_NAMES, operations, pathParamNames } from '../../src/shared/api'
+import {
+  bestMatchIndex,
+  OPERATION_ROUTES,
+  PALETTE_ENTRIES,
+  searchPalette,
+} from '../../src/renderer/src/app/palette-entries'
+import { ROUTES } from '../../src/renderer/src/app/routes'
+
+const here = { route: 'sessions' as const, params: {} }
+
+describe('command palette entries', () => {
+  it('hold every screen and exactly the 22 operations of the contract', () => {
+    const screens = PALETTE_ENTRIES.filter((entry) => entry.kind === 'screen')
+    const ops = PALETTE_ENTRIES.flatMap((entry) => (entry.kind === 'operation' ? [entry] : []))
+    expect(screens.map((entry) => entry.route)).toEqual(ROUTES)
+    expect(ops.map((entry) => entry.operation)).toEqual(OPERATION_NAMES)
+    expect(OPERATION_NAMES).toHaveLength(22)
+    for (const entry of ops) {
+      expect(entry.title).toBe(operations[entry.operation].summary)
+      expect(entry.idParams).toEqual(pathParamNames(operations[entry.operation].path))
+      expect(ROUTES).toContain(OPERATION_ROUTES[entry.operation])
+    }
+  })
+
+  it('finds entries by every word of the query, in any order and case', () => {
+    const found = searchPalette('MIGRATION resolve', here)
+    expect(found.map((match) => match.entry.key)).toEqual([
+      'screen:migrations',
+      'operation:resolveMigration',
+    ])
+    // The operation, whose title holds both words, is the best match (Enter opens it).
+    expect(found[bestMatchIndex(found)]?.entry.key).toBe('operation:resolveMigration')
+    expect(searchPalette('', here)).toHaveLength(ROUTES.length + 22)
+    expect(searchPalette('no such thing', here)).toEqual([])
+  })
+
+  it('prefills typed ids, in the order of the path parameters', () => {
+    const node = '11111111-1111-4111-8111-111111111111'
+    const deployment = '22222222-2222-4222-8222-222222222222'
+    const match = searchPalette(`branch head ${node} ${deployment}`, here).find(
+      (candidate) => candidate.entry.kind === 'operation',
+    )
+    expect(match?.entry.route).toBe('deployments')
+    expect(match?.params).toEqual({
+      op: 'resolveDeploymentSource',
+      nodeId: node,
+      deploymentId: deployment,
+    })
+  })
+
+  it('prefills the ids the current screen already has for its own operations', () => {
+    const id = '33333333-3333-4333-8333-333333333333'
+    const onMigrations = { route: 'migrations' as const, params: { id } }
+    const match = searchPalette('resolve migration', onMigrations).at(-1)
+    expect(match?.params).toEqual({ op: 'resolveMigration', id })
+    const elsewhere = searchPalette('cancel copy job', onMigrations).at(-1)
+    expect(elsewhere?.params).toEqual({ op: 'cancelCopyJob' })
+  })
+})
