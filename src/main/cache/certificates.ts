@@ -19,7 +19,7 @@ export interface CertificateCacheEntry {
 }
 
 export interface CertificateCache {
-  /** Rows matching the filter, by name (case-insensitive), then id. */
+  /** Rows matching the filter, in no particular order (the list sorts them as the user asks). */
   list(profileId: string, filter: CertificateFilter): CertificateRow[]
   /** Replaces the rows `filter` selects with `entries`, in one transaction. */
   replace(
@@ -37,7 +37,7 @@ export interface CertificateCache {
   clear(profileId: string): void
 }
 
-const TABLES = ['certificate_rows', 'certificate_lists']
+const TABLES = ['certificate_rows', 'certificate_items', 'certificate_lists']
 
 interface FilterParams {
   profileId: string
@@ -56,8 +56,14 @@ const MATCHES = `profile_id = @profileId
 
 export function createCertificateCache(cache: Cache): CertificateCache {
   const store = cache.extend((db, notify) => {
-    const selectRows = db.prepare<[FilterParams], { row_json: string }>(
-      `SELECT row_json FROM certificate_rows WHERE ${MATCHES} ORDER BY name_key, id`,
+    // One JSON array built by SQLite: one parse for 10,000 rows instead of 10,000.
+    const selectRows = db.prepare<[FilterParams], { rows_json: string | null }>(
+      `SELECT '[' || group_concat(row_json, ',') || ']' AS rows_json
+         FROM certificate_rows WHERE ${MATCHES}`,
+    )
+    const deleteMatchingItems = db.prepare<[FilterParams]>(
+      `DELETE FROM certificate_items WHERE profile_id = @profileId
+         AND id IN (SELECT id FROM certificate_rows WHERE ${MATCHES})`,
     )
     const deleteMatching = db.prepare<[FilterParams]>(
       `DELETE FROM certificate_rows WHERE ${MATCHES}`,
@@ -67,7 +73,6 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         {
           profile_id: string
           id: string
-          name_key: string
           type: string | null
           status: string | null
           is_system: 0 | 1
@@ -75,19 +80,21 @@ export function createCertificateCache(cache: Cache): CertificateCache {
           folder_path_json: string
           search_text: string
           row_json: string
-          item_json: string
         },
       ]
     >(
-      `INSERT INTO certificate_rows (profile_id, id, name_key, type, status, is_system, folder_id,
-           folder_path_json, search_text, row_json, item_json)
-         VALUES (@profile_id, @id, @name_key, @type, @status, @is_system, @folder_id,
-           @folder_path_json, @search_text, @row_json, @item_json)
-         ON CONFLICT (profile_id, id) DO UPDATE SET name_key = excluded.name_key,
+      `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
+           folder_path_json, search_text, row_json)
+         VALUES (@profile_id, @id, @type, @status, @is_system, @folder_id,
+           @folder_path_json, @search_text, @row_json)
+         ON CONFLICT (profile_id, id) DO UPDATE SET
            type = excluded.type, status = excluded.status, is_system = excluded.is_system,
            folder_id = excluded.folder_id, folder_path_json = excluded.folder_path_json,
-           search_text = excluded.search_text, row_json = excluded.row_json,
-           item_json = excluded.item_json`,
+           search_text = excluded.search_text, row_json = excluded.row_json`,
+    )
+    const upsertItem = db.prepare<[profileId: string, id: string, itemJson: string]>(
+      `INSERT INTO certificate_items (profile_id, id, item_json) VALUES (?, ?, ?)
+         ON CONFLICT (profile_id, id) DO UPDATE SET item_json = excluded.item_json`,
     )
     const upsertMeta = db.prepare<[profileId: string, fetchedAt: number]>(
       `INSERT INTO certificate_lists (profile_id, fetched_at) VALUES (?, ?)
@@ -97,7 +104,7 @@ export function createCertificateCache(cache: Cache): CertificateCache {
       'SELECT fetched_at FROM certificate_lists WHERE profile_id = ?',
     )
     const selectItem = db.prepare<[profileId: string, id: string], { item_json: string }>(
-      'SELECT item_json FROM certificate_rows WHERE profile_id = ? AND id = ?',
+      'SELECT item_json FROM certificate_items WHERE profile_id = ? AND id = ?',
     )
     const selectFolders = db.prepare<
       [profileId: string],
@@ -109,6 +116,9 @@ export function createCertificateCache(cache: Cache): CertificateCache {
     const deleteRows = db.prepare<[profileId: string]>(
       'DELETE FROM certificate_rows WHERE profile_id = ?',
     )
+    const deleteItems = db.prepare<[profileId: string]>(
+      'DELETE FROM certificate_items WHERE profile_id = ?',
+    )
     const deleteMeta = db.prepare<[profileId: string]>(
       'DELETE FROM certificate_lists WHERE profile_id = ?',
     )
@@ -118,7 +128,6 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         upsert.run({
           profile_id: profileId,
           id: row.id,
-          name_key: row.name.toLowerCase(),
           type: row.type,
           status: row.status,
           is_system: row.isSystem ? 1 : 0,
@@ -126,8 +135,8 @@ export function createCertificateCache(cache: Cache): CertificateCache {
           folder_path_json: JSON.stringify(row.folderPath),
           search_text: searchTextOf(row, item),
           row_json: JSON.stringify(row),
-          item_json: JSON.stringify(item),
         })
+        upsertItem.run(profileId, row.id, JSON.stringify(item))
       }
     }
     const replace = db.transaction(
@@ -137,7 +146,9 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         entries: CertificateCacheEntry[],
         fetchedAt: number,
       ) => {
-        deleteMatching.run(filterParams(profileId, filter))
+        const params = filterParams(profileId, filter)
+        deleteMatchingItems.run(params)
+        deleteMatching.run(params)
         putEntries(profileId, entries)
         upsertMeta.run(profileId, Math.round(fetchedAt))
       },
@@ -145,15 +156,16 @@ export function createCertificateCache(cache: Cache): CertificateCache {
     const put = db.transaction(putEntries)
     const clear = db.transaction((profileId: string) => {
       deleteRows.run(profileId)
+      deleteItems.run(profileId)
       deleteMeta.run(profileId)
     })
 
     return {
       list(profileId, filter) {
-        return selectRows.all(filterParams(profileId, filter)).flatMap((found) => {
-          const row = parseJson(found.row_json)
-          return row === undefined ? [] : [row as CertificateRow]
-        })
+        const found = selectRows.get(filterParams(profileId, filter))?.rows_json
+        const rows = found === null || found === undefined ? [] : parseJson(found)
+        // Rows we wrote ourselves; the bridge validates each against its schema on the way out.
+        return Array.isArray(rows) ? (rows as CertificateRow[]) : []
       },
       replace(profileId, filter, entries, fetchedAt) {
         replace(profileId, filter, entries, fetchedAt)
