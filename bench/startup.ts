@@ -9,6 +9,7 @@
  * `#/certificates` in Chromium, and stops the clock when the grid's first row is in the DOM
  * and two animation frames have passed (the frame with the row has been painted). The profile
  * is signed in, so the app's refresh from the service starts right after, as in real use.
+ * STARTUP_SCREENSHOT=file.png saves what the last run painted.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -187,6 +188,8 @@ export async function runStartupBench(): Promise<void> {
           return new Promise<void>((resolve) => frame(() => frame(() => resolve())))
         })
         const painted = performance.now()
+        const screenshot = process.env['STARTUP_SCREENSHOT']
+        if (screenshot && run === RUNS - 1) await page.screenshot({ path: screenshot })
         listedRows =
           Number(await page.getAttribute('[role=grid][aria-label=Certificates]', 'aria-rowcount')) -
           1

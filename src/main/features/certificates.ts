@@ -139,7 +139,7 @@ export function certificateHandlers(
       if (context.desktop === null) {
         throw new ServiceError(
           'UNPROCESSABLE_ENTITY',
-          'Web mode reads files in the page: use the file input, drop the file or paste it',
+          'No open dialog here (web mode reads files in the page): drop the file or paste it',
         )
       }
       const what =

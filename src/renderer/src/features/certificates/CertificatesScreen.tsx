@@ -46,7 +46,9 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
     () =>
       bridge.on('cache.changed', (change) => {
         if (change.profileId !== null && change.profileId !== profile.id) return
-        if (change.tables.includes('certificate_rows')) void reloadCached()
+        // A refresh under way brings the same rows in its answer: no second read of them.
+        if (!change.tables.includes('certificate_rows')) return
+        if (!useCertificatesStore.getState().refreshing) void reloadCached()
       }),
     [reloadCached, profile.id],
   )

@@ -31,16 +31,20 @@ export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) 
 
   useEffect(() => {
     let live = true
-    bridge
-      .call('certificates.details', { profileId, id: row.id, readPem: !offline })
-      .then((answer) => {
-        if (!live) return
-        setDetails({ id: row.id, ...answer })
-        setError(null)
-      })
-      .catch((caught: unknown) => live && setError(asBridgeError(caught)))
+    // A short pause, so arrowing through the list does not ask the service for every row.
+    const timer = setTimeout(() => {
+      bridge
+        .call('certificates.details', { profileId, id: row.id, readPem: !offline })
+        .then((answer) => {
+          if (!live) return
+          setDetails({ id: row.id, ...answer })
+          setError(null)
+        })
+        .catch((caught: unknown) => live && setError(asBridgeError(caught)))
+    }, 150)
     return () => {
       live = false
+      clearTimeout(timer)
     }
   }, [profileId, row.id, offline])
 
