@@ -56,6 +56,10 @@ let filterTimer: ReturnType<typeof setTimeout> | undefined
 
 const DEFAULT_FILTER: CertificateFilter = { showSystem: false }
 
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+}
+
 export const useCertificatesStore = create<CertificatesState>()((set, get) => {
   function apply(profileId: string, list: CertificateList, fromRefresh: boolean) {
     const offline = list.offline || isConnectivityError(list.error)
@@ -131,6 +135,9 @@ export const useCertificatesStore = create<CertificatesState>()((set, get) => {
         })
       }
       await readCache(profileId, mine)
+      // The cached list is painted before the service is asked: on a busy machine the refresh
+      // (every page of op 16) competes for the CPU with that first paint.
+      if (refresh && mine === generation) await afterNextPaint()
       if (refresh && mine === generation) await get().refresh()
     },
 
