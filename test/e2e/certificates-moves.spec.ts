@@ -92,6 +92,7 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   await expect(folderDialog).toBeHidden()
   await expect(page.getByText('Moved the folder.')).toBeVisible()
   await page.getByRole('button', { name: 'Refresh' }).click()
+  await page.getByRole('searchbox', { name: 'Search' }).fill('old-www-2023')
   await expect(certificateRow(page, 'old-www-2023')).toContainText('Staging / Archive / 2023')
   await expect(
     tree.getByRole('treeitem', { name: /^Staging/ }).getByRole('button', { name: 'Archive' }),
@@ -100,7 +101,9 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   // A reload shows the same from the cache, and the service agrees.
   await page.reload()
   await openCertificates(page)
+  await page.getByRole('searchbox', { name: 'Search' }).fill('old-www-2023')
   await expect(certificateRow(page, 'old-www-2023')).toContainText('Staging / Archive / 2023')
+  await page.getByRole('searchbox', { name: 'Search' }).fill('docs-portal')
   await expect(certificateRow(page, 'docs-portal')).toContainText('Staging')
   const { activeId } = await bridgeCall(page, 'profiles.list')
   const fresh = await bridgeCall(page, 'certificates.refresh', {
