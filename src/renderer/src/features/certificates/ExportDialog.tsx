@@ -2,17 +2,17 @@ import { useState } from 'react'
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../shared/api'
 import {
   EXPORT_FORMAT_INFO,
-  type BridgeError,
   type ChannelOutput,
   type CertificateRow,
   type Profile,
 } from '../../../../shared/bridge'
-import { asBridgeError, bridge } from '../../bridge'
+import { bridge } from '../../bridge'
 import { fieldErrorsFrom } from '../../lib/errors'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
+import { useAction } from './useAction'
 
 /*
  * Op 12: the 8 formats, each with what its file holds; a passphrase (masked, typed twice) for
@@ -33,8 +33,7 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
   const [format, setFormat] = useState<ExportFormat>('pem')
   const [passphrase, setPassphrase] = useState('')
   const [again, setAgain] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeError | null>(null)
+  const { busy, error, run, clearError } = useAction()
   const [saved, setSaved] = useState<Saved | null>(null)
   const [copied, setCopied] = useState(false)
   const info = EXPORT_FORMAT_INFO[format]
@@ -51,23 +50,18 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
     : {}
 
   async function save() {
-    setBusy(true)
-    setError(null)
     setSaved(null)
     setCopied(false)
-    try {
-      const result = await bridge.call('certificates.export', {
+    const result = await run(() =>
+      bridge.call('certificates.export', {
         profileId: profile.id,
         id: certificate.id,
         format,
         ...(wantsPassphrase && passphrase !== '' ? { passphrase } : {}),
-      })
-      if (result !== null) setSaved(result)
-    } catch (caught) {
-      setError(asBridgeError(caught))
-    } finally {
-      setBusy(false)
-    }
+      }),
+    )
+    // null: the save dialog was cancelled; undefined: it failed (the error is shown).
+    if (result) setSaved(result)
   }
 
   return (
@@ -104,7 +98,7 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
                 onChange={() => {
                   setFormat(candidate)
                   setSaved(null)
-                  setError(null)
+                  clearError()
                 }}
               />
               <span>
@@ -119,8 +113,10 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
       </fieldset>
       {wantsPassphrase ? (
         <div className="cert-passphrase">
-          <Field
+          <SecretField
             label={info.passphrase === 'required' ? 'Passphrase' : 'Passphrase (optional)'}
+            value={passphrase}
+            onChange={setPassphrase}
             error={
               serviceFields.passphrase ?? (passphrase === '' ? undefined : (missing ?? undefined))
             }
@@ -129,30 +125,13 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
                 ? 'Protects the keystore; you will need it to open the file.'
                 : 'Leave empty for an unencrypted file.'
             }
-          >
-            {(control) => (
-              <input
-                {...control}
-                className="input"
-                type="password"
-                autoComplete="new-password"
-                value={passphrase}
-                onChange={(event) => setPassphrase(event.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Passphrase again" error={mismatch ?? undefined}>
-            {(control) => (
-              <input
-                {...control}
-                className="input"
-                type="password"
-                autoComplete="new-password"
-                value={again}
-                onChange={(event) => setAgain(event.target.value)}
-              />
-            )}
-          </Field>
+          />
+          <SecretField
+            label="Passphrase again"
+            value={again}
+            onChange={setAgain}
+            error={mismatch ?? undefined}
+          />
         </div>
       ) : null}
       {error && !serviceFields.passphrase ? (
@@ -182,6 +161,30 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
         </div>
       ) : null}
     </Dialog>
+  )
+}
+
+/** A masked field that no password manager should fill with a saved password. */
+function SecretField(props: {
+  label: string
+  value: string
+  onChange(value: string): void
+  error: string | undefined
+  hint?: string
+}) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint}>
+      {(control) => (
+        <input
+          {...control}
+          className="input"
+          type="password"
+          autoComplete="new-password"
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+    </Field>
   )
 }
 

@@ -1,12 +1,13 @@
 import { useState } from 'react'
-import type { BridgeError, Profile } from '../../../../shared/bridge'
-import { asBridgeError, bridge } from '../../bridge'
+import type { Profile } from '../../../../shared/bridge'
+import { bridge } from '../../bridge'
 import { fieldErrorsFrom } from '../../lib/errors'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { choiceValue, FolderPicker, OTHER, TOP, type FolderChoice } from './FolderPicker'
 import { folderLabel, subtreeIds, type FolderNode } from './model'
+import { useAction } from './useAction'
 
 /*
  * "Move to folder…" (op 10) on the selection and "Move folder…" (op 3). Both take a folder
@@ -30,8 +31,7 @@ export function MoveCertificatesDialog({
   onMoved,
 }: MoveCertificatesProps) {
   const [choice, setChoice] = useState<FolderChoice>({ option: TOP, typed: '' })
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeError | null>(null)
+  const { busy, error, run, clearError } = useAction()
   const picked = choiceValue(choice)
   const fieldError = error
     ? fieldErrorsFrom(error.details, ['folderId'] as const).fields.folderId
@@ -39,16 +39,10 @@ export function MoveCertificatesDialog({
 
   async function move() {
     if (picked.error) return
-    setBusy(true)
-    setError(null)
-    try {
-      await bridge.call('certificates.move', { profileId: profile.id, ids, folderId: picked.value })
-      onMoved()
-    } catch (caught) {
-      setError(asBridgeError(caught))
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() =>
+      bridge.call('certificates.move', { profileId: profile.id, ids, folderId: picked.value }),
+    )
+    if (done) onMoved()
   }
 
   return (
@@ -77,7 +71,7 @@ export function MoveCertificatesDialog({
         choice={choice}
         onChange={(next) => {
           setChoice(next)
-          setError(null)
+          clearError()
         }}
         error={fieldError}
       />
@@ -102,8 +96,7 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
     initial?.id ? { option: initial.id, typed: '' } : { option: OTHER, typed: '' },
   )
   const [parent, setParent] = useState<FolderChoice>({ option: TOP, typed: '' })
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeError | null>(null)
+  const { busy, error, run, clearError } = useAction()
   const moving = choiceValue(folder)
   const target = choiceValue(parent)
   const movingNode = moving.value === null ? null : findNode(tree, moving.value)
@@ -113,20 +106,15 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
 
   async function move() {
     if (folderMissing || target.error || moving.value === null) return
-    setBusy(true)
-    setError(null)
-    try {
-      await bridge.call('certificates.moveFolder', {
+    const folderId = moving.value
+    const done = await run(() =>
+      bridge.call('certificates.moveFolder', {
         profileId: profile.id,
-        folderId: moving.value,
+        folderId,
         parentId: target.value,
-      })
-      onMoved()
-    } catch (caught) {
-      setError(asBridgeError(caught))
-    } finally {
-      setBusy(false)
-    }
+      }),
+    )
+    if (done) onMoved()
   }
 
   return (
@@ -155,7 +143,7 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
         choice={folder}
         onChange={(next) => {
           setFolder(next)
-          setError(null)
+          clearError()
         }}
         error={fields.id}
       />
@@ -169,7 +157,7 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
         choice={parent}
         onChange={(next) => {
           setParent(next)
-          setError(null)
+          clearError()
         }}
         disabledIds={ownSubtree}
         disabledReason="inside the folder being moved"

@@ -14,6 +14,7 @@ import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
 import { FactsList } from './DetailsPane'
+import { useAction } from './useAction'
 import { choiceValue, FolderPicker, TOP, type FolderChoice } from './FolderPicker'
 import type { FolderNode } from './model'
 
@@ -54,8 +55,7 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
   const [chain, setChain] = useState<PemValue>(EMPTY)
   const [lastCheck, setCheck] = useState<UploadCheck | null>(null)
   const [checkError, setCheckError] = useState<BridgeError | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeError | null>(null)
+  const { busy, error, run, clearError } = useAction()
   const folderValue = choiceValue(folder)
   const ready = !isEmpty(certificate) && !isEmpty(privateKey)
   const check = ready ? lastCheck : null
@@ -96,23 +96,17 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
 
   async function upload() {
     if (blocked || folderValue.error || name.trim() === '') return
-    setBusy(true)
-    setError(null)
-    try {
-      await bridge.call('certificates.upload', {
+    const done = await run(() =>
+      bridge.call('certificates.upload', {
         profileId: profile.id,
         name: name.trim(),
         folderId: folderValue.value,
         certificate: toSource(certificate),
         privateKey: toSource(privateKey),
         ...(isEmpty(chain) ? {} : { chain: toSource(chain) }),
-      })
-      onUploaded(name.trim())
-    } catch (caught) {
-      setError(asBridgeError(caught))
-    } finally {
-      setBusy(false)
-    }
+      }),
+    )
+    if (done) onUploaded(name.trim())
   }
 
   const fieldProps = (field: 'certificatePem' | 'privateKeyPem' | 'chainPem') => ({
@@ -120,7 +114,7 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
     mode,
     error: problemOf(field),
     warnings: warningsOf(field),
-    onChosen: () => setError(null),
+    onChosen: clearError,
   })
 
   return (
@@ -153,7 +147,7 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
             maxLength={200}
             onChange={(event) => {
               setName(event.target.value)
-              setError(null)
+              clearError()
             }}
           />
         )}
