@@ -124,6 +124,40 @@ describe('the list: cache first, every page from the service', () => {
     expect(visible.rows.some((row) => row.isSystem)).toBe(false)
   })
 
+  it("keeps each profile's rows apart", async () => {
+    const viewer = await value<Profile>('profiles.add', {
+      name: 'Scale (viewer)',
+      baseUrl: sandbox.url,
+      color: '#16a34a',
+      protected: false,
+      token: sandbox.tokens.viewer,
+    })
+    const empty = await value<List>('certificates.cached', {
+      profileId: viewer.id,
+      filter: { showSystem: true },
+    })
+    expect(empty).toMatchObject({ rows: [], folders: [], fetchedAt: null })
+    const unknown = await failure('certificates.cached', { profileId: randomUUID() })
+    expect(unknown.code).toBe('NOT_FOUND')
+    // Removing a profile forgets its cached certificates with its other lists.
+    await value('certificates.refresh', { profileId: viewer.id, filter: { search: 'www' } })
+    await value('profiles.remove', { id: viewer.id })
+    const db = new Database(path.join(temp.dir, 'data', 'cache.sqlite'), { readonly: true })
+    try {
+      const left = db
+        .prepare(
+          `SELECT (SELECT count(*) FROM certificate_rows WHERE profile_id = @id)
+                + (SELECT count(*) FROM certificate_items WHERE profile_id = @id)
+                + (SELECT count(*) FROM certificate_lists WHERE profile_id = @id) AS n`,
+        )
+        .get({ id: viewer.id }) as { n: number }
+      expect(left.n).toBe(0)
+    } finally {
+      db.close()
+    }
+    await value('profiles.activate', { id: profile.id })
+  })
+
   it('a filtered refresh replaces only the rows its filter covers', async () => {
     const expired = await value<List>('certificates.refresh', {
       profileId: profile.id,
