@@ -214,6 +214,15 @@ describe('paging without meta', () => {
       return { data: ids.slice((page - 1) * 100, page * 100), meta: { page, limit: 100 } }
     })
     expect(capped).toHaveLength(1_234)
+
+    // A service that ignores `page` (the same full page each time) does not loop for ever.
+    let calls = 0
+    const ignoring = await fetchAllPages({}, async () => {
+      calls += 1
+      return { data: ids.slice(0, PAGE_LIMIT) }
+    })
+    expect(ignoring).toHaveLength(PAGE_LIMIT)
+    expect(calls).toBe(2)
   })
 })
 

@@ -226,11 +226,14 @@ export async function fetchAllPages(
   let seen = 0
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const answer = await listPage({ ...query, page })
+    const before = byId.size
     for (const item of answer.data) {
       const entry = toCacheEntry(item)
       if (entry !== null) byId.set(entry.row.id, entry)
     }
     seen += answer.data.length
+    // A service that ignores `page` sends the same rows again: nothing new, the list is done.
+    if (page > 1 && byId.size === before) break
     const meta = answer.meta
     const pageSize = typeof meta?.limit === 'number' && meta.limit > 0 ? meta.limit : PAGE_LIMIT
     if (typeof meta?.total === 'number') {

@@ -6,7 +6,7 @@ import type { ChannelOutput } from '../../../shared/bridge'
 import { ServiceError } from '../../api'
 import type { CertificateCache } from '../../cache/certificates'
 import { defaultSettings } from '../../settings'
-import { safeFileName, writeFileAtomic } from '../../transfers'
+import { fileSystemError, safeFileName, writeFileAtomic } from '../../transfers'
 import type { Collision } from '../../transfers'
 import type { DeskContext } from '../context'
 import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from '../context'
@@ -140,7 +140,9 @@ async function ensureDownloadsFolder(folder: string): Promise<void> {
   const info = await stat(folder).catch(() => null)
   if (info?.isDirectory()) return
   if (info === null && path.resolve(folder) === path.resolve(defaultSettings().downloadsDir)) {
-    await mkdir(folder, { recursive: true })
+    await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+      throw fileSystemError(error, path.dirname(folder))
+    })
     return
   }
   throw new ServiceError(
