@@ -450,14 +450,6 @@ describe('export: main writes the file, the renderer learns path, size and hash'
       }),
     ])
   })
-
-  it('no private key material ever crossed the bridge', () => {
-    // Keys went *in* (upload material, pkcs12 and private-key exports); no answer holds one.
-    expect(carried.length).toBeGreaterThan(10)
-    // A PEM block with content (JSON-escaped newlines); messages may name the labels.
-    const pemBlock = /-----BEGIN [A-Z ]+-----(\\[rn]|\s)+[A-Za-z0-9+/]{16}/
-    for (const answer of carried) expect(answer).not.toMatch(pemBlock)
-  })
 })
 
 describe('moves and offline', () => {
@@ -518,5 +510,130 @@ describe('moves and offline', () => {
     })
     expect(all.rows.length).toBe(TOTAL + 1)
     expect(all.offline).toBe(true)
+  })
+})
+
+describe('the desktop app: save and open dialogs run by main', () => {
+  // Electron's dialogs cannot run here; the shell's DesktopIntegration is given as a stand-in
+  // that answers as a user would (a path, or null for Cancel). Everything else is real.
+  let desktopSandbox: RunningSandbox
+  let desktopDesk: Desk
+  let desktopProfile: Profile
+  let nextSavePath: string | null = null
+  let nextOpenPath: string | null = null
+  const titles: string[] = []
+
+  beforeAll(async () => {
+    desktopSandbox = await startSandbox({ port: 0 })
+    desktopDesk = await createDesk({
+      dataDir: path.join(temp.dir, 'desktop-data'),
+      mode: 'desktop',
+      openExternal: async () => undefined,
+      vault: createVault({ service: `Infradesk-certificates-desktop-${randomUUID()}` }),
+      version: '0.0.0-test',
+      defaultDownloadsDir: downloads,
+      desktop: {
+        chooseSavePath: async ({ title }) => {
+          titles.push(title)
+          return nextSavePath
+        },
+        chooseOpenFile: async ({ title }) => {
+          titles.push(title)
+          return nextOpenPath
+        },
+        showItemInFolder: () => undefined,
+        openPath: async () => undefined,
+        notify: () => undefined,
+      },
+    })
+    const added = await desktopDesk.dispatch('profiles.add', {
+      name: 'Desktop',
+      baseUrl: desktopSandbox.url,
+      color: '#2563eb',
+      protected: false,
+      token: desktopSandbox.tokens.admin,
+    })
+    if (!added.ok) throw new Error(JSON.stringify(added.error))
+    desktopProfile = added.value as Profile
+  }, 120_000)
+
+  afterAll(async () => {
+    await desktopDesk?.close()
+    await desktopSandbox?.close()
+  })
+
+  async function dispatch(channel: string, input: unknown) {
+    const result = await desktopDesk.dispatch(channel, input)
+    carried.push(JSON.stringify(result))
+    return result
+  }
+
+  it('export: the chosen path, replaced since the dialog asked; Cancel writes nothing', async () => {
+    const id = desktopSandbox.seed().certificates.withPrivateKey[0] as string
+    const target = await temp.write('chosen.pem', 'the old file')
+    nextSavePath = target
+    const saved = await dispatch('certificates.export', {
+      profileId: desktopProfile.id,
+      id,
+      format: 'fullchain',
+    })
+    expect(saved.ok && saved.value).toMatchObject({ path: target })
+    expect(splitPemBlocks(await readFile(target, 'utf8'))).toHaveLength(3)
+    expect(titles.at(-1)).toBe('Save Full chain')
+
+    nextSavePath = null
+    const before = await readdir(temp.dir)
+    const cancelled = await dispatch('certificates.export', {
+      profileId: desktopProfile.id,
+      id,
+      format: 'der',
+    })
+    expect(cancelled).toEqual({ ok: true, value: null })
+    expect(await readdir(temp.dir)).toEqual(before)
+  })
+
+  it('upload: main reads the chosen files; their text never comes back', async () => {
+    const material = await makeSelfSigned(temp, 'desktop.example.test')
+    nextOpenPath = await temp.write('desktop.crt', material.certificatePem)
+    const certificate = await dispatch('certificates.chooseFile', { field: 'certificatePem' })
+    nextOpenPath = await temp.write('desktop.key', material.privateKeyPem)
+    const key = await dispatch('certificates.chooseFile', { field: 'privateKeyPem' })
+    if (!certificate.ok || !key.ok) throw new Error('chooseFile failed')
+    const staged = {
+      certificate: certificate.value as { stagedId: string; fileName: string },
+      key: key.value as { stagedId: string; fileName: string },
+    }
+    expect(staged.key.fileName).toBe('desktop.key')
+    expect(titles.at(-1)).toBe('Choose the private key (PEM)')
+    const input = {
+      profileId: desktopProfile.id,
+      name: 'from-files',
+      folderId: null,
+      certificate: { stagedId: staged.certificate.stagedId },
+      privateKey: { stagedId: staged.key.stagedId },
+    }
+    const checked = await dispatch('certificates.checkUpload', input)
+    expect(checked.ok && (checked.value as Check).preview?.subject).toBe('CN=desktop.example.test')
+    const uploaded = await dispatch('certificates.upload', input)
+    expect(uploaded.ok).toBe(true)
+    // Used once, then dropped from memory.
+    const again = await dispatch('certificates.upload', { ...input, name: 'again' })
+    expect(again.ok === false && again.error.message).toMatch(/choose it again/)
+
+    nextOpenPath = null
+    expect(await dispatch('certificates.chooseFile', { field: 'chainPem' })).toEqual({
+      ok: true,
+      value: null,
+    })
+  })
+})
+
+describe('key material', () => {
+  it('no private key material ever crossed the bridge', () => {
+    // Keys went *in* (upload material, pkcs12 and private-key exports); no answer holds one.
+    expect(carried.length).toBeGreaterThan(10)
+    // A PEM block with content (JSON-escaped newlines); messages may name the labels.
+    const pemBlock = /-----BEGIN [A-Z ]+-----(\\[rn]|\s)+[A-Za-z0-9+/]{16}/
+    for (const answer of carried) expect(answer).not.toMatch(pemBlock)
   })
 })
