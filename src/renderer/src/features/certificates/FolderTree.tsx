@@ -18,12 +18,13 @@ export function FolderTree({ tree, selection, onSelect }: FolderTreeProps) {
   const isCurrent = (node: FolderNode) =>
     selection.kind === 'folder' && selection.node.path.join('/') === node.path.join('/')
   const renderNodes = (nodes: FolderNode[]) => (
-    <ul role="group">
+    <ul>
       {nodes.map((node) => (
-        <li key={node.path.join('/')} role="treeitem" aria-selected={isCurrent(node)}>
+        <li key={node.path.join('/')}>
           <button
             type="button"
             className={`cert-tree-item${isCurrent(node) ? ' is-current' : ''}`}
+            aria-current={isCurrent(node) ? 'true' : undefined}
             onClick={() => onSelect({ kind: 'folder', node })}
             title={node.id ?? 'Only seen as a parent: its id is not known'}
           >
@@ -39,6 +40,7 @@ export function FolderTree({ tree, selection, onSelect }: FolderTreeProps) {
       <button
         type="button"
         className={`cert-tree-item${selection.kind === 'all' ? ' is-current' : ''}`}
+        aria-current={selection.kind === 'all' ? 'true' : undefined}
         onClick={() => onSelect({ kind: 'all' })}
       >
         All certificates
@@ -46,13 +48,12 @@ export function FolderTree({ tree, selection, onSelect }: FolderTreeProps) {
       <button
         type="button"
         className={`cert-tree-item${selection.kind === 'none' ? ' is-current' : ''}`}
+        aria-current={selection.kind === 'none' ? 'true' : undefined}
         onClick={() => onSelect({ kind: 'none' })}
       >
         No folder
       </button>
-      <div role="tree" aria-label="Folder tree">
-        {renderNodes(tree)}
-      </div>
+      <div>{renderNodes(tree)}</div>
     </nav>
   )
 }
