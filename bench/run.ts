@@ -10,6 +10,12 @@ import { performance } from 'node:perf_hooks'
 import { createServiceClient } from '../src/main/api'
 import { openCache } from '../src/main/cache'
 import { startSandbox } from '../src/sandbox'
+import { runStartupBench } from './startup'
+
+/** Named benches, run alone with `npm run bench -- <name>`; without a name, the core figures. */
+const NAMED_BENCHES: Record<string, () => Promise<void>> = {
+  startup: runStartupBench,
+}
 
 interface Figure {
   name: string
@@ -139,7 +145,13 @@ async function main() {
   console.log(`\nwritten to ${file}`)
 }
 
-main().catch((error: unknown) => {
+const named = process.argv[2]
+const bench = named === undefined ? main : NAMED_BENCHES[named]
+if (bench === undefined) {
+  console.error(`unknown bench "${named}"; known: ${Object.keys(NAMED_BENCHES).join(', ')}`)
+  process.exit(2)
+}
+bench().catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

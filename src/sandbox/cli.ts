@@ -4,14 +4,14 @@ import type { RunningSandbox, SandboxOptions } from './index'
 
 /*
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] [--viewer-token T]
- *                    [--database-url postgres://...]
+ *                    [--database-url postgres://...] [--certificates N]
  * When ready, prints exactly one line on stdout (scripts wait for it):
  *   SANDBOX_READY {"url":"http://127.0.0.1:4010","tokens":{"admin":"...","viewer":"..."}}
  */
 
 const USAGE =
   'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] ' +
-  '[--viewer-token T] [--database-url postgres://...]'
+  '[--viewer-token T] [--database-url postgres://...] [--certificates N]'
 const DEFAULT_PORT = 4010
 
 class UsageError extends Error {}
@@ -29,6 +29,7 @@ function readOptions(argv: string[]): SandboxOptions {
         'admin-token': { type: 'string' },
         'viewer-token': { type: 'string' },
         'database-url': { type: 'string' },
+        certificates: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -44,8 +45,16 @@ function readOptions(argv: string[]): SandboxOptions {
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${portText}"`)
   }
+  const certificatesText = values.certificates ?? '0'
+  const certificateCount = Number(certificatesText)
+  if (!/^\d+$/.test(certificatesText) || certificateCount > 100_000) {
+    throw new UsageError(
+      `--certificates must be an integer from 0 to 100000, got "${certificatesText}"`,
+    )
+  }
   return {
     port,
+    certificateCount,
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values['admin-token'] === undefined ? {} : { adminToken: values['admin-token'] }),
     ...(values['viewer-token'] === undefined ? {} : { viewerToken: values['viewer-token'] }),

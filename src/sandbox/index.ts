@@ -25,6 +25,8 @@ export interface SandboxOptions {
   viewerToken?: string
   /** A real PostgreSQL for op 5 instead of in-process PGlite. */
   databaseUrl?: string
+  /** Scale testing (the CLI's `--certificates N`): this many certificates in all, at least. */
+  certificateCount?: number
   /** Told about anything that became a 500 INTERNAL_ERROR (the sandbox itself never logs). */
   onUnexpectedError?: (error: unknown) => void
 }
@@ -101,9 +103,16 @@ async function buildCore(
   tokens: { admin: string; viewer: string },
   baseUrl: string,
   databaseUrl?: string,
+  certificateCount = 0,
 ) {
   const pki = await createSandboxPki()
-  const seed = await buildSeed({ pki, createVolumeArchive, tokens, now: Date.now() })
+  const seed = await buildSeed({
+    pki,
+    createVolumeArchive,
+    tokens,
+    now: Date.now(),
+    certificateCount,
+  })
   const pristine = seed.state
   const postgres = createPostgresEngine({
     databases: postgresDatabasesOf(pristine),
@@ -170,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   let built: Awaited<ReturnType<typeof buildCore>>
   try {
-    built = await buildCore(tokens, baseUrl, options.databaseUrl)
+    built = await buildCore(tokens, baseUrl, options.databaseUrl, options.certificateCount)
   } catch (error) {
     failed()
     await closeServer(server)

@@ -7,11 +7,17 @@ import path from 'node:path'
  * every desktop we ship to.
  */
 
-/** Windows device names, refused with or without an extension (`CON.txt` is CON). */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i
-/** Characters no desktop file system takes in a name (plus the path separators). */
+/**
+ * Windows device names. Windows reads a name as the device when the part before its first dot,
+ * trailing spaces dropped, is one: `CON`, `CON.txt` and `CON .txt` all open the console.
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i
+/**
+ * Characters no desktop file system takes in a name (plus the path separators), and the line
+ * and paragraph separators, which split a name wherever it is shown.
+ */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we remove
-const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g
+const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 /** Bidirectional overrides and zero-width characters can disguise an extension (`txt.exe`). */
 const DECEPTIVE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
 /** Most file systems allow 255 bytes per name. */
@@ -40,8 +46,13 @@ function clean(candidate: string): string {
     .replace(/^[\s.]+/, '')
     .replace(/[\s.]+$/, '')
   if (/^_+$/.test(name)) return ''
-  if (WINDOWS_RESERVED.test(name)) name = `_${name}`
+  if (isWindowsDevice(name)) name = `_${name}`
   return truncateKeepingExtension(name, MAX_NAME_BYTES)
+}
+
+function isWindowsDevice(name: string): boolean {
+  const beforeFirstDot = name.split('.')[0] ?? ''
+  return WINDOWS_DEVICE.test(beforeFirstDot.replace(/\s+$/, ''))
 }
 
 function truncateKeepingExtension(name: string, maxBytes: number): string {

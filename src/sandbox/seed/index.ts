@@ -4,6 +4,7 @@ import type { PostgresDatabaseSpec } from '../postgres/types'
 import type { Role, SandboxState, VolumeRecord } from '../state'
 import type { CreateVolumeArchive, VolumeArchive } from '../volumes/types'
 import { seedApps } from './apps'
+import { bulkCertificates } from './bulk-certificates'
 import { seedCertificates } from './certificates'
 import {
   seedCertificateFolders,
@@ -30,6 +31,11 @@ export interface SeedOptions {
   createVolumeArchive: CreateVolumeArchive
   tokens: Record<Role, string>
   now: number
+  /**
+   * Scale testing (`--certificates N`): at least this many certificates in all, the seeded
+   * ones plus generated ones; the seed alone when not given or smaller.
+   */
+  certificateCount?: number
 }
 
 export interface BuiltSeed {
@@ -47,10 +53,18 @@ export async function buildSeed(options: SeedOptions): Promise<BuiltSeed> {
   const nodes = seedNodes()
   const certificateFolders = seedCertificateFolders(clock)
   const logging = seedLoggingEnvironments(clock)
-  const [certificates, databases] = await Promise.all([
+  const [seededCertificates, databases] = await Promise.all([
     seedCertificates(options.pki, clock, certificateFolders.byPath),
     seedDatabases(options.pki, clock, nodes),
   ])
+  const certificates = [
+    ...seededCertificates,
+    ...bulkCertificates(
+      (options.certificateCount ?? 0) - seededCertificates.length,
+      seededCertificates,
+      certificateFolders.folders,
+    ),
+  ]
   const certificateIdByName = new Map(
     certificates.map((certificate) => [certificate.name, certificate.id]),
   )

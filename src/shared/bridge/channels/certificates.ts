@@ -1,8 +1,244 @@
+import { z } from 'zod'
+import { EXPORT_FORMATS } from '../../api/resources'
+import type { ExportFormat } from '../../api/resources'
+import { bridgeErrorSchema } from '../result'
+import { id, profileId } from '../common'
+
 /*
- * Certificates, uploads, certificate and volume exports, transfers (issue 6).
+ * The certificates screen (ops 16, 10, 3), upload (op 7) and certificate export (op 12).
  * Channels and events of this area; contract.ts spreads them into the one bridge contract.
+ *
+ * What crosses: list rows (a compact projection, so 10,000 of them answer fast), one
+ * certificate's fields, facts read from its public PEM, and PEM text the user typed or chose
+ * going *into* main for upload. Never a private key coming back out, never an exported file's
+ * bytes (main writes the file; the renderer learns its path, size and SHA-256).
  */
 
-export const certificateChannels = {} as const
+const uuid = z.uuid({ error: 'Enter a folder id (a UUID)' })
+
+/** Filters of op 16, sent to the service and applied to the cache when offline. */
+export const certificateFilterSchema = z.object({
+  type: z.string().trim().max(100).optional(),
+  status: z.string().trim().max(100).optional(),
+  search: z.string().trim().max(500).optional(),
+  showSystem: z.boolean().optional(),
+})
+export type CertificateFilter = z.infer<typeof certificateFilterSchema>
+
+/** One line of the list: what the table, the counts and the folder tree need. */
+export const certificateRowSchema = z.object({
+  id,
+  name: z.string(),
+  type: z.string().nullable(),
+  status: z.string().nullable(),
+  folderId: z.string().nullable(),
+  /** Folder names from the top, as the service sent them; [] when none (or not sent). */
+  folderPath: z.array(z.string()),
+  commonName: z.string().nullable(),
+  /** ISO 8601, from the service's `notAfter` (or `expiresAt`/`validTo`). */
+  notAfter: z.string().nullable(),
+  isSystem: z.boolean(),
+  hasPrivateKey: z.boolean().nullable(),
+})
+export type CertificateRow = z.infer<typeof certificateRowSchema>
+
+/** A folder seen in certificate data: its id and the names from the top down to it. */
+export const certificateFolderSchema = z.object({ id, path: z.array(z.string()) })
+export type CertificateFolder = z.infer<typeof certificateFolderSchema>
+
+export const certificateListSchema = z.object({
+  rows: z.array(certificateRowSchema),
+  /** Every folder seen in this profile's cached certificates (whatever the filter). */
+  folders: z.array(certificateFolderSchema),
+  fetchedAt: z.number().nullable(),
+  offline: z.boolean(),
+  error: bridgeErrorSchema.nullable(),
+})
+export type CertificateList = z.infer<typeof certificateListSchema>
+
+/** Read from an X.509 certificate itself (node:crypto), never from what a service claims. */
+export const certificateFactsSchema = z.object({
+  subject: z.string(),
+  issuer: z.string(),
+  subjectAltNames: z.array(z.string()),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  serialNumber: z.string(),
+  fingerprintSha256: z.string(),
+  keyAlgorithm: z.string(),
+  selfSigned: z.boolean(),
+})
+export type CertificateFacts = z.infer<typeof certificateFactsSchema>
+
+/** A PEM the user pasted, dropped or picked in a file input; or one main read from a dialog. */
+export const pemSourceSchema = z.union([
+  z.object({ pem: z.string().max(1_048_576, 'At most 1 MiB of PEM text') }),
+  z.object({ stagedId: id }),
+])
+export type PemSource = z.infer<typeof pemSourceSchema>
+
+export const UPLOAD_FIELDS = [
+  'name',
+  'folderId',
+  'certificatePem',
+  'privateKeyPem',
+  'chainPem',
+] as const
+export type UploadField = (typeof UPLOAD_FIELDS)[number]
+
+export const uploadIssueSchema = z.object({
+  field: z.enum(UPLOAD_FIELDS),
+  message: z.string(),
+})
+export type UploadIssue = z.infer<typeof uploadIssueSchema>
+
+export const uploadMaterialSchema = z.object({
+  certificate: pemSourceSchema,
+  privateKey: pemSourceSchema,
+  chain: pemSourceSchema.optional(),
+})
+
+export const uploadCheckSchema = z.object({
+  /** Blocking: nothing is sent while there is one. */
+  problems: z.array(uploadIssueSchema),
+  /** Shown, not blocking (expired, expiring soon, not yet valid). */
+  warnings: z.array(uploadIssueSchema),
+  /** The leaf, when it parses. */
+  preview: certificateFactsSchema.nullable(),
+  /** Certificates in the chain (after the leaf), in the order given. */
+  chain: z.array(z.object({ subject: z.string(), issuer: z.string(), notAfter: z.string() })),
+  /** PKCS#8 "ENCRYPTED PRIVATE KEY" or a legacy "Proc-Type: 4,ENCRYPTED" key. */
+  encryptedKey: z.boolean(),
+})
+export type UploadCheck = z.infer<typeof uploadCheckSchema>
+
+/** Export formats: the file each makes, for people, and whether a passphrase is offered. */
+export const EXPORT_FORMAT_INFO: Record<
+  ExportFormat,
+  {
+    label: string
+    extension: string
+    description: string
+    passphrase: 'required' | 'optional' | 'none'
+  }
+> = {
+  pem: {
+    label: 'PEM certificate',
+    extension: '.pem',
+    description: 'The certificate alone, Base64 text (-----BEGIN CERTIFICATE-----).',
+    passphrase: 'none',
+  },
+  der: {
+    label: 'DER certificate',
+    extension: '.der',
+    description: 'The certificate alone, binary DER (Windows .cer, Java).',
+    passphrase: 'none',
+  },
+  pkcs12: {
+    label: 'PKCS#12 keystore',
+    extension: '.p12',
+    description: 'Certificate, private key and chain in one binary file (.p12/.pfx).',
+    passphrase: 'optional',
+  },
+  jks: {
+    label: 'Java keystore',
+    extension: '.jks',
+    description:
+      'Certificate, private key and chain as a JKS keystore for Java; needs a passphrase.',
+    passphrase: 'required',
+  },
+  chain: {
+    label: 'Chain',
+    extension: '-chain.pem',
+    description: 'The intermediate certificates only, PEM text, without the certificate itself.',
+    passphrase: 'none',
+  },
+  fullchain: {
+    label: 'Full chain',
+    extension: '-fullchain.pem',
+    description: 'The certificate followed by its intermediates, PEM text (nginx ssl_certificate).',
+    passphrase: 'none',
+  },
+  'private-key': {
+    label: 'Private key',
+    extension: '.key',
+    description: 'The private key alone, PKCS#8 PEM; encrypted when a passphrase is given.',
+    passphrase: 'optional',
+  },
+  'pem-bundle': {
+    label: 'PEM bundle',
+    extension: '-bundle.pem',
+    description: 'Private key, certificate and chain in one PEM text file (HAProxy).',
+    passphrase: 'optional',
+  },
+}
+
+export const certificateChannels = {
+  /** The cached list at once (filters applied to the cache); never calls the service. */
+  'certificates.cached': {
+    input: profileId.extend({ filter: certificateFilterSchema.default({}) }),
+    output: certificateListSchema,
+  },
+  /**
+   * Every page of op 16 with the filter; the cache takes the answer in; returns the cached list
+   * (with offline: true and the cached rows when the service cannot be reached).
+   */
+  'certificates.refresh': {
+    input: profileId.extend({ filter: certificateFilterSchema.default({}) }),
+    output: certificateListSchema,
+  },
+  /** One certificate: every field the service sent (cached), and facts from its PEM. */
+  'certificates.details': {
+    input: profileId.extend({ id, readPem: z.boolean().default(true) }),
+    output: z.object({
+      item: z.record(z.string(), z.unknown()).nullable(),
+      facts: certificateFactsSchema.nullable(),
+      /** Why facts are missing (offline, the export refused...). */
+      factsError: bridgeErrorSchema.nullable(),
+    }),
+  },
+  /** Op 10. */
+  'certificates.move': {
+    input: profileId.extend({ ids: z.array(id).min(1).max(10_000), folderId: uuid.nullable() }),
+    output: z.object({ moved: z.number() }),
+  },
+  /** Op 3; parentId null moves the folder to the top level. */
+  'certificates.moveFolder': {
+    input: profileId.extend({ folderId: uuid, parentId: uuid.nullable() }),
+    output: z.object({ folder: z.record(z.string(), z.unknown()) }),
+  },
+  /** The local checks of an upload (parse, key match, chain order, expiry); no service call. */
+  'certificates.checkUpload': { input: uploadMaterialSchema, output: uploadCheckSchema },
+  /** Electron: an open dialog run by main; the file stays in main, staged under an id. */
+  'certificates.chooseFile': {
+    input: z.object({ field: z.enum(['certificatePem', 'privateKeyPem', 'chainPem']) }),
+    output: z.object({ stagedId: id, fileName: z.string() }).nullable(),
+  },
+  /** Op 7, after the same local checks (refused with their reasons before anything is sent). */
+  'certificates.upload': {
+    input: profileId.extend(uploadMaterialSchema.shape).extend({
+      name: z.string().trim().min(1, 'Enter a name').max(200),
+      folderId: uuid.nullable(),
+    }),
+    output: z.object({ item: z.record(z.string(), z.unknown()) }),
+  },
+  /** Op 12, written to disk by main. Only the file's path, size and SHA-256 come back. */
+  'certificates.export': {
+    input: profileId.extend({
+      id,
+      format: z.enum(EXPORT_FORMATS),
+      passphrase: z.string().max(1024).optional(),
+    }),
+    output: z
+      .object({
+        path: z.string(),
+        size: z.number(),
+        sha256: z.string(),
+        transferId: z.string(),
+      })
+      /** null: the user cancelled the save dialog. */
+      .nullable(),
+  },
+} as const
 
 export const certificateEvents = {} as const

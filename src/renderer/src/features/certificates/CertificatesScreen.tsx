@@ -1,13 +1,333 @@
+import { useEffect, useMemo, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
+import { useAppStore } from '../../app/store'
+import { bridge } from '../../bridge'
+import { isAuthError, isConnectivityError } from '../../lib/errors'
+import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { useNow } from '../../ui/useNow'
+import { CertificateList } from './CertificateList'
+import { DetailsPane } from './DetailsPane'
+import { ExportDialog } from './ExportDialog'
+import { FolderTree, type FolderSelection } from './FolderTree'
+import { expiryCounts, folderTree, sortRows } from './model'
+import { MoveCertificatesDialog, MoveFolderDialog } from './MoveDialogs'
+import { useCertificatesStore } from './store'
+import { UploadDialog } from './UploadDialog'
+import './certificates.css'
 
-/** Placeholder: this screen is being built (replace the whole file). */
+/*
+ * The certificate manager: filters (sent to the service; applied to the cache offline), the
+ * folder tree, the virtualised list with expiry at a glance, the details pane, and the upload,
+ * export and move dialogs.
+ */
+
+const KNOWN_TYPES = ['letsencrypt', 'custom', 'internal']
+const KNOWN_STATUSES = ['active', 'expiring_soon', 'expired', 'revoked']
+
+type OpenDialog = 'upload' | 'export' | 'move' | 'moveFolder' | null
+
 export function CertificatesScreen({ profile }: { profile: Profile }) {
+  const state = useCertificatesStore()
+  const mode = useAppStore((s) => s.mode) ?? 'web'
+  const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
+  const now = useNow()
+  const [folder, setFolder] = useState<FolderSelection>({ kind: 'all' })
+  const [dialog, setDialog] = useState<OpenDialog>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const { show, reloadCached } = state
+
+  useEffect(() => {
+    void show(profile.id, { refresh: profile.signedIn })
+  }, [show, profile.id, profile.signedIn])
+
+  useEffect(
+    () =>
+      bridge.on('cache.changed', (change) => {
+        if (change.profileId !== null && change.profileId !== profile.id) return
+        // A refresh under way brings the same rows in its answer: no second read of them.
+        if (!change.tables.includes('certificate_rows')) return
+        if (!useCertificatesStore.getState().refreshing) void reloadCached()
+      }),
+    [reloadCached, profile.id],
+  )
+
+  const current = state.profileId === profile.id
+  const tree = useMemo(() => folderTree(state.folders), [state.folders])
+  const inFolder = useMemo(() => {
+    if (folder.kind === 'all') return state.rows
+    if (folder.kind === 'none') return state.rows.filter((row) => row.folderId === null)
+    const prefix = folder.node.path
+    return state.rows.filter(
+      (row) =>
+        row.folderId === folder.node.id ||
+        (row.folderPath.length >= prefix.length &&
+          prefix.every((name, index) => row.folderPath[index] === name)),
+    )
+  }, [state.rows, folder])
+  const rows = useMemo(() => sortRows(inFolder, state.sort), [inFolder, state.sort])
+  const counts = useMemo(() => expiryCounts(inFolder, now), [inFolder, now])
+  const selectedRows = rows.filter((row) => state.selected.has(row.id))
+  const single = selectedRows.length === 1 ? selectedRows[0] : undefined
+  const types = useMemo(
+    () => distinct([...KNOWN_TYPES, ...state.rows.map((row) => row.type)]),
+    [state.rows],
+  )
+  const statuses = useMemo(
+    () => distinct([...KNOWN_STATUSES, ...state.rows.map((row) => row.status)]),
+    [state.rows],
+  )
+
+  const needsService = !profile.signedIn
+    ? 'Signed out: sign in first'
+    : offline
+      ? 'Unavailable while the service cannot be reached'
+      : null
+  const error =
+    current && state.error && !isConnectivityError(state.error) && !isAuthError(state.error)
+      ? state.error
+      : null
+
+  function afterChange(message: string) {
+    setDialog(null)
+    setNotice(message)
+    void state.refresh()
+  }
+
   return (
-    <section className="screen" aria-labelledby="certificates-title">
+    <section className="screen cert-screen" aria-labelledby="certificates-title">
       <header className="screen-header">
-        <h1 id="certificates-title">Certificates</h1>
+        <div>
+          <h1 id="certificates-title">Certificates</h1>
+          <p className="screen-subtitle">
+            SSL certificates on <strong>{profile.name}</strong>
+          </p>
+        </div>
+        <div className="screen-actions">
+          <span className="updated" aria-live="polite">
+            {state.refreshing ? (
+              'Refreshing…'
+            ) : current && state.fetchedAt !== null ? (
+              <>
+                Updated <RelativeTime at={state.fetchedAt} />
+              </>
+            ) : current && state.loaded ? (
+              'Never updated'
+            ) : null}
+          </span>
+          <Button
+            onClick={() => void state.refresh()}
+            busy={state.refreshing}
+            disabled={!profile.signedIn}
+          >
+            Refresh
+          </Button>
+          <Button
+            variant="primary"
+            onClick={() => setDialog('upload')}
+            disabled={needsService !== null}
+            title={needsService ?? 'Upload a certificate and its private key'}
+          >
+            Upload…
+          </Button>
+          <Button
+            onClick={() => setDialog('export')}
+            disabled={needsService !== null || single === undefined}
+            title={
+              needsService ??
+              (single ? 'Save this certificate to a file' : 'Select one certificate')
+            }
+          >
+            Export…
+          </Button>
+          <Button
+            onClick={() => setDialog('move')}
+            disabled={needsService !== null || selectedRows.length === 0}
+            title={needsService ?? 'Move the selected certificates to a folder'}
+          >
+            Move to folder…
+          </Button>
+          <Button
+            onClick={() => setDialog('moveFolder')}
+            disabled={needsService !== null}
+            title={needsService ?? 'Move a folder under another, or to the top level'}
+          >
+            Move folder…
+          </Button>
+        </div>
       </header>
-      <p className="muted">Not built yet{profile ? ` for ${profile.name}` : ''}.</p>
+
+      <div className="cert-filters" role="search" aria-label="Filter certificates">
+        <input
+          className="input cert-search"
+          type="search"
+          aria-label="Search"
+          placeholder="Search name, common name, SANs"
+          value={state.filter.search ?? ''}
+          onChange={(event) => state.setFilter({ search: event.target.value })}
+        />
+        <select
+          className="input"
+          aria-label="Type"
+          value={state.filter.type ?? ''}
+          onChange={(event) => state.setFilter({ type: event.target.value })}
+        >
+          <option value="">Any type</option>
+          {types.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+        <select
+          className="input"
+          aria-label="Status"
+          value={state.filter.status ?? ''}
+          onChange={(event) => state.setFilter({ status: event.target.value })}
+        >
+          <option value="">Any status</option>
+          {statuses.map((status) => (
+            <option key={status} value={status}>
+              {status.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+        <label className="cert-check">
+          <input
+            type="checkbox"
+            checked={state.filter.showSystem === true}
+            onChange={(event) => state.setFilter({ showSystem: event.target.checked })}
+          />
+          Show system certificates
+        </label>
+      </div>
+
+      {notice ? (
+        <div className="banner banner-success" role="status">
+          <div className="banner-text">
+            <div className="banner-message">{notice}</div>
+          </div>
+          <div className="banner-action">
+            <Button size="small" onClick={() => setNotice(null)}>
+              Dismiss
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {error ? (
+        <ErrorBanner
+          error={error}
+          context="Could not load certificates"
+          action={<Button onClick={() => void state.refresh()}>Retry</Button>}
+        />
+      ) : null}
+
+      <p className="cert-counts" aria-label="Counts">
+        <span>
+          <strong>{rows.length}</strong> {rows.length === 1 ? 'certificate' : 'certificates'}
+        </span>
+        <span className={counts.expired > 0 ? 'cert-count-expired' : undefined}>
+          <strong>{counts.expired}</strong> expired
+        </span>
+        <span className={counts.soon > 0 ? 'cert-count-soon' : undefined}>
+          <strong>{counts.soon}</strong> expiring within 30 days
+        </span>
+        {selectedRows.length > 0 ? (
+          <span>
+            <strong>{selectedRows.length}</strong> selected
+          </span>
+        ) : null}
+      </p>
+
+      <div className="cert-body">
+        <FolderTree
+          tree={tree}
+          selection={folder}
+          onSelect={(selection) => {
+            setFolder(selection)
+          }}
+        />
+        {current && !state.loaded ? (
+          <p className="loading" role="status">
+            Loading certificates…
+          </p>
+        ) : (
+          <CertificateList
+            rows={rows}
+            now={now}
+            sort={state.sort}
+            onSort={state.setSort}
+            selected={state.selected}
+            anchorId={state.anchorId}
+            activeId={state.activeId}
+            onSelect={(ids, options) => state.select(ids, options)}
+            empty={
+              state.fetchedAt === null
+                ? 'No certificates saved for this profile yet.'
+                : 'No certificates match.'
+            }
+          />
+        )}
+        {single ? (
+          <DetailsPane profileId={profile.id} row={single} offline={offline} now={now} />
+        ) : (
+          <aside className="cert-details cert-details-empty" aria-label="Certificate details">
+            <p className="muted">
+              {selectedRows.length > 1
+                ? `${selectedRows.length} certificates selected.`
+                : 'Select a certificate to see its details.'}
+            </p>
+          </aside>
+        )}
+      </div>
+
+      {dialog === 'upload' ? (
+        <UploadDialog
+          profile={profile}
+          tree={tree}
+          mode={mode}
+          onClose={() => setDialog(null)}
+          onUploaded={(name) => afterChange(`Uploaded “${name}”.`)}
+        />
+      ) : null}
+      {dialog === 'export' && single ? (
+        <ExportDialog
+          profile={profile}
+          certificate={single}
+          mode={mode}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'move' && selectedRows.length > 0 ? (
+        <MoveCertificatesDialog
+          profile={profile}
+          ids={selectedRows.map((row) => row.id)}
+          tree={tree}
+          onClose={() => setDialog(null)}
+          onMoved={() =>
+            afterChange(
+              `Moved ${selectedRows.length === 1 ? '1 certificate' : `${selectedRows.length} certificates`}.`,
+            )
+          }
+        />
+      ) : null}
+      {dialog === 'moveFolder' ? (
+        <MoveFolderDialog
+          profile={profile}
+          tree={tree}
+          initial={folder.kind === 'folder' ? folder.node : null}
+          onClose={() => setDialog(null)}
+          onMoved={() => {
+            setFolder({ kind: 'all' })
+            afterChange('Moved the folder.')
+          }}
+        />
+      ) : null}
     </section>
   )
+}
+
+function distinct(values: (string | null)[]): string[] {
+  return [...new Set(values.filter((value): value is string => value !== null && value !== ''))]
 }

@@ -1,0 +1,236 @@
+import type { CertificateFilter, CertificateFolder, CertificateRow } from '../../shared/bridge'
+import type { Cache } from './index'
+
+/*
+ * The certificate list in SQLite (schema v8): one row per certificate and profile, keeping both
+ * the compact row the list shows and every field the service sent (for the details pane).
+ *
+ * A refresh may be filtered (op 16's type, status, search, showSystem go to the service). Its
+ * answer replaces exactly the cached rows the same filter selects here, and leaves the others:
+ * an unfiltered refresh (with system certificates) replaces the whole list, a filtered one
+ * cannot wipe what it did not ask about, and a certificate deleted on the service disappears on
+ * the next refresh whose filter covers it. Offline, the same filter reads the cache.
+ */
+
+export interface CertificateCacheEntry {
+  row: CertificateRow
+  /** Every field the service returned for it. */
+  item: Record<string, unknown>
+}
+
+export interface CertificateCache {
+  /** Rows matching the filter, in no particular order (the list sorts them as the user asks). */
+  list(profileId: string, filter: CertificateFilter): CertificateRow[]
+  /** Replaces the rows `filter` selects with `entries`, in one transaction. */
+  replace(
+    profileId: string,
+    filter: CertificateFilter,
+    entries: CertificateCacheEntry[],
+    fetchedAt: number,
+  ): void
+  /** Adds or updates these rows alone (an upload's answer), leaving the rest and the date. */
+  put(profileId: string, entries: CertificateCacheEntry[]): void
+  item(profileId: string, id: string): Record<string, unknown> | null
+  /** Epoch ms of the last refresh; null when never. */
+  fetchedAt(profileId: string): number | null
+  folders(profileId: string): CertificateFolder[]
+  clear(profileId: string): void
+}
+
+const TABLES = ['certificate_rows', 'certificate_items', 'certificate_lists']
+
+interface FilterParams {
+  profileId: string
+  type: string | null
+  status: string | null
+  search: string | null
+  showSystem: 0 | 1
+}
+
+/** Same rule as the service's (sandbox): substring of name, common name or SANs, any case. */
+const MATCHES = `profile_id = @profileId
+  AND (@type IS NULL OR type = @type)
+  AND (@status IS NULL OR status = @status)
+  AND (@showSystem = 1 OR is_system = 0)
+  AND (@search IS NULL OR instr(search_text, @search) > 0)`
+
+export function createCertificateCache(cache: Cache): CertificateCache {
+  const store = cache.extend((db, notify) => {
+    // One JSON array built by SQLite: one parse for 10,000 rows instead of 10,000.
+    const selectRows = db.prepare<[FilterParams], { rows_json: string | null }>(
+      `SELECT '[' || group_concat(row_json, ',') || ']' AS rows_json
+         FROM certificate_rows WHERE ${MATCHES}`,
+    )
+    const deleteMatchingItems = db.prepare<[FilterParams]>(
+      `DELETE FROM certificate_items WHERE profile_id = @profileId
+         AND id IN (SELECT id FROM certificate_rows WHERE ${MATCHES})`,
+    )
+    const deleteMatching = db.prepare<[FilterParams]>(
+      `DELETE FROM certificate_rows WHERE ${MATCHES}`,
+    )
+    const upsert = db.prepare<
+      [
+        {
+          profile_id: string
+          id: string
+          type: string | null
+          status: string | null
+          is_system: 0 | 1
+          folder_id: string | null
+          folder_path_json: string
+          search_text: string
+          row_json: string
+        },
+      ]
+    >(
+      `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
+           folder_path_json, search_text, row_json)
+         VALUES (@profile_id, @id, @type, @status, @is_system, @folder_id,
+           @folder_path_json, @search_text, @row_json)
+         ON CONFLICT (profile_id, id) DO UPDATE SET
+           type = excluded.type, status = excluded.status, is_system = excluded.is_system,
+           folder_id = excluded.folder_id, folder_path_json = excluded.folder_path_json,
+           search_text = excluded.search_text, row_json = excluded.row_json`,
+    )
+    const upsertItem = db.prepare<[profileId: string, id: string, itemJson: string]>(
+      `INSERT INTO certificate_items (profile_id, id, item_json) VALUES (?, ?, ?)
+         ON CONFLICT (profile_id, id) DO UPDATE SET item_json = excluded.item_json`,
+    )
+    const upsertMeta = db.prepare<[profileId: string, fetchedAt: number]>(
+      `INSERT INTO certificate_lists (profile_id, fetched_at) VALUES (?, ?)
+         ON CONFLICT (profile_id) DO UPDATE SET fetched_at = excluded.fetched_at`,
+    )
+    const selectMeta = db.prepare<[profileId: string], { fetched_at: number }>(
+      'SELECT fetched_at FROM certificate_lists WHERE profile_id = ?',
+    )
+    const selectItem = db.prepare<[profileId: string, id: string], { item_json: string }>(
+      'SELECT item_json FROM certificate_items WHERE profile_id = ? AND id = ?',
+    )
+    const selectFolders = db.prepare<
+      [profileId: string],
+      { folder_id: string; folder_path_json: string }
+    >(
+      `SELECT folder_id, max(folder_path_json) AS folder_path_json FROM certificate_rows
+         WHERE profile_id = ? AND folder_id IS NOT NULL GROUP BY folder_id`,
+    )
+    const deleteRows = db.prepare<[profileId: string]>(
+      'DELETE FROM certificate_rows WHERE profile_id = ?',
+    )
+    const deleteItems = db.prepare<[profileId: string]>(
+      'DELETE FROM certificate_items WHERE profile_id = ?',
+    )
+    const deleteMeta = db.prepare<[profileId: string]>(
+      'DELETE FROM certificate_lists WHERE profile_id = ?',
+    )
+
+    const putEntries = (profileId: string, entries: CertificateCacheEntry[]) => {
+      for (const { row, item } of entries) {
+        upsert.run({
+          profile_id: profileId,
+          id: row.id,
+          type: row.type,
+          status: row.status,
+          is_system: row.isSystem ? 1 : 0,
+          folder_id: row.folderId,
+          folder_path_json: JSON.stringify(row.folderPath),
+          search_text: searchTextOf(row, item),
+          row_json: JSON.stringify(row),
+        })
+        upsertItem.run(profileId, row.id, JSON.stringify(item))
+      }
+    }
+    const replace = db.transaction(
+      (
+        profileId: string,
+        filter: CertificateFilter,
+        entries: CertificateCacheEntry[],
+        fetchedAt: number,
+      ) => {
+        const params = filterParams(profileId, filter)
+        deleteMatchingItems.run(params)
+        deleteMatching.run(params)
+        putEntries(profileId, entries)
+        upsertMeta.run(profileId, Math.round(fetchedAt))
+      },
+    )
+    const put = db.transaction(putEntries)
+    const clear = db.transaction((profileId: string) => {
+      deleteRows.run(profileId)
+      deleteItems.run(profileId)
+      deleteMeta.run(profileId)
+    })
+
+    return {
+      list(profileId, filter) {
+        const found = selectRows.get(filterParams(profileId, filter))?.rows_json
+        const rows = found === null || found === undefined ? [] : parseJson(found)
+        // Rows we wrote ourselves; the bridge validates each against its schema on the way out.
+        return Array.isArray(rows) ? (rows as CertificateRow[]) : []
+      },
+      replace(profileId, filter, entries, fetchedAt) {
+        replace(profileId, filter, entries, fetchedAt)
+        notify({ name: 'replaceCertificates', tables: TABLES, profileId })
+      },
+      put(profileId, entries) {
+        put(profileId, entries)
+        notify({ name: 'putCertificates', tables: TABLES, profileId })
+      },
+      item(profileId, id) {
+        const found = selectItem.get(profileId, id)
+        const item = found === undefined ? undefined : parseJson(found.item_json)
+        return item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : null
+      },
+      fetchedAt(profileId) {
+        return selectMeta.get(profileId)?.fetched_at ?? null
+      },
+      folders(profileId) {
+        return selectFolders.all(profileId).map((found) => ({
+          id: found.folder_id,
+          path: stringArray(parseJson(found.folder_path_json)),
+        }))
+      },
+      clear(profileId) {
+        clear(profileId)
+        notify({ name: 'clearCertificates', tables: TABLES, profileId })
+      },
+    } satisfies CertificateCache
+  })
+  // A removed profile's cached lists go with it (the cache announces clearProfile).
+  cache.onChange((change) => {
+    if (change.name === 'clearProfile' && change.profileId !== null) store.clear(change.profileId)
+  })
+  return store
+}
+
+function filterParams(profileId: string, filter: CertificateFilter): FilterParams {
+  const text = (value: string | undefined) =>
+    value === undefined || value.trim() === '' ? null : value.trim()
+  const search = text(filter.search)
+  return {
+    profileId,
+    type: text(filter.type),
+    status: text(filter.status),
+    search: search === null ? null : search.toLowerCase(),
+    showSystem: filter.showSystem === true ? 1 : 0,
+  }
+}
+
+function searchTextOf(row: CertificateRow, item: Record<string, unknown>): string {
+  const altNames = Array.isArray(item['subjectAltNames']) ? item['subjectAltNames'] : []
+  return [row.name, row.commonName ?? '', ...altNames.filter((name) => typeof name === 'string')]
+    .join('\n')
+    .toLowerCase()
+}
+
+function stringArray(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry) => typeof entry === 'string') : []
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    // A row we cannot read is skipped: the next refresh rewrites it.
+    return undefined
+  }
+}

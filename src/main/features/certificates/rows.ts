@@ -1,0 +1,53 @@
+import type { CertificateRow } from '../../../shared/bridge'
+import type { CertificateCacheEntry } from '../../cache/certificates'
+
+/*
+ * A certificate as the service sent it (op 16 returns generic resources: SERVICE_API.md 2.7
+ * shows no field set) turned into the list's row. Read leniently: a field of another name or
+ * type is left out rather than guessed; anything without a string id cannot be selected, moved
+ * or exported, so it is dropped.
+ */
+
+export function toCacheEntry(item: unknown): CertificateCacheEntry | null {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return null
+  const fields = item as Record<string, unknown>
+  const id = text(fields['id'])
+  if (id === null || id === '' || id.length > 200) return null
+  const row: CertificateRow = {
+    id,
+    name: text(fields['name']) ?? text(fields['commonName']) ?? id,
+    type: text(fields['type']),
+    status: text(fields['status']),
+    folderId: text(fields['folderId']),
+    folderPath: folderPathOf(fields['folderPath']),
+    commonName: text(fields['commonName']),
+    notAfter: isoDate(fields['notAfter'] ?? fields['expiresAt'] ?? fields['validTo']),
+    isSystem: fields['isSystem'] === true || fields['system'] === true,
+    hasPrivateKey: typeof fields['hasPrivateKey'] === 'boolean' ? fields['hasPrivateKey'] : null,
+  }
+  return { row, item: fields }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null
+}
+
+/** An array of names, or one "A/B/C" string; anything else is "not sent". */
+function folderPathOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((name): name is string => typeof name === 'string')
+  if (typeof value === 'string' && value !== '') return value.split('/').filter(Boolean)
+  return []
+}
+
+/** ISO 8601 from a date string or epoch seconds/milliseconds; null when unreadable. */
+function isoDate(value: unknown): string | null {
+  let ms: number
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    ms = value < 1e12 ? value * 1000 : value
+  } else if (typeof value === 'string' && value !== '') {
+    ms = Date.parse(value)
+  } else {
+    return null
+  }
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString()
+}

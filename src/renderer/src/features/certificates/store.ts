@@ -1,0 +1,196 @@
+import { create } from 'zustand'
+import type {
+  BridgeError,
+  CertificateFilter,
+  CertificateFolder,
+  CertificateList,
+  CertificateRow,
+} from '../../../../shared/bridge'
+import { useAppStore } from '../../app/store'
+import { asBridgeError, bridge } from '../../bridge'
+import { isAuthError, isConnectivityError } from '../../lib/errors'
+
+/*
+ * The certificates screen's state: the cached list at once, then every page from the service;
+ * a refresh that cannot reach the service keeps the cached rows and flags the profile offline.
+ * Filters go to the service and, offline, to the cache. Answers for a profile or a filter no
+ * longer shown are dropped (a generation counter).
+ */
+
+export type SortKey = 'name' | 'status' | 'expires' | 'type' | 'folder'
+export interface Sort {
+  key: SortKey
+  direction: 'asc' | 'desc'
+}
+
+interface CertificatesState {
+  profileId: string | null
+  filter: CertificateFilter
+  rows: CertificateRow[]
+  folders: CertificateFolder[]
+  fetchedAt: number | null
+  loaded: boolean
+  refreshing: boolean
+  offline: boolean
+  error: BridgeError | null
+  sort: Sort
+  /** Ids of the selected certificates. */
+  selected: ReadonlySet<string>
+  /** Where shift-selection extends from, and where the keyboard is. */
+  anchorId: string | null
+  activeId: string | null
+
+  show(profileId: string, options: { refresh: boolean }): Promise<void>
+  setFilter(patch: Partial<CertificateFilter>): void
+  reloadCached(): Promise<void>
+  refresh(): Promise<void>
+  setSort(key: SortKey): void
+  select(
+    ids: readonly string[],
+    options?: { anchorId?: string | null; activeId?: string | null },
+  ): void
+}
+
+let generation = 0
+let filterTimer: ReturnType<typeof setTimeout> | undefined
+
+const DEFAULT_FILTER: CertificateFilter = { showSystem: false }
+
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+}
+
+export const useCertificatesStore = create<CertificatesState>()((set, get) => {
+  function apply(profileId: string, list: CertificateList, fromRefresh: boolean) {
+    const offline = list.offline || isConnectivityError(list.error)
+    const present = new Set(list.rows.map((row) => row.id))
+    const selected = new Set([...get().selected].filter((id) => present.has(id)))
+    set({
+      rows: list.rows,
+      folders: list.folders,
+      fetchedAt: list.fetchedAt,
+      offline,
+      error: list.error,
+      loaded: true,
+      selected,
+    })
+    useAppStore.getState().reportConnectivity(profileId, {
+      offline,
+      error: offline ? list.error : null,
+      dataFetchedAt: list.fetchedAt,
+    })
+    if (fromRefresh && isAuthError(list.error) && list.error) {
+      useAppStore.getState().requestSignIn({ profileId, message: list.error.message })
+    }
+  }
+
+  function fail(profileId: string, error: unknown) {
+    const bridgeError = asBridgeError(error)
+    const offline = isConnectivityError(bridgeError)
+    set({ error: bridgeError, offline: offline || get().offline, loaded: true })
+    if (isAuthError(bridgeError)) {
+      useAppStore.getState().requestSignIn({ profileId, message: bridgeError.message })
+    }
+  }
+
+  async function readCache(profileId: string, mine: number) {
+    try {
+      const list = await bridge.call('certificates.cached', { profileId, filter: get().filter })
+      if (mine === generation) apply(profileId, list, false)
+    } catch (error) {
+      if (mine === generation) fail(profileId, error)
+    }
+  }
+
+  return {
+    profileId: null,
+    filter: DEFAULT_FILTER,
+    rows: [],
+    folders: [],
+    fetchedAt: null,
+    loaded: false,
+    refreshing: false,
+    offline: false,
+    error: null,
+    sort: { key: 'name', direction: 'asc' },
+    selected: new Set(),
+    anchorId: null,
+    activeId: null,
+
+    async show(profileId, { refresh }) {
+      const mine = ++generation
+      if (get().profileId !== profileId) {
+        set({
+          profileId,
+          rows: [],
+          folders: [],
+          fetchedAt: null,
+          loaded: false,
+          offline: false,
+          error: null,
+          refreshing: false,
+          selected: new Set(),
+          anchorId: null,
+          activeId: null,
+        })
+      }
+      await readCache(profileId, mine)
+      // The cached list is painted before the service is asked: on a busy machine the refresh
+      // (every page of op 16) competes for the CPU with that first paint.
+      if (refresh && mine === generation) await afterNextPaint()
+      if (refresh && mine === generation) await get().refresh()
+    },
+
+    setFilter(patch) {
+      const filter = { ...get().filter, ...patch }
+      set({ filter })
+      const { profileId } = get()
+      if (!profileId) return
+      // The cache answers each keystroke; the service is asked once typing pauses.
+      const mine = ++generation
+      void readCache(profileId, mine)
+      clearTimeout(filterTimer)
+      filterTimer = setTimeout(() => {
+        if (mine === generation && !get().offline) void get().refresh()
+      }, 400)
+    },
+
+    async reloadCached() {
+      const { profileId } = get()
+      if (profileId) await readCache(profileId, generation)
+    },
+
+    async refresh() {
+      const { profileId, filter } = get()
+      if (!profileId) return
+      const mine = generation
+      set({ refreshing: true })
+      try {
+        const list = await bridge.call('certificates.refresh', { profileId, filter })
+        if (mine === generation) apply(profileId, list, true)
+      } catch (error) {
+        if (mine === generation) fail(profileId, error)
+      } finally {
+        if (mine === generation) set({ refreshing: false })
+      }
+    },
+
+    setSort(key) {
+      const { sort } = get()
+      set({
+        sort:
+          sort.key === key
+            ? { key, direction: sort.direction === 'asc' ? 'desc' : 'asc' }
+            : { key, direction: 'asc' },
+      })
+    },
+
+    select(ids, options = {}) {
+      set({
+        selected: new Set(ids),
+        ...(options.anchorId === undefined ? {} : { anchorId: options.anchorId }),
+        ...(options.activeId === undefined ? {} : { activeId: options.activeId }),
+      })
+    },
+  }
+})

@@ -1,0 +1,88 @@
+import { makeSelfSigned, makeTempDir } from '../support/tools'
+import { certificateRow, openCertificates } from './support/certificates'
+import { connectStagingToSandbox, expect, test } from './support/fixtures'
+
+/*
+ * Op 7 through the UI. Material made by openssl (not by the sandbox). The local checks run
+ * before anything is sent: a mismatched key and garbage PEM are refused with their reasons and
+ * the Upload button stays disabled; a valid pair shows its preview, uploads and is listed. The
+ * service's own refusal (409 on a taken name) lands on the name field.
+ */
+
+test('upload: a valid certificate is listed; a mismatched key and garbage PEM are refused locally', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const temp = await makeTempDir('infradesk-e2e-upload')
+  try {
+    const first = await makeSelfSigned(temp, 'upload-e2e.example.test', {
+      subjectAltName: 'DNS:upload-e2e.example.test,DNS:www.upload-e2e.example.test',
+    })
+    const other = await makeSelfSigned(temp, 'other.example.test')
+    const sandbox = await startSandbox()
+    const app = await startApp()
+    await page.goto(app.url)
+    await connectStagingToSandbox(page, sandbox)
+    await openCertificates(page)
+
+    await page.getByRole('button', { name: 'Upload…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Upload a certificate' })
+    const upload = dialog.getByRole('button', { name: 'Upload', exact: true })
+    const certificateField = dialog.getByLabel('Certificate (PEM)', { exact: true })
+    const keyField = dialog.getByLabel('Private key (PEM)', { exact: true })
+    await dialog.getByLabel('Name', { exact: true }).fill('e2e-uploaded')
+
+    // Garbage: not PEM at all, then a PEM block whose content is not a certificate.
+    await certificateField.fill('hello, this is not a certificate')
+    await keyField.fill(first.privateKeyPem)
+    await expect(dialog.getByText(/No PEM certificate found in the certificate/)).toBeVisible()
+    await expect(upload).toBeDisabled()
+    await certificateField.fill('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')
+    await expect(
+      dialog.getByText(/Certificate of the certificate is not a readable X\.509 certificate/),
+    ).toBeVisible()
+    await expect(upload).toBeDisabled()
+
+    // A key that belongs to another certificate.
+    await certificateField.fill(first.certificatePem)
+    await keyField.fill(other.privateKeyPem)
+    await expect(
+      dialog.getByText(/This private key does not belong to the certificate/),
+    ).toBeVisible()
+    await expect(upload).toBeDisabled()
+
+    // The right key, given as a file through the file input: the preview reads the certificate.
+    await keyField.fill('')
+    await dialog.getByLabel('Private key (PEM): file').setInputFiles({
+      name: 'upload-e2e.key',
+      mimeType: 'application/x-pem-file',
+      buffer: Buffer.from(first.privateKeyPem),
+    })
+    await expect(keyField).toHaveValue(first.privateKeyPem)
+    const preview = dialog.getByRole('region', { name: 'Preview' })
+    await expect(preview).toContainText('CN=upload-e2e.example.test')
+    await expect(preview).toContainText('www.upload-e2e.example.test')
+    // 30 days from openssl: the "expiring soon" warning shows, and does not block.
+    await expect(dialog.getByText(/The certificate expires on .+, in \d+ days/)).toBeVisible()
+    await expect(upload).toBeEnabled()
+    await upload.click()
+    await expect(dialog).toBeHidden()
+    await expect(page.getByText('Uploaded “e2e-uploaded”.')).toBeVisible()
+    await expect(certificateRow(page, 'e2e-uploaded')).toHaveCount(1)
+
+    // The same name again: the service's 409 lands on the name field.
+    await page.getByRole('button', { name: 'Upload…' }).click()
+    await dialog.getByLabel('Name', { exact: true }).fill('E2E-Uploaded')
+    await certificateField.fill(first.certificatePem)
+    await keyField.fill(first.privateKeyPem)
+    await expect(upload).toBeEnabled()
+    await upload.click()
+    await expect(
+      dialog.getByText('A certificate named "E2E-Uploaded" already exists'),
+    ).toBeVisible()
+    await expect(dialog.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+  } finally {
+    await temp.remove()
+  }
+})

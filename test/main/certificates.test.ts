@@ -1,0 +1,639 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDesk } from '../../src/main/desk'
+import type { Desk } from '../../src/main/desk'
+import { fetchAllPages, PAGE_LIMIT } from '../../src/main/features/certificates'
+import { createVault } from '../../src/main/vault'
+import { startSandbox } from '../../src/sandbox'
+import type { RunningSandbox } from '../../src/sandbox'
+import type { ChannelOutput, Profile, Result } from '../../src/shared/bridge'
+import { makeSelfSigned, makeTempDir, openssl, sha256Hex, splitPemBlocks } from '../support/tools'
+import type { TempDir } from '../support/tools'
+
+/*
+ * The certificates area through the desk's bridge, every part real: a sandbox with 1,200
+ * certificates (three pages of op 16), the SQLite cache file, the keychain (gnome-keyring over
+ * D-Bus), openssl-made upload material, files written to a temporary downloads folder.
+ */
+
+const KEYRING_HINT =
+  'These tests need a Secret Service on D-Bus: ' +
+  '`node scripts/with-keyring.mjs npx vitest run test/main/certificates.test.ts`.'
+const TOTAL = 1_200
+const PASSPHRASE = 'correct horse battery staple'
+
+type List = ChannelOutput<'certificates.cached'>
+type Check = ChannelOutput<'certificates.checkUpload'>
+
+let temp: TempDir
+let downloads: string
+let sandbox: RunningSandbox
+let desk: Desk
+let profile: Profile
+/** Every Result the bridge carried, as JSON: checked for key material at the end. */
+const carried: string[] = []
+
+async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
+  const result = await desk.dispatch(channel, input)
+  carried.push(JSON.stringify(result))
+  return result
+}
+
+async function value<T>(channel: string, input: unknown = {}): Promise<T> {
+  const result = await call(channel, input)
+  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
+  return result.value as T
+}
+
+async function failure(channel: string, input: unknown = {}) {
+  const result = await call(channel, input)
+  if (result.ok) throw new Error(`${channel} succeeded but should have failed`)
+  return result.error
+}
+
+function serviceList(query: Record<string, unknown>) {
+  const url = new URL('/api/ssl-certificates', sandbox.url)
+  for (const [key, entry] of Object.entries(query)) url.searchParams.set(key, String(entry))
+  return fetch(url, { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } }).then(
+    (response) => response.json() as Promise<{ data: { id: string }[]; meta: { total: number } }>,
+  )
+}
+
+beforeAll(async () => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error(KEYRING_HINT)
+  temp = await makeTempDir('infradesk-certificates')
+  downloads = path.join(temp.dir, 'downloads')
+  await mkdir(downloads)
+  sandbox = await startSandbox({ port: 0, certificateCount: TOTAL })
+  desk = await createDesk({
+    dataDir: path.join(temp.dir, 'data'),
+    mode: 'web',
+    openExternal: async () => undefined,
+    vault: createVault({ service: `Infradesk-certificates-test-${randomUUID()}` }),
+    version: '0.0.0-test',
+    requestTimeoutMs: 30_000,
+    defaultDownloadsDir: downloads,
+  })
+  profile = await value<Profile>('profiles.add', {
+    name: 'Scale',
+    baseUrl: sandbox.url,
+    color: '#2563eb',
+    protected: false,
+    token: sandbox.tokens.admin,
+  })
+}, 120_000)
+
+afterAll(async () => {
+  await desk?.close()
+  await sandbox?.close()
+  await temp?.remove()
+})
+
+describe('the list: cache first, every page from the service', () => {
+  it('starts empty, never fetched', async () => {
+    const cached = await value<List>('certificates.cached', { profileId: profile.id })
+    expect(cached).toMatchObject({ rows: [], fetchedAt: null })
+  })
+
+  it('a refresh follows meta through every page and caches them all', async () => {
+    const all = await value<List>('certificates.refresh', {
+      profileId: profile.id,
+      filter: { showSystem: true },
+    })
+    expect(all.rows).toHaveLength(TOTAL)
+    expect(new Set(all.rows.map((row) => row.id)).size).toBe(TOTAL)
+    expect(all.offline).toBe(false)
+    const cached = await value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { showSystem: true },
+    })
+    expect(cached.rows).toHaveLength(TOTAL)
+    expect(cached.fetchedAt).toBe(all.fetchedAt)
+    // Folders seen in the data, with their paths.
+    const seed = sandbox.seed()
+    for (const folder of cached.folders) expect(seed.certificateFolders).toContain(folder.id)
+    expect(cached.folders.map((folder) => folder.path.join('/'))).toContain(
+      'Production/APIs/Partners',
+    )
+    // Without showSystem, the cache answers as the service would.
+    const visible = await value<List>('certificates.cached', { profileId: profile.id })
+    expect(visible.rows).toHaveLength((await serviceList({ limit: 1 })).meta.total)
+    expect(visible.rows.some((row) => row.isSystem)).toBe(false)
+  })
+
+  it("keeps each profile's rows apart", async () => {
+    const viewer = await value<Profile>('profiles.add', {
+      name: 'Scale (viewer)',
+      baseUrl: sandbox.url,
+      color: '#16a34a',
+      protected: false,
+      token: sandbox.tokens.viewer,
+    })
+    const empty = await value<List>('certificates.cached', {
+      profileId: viewer.id,
+      filter: { showSystem: true },
+    })
+    expect(empty).toMatchObject({ rows: [], folders: [], fetchedAt: null })
+    const unknown = await failure('certificates.cached', { profileId: randomUUID() })
+    expect(unknown.code).toBe('NOT_FOUND')
+    // Removing a profile forgets its cached certificates with its other lists.
+    await value('certificates.refresh', { profileId: viewer.id, filter: { search: 'www' } })
+    await value('profiles.remove', { id: viewer.id })
+    const db = new Database(path.join(temp.dir, 'data', 'cache.sqlite'), { readonly: true })
+    try {
+      const left = db
+        .prepare(
+          `SELECT (SELECT count(*) FROM certificate_rows WHERE profile_id = @id)
+                + (SELECT count(*) FROM certificate_items WHERE profile_id = @id)
+                + (SELECT count(*) FROM certificate_lists WHERE profile_id = @id) AS n`,
+        )
+        .get({ id: viewer.id }) as { n: number }
+      expect(left.n).toBe(0)
+    } finally {
+      db.close()
+    }
+    await value('profiles.activate', { id: profile.id })
+  })
+
+  it('a filtered refresh replaces only the rows its filter covers', async () => {
+    const expired = await value<List>('certificates.refresh', {
+      profileId: profile.id,
+      filter: { status: 'expired', search: 'northwind', showSystem: true },
+    })
+    const fromService = await serviceList({
+      status: 'expired',
+      search: 'northwind',
+      showSystem: true,
+      limit: 500,
+    })
+    expect(expired.rows.map((row) => row.id).sort()).toEqual(
+      fromService.data.map((item) => item.id).sort(),
+    )
+    expect(expired.rows.every((row) => row.status === 'expired')).toBe(true)
+    const everything = await value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { showSystem: true },
+    })
+    expect(everything.rows).toHaveLength(TOTAL)
+  })
+
+  it('the details of one certificate: every field the service sent, facts from its PEM', async () => {
+    const [first] = (await value<List>('certificates.cached', { profileId: profile.id })).rows
+    const details = await value<ChannelOutput<'certificates.details'>>('certificates.details', {
+      profileId: profile.id,
+      id: first?.id,
+    })
+    expect(details.item).toMatchObject({ id: first?.id, name: first?.name })
+    expect(details.facts?.fingerprintSha256).toBe(details.item?.['fingerprintSha256'])
+    expect(details.facts?.subject).toContain('CN=')
+  })
+})
+
+describe('paging without meta', () => {
+  it('stops at a short page, and takes the page size the service reports', async () => {
+    const pages: Record<string, unknown>[] = []
+    const ids = Array.from({ length: 1_234 }, (_, index) => ({
+      id: `c-${index}`,
+      name: `c${index}`,
+    }))
+    const entries = await fetchAllPages({ search: 'x' }, async (query) => {
+      pages.push(query)
+      const page = Number(query['page'])
+      return { data: ids.slice((page - 1) * PAGE_LIMIT, page * PAGE_LIMIT) }
+    })
+    expect(entries).toHaveLength(1_234)
+    expect(pages.map((query) => query['page'])).toEqual([1, 2, 3])
+    expect(pages[0]).toMatchObject({ search: 'x', limit: PAGE_LIMIT, showSystem: false })
+
+    // A service that caps the page at 100 and says so in meta.limit, without a total.
+    const capped = await fetchAllPages({}, async (query) => {
+      const page = Number(query['page'])
+      return { data: ids.slice((page - 1) * 100, page * 100), meta: { page, limit: 100 } }
+    })
+    expect(capped).toHaveLength(1_234)
+
+    // A service that ignores `page` (the same full page each time) does not loop for ever.
+    let calls = 0
+    const ignoring = await fetchAllPages({}, async () => {
+      calls += 1
+      return { data: ids.slice(0, PAGE_LIMIT) }
+    })
+    expect(ignoring).toHaveLength(PAGE_LIMIT)
+    expect(calls).toBe(2)
+  })
+})
+
+describe('upload: checked locally before anything is sent', () => {
+  let good: { certificatePem: string; privateKeyPem: string }
+  let other: { certificatePem: string; privateKeyPem: string }
+  const check = (material: Record<string, unknown>) =>
+    value<Check>('certificates.checkUpload', material)
+  const pem = (text: string) => ({ pem: text })
+
+  beforeAll(async () => {
+    good = await makeSelfSigned(temp, 'upload.example.test', {
+      subjectAltName: 'DNS:upload.example.test,IP:127.0.0.1',
+    })
+    other = await makeSelfSigned(temp, 'other.example.test')
+  })
+
+  it('a valid pair: no problems, a preview read from the certificate, an expiry warning', async () => {
+    const result = await check({
+      certificate: pem(good.certificatePem),
+      privateKey: pem(good.privateKeyPem),
+    })
+    expect(result.problems).toEqual([])
+    expect(result.preview).toMatchObject({
+      subject: 'CN=upload.example.test',
+      subjectAltNames: ['upload.example.test', '127.0.0.1'],
+      selfSigned: true,
+      keyAlgorithm: 'EC prime256v1',
+    })
+    expect(result.warnings).toEqual([
+      { field: 'certificatePem', message: expect.stringMatching(/expires on .+, in 2\d days/) },
+    ])
+  })
+
+  it('refuses garbage, a mismatched key, an encrypted key, a misordered chain, with reasons', async () => {
+    const garbage = await check({ certificate: pem('hello'), privateKey: pem('world') })
+    expect(garbage.problems).toEqual([
+      { field: 'certificatePem', message: expect.stringMatching(/No PEM certificate found/) },
+      { field: 'privateKeyPem', message: expect.stringMatching(/No PEM private key found/) },
+    ])
+    const damaged = await check({
+      certificate: pem('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'),
+      privateKey: pem(good.privateKeyPem),
+    })
+    expect(damaged.problems[0]?.message).toMatch(/not a readable X\.509 certificate/)
+
+    const mismatch = await check({
+      certificate: pem(good.certificatePem),
+      privateKey: pem(other.privateKeyPem),
+    })
+    expect(mismatch.problems).toEqual([
+      { field: 'privateKeyPem', message: expect.stringMatching(/does not belong/) },
+    ])
+
+    const keyFile = await temp.write('good.key', good.privateKeyPem)
+    const encryptedKey = await openssl([
+      'pkcs8',
+      '-topk8',
+      '-in',
+      keyFile,
+      '-v2',
+      'aes-256-cbc',
+      '-passout',
+      `pass:${PASSPHRASE}`,
+    ])
+    const encrypted = await check({
+      certificate: pem(good.certificatePem),
+      privateKey: pem(encryptedKey),
+    })
+    expect(encrypted.encryptedKey).toBe(true)
+    expect(encrypted.problems[0]?.message).toMatch(/encrypted with a passphrase/)
+
+    // A real chain from the sandbox, root before intermediate: out of order.
+    const id = sandbox.seed().certificates.withPrivateKey[0] as string
+    const fullchain = await exportFromService(id, 'fullchain')
+    const [leaf, ...chain] = splitPemBlocks(fullchain.toString('utf8')).map((block) => block.pem)
+    const key = (await exportFromService(id, 'private-key')).toString('utf8')
+    const ordered = await check({
+      certificate: pem(leaf ?? ''),
+      privateKey: pem(key),
+      chain: pem(chain.join('')),
+    })
+    expect(ordered.problems).toEqual([])
+    expect(ordered.chain).toHaveLength(2)
+    const misordered = await check({
+      certificate: pem(leaf ?? ''),
+      privateKey: pem(key),
+      chain: pem([...chain].reverse().join('')),
+    })
+    expect(misordered.problems).toEqual([
+      { field: 'chainPem', message: expect.stringMatching(/not in order/) },
+    ])
+  })
+
+  it('upload runs the same checks in main: a mismatched key never reaches the service', async () => {
+    const before = (await serviceList({ limit: 1, showSystem: true })).meta.total
+    const refused = await failure('certificates.upload', {
+      profileId: profile.id,
+      name: 'mismatched',
+      folderId: null,
+      certificate: pem(good.certificatePem),
+      privateKey: pem(other.privateKeyPem),
+    })
+    expect(refused.code).toBe('VALIDATION_ERROR')
+    expect(refused.details).toEqual([
+      { path: ['privateKeyPem'], message: expect.stringMatching(/does not belong/) },
+    ])
+    expect((await serviceList({ limit: 1, showSystem: true })).meta.total).toBe(before)
+  })
+
+  it('a valid upload is cached at once; 409 on a taken name names the field', async () => {
+    const folderId = sandbox.seed().certificateFolders[0] as string
+    const uploaded = await value<ChannelOutput<'certificates.upload'>>('certificates.upload', {
+      profileId: profile.id,
+      name: 'uploaded-by-test',
+      folderId,
+      certificate: pem(good.certificatePem),
+      privateKey: pem(good.privateKeyPem),
+    })
+    const cached = await value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { search: 'uploaded-by-test' },
+    })
+    expect(cached.rows.map((row) => row.id)).toEqual([uploaded.item['id']])
+    expect(cached.rows[0]?.folderId).toBe(folderId)
+
+    const taken = await failure('certificates.upload', {
+      profileId: profile.id,
+      name: 'UPLOADED-BY-TEST',
+      folderId: null,
+      certificate: pem(good.certificatePem),
+      privateKey: pem(good.privateKeyPem),
+    })
+    expect(taken).toMatchObject({ code: 'CONFLICT', status: 409 })
+    expect(taken.details).toEqual([{ path: ['name'], message: expect.any(String) }])
+  })
+})
+
+async function exportFromService(id: string, format: string): Promise<Buffer> {
+  const response = await fetch(new URL(`/api/certificates/${id}/export`, sandbox.url), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${sandbox.tokens.admin}`,
+      accept: 'application/octet-stream',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ format }),
+  })
+  expect(response.status).toBe(200)
+  return Buffer.from(await response.arrayBuffer())
+}
+
+describe('export: main writes the file, the renderer learns path, size and hash', () => {
+  const transfersOf = () => {
+    const db = new Database(path.join(temp.dir, 'data', 'cache.sqlite'), { readonly: true })
+    try {
+      return db
+        .prepare('SELECT * FROM transfers WHERE kind = ? ORDER BY started_at')
+        .all('certificate') as Record<string, unknown>[]
+    } finally {
+      db.close()
+    }
+  }
+
+  it('a pkcs12 with a passphrase: the file on disk, its hash, a transfer without the passphrase', async () => {
+    const id = sandbox.seed().certificates.withPrivateKey[0] as string
+    const name = (
+      await value<ChannelOutput<'certificates.details'>>('certificates.details', {
+        profileId: profile.id,
+        id,
+        readPem: false,
+      })
+    ).item?.['name']
+    const saved = await value<NonNullable<ChannelOutput<'certificates.export'>>>(
+      'certificates.export',
+      { profileId: profile.id, id, format: 'pkcs12', passphrase: PASSPHRASE },
+    )
+    expect(saved.path).toBe(path.join(downloads, `${String(name)}.p12`))
+    const bytes = await readFile(saved.path)
+    expect(saved).toMatchObject({ size: bytes.length, sha256: sha256Hex(bytes) })
+    const again = await value<NonNullable<ChannelOutput<'certificates.export'>>>(
+      'certificates.export',
+      { profileId: profile.id, id, format: 'pkcs12', passphrase: PASSPHRASE },
+    )
+    expect(path.basename(again.path)).toBe(`${String(name)} (2).p12`)
+    const transfer = transfersOf().find((row) => row['id'] === saved.transferId)
+    expect(transfer).toMatchObject({
+      state: 'completed',
+      destination: saved.path,
+      sha256: saved.sha256,
+      bytes_done: saved.size,
+      profile_id: profile.id,
+    })
+    expect(JSON.parse(String(transfer?.['source_json']))).toEqual({
+      certificateId: id,
+      format: 'pkcs12',
+      encrypted: true,
+    })
+    expect(JSON.stringify(transfersOf())).not.toContain(PASSPHRASE)
+  })
+
+  it('refusals leave no file: jks without a passphrase, a private key the service lacks', async () => {
+    const before = await readdir(downloads)
+    const id = sandbox.seed().certificates.withPrivateKey[0] as string
+    const noPassphrase = await failure('certificates.export', {
+      profileId: profile.id,
+      id,
+      format: 'jks',
+    })
+    expect(noPassphrase.details).toEqual([{ path: ['passphrase'], message: expect.any(String) }])
+    const keyless = sandbox.seed().certificates.withoutPrivateKey[0] as string
+    const refused = await failure('certificates.export', {
+      profileId: profile.id,
+      id: keyless,
+      format: 'private-key',
+    })
+    expect(refused.code).toBe('UNPROCESSABLE_ENTITY')
+    expect(await readdir(downloads)).toEqual(before)
+    const failed = transfersOf().filter((row) => row['state'] === 'failed')
+    expect(failed).toEqual([
+      expect.objectContaining({
+        error_code: 'UNPROCESSABLE_ENTITY',
+        destination: null,
+        sha256: null,
+      }),
+    ])
+  })
+})
+
+describe('moves and offline', () => {
+  it('moves certificates and a folder; a move into its own subtree carries the field', async () => {
+    const seed = sandbox.seed()
+    const tree = seed.certificateFolderTree
+    const archive = tree.find((folder) => folder.name === 'Archive')?.id as string
+    const archive2023 = tree.find((folder) => folder.parentId === archive)?.id as string
+    const staging = tree.find((folder) => folder.name === 'Staging')?.id as string
+    const { rows } = await value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { search: 'scale-000' },
+    })
+    const ids = rows.slice(0, 3).map((row) => row.id)
+    expect(
+      await value('certificates.move', { profileId: profile.id, ids, folderId: staging }),
+    ).toEqual({
+      moved: 3,
+    })
+    const inside = await failure('certificates.moveFolder', {
+      profileId: profile.id,
+      folderId: archive,
+      parentId: archive2023,
+    })
+    expect(inside.details).toEqual([{ path: ['parentId'], message: expect.any(String) }])
+    await value('certificates.moveFolder', {
+      profileId: profile.id,
+      folderId: archive,
+      parentId: staging,
+    })
+    const refreshed = await value<List>('certificates.refresh', {
+      profileId: profile.id,
+      filter: { showSystem: true },
+    })
+    for (const id of ids) {
+      expect(refreshed.rows.find((row) => row.id === id)?.folderId).toBe(staging)
+    }
+    expect(refreshed.folders.find((folder) => folder.id === archive2023)?.path).toEqual([
+      'Staging',
+      'Archive',
+      '2023',
+    ])
+  })
+
+  it('with the service gone, the cache answers, filters applied, flagged offline', async () => {
+    await sandbox.close()
+    const offline = await value<List>('certificates.refresh', {
+      profileId: profile.id,
+      filter: { search: 'northwind', status: 'expired' },
+    })
+    expect(offline.offline).toBe(true)
+    expect(offline.error?.code).toBe('OFFLINE')
+    expect(offline.rows.length).toBeGreaterThan(0)
+    expect(offline.rows.every((row) => row.status === 'expired')).toBe(true)
+    const all = await value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { showSystem: true },
+    })
+    expect(all.rows.length).toBe(TOTAL + 1)
+    expect(all.offline).toBe(true)
+  })
+})
+
+describe('the desktop app: save and open dialogs run by main', () => {
+  // Electron's dialogs cannot run here; the shell's DesktopIntegration is given as a stand-in
+  // that answers as a user would (a path, or null for Cancel). Everything else is real.
+  let desktopSandbox: RunningSandbox
+  let desktopDesk: Desk
+  let desktopProfile: Profile
+  let nextSavePath: string | null = null
+  let nextOpenPath: string | null = null
+  const titles: string[] = []
+
+  beforeAll(async () => {
+    desktopSandbox = await startSandbox({ port: 0 })
+    desktopDesk = await createDesk({
+      dataDir: path.join(temp.dir, 'desktop-data'),
+      mode: 'desktop',
+      openExternal: async () => undefined,
+      vault: createVault({ service: `Infradesk-certificates-desktop-${randomUUID()}` }),
+      version: '0.0.0-test',
+      defaultDownloadsDir: downloads,
+      desktop: {
+        chooseSavePath: async ({ title }) => {
+          titles.push(title)
+          return nextSavePath
+        },
+        chooseOpenFile: async ({ title }) => {
+          titles.push(title)
+          return nextOpenPath
+        },
+        showItemInFolder: () => undefined,
+        openPath: async () => undefined,
+        notify: () => undefined,
+      },
+    })
+    const added = await desktopDesk.dispatch('profiles.add', {
+      name: 'Desktop',
+      baseUrl: desktopSandbox.url,
+      color: '#2563eb',
+      protected: false,
+      token: desktopSandbox.tokens.admin,
+    })
+    if (!added.ok) throw new Error(JSON.stringify(added.error))
+    desktopProfile = added.value as Profile
+  }, 120_000)
+
+  afterAll(async () => {
+    await desktopDesk?.close()
+    await desktopSandbox?.close()
+  })
+
+  async function dispatch(channel: string, input: unknown) {
+    const result = await desktopDesk.dispatch(channel, input)
+    carried.push(JSON.stringify(result))
+    return result
+  }
+
+  it('export: the chosen path, replaced since the dialog asked; Cancel writes nothing', async () => {
+    const id = desktopSandbox.seed().certificates.withPrivateKey[0] as string
+    const target = await temp.write('chosen.pem', 'the old file')
+    nextSavePath = target
+    const saved = await dispatch('certificates.export', {
+      profileId: desktopProfile.id,
+      id,
+      format: 'fullchain',
+    })
+    expect(saved.ok && saved.value).toMatchObject({ path: target })
+    expect(splitPemBlocks(await readFile(target, 'utf8'))).toHaveLength(3)
+    expect(titles.at(-1)).toBe('Save Full chain')
+
+    nextSavePath = null
+    const before = await readdir(temp.dir)
+    const cancelled = await dispatch('certificates.export', {
+      profileId: desktopProfile.id,
+      id,
+      format: 'der',
+    })
+    expect(cancelled).toEqual({ ok: true, value: null })
+    expect(await readdir(temp.dir)).toEqual(before)
+  })
+
+  it('upload: main reads the chosen files; their text never comes back', async () => {
+    const material = await makeSelfSigned(temp, 'desktop.example.test')
+    nextOpenPath = await temp.write('desktop.crt', material.certificatePem)
+    const certificate = await dispatch('certificates.chooseFile', { field: 'certificatePem' })
+    nextOpenPath = await temp.write('desktop.key', material.privateKeyPem)
+    const key = await dispatch('certificates.chooseFile', { field: 'privateKeyPem' })
+    if (!certificate.ok || !key.ok) throw new Error('chooseFile failed')
+    const staged = {
+      certificate: certificate.value as { stagedId: string; fileName: string },
+      key: key.value as { stagedId: string; fileName: string },
+    }
+    expect(staged.key.fileName).toBe('desktop.key')
+    expect(titles.at(-1)).toBe('Choose the private key (PEM)')
+    const input = {
+      profileId: desktopProfile.id,
+      name: 'from-files',
+      folderId: null,
+      certificate: { stagedId: staged.certificate.stagedId },
+      privateKey: { stagedId: staged.key.stagedId },
+    }
+    const checked = await dispatch('certificates.checkUpload', input)
+    expect(checked.ok && (checked.value as Check).preview?.subject).toBe('CN=desktop.example.test')
+    const uploaded = await dispatch('certificates.upload', input)
+    expect(uploaded.ok).toBe(true)
+    // Used once, then dropped from memory.
+    const again = await dispatch('certificates.upload', { ...input, name: 'again' })
+    expect(again.ok === false && again.error.message).toMatch(/choose it again/)
+
+    nextOpenPath = null
+    expect(await dispatch('certificates.chooseFile', { field: 'chainPem' })).toEqual({
+      ok: true,
+      value: null,
+    })
+  })
+})
+
+describe('key material', () => {
+  it('no private key material ever crossed the bridge', () => {
+    // Keys went *in* (upload material, pkcs12 and private-key exports); no answer holds one.
+    expect(carried.length).toBeGreaterThan(10)
+    // A PEM block with content (JSON-escaped newlines); messages may name the labels.
+    const pemBlock = /-----BEGIN [A-Z ]+-----(\\[rn]|\s)+[A-Za-z0-9+/]{16}/
+    for (const answer of carried) expect(answer).not.toMatch(pemBlock)
+  })
+})
