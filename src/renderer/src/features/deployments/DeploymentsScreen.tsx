@@ -68,7 +68,8 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
   const resolve = useCall<{ deploymentId: string; deployment: unknown }>()
 
   async function send() {
-    const params = { nodeId, deploymentId }
+    // The deployment first: the activity log names a call's first parameter as its target.
+    const params = { deploymentId, nodeId }
     const outcome = await resolve.run(async () => {
       const answer = await callOperation(profile.id, 'resolveDeploymentSource', { params })
       return { deploymentId: params.deploymentId, deployment: dataOf(answer) }
