@@ -1,0 +1,44 @@
+import type { Locator, Page } from '@playwright/test'
+
+/*
+ * Reordering a @dnd-kit list as a user does: with the keyboard (Space picks up, arrows move,
+ * Space drops) and with the mouse (press on the handle, move in steps, release).
+ */
+
+/** The drag handles of a sortable list, in their order on screen. */
+export function handles(list: Locator): Locator {
+  return list.getByRole('button', { name: /^Drag / })
+}
+
+/** Moves the item at `from` (0-based) by `steps` places with the keyboard. */
+export async function moveWithKeyboard(page: Page, list: Locator, from: number, steps: number) {
+  const handle = handles(list).nth(from)
+  await handle.focus()
+  await page.keyboard.press('Space')
+  for (let i = 0; i < Math.abs(steps); i += 1) {
+    await page.keyboard.press(steps > 0 ? 'ArrowDown' : 'ArrowUp')
+  }
+  await page.keyboard.press('Space')
+}
+
+/** Drags the item at `from` onto the place of the item at `to` with the mouse. */
+export async function dragWithMouse(page: Page, list: Locator, from: number, to: number) {
+  const source = await handles(list).nth(from).boundingBox()
+  const target = await handles(list).nth(to).boundingBox()
+  if (!source || !target) throw new Error('the handles are not on screen')
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2)
+  await page.mouse.down()
+  // Past the sensor's activation distance first, then to the target in small steps.
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2 + 8, { steps: 4 })
+  const beyond = to > from ? 6 : -6
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2 + beyond, {
+    steps: 12,
+  })
+  await page.mouse.up()
+}
+
+/** The ids of the list in their order on screen (each row names its id). */
+export async function orderOf(list: Locator, ids: readonly string[]): Promise<string[]> {
+  const rows = await list.getByRole('listitem').allTextContents()
+  return rows.map((text) => ids.find((id) => text.includes(id)) ?? `?${text}`)
+}
