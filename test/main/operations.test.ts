@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDesk } from '../../src/main/desk'
+import { readPreview } from '../../src/main/features/operations/status-page'
 import type { Desk } from '../../src/main/desk'
 import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
@@ -243,5 +244,24 @@ describe('offline', () => {
     expect(state.error?.code).toBe('OFFLINE')
     expect(state.page?.title).toBe('Northwind Status')
     expect(state.items.length).toBeGreaterThan(0)
+  })
+})
+
+describe('reading the preview', () => {
+  it('accepts a plain `incidents` list and keeps unknown page fields', () => {
+    const { page, incidents } = readPreview({
+      title: 'Elsewhere',
+      overallStatus: 'operational',
+      components: [{ id: 'c1', name: 'API', status: 'operational' }],
+      incidents: [{ id: 'i1', title: 'Old', status: 'resolved' }, { id: 'i2' }, { title: 'no id' }],
+      region: 'eu',
+    })
+    expect(page).toMatchObject({ title: 'Elsewhere', region: 'eu' })
+    expect(page).not.toHaveProperty('incidents')
+    expect(incidents.map((incident) => incident.id)).toEqual(['i1', 'i2'])
+  })
+
+  it('refuses an answer that is not an object', () => {
+    expect(() => readPreview([1, 2])).toThrow(/not an object/)
   })
 })

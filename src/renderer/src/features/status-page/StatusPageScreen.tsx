@@ -61,7 +61,8 @@ function When({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <span className="muted">—</span>
   const at = Date.parse(iso)
   if (!Number.isFinite(at)) return <>{iso}</>
-  return <RelativeTime at={at} withLocal />
+  // Inline in a line of badges: relative, with the exact local time in the tooltip.
+  return <RelativeTime at={at} />
 }
 
 function IncidentCard({
