@@ -15,7 +15,9 @@ import {
   useCall,
   useFieldChecks,
 } from '../ops-common/form'
+import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { OpScreen } from '../ops-common/OpScreen'
 import '../ops-common/ops.css'
 import './apps.css'
 
@@ -161,16 +163,7 @@ export function AppsScreen({ profile }: { profile: Profile }) {
   }
 
   return (
-    <section className="screen" aria-labelledby="apps-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="apps-title">App members</h1>
-          <p className="screen-subtitle">
-            The members of an app on <strong>{profile.name}</strong>, by kind
-          </p>
-        </div>
-      </header>
-
+    <OpScreen title="App members" doing="The members of an app on" profile={profile}>
       <form
         className="op-form"
         aria-label="List app members"
@@ -197,13 +190,7 @@ export function AppsScreen({ profile }: { profile: Profile }) {
             hint="A UUID; empty lists every environment you may view."
           />
         </div>
-        {otherIssues.length > 0 ? (
-          <ul className="form-issues">
-            {otherIssues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        ) : null}
+        <FormIssues issues={otherIssues} />
         <div className="op-form-actions">
           <Button type="submit" variant="primary" busy={list.busy} disabled={!profile.signedIn}>
             List members
@@ -247,6 +234,6 @@ export function AppsScreen({ profile }: { profile: Profile }) {
           ))}
         </div>
       ) : null}
-    </section>
+    </OpScreen>
   )
 }

@@ -11,9 +11,12 @@ import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { Table, type Column } from '../../ui/Table'
-import { checkWith, isRecord, namesFields, text, useCall, useFieldChecks } from '../ops-common/form'
+import { checkWith, isRecord, text, useFieldChecks } from '../ops-common/form'
+import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
+import { useWrite } from '../ops-common/useWrite'
 import { ValueTable } from '../ops-common/ValueTable'
 import { WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
@@ -69,8 +72,6 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const [databaseId, setDatabaseId] = useState(routeParams['id'] ?? '')
   const [allowRestart, setAllowRestart] = useState(false)
-  const [confirming, setConfirming] = useState(false)
-  const [otherIssues, setOtherIssues] = useState<string[]>([])
   const [history, setHistory] = useState<RotationRecord[]>([])
   const databases = useIdSuggestions(profile, 'database', (seed) => {
     const byEngine = seed['databases'] as Record<string, string[]>
@@ -81,7 +82,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
     ]
   })
   const checks = useFieldChecks({ id: databaseId }, { id: (value) => checkWith(idSchema, value) })
-  const rotate = useCall<RotationRecord>()
+  const rotate = useWrite<RotationRecord>(profile, checks, true)
 
   const loadHistory = useCallback(async () => {
     try {
@@ -119,14 +120,10 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
 
   async function send() {
     const request = { profileId: profile.id, databaseId, allowRestart }
-    const outcome = await rotate.run(() => bridge.call('databases.rotate', request))
+    const outcome = await rotate.send(() => bridge.call('databases.rotate', request))
     if (outcome.ok) {
       databases.remember(request.databaseId)
-      setConfirming(false)
       void loadHistory()
-    } else if (namesFields(outcome.error)) {
-      setOtherIssues(checks.placeServerErrors(outcome.error))
-      setConfirming(false)
     }
   }
 
@@ -141,24 +138,17 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
   const previousSerial = answer ? text(answer, 'previousSerialNumber') : null
 
   return (
-    <section className="screen" aria-labelledby="databases-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="databases-title">Database certificates</h1>
-          <p className="screen-subtitle">
-            Rotate a managed database’s direct-TLS certificate on <strong>{profile.name}</strong>
-          </p>
-        </div>
-      </header>
-
+    <OpScreen
+      title="Database certificates"
+      doing="Rotate a managed database’s direct-TLS certificate on"
+      profile={profile}
+    >
       <form
         className="op-form"
         aria-label="Rotate a database certificate"
         onSubmit={(event) => {
           event.preventDefault()
-          rotate.clear()
-          setOtherIssues([])
-          if (checks.attempt()) setConfirming(true)
+          rotate.submit(() => void send())
         }}
       >
         <IdField
@@ -192,13 +182,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
           />
           Allow a restart (allowRestart)
         </label>
-        {otherIssues.length > 0 ? (
-          <ul className="form-issues">
-            {otherIssues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        ) : null}
+        <FormIssues issues={rotate.issues} />
         <div className="op-form-actions">
           <Button type="submit" variant="danger" disabled={!profile.signedIn}>
             Rotate certificate…
@@ -206,7 +190,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
         </div>
       </form>
 
-      {rotate.error && !confirming ? (
+      {rotate.error && !rotate.confirming ? (
         <ErrorBanner error={rotate.error} context="The certificate was not rotated" />
       ) : null}
 
@@ -261,13 +245,10 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
       </div>
 
       <WriteConfirm
-        open={confirming}
+        {...rotate.dialog}
         profile={profile}
         title="Rotate this database’s certificate?"
         confirmLabel="Rotate certificate"
-        busy={rotate.busy}
-        error={rotate.error}
-        onCancel={() => setConfirming(false)}
         onConfirm={() => void send()}
       >
         <p>
@@ -284,6 +265,6 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
           )}
         </p>
       </WriteConfirm>
-    </section>
+    </OpScreen>
   )
 }

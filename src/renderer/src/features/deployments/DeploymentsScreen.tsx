@@ -11,15 +11,16 @@ import {
   checkWith,
   dataOf,
   isRecord,
-  namesFields,
   text,
-  useCall,
   useFieldChecks,
 } from '../ops-common/form'
+import { AnswerSection } from '../ops-common/AnswerSection'
+import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
-import { ValueTable } from '../ops-common/ValueTable'
-import { needsConfirmation, WriteConfirm } from '../ops-common/WriteConfirm'
+import { useWrite } from '../ops-common/useWrite'
+import { WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
 
 /*
@@ -50,8 +51,6 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
   const [deploymentId, setDeploymentId] = useState(
     routeParams['deploymentId'] ?? routeParams['id'] ?? '',
   )
-  const [confirming, setConfirming] = useState(false)
-  const [otherIssues, setOtherIssues] = useState<string[]>([])
   const nodes = useIdSuggestions(profile, 'node', (seed) => [
     ...new Set(seedDeployments(seed).map((entry) => entry.nodeId)),
   ])
@@ -65,22 +64,18 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
       deploymentId: (value) => checkWith(deploymentSchema, value),
     },
   )
-  const resolve = useCall<{ deploymentId: string; deployment: unknown }>()
+  const resolve = useWrite<{ deploymentId: string; deployment: unknown }>(profile, checks, false)
 
   async function send() {
     // The deployment first: the activity log names a call's first parameter as its target.
     const params = { deploymentId, nodeId }
-    const outcome = await resolve.run(async () => {
+    const outcome = await resolve.send(async () => {
       const answer = await callOperation(profile.id, 'resolveDeploymentSource', { params })
       return { deploymentId: params.deploymentId, deployment: dataOf(answer) }
     })
     if (outcome.ok) {
       nodes.remember(params.nodeId)
       deployments.remember(params.deploymentId)
-      setConfirming(false)
-    } else if (namesFields(outcome.error)) {
-      setOtherIssues(checks.placeServerErrors(outcome.error))
-      setConfirming(false)
     }
   }
 
@@ -90,26 +85,17 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
   const forbidden =
     resolve.error?.code === 'FORBIDDEN' && missingPermissionOf(resolve.error.details) === null
   return (
-    <section className="screen" aria-labelledby="deployments-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="deployments-title">Deployments</h1>
-          <p className="screen-subtitle">
-            Resolve a blue/green deployment’s branch head on <strong>{profile.name}</strong>
-          </p>
-        </div>
-      </header>
-
+    <OpScreen
+      title="Deployments"
+      doing="Resolve a blue/green deployment’s branch head on"
+      profile={profile}
+    >
       <form
         className="op-form"
         aria-label="Resolve the branch head"
         onSubmit={(event) => {
           event.preventDefault()
-          resolve.clear()
-          setOtherIssues([])
-          if (!checks.attempt()) return
-          if (needsConfirmation(profile, false)) setConfirming(true)
-          else void send()
+          resolve.submit(() => void send())
         }}
       >
         <ul className="op-explain">
@@ -138,18 +124,12 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
             error={checks.errors.deploymentId}
           />
         </div>
-        {otherIssues.length > 0 ? (
-          <ul className="form-issues">
-            {otherIssues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        ) : null}
+        <FormIssues issues={resolve.issues} />
         <div className="op-form-actions">
           <Button
             type="submit"
             variant="primary"
-            busy={resolve.busy && !confirming}
+            busy={resolve.busy && !resolve.confirming}
             disabled={!profile.signedIn}
           >
             Resolve branch head
@@ -157,7 +137,7 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
         </div>
       </form>
 
-      {resolve.error && !confirming ? (
+      {resolve.error && !resolve.confirming ? (
         <ErrorBanner
           error={resolve.error}
           context="The branch head was not resolved"
@@ -178,22 +158,18 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
           build was started.
         </Outcome>
       ) : null}
-      {isRecord(deployment) ? (
-        <div className="op-section">
-          <h2>The deployment as the service returned it</h2>
-          <ValueTable value={deployment} label="Resolved deployment" />
-        </div>
-      ) : null}
+      <AnswerSection
+        heading="The deployment as the service returned it"
+        label="Resolved deployment"
+        value={deployment}
+      />
 
       <WriteConfirm
-        open={confirming}
+        {...resolve.dialog}
         profile={profile}
         title="Record the branch head as the desired commit?"
         confirmLabel="Resolve branch head"
         tone="primary"
-        busy={resolve.busy}
-        error={resolve.error}
-        onCancel={() => setConfirming(false)}
         onConfirm={() => void send()}
       >
         <p>
@@ -201,6 +177,6 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
           current head as its desired commit. Nothing is built.
         </p>
       </WriteConfirm>
-    </section>
+    </OpScreen>
   )
 }

@@ -21,11 +21,9 @@ import {
   useFieldChecks,
 } from '../ops-common/form'
 import { IdField } from '../ops-common/IdField'
-import { IssueList } from '../ops-common/IssueList'
-import { OrderEditor } from '../ops-common/OrderEditor'
-import { Outcome } from '../ops-common/Outcome'
+import { OpScreen } from '../ops-common/OpScreen'
+import { OrderForm } from '../ops-common/OrderForm'
 import { ValueTable } from '../ops-common/ValueTable'
-import { needsConfirmation, WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
 
 /*
@@ -146,7 +144,6 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
   const [folderId, setFolderId] = useState(routeParams['folderId'] ?? '')
   const [ids, setIds] = useState<string[]>([])
   const [known, setKnown] = useState<KnownOrder>({ items: [], fetchedAt: null })
-  const [confirming, setConfirming] = useState(false)
   const folders = useIdSuggestions(profile, 'logging-folder', (seed) =>
     seedFolders(seed).map((folder) => folder.id),
   )
@@ -157,7 +154,6 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
     { folderId },
     { folderId: (value) => checkWith(folderIdSchema, value) },
   )
-  const save = useCall<KnownOrder>()
 
   /** The folder's environments as last known, else the embedded sandbox's seed, else none. */
   const startFrom = useCallback(
@@ -200,24 +196,8 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
   /** A new folder starts its own list. */
   function chooseFolder(folder: string) {
     setFolderId(folder)
-    save.clear()
     if (checkWith(folderIdSchema, folder) !== undefined) return
     void startFrom(folder, known).then((start) => setIds(start))
-  }
-
-  async function send() {
-    const items = ids.map((id, index) => ({ id, sortOrder: index + 1 }))
-    const outcome = await save.run(() =>
-      bridge.call('logging.reorder', { profileId: profile.id, folderId, items }),
-    )
-    setConfirming(false)
-    if (outcome.ok) {
-      folders.remember(folderId)
-      for (const id of ids) environments.remember(id)
-      setKnown(outcome.value)
-      const inFolder = outcome.value.items.filter((item) => item.folderId === folderId)
-      if (inFolder.length > 0) setIds(inFolder.map((item) => item.id))
-    }
   }
 
   const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
@@ -225,95 +205,51 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
   return (
     <section className="op-section" aria-labelledby="order-title">
       <h2 id="order-title">Reorder the environments of a folder</h2>
-      <form
-        className="op-form"
-        aria-label="Reorder environments"
-        onSubmit={(event) => {
-          event.preventDefault()
-          save.clear()
-          if (!checks.attempt() || ids.length === 0) return
-          if (needsConfirmation(profile, false)) setConfirming(true)
-          else void send()
-        }}
-      >
-        <IdField
-          label="Folder ID"
-          value={folderId}
-          onChange={chooseFolder}
-          suggestions={folders.suggestions}
-          error={checks.errors.folderId}
-          hint={folderName ? `Folder: ${folderName}` : 'The folder whose environments you order.'}
-        />
-        <OrderEditor
-          label="Environments in their new order"
-          ids={ids}
-          onChange={(next) => {
-            save.clear()
-            setIds(next)
-          }}
-          known={knownById}
-          suggestions={environments.suggestions}
-          addLabel="Add an environment ID"
-          disabled={save.busy}
-        />
-        <div className="op-form-actions">
-          <Button
-            type="submit"
-            variant="primary"
-            busy={save.busy && !confirming}
-            disabled={!profile.signedIn || ids.length === 0}
-          >
-            Save order
-          </Button>
-          <span className="muted">
-            Sends each environment with its position (sortOrder 1 to {Math.max(ids.length, 1)}).
-          </span>
-        </div>
-      </form>
-      {save.error && !confirming ? (
-        <>
-          <ErrorBanner error={save.error} context="The order was not saved" />
-          <IssueList error={save.error} ids={ids} names={knownById} />
-        </>
-      ) : null}
-      {save.value ? (
-        <Outcome title="New order saved">
-          {ids.map((id) => knownById.get(id)?.name ?? id).join(' → ')}
-        </Outcome>
-      ) : null}
-      <WriteConfirm
-        open={confirming}
+      <OrderForm
         profile={profile}
-        title="Save this order?"
-        confirmLabel="Save order"
-        tone="primary"
-        busy={save.busy}
-        error={save.error}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => void send()}
-      >
-        <p>
-          {ids.length} environment{ids.length === 1 ? '' : 's'} of folder <code>{folderId}</code>{' '}
-          get the order shown.
-        </p>
-      </WriteConfirm>
+        label="Reorder environments"
+        listLabel="Environments in their new order"
+        addLabel="Add an environment ID"
+        noun="environment"
+        ids={ids}
+        onIdsChange={setIds}
+        known={knownById}
+        suggestions={environments.suggestions}
+        before={
+          <IdField
+            label="Folder ID"
+            value={folderId}
+            onChange={chooseFolder}
+            suggestions={folders.suggestions}
+            error={checks.errors.folderId}
+            hint={folderName ? `Folder: ${folderName}` : 'The folder whose environments you order.'}
+          />
+        }
+        ready={checks.attempt}
+        save={(items) => bridge.call('logging.reorder', { profileId: profile.id, folderId, items })}
+        onSaved={(order, sent) => {
+          folders.remember(folderId)
+          for (const id of sent) environments.remember(id)
+          setKnown(order)
+          const inFolder = order.items.filter((item) => item.folderId === folderId)
+          if (inFolder.length > 0) setIds(inFolder.map((item) => item.id))
+        }}
+        confirmText={
+          <p>
+            {ids.length} environment{ids.length === 1 ? '' : 's'} of folder <code>{folderId}</code>{' '}
+            get the order shown.
+          </p>
+        }
+      />
     </section>
   )
 }
 
 export function LoggingScreen({ profile }: { profile: Profile }) {
   return (
-    <section className="screen" aria-labelledby="logging-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="logging-title">Logging</h1>
-          <p className="screen-subtitle">
-            Schemas and environment order on <strong>{profile.name}</strong>
-          </p>
-        </div>
-      </header>
+    <OpScreen title="Logging" doing="Schemas and environment order on" profile={profile}>
       <SchemaLookup profile={profile} />
       <EnvironmentOrder profile={profile} />
-    </section>
+    </OpScreen>
   )
 }

@@ -4,13 +4,9 @@ import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels
 import { bridge } from '../../bridge'
 import { sandboxSeed, useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
-import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
-import { useCall } from '../ops-common/form'
-import { IssueList } from '../ops-common/IssueList'
-import { OrderEditor } from '../ops-common/OrderEditor'
-import { Outcome } from '../ops-common/Outcome'
-import { needsConfirmation, WriteConfirm } from '../ops-common/WriteConfirm'
+import { OpScreen } from '../ops-common/OpScreen'
+import { OrderForm } from '../ops-common/OrderForm'
 import '../ops-common/ops.css'
 
 /*
@@ -38,13 +34,11 @@ async function startingOrder(
 export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
   const [ids, setIds] = useState<string[]>([])
   const [known, setKnown] = useState<KnownOrder>({ items: [], fetchedAt: null })
-  const [confirming, setConfirming] = useState(false)
   const folders = useIdSuggestions(
     profile,
     'nginx-template-folder',
     (seed) => seed['nginxTemplateFolders'] as string[],
   )
-  const save = useCall<KnownOrder>()
 
   const startOver = useCallback(
     async (isLive: () => boolean = () => true) => {
@@ -70,30 +64,14 @@ export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
     }
   }, [profile])
 
-  async function send() {
-    const items = ids.map((id, index) => ({ id, sortOrder: index + 1 }))
-    const outcome = await save.run(() =>
-      bridge.call('nginxTemplates.reorder', { profileId: profile.id, items }),
-    )
-    setConfirming(false)
-    if (outcome.ok) {
-      for (const id of ids) folders.remember(id)
-      setKnown(outcome.value)
-      if (outcome.value.items.length > 0) setIds(outcome.value.items.map((item) => item.id))
-    }
-  }
-
   const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
   return (
-    <section className="screen" aria-labelledby="nginx-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="nginx-title">Nginx templates</h1>
-          <p className="screen-subtitle">
-            The order of the template folders on <strong>{profile.name}</strong>
-          </p>
-        </div>
-        <div className="screen-actions">
+    <OpScreen
+      title="Nginx templates"
+      doing="The order of the template folders on"
+      profile={profile}
+      actions={
+        <>
           <span className="updated">
             {known.fetchedAt !== null ? (
               <>
@@ -101,75 +79,32 @@ export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
               </>
             ) : null}
           </span>
-          <Button onClick={() => void startOver().catch(() => undefined)} disabled={save.busy}>
-            Start over
-          </Button>
-        </div>
-      </header>
-
-      <form
-        className="op-form"
-        aria-label="Reorder template folders"
-        onSubmit={(event) => {
-          event.preventDefault()
-          save.clear()
-          if (ids.length === 0) return
-          if (needsConfirmation(profile, false)) setConfirming(true)
-          else void send()
-        }}
-      >
-        <OrderEditor
-          label="Template folders in their new order"
-          ids={ids}
-          onChange={(next) => {
-            save.clear()
-            setIds(next)
-          }}
-          known={knownById}
-          suggestions={folders.suggestions}
-          addLabel="Add a template folder ID"
-          disabled={save.busy}
-        />
-        <div className="op-form-actions">
-          <Button
-            type="submit"
-            variant="primary"
-            busy={save.busy && !confirming}
-            disabled={!profile.signedIn || ids.length === 0}
-          >
-            Save order
-          </Button>
-          <span className="muted">
-            Sends each folder with its position (sortOrder 1 to {Math.max(ids.length, 1)}).
-          </span>
-        </div>
-      </form>
-      {save.error && !confirming ? (
-        <>
-          <ErrorBanner error={save.error} context="The order was not saved" />
-          <IssueList error={save.error} ids={ids} names={knownById} />
+          <Button onClick={() => void startOver().catch(() => undefined)}>Start over</Button>
         </>
-      ) : null}
-      {save.value ? (
-        <Outcome title="New order saved">
-          {ids.map((id) => knownById.get(id)?.name ?? id).join(' → ')}
-        </Outcome>
-      ) : null}
-      <WriteConfirm
-        open={confirming}
+      }
+    >
+      <OrderForm
         profile={profile}
-        title="Save this order?"
-        confirmLabel="Save order"
-        tone="primary"
-        busy={save.busy}
-        error={save.error}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => void send()}
-      >
-        <p>
-          {ids.length} template folder{ids.length === 1 ? '' : 's'} get the order shown.
-        </p>
-      </WriteConfirm>
-    </section>
+        label="Reorder template folders"
+        listLabel="Template folders in their new order"
+        addLabel="Add a template folder ID"
+        noun="folder"
+        ids={ids}
+        onIdsChange={setIds}
+        known={knownById}
+        suggestions={folders.suggestions}
+        save={(items) => bridge.call('nginxTemplates.reorder', { profileId: profile.id, items })}
+        onSaved={(order, sent) => {
+          for (const id of sent) folders.remember(id)
+          setKnown(order)
+          if (order.items.length > 0) setIds(order.items.map((item) => item.id))
+        }}
+        confirmText={
+          <p>
+            {ids.length} template folder{ids.length === 1 ? '' : 's'} get the order shown.
+          </p>
+        }
+      />
+    </OpScreen>
   )
 }

@@ -6,20 +6,14 @@ import { useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import {
-  callOperation,
-  checkWith,
-  dataOf,
-  isRecord,
-  namesFields,
-  text,
-  useCall,
-  useFieldChecks,
-} from '../ops-common/form'
+import { callOperation, checkWith, dataOf, text, useFieldChecks } from '../ops-common/form'
+import { AnswerSection } from '../ops-common/AnswerSection'
+import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
-import { ValueTable } from '../ops-common/ValueTable'
-import { needsConfirmation, WriteConfirm } from '../ops-common/WriteConfirm'
+import { useWrite } from '../ops-common/useWrite'
+import { WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
 
 /*
@@ -46,8 +40,6 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const [hostId, setHostId] = useState(routeParams['id'] ?? '')
   const [routeId, setRouteId] = useState(routeParams['routeId'] ?? '')
-  const [confirming, setConfirming] = useState(false)
-  const [otherIssues, setOtherIssues] = useState<string[]>([])
   const hosts = useIdSuggestions(profile, 'proxy-host', (seed) =>
     seedHosts(seed)
       .filter((host) => host.routes.some((route) => route.status === 'failed'))
@@ -65,47 +57,38 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
       routeId: (value) => checkWith(routeSchema, value),
     },
   )
-  const retry = useCall<{ hostId: string; routeId: string; route: unknown }>()
+  const retry = useWrite<{ hostId: string; routeId: string; route: unknown }>(
+    profile,
+    checks,
+    false,
+  )
 
   async function send() {
     const params = { id: hostId, routeId }
-    const outcome = await retry.run(async () => {
+    const outcome = await retry.send(async () => {
       const answer = await callOperation(profile.id, 'retryProxyRoute', { params })
       return { hostId: params.id, routeId: params.routeId, route: dataOf(answer) }
     })
     if (outcome.ok) {
       hosts.remember(params.id)
       routes.remember(params.routeId)
-      setConfirming(false)
-    } else if (namesFields(outcome.error)) {
-      setOtherIssues(checks.placeServerErrors(outcome.error))
-      setConfirming(false)
     }
   }
 
   const route = retry.value?.route
   const state = text(route, 'status')
   return (
-    <section className="screen" aria-labelledby="proxy-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="proxy-title">Proxy routes</h1>
-          <p className="screen-subtitle">
-            Retry a failed managed additional route on <strong>{profile.name}</strong>
-          </p>
-        </div>
-      </header>
-
+    <OpScreen
+      title="Proxy routes"
+      doing="Retry a failed managed additional route on"
+      profile={profile}
+    >
       <form
         className="op-form"
         aria-label="Retry a route"
         onSubmit={(event) => {
           event.preventDefault()
-          retry.clear()
-          setOtherIssues([])
-          if (!checks.attempt()) return
-          if (needsConfirmation(profile, false)) setConfirming(true)
-          else void send()
+          retry.submit(() => void send())
         }}
       >
         <div className="op-form-row">
@@ -125,18 +108,12 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
             hint="Only a failed route can be retried."
           />
         </div>
-        {otherIssues.length > 0 ? (
-          <ul className="form-issues">
-            {otherIssues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        ) : null}
+        <FormIssues issues={retry.issues} />
         <div className="op-form-actions">
           <Button
             type="submit"
             variant="primary"
-            busy={retry.busy && !confirming}
+            busy={retry.busy && !retry.confirming}
             disabled={!profile.signedIn}
           >
             Retry route
@@ -144,7 +121,7 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
         </div>
       </form>
 
-      {retry.error && !confirming ? (
+      {retry.error && !retry.confirming ? (
         <ErrorBanner error={retry.error} context="The route was not retried" />
       ) : null}
 
@@ -157,22 +134,18 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
           {state === 'pending' ? ': the service is provisioning it again.' : null}
         </Outcome>
       ) : null}
-      {isRecord(route) ? (
-        <div className="op-section">
-          <h2>The route as the service returned it</h2>
-          <ValueTable value={route} label="Retried route" />
-        </div>
-      ) : null}
+      <AnswerSection
+        heading="The route as the service returned it"
+        label="Retried route"
+        value={route}
+      />
 
       <WriteConfirm
-        open={confirming}
+        {...retry.dialog}
         profile={profile}
         title="Retry this route?"
         confirmLabel="Retry route"
         tone="primary"
-        busy={retry.busy}
-        error={retry.error}
-        onCancel={() => setConfirming(false)}
         onConfirm={() => void send()}
       >
         <p>
@@ -180,6 +153,6 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
           again.
         </p>
       </WriteConfirm>
-    </section>
+    </OpScreen>
   )
 }

@@ -5,19 +5,13 @@ import { useAppStore } from '../../app/store'
 import { useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import {
-  callOperation,
-  checkWith,
-  dataOf,
-  isRecord,
-  namesFields,
-  text,
-  useCall,
-  useFieldChecks,
-} from '../ops-common/form'
+import { callOperation, checkWith, dataOf, text, useFieldChecks } from '../ops-common/form'
+import { AnswerSection } from '../ops-common/AnswerSection'
+import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
-import { ValueTable } from '../ops-common/ValueTable'
+import { useWrite } from '../ops-common/useWrite'
 import { WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
 
@@ -37,8 +31,6 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
   const [folderId, setFolderId] = useState(routeParams['id'] ?? '')
   const [destination, setDestination] = useState<Destination>('folder')
   const [parentId, setParentId] = useState(routeParams['parentId'] ?? '')
-  const [confirming, setConfirming] = useState(false)
-  const [otherIssues, setOtherIssues] = useState<string[]>([])
   const folders = useIdSuggestions(
     profile,
     'user-folder',
@@ -58,12 +50,16 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
               : undefined,
     },
   )
-  const move = useCall<{ id: string; parentId: string | null; folder: unknown }>()
+  const move = useWrite<{ id: string; parentId: string | null; folder: unknown }>(
+    profile,
+    checks,
+    true,
+  )
 
   async function send() {
     const target = destination === 'top' ? null : parentId
     const id = folderId
-    const outcome = await move.run(async () => {
+    const outcome = await move.send(async () => {
       const answer = await callOperation(profile.id, 'moveUserFolder', {
         params: { id },
         body: { parentId: target },
@@ -73,34 +69,19 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
     if (outcome.ok) {
       folders.remember(id)
       if (target !== null) folders.remember(target)
-      setConfirming(false)
-    } else if (namesFields(outcome.error)) {
-      setOtherIssues(checks.placeServerErrors(outcome.error))
-      setConfirming(false)
     }
   }
 
   const folder = move.value?.folder
   const name = text(folder, 'name')
   return (
-    <section className="screen" aria-labelledby="user-folders-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="user-folders-title">User folders</h1>
-          <p className="screen-subtitle">
-            Move a user folder (admin) on <strong>{profile.name}</strong>
-          </p>
-        </div>
-      </header>
-
+    <OpScreen title="User folders" doing="Move a user folder (admin) on" profile={profile}>
       <form
         className="op-form"
         aria-label="Move a user folder"
         onSubmit={(event) => {
           event.preventDefault()
-          move.clear()
-          setOtherIssues([])
-          if (checks.attempt()) setConfirming(true)
+          move.submit(() => void send())
         }}
       >
         <IdField
@@ -141,13 +122,7 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
             hint="A UUID. The folder cannot go into itself or one of its subfolders."
           />
         ) : null}
-        {otherIssues.length > 0 ? (
-          <ul className="form-issues">
-            {otherIssues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        ) : null}
+        <FormIssues issues={move.issues} />
         <div className="op-form-actions">
           <Button type="submit" variant="primary" disabled={!profile.signedIn}>
             Move folder…
@@ -155,7 +130,7 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
         </div>
       </form>
 
-      {move.error && !confirming ? (
+      {move.error && !move.confirming ? (
         <ErrorBanner error={move.error} context="The folder was not moved" />
       ) : null}
 
@@ -166,22 +141,18 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
           }`}
         />
       ) : null}
-      {isRecord(folder) ? (
-        <div className="op-section">
-          <h2>The folder as the service returned it</h2>
-          <ValueTable value={folder} label="Moved folder" />
-        </div>
-      ) : null}
+      <AnswerSection
+        heading="The folder as the service returned it"
+        label="Moved folder"
+        value={folder}
+      />
 
       <WriteConfirm
-        open={confirming}
+        {...move.dialog}
         profile={profile}
         title="Move this user folder?"
         confirmLabel="Move folder"
         tone="primary"
-        busy={move.busy}
-        error={move.error}
-        onCancel={() => setConfirming(false)}
         onConfirm={() => void send()}
       >
         <p>
@@ -196,6 +167,6 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
           , with everything inside it.
         </p>
       </WriteConfirm>
-    </section>
+    </OpScreen>
   )
 }
