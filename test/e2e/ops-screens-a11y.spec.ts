@@ -27,6 +27,8 @@ for (const scheme of ['light', 'dark'] as const) {
     startApp,
     startSandbox,
   }) => {
+    // Nine screens, each scanned and photographed: more than one screen's default budget.
+    test.setTimeout(240_000)
     await page.emulateMedia({ colorScheme: scheme })
     await openOps(page, startApp, startSandbox)
     for (const screen of SCREENS) {
