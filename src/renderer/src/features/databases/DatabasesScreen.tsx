@@ -162,7 +162,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
           <li>
             <strong>In-place reload</strong> (the usual case): the database certificate authority
             issues a new certificate and the running engine reloads it. PostgreSQL, Redis and
-            ClickHouse keep serving; open connections are not dropped.
+            ClickHouse keep serving.
           </li>
           <li>
             <strong>Restart</strong>: only when you allow it below, or when the node’s daemon cannot
@@ -261,7 +261,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
               A restart is allowed: the engine may be restarted, dropping connections.
             </strong>
           ) : (
-            'No restart is allowed: the engine reloads in place, or rereads on its schedule.'
+            'No restart is allowed: the engine reloads in place; an engine that rereads on a schedule finishes later, and this screen says when. (A node whose daemon cannot reload yet still restarts it.)'
           )}
         </p>
       </WriteConfirm>
