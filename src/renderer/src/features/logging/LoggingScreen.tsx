@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { z } from 'zod'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
@@ -193,11 +193,15 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [profile.id])
 
-  /** A new folder starts its own list. */
+  /** A new folder starts its own list (unless another folder was chosen meanwhile). */
+  const chosenFolder = useRef(folderId)
   function chooseFolder(folder: string) {
     setFolderId(folder)
+    chosenFolder.current = folder
     if (checkWith(folderIdSchema, folder) !== undefined) return
-    void startFrom(folder, known).then((start) => setIds(start))
+    void startFrom(folder, known).then((start) => {
+      if (chosenFolder.current === folder) setIds(start)
+    })
   }
 
   const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
