@@ -1,13 +1,259 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { z } from 'zod'
+import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
+import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels/operations'
+import { useAppStore } from '../../app/store'
+import { bridge } from '../../bridge'
+import { sandboxSeed, useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
+import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { Field } from '../../ui/Field'
+import { SuggestInput } from '../../ui/SuggestInput'
+import { Table, type Column } from '../../ui/Table'
+import {
+  callOperation,
+  checkWith,
+  dataOf,
+  isRecord,
+  namesFields,
+  useCall,
+  useFieldChecks,
+} from '../ops-common/form'
+import { IdField } from '../ops-common/IdField'
+import { OpScreen } from '../ops-common/OpScreen'
+import { OrderForm } from '../ops-common/OrderForm'
+import { ValueTable } from '../ops-common/ValueTable'
+import '../ops-common/ops.css'
 
-/** Placeholder: this screen is being built (replace the whole file). */
+/*
+ * Logging: look a schema up by slug (op 22) and show its fields as a table; reorder the
+ * environments of a folder (op 11, `items` with `sortOrder` 1..n) by drag and drop or the
+ * keyboard. The service lists neither folders nor environments, so the list starts from the
+ * last answer the app kept (or, on the embedded sandbox, its seed) and ids can be added.
+ */
+
+const slugSchema = operations.getLoggingSchema.params.shape.slug
+/** Op 11 does not take the folder; its id only picks the list, and folder ids are UUIDs. */
+const folderIdSchema = z.uuid()
+
+type SeedFolders = { id: string; environmentIds: string[] }[]
+const seedFolders = (seed: SandboxSeed) => seed['loggingEnvironmentFolders'] as SeedFolders
+
+interface SchemaField {
+  name?: unknown
+  type?: unknown
+  required?: unknown
+  description?: unknown
+}
+
+const FIELD_COLUMNS: Column<SchemaField>[] = [
+  { key: 'name', header: 'Field', className: 'col-mono', render: (f) => String(f.name ?? '—') },
+  { key: 'type', header: 'Type', className: 'col-mono', render: (f) => String(f.type ?? '—') },
+  {
+    key: 'required',
+    header: 'Required',
+    render: (f) => (f.required === true ? 'yes' : f.required === false ? 'no' : '—'),
+  },
+  { key: 'description', header: 'Description', render: (f) => String(f.description ?? '') },
+]
+
+function SchemaLookup({ profile }: { profile: Profile }) {
+  const routeParams = useAppStore((s) => s.routeParams)
+  const [slug, setSlug] = useState(routeParams['slug'] ?? '')
+  const slugs = useIdSuggestions(
+    profile,
+    'logging-schema',
+    (seed) => seed['loggingSchemas'] as string[],
+  )
+  const checks = useFieldChecks({ slug }, { slug: (value) => checkWith(slugSchema, value) })
+  const lookup = useCall<{ slug: string; schema: unknown }>()
+
+  async function load() {
+    const wanted = slug
+    const outcome = await lookup.run(async () => {
+      const answer = await callOperation(profile.id, 'getLoggingSchema', {
+        params: { slug: wanted },
+      })
+      return { slug: wanted, schema: dataOf(answer) }
+    })
+    if (outcome.ok) slugs.remember(wanted)
+    else if (namesFields(outcome.error)) checks.placeServerErrors(outcome.error)
+  }
+
+  const schema = lookup.value?.schema
+  const fields =
+    isRecord(schema) && Array.isArray(schema['fields']) ? (schema['fields'] as unknown[]) : null
+  const rest = isRecord(schema)
+    ? Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'fields'))
+    : null
+  return (
+    <section className="op-section" aria-labelledby="schema-title">
+      <h2 id="schema-title">Schema by slug</h2>
+      <form
+        className="op-form"
+        aria-label="Look up a logging schema"
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (checks.attempt()) void load()
+        }}
+      >
+        <Field label="Schema slug" error={checks.errors.slug}>
+          {(control) => (
+            <SuggestInput
+              {...control}
+              className="input input-mono"
+              value={slug}
+              suggestions={slugs.suggestions}
+              onChange={(event) => setSlug(event.target.value.trim())}
+            />
+          )}
+        </Field>
+        <div className="op-form-actions">
+          <Button type="submit" variant="primary" busy={lookup.busy} disabled={!profile.signedIn}>
+            Look up
+          </Button>
+        </div>
+      </form>
+      {lookup.error ? (
+        <ErrorBanner error={lookup.error} context="Could not read the schema" />
+      ) : null}
+      {lookup.value && rest ? (
+        <div className="op-section">
+          <h3>{String(rest['name'] ?? lookup.value.slug)}</h3>
+          {fields ? (
+            <Table
+              label={`Fields of ${lookup.value.slug}`}
+              columns={FIELD_COLUMNS}
+              rows={fields.filter(isRecord) as SchemaField[]}
+              rowKey={(f) => String(f.name)}
+              empty="This schema has no fields."
+            />
+          ) : (
+            <p className="muted">The service did not list this schema’s fields.</p>
+          )}
+          <ValueTable value={rest} label="Schema details" />
+        </div>
+      ) : null}
+    </section>
+  )
+}
+
+function EnvironmentOrder({ profile }: { profile: Profile }) {
+  const routeParams = useAppStore((s) => s.routeParams)
+  const [folderId, setFolderId] = useState(routeParams['folderId'] ?? '')
+  const [ids, setIds] = useState<string[]>([])
+  const [known, setKnown] = useState<KnownOrder>({ items: [], fetchedAt: null })
+  const folders = useIdSuggestions(profile, 'logging-folder', (seed) =>
+    seedFolders(seed).map((folder) => folder.id),
+  )
+  const environments = useIdSuggestions(profile, 'logging-environment', (seed) =>
+    seedFolders(seed).flatMap((folder) => folder.environmentIds),
+  )
+  const checks = useFieldChecks(
+    { folderId },
+    { folderId: (value) => checkWith(folderIdSchema, value) },
+  )
+
+  /** The folder's environments as last known, else the embedded sandbox's seed, else none. */
+  const startFrom = useCallback(
+    async (folder: string, order: KnownOrder): Promise<string[]> => {
+      const fromAnswer = order.items
+        .filter((item) => item.folderId === folder)
+        .map((item) => item.id)
+      if (fromAnswer.length > 0) return fromAnswer
+      if (profile.kind === 'sandbox') {
+        const seed = await sandboxSeed()
+        const seeded = seed ? seedFolders(seed).find((entry) => entry.id === folder) : undefined
+        if (seeded) return seeded.environmentIds
+      }
+      return []
+    },
+    [profile.kind],
+  )
+
+  // What the app kept, then the list of the folder the screen was opened with.
+  useEffect(() => {
+    let live = true
+    const opened = routeParams['folderId'] ?? ''
+    bridge
+      .call('logging.knownEnvironments', { profileId: profile.id })
+      .then(async (order) => {
+        if (!live) return
+        setKnown(order)
+        if (checkWith(folderIdSchema, opened) !== undefined) return
+        const start = await startFrom(opened, order)
+        if (live) setIds(start)
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+    // Opened once per profile; later folder changes go through chooseFolder.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [profile.id])
+
+  /** A new folder starts its own list (unless another folder was chosen meanwhile). */
+  const chosenFolder = useRef(folderId)
+  function chooseFolder(folder: string) {
+    setFolderId(folder)
+    chosenFolder.current = folder
+    if (checkWith(folderIdSchema, folder) !== undefined) return
+    void startFrom(folder, known).then((start) => {
+      if (chosenFolder.current === folder) setIds(start)
+    })
+  }
+
+  const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
+  const folderName = known.items.find((item) => item.folderId === folderId)?.folderName
+  return (
+    <section className="op-section" aria-labelledby="order-title">
+      <h2 id="order-title">Reorder the environments of a folder</h2>
+      <OrderForm
+        profile={profile}
+        label="Reorder environments"
+        listLabel="Environments in their new order"
+        addLabel="Add an environment ID"
+        noun="environment"
+        ids={ids}
+        onIdsChange={setIds}
+        known={knownById}
+        suggestions={environments.suggestions}
+        before={
+          <IdField
+            label="Folder ID"
+            value={folderId}
+            onChange={chooseFolder}
+            suggestions={folders.suggestions}
+            error={checks.errors.folderId}
+            hint={folderName ? `Folder: ${folderName}` : 'The folder whose environments you order.'}
+          />
+        }
+        ready={checks.attempt}
+        save={(items) => bridge.call('logging.reorder', { profileId: profile.id, folderId, items })}
+        onSaved={(order, sent) => {
+          folders.remember(folderId)
+          for (const id of sent) environments.remember(id)
+          setKnown(order)
+          const inFolder = order.items.filter((item) => item.folderId === folderId)
+          if (inFolder.length > 0) setIds(inFolder.map((item) => item.id))
+        }}
+        confirmText={
+          <p>
+            {ids.length} environment{ids.length === 1 ? '' : 's'} of folder <code>{folderId}</code>{' '}
+            get the order shown.
+          </p>
+        }
+      />
+    </section>
+  )
+}
+
 export function LoggingScreen({ profile }: { profile: Profile }) {
   return (
-    <section className="screen" aria-labelledby="logging-title">
-      <header className="screen-header">
-        <h1 id="logging-title">Logging</h1>
-      </header>
-      <p className="muted">Not built yet{profile ? ` for ${profile.name}` : ''}.</p>
-    </section>
+    <OpScreen title="Logging" doing="Schemas and environment order on" profile={profile}>
+      <SchemaLookup profile={profile} />
+      <EnvironmentOrder profile={profile} />
+    </OpScreen>
   )
 }

@@ -1,13 +1,110 @@
+import { useCallback, useEffect, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
+import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels/operations'
+import { bridge } from '../../bridge'
+import { sandboxSeed, useIdSuggestions } from '../../lib/suggestions'
+import { Button } from '../../ui/Button'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { OpScreen } from '../ops-common/OpScreen'
+import { OrderForm } from '../ops-common/OrderForm'
+import '../ops-common/ops.css'
 
-/** Placeholder: this screen is being built (replace the whole file). */
+/*
+ * Nginx templates: reorder the template folders (op 9, `items` with `sortOrder` 1..n) by drag
+ * and drop or the keyboard. The service has no list operation: the list starts from the last
+ * answer the app kept (op 9 answers with every folder in order), else the embedded sandbox's
+ * seed, and ids can be added by hand.
+ */
+
+/** The folders as last known, else the embedded sandbox's seed, else none. */
+async function startingOrder(
+  profile: Pick<Profile, 'id' | 'kind'>,
+): Promise<{ known: KnownOrder; ids: string[] }> {
+  const known = await bridge.call('nginxTemplates.knownFolders', { profileId: profile.id })
+  if (known.items.length > 0) return { known, ids: known.items.map((item) => item.id) }
+  if (profile.kind === 'sandbox') {
+    const seeded = (await sandboxSeed())?.['nginxTemplateFolders']
+    if (Array.isArray(seeded)) {
+      return { known, ids: seeded.filter((id): id is string => typeof id === 'string') }
+    }
+  }
+  return { known, ids: [] }
+}
+
 export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
+  const [ids, setIds] = useState<string[]>([])
+  const [known, setKnown] = useState<KnownOrder>({ items: [], fetchedAt: null })
+  const folders = useIdSuggestions(
+    profile,
+    'nginx-template-folder',
+    (seed) => seed['nginxTemplateFolders'] as string[],
+  )
+
+  const startOver = useCallback(
+    async (isLive: () => boolean = () => true) => {
+      const start = await startingOrder(profile)
+      if (!isLive()) return
+      setKnown(start.known)
+      setIds(start.ids)
+    },
+    [profile],
+  )
+
+  useEffect(() => {
+    let live = true
+    startingOrder(profile)
+      .then((start) => {
+        if (!live) return
+        setKnown(start.known)
+        setIds(start.ids)
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [profile])
+
+  const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
   return (
-    <section className="screen" aria-labelledby="nginx-templates-title">
-      <header className="screen-header">
-        <h1 id="nginx-templates-title">Nginx templates</h1>
-      </header>
-      <p className="muted">Not built yet{profile ? ` for ${profile.name}` : ''}.</p>
-    </section>
+    <OpScreen
+      title="Nginx templates"
+      doing="The order of the template folders on"
+      profile={profile}
+      actions={
+        <>
+          <span className="updated">
+            {known.fetchedAt !== null ? (
+              <>
+                Names as of <RelativeTime at={known.fetchedAt} />
+              </>
+            ) : null}
+          </span>
+          <Button onClick={() => void startOver().catch(() => undefined)}>Start over</Button>
+        </>
+      }
+    >
+      <OrderForm
+        profile={profile}
+        label="Reorder template folders"
+        listLabel="Template folders in their new order"
+        addLabel="Add a template folder ID"
+        noun="folder"
+        ids={ids}
+        onIdsChange={setIds}
+        known={knownById}
+        suggestions={folders.suggestions}
+        save={(items) => bridge.call('nginxTemplates.reorder', { profileId: profile.id, items })}
+        onSaved={(order, sent) => {
+          for (const id of sent) folders.remember(id)
+          setKnown(order)
+          if (order.items.length > 0) setIds(order.items.map((item) => item.id))
+        }}
+        confirmText={
+          <p>
+            {ids.length} template folder{ids.length === 1 ? '' : 's'} get the order shown.
+          </p>
+        }
+      />
+    </OpScreen>
   )
 }

@@ -1,0 +1,105 @@
+import { useState } from 'react'
+import { z } from 'zod'
+import type { OrderedItem } from '../../../../shared/bridge/channels/operations'
+import { Button } from '../../ui/Button'
+import { Field } from '../../ui/Field'
+import { SuggestInput } from '../../ui/SuggestInput'
+import { checkWith } from './form'
+import { SortableList } from './SortableList'
+
+/*
+ * The list of ids to reorder (ops 9 and 11 take `items` of UUIDs with their sortOrder): names
+ * come from the last answer the app kept, ids can be added by hand, and the order is changed by
+ * drag and drop or the keyboard.
+ */
+
+const itemId = z.uuid()
+
+interface OrderEditorProps {
+  /** The list's accessible name, e.g. "Environments of the folder". */
+  label: string
+  ids: string[]
+  onChange: (ids: string[]) => void
+  /** What the app knows of each id (name, folder), from the last answer. */
+  known: Map<string, OrderedItem>
+  suggestions: readonly string[]
+  addLabel: string
+  disabled?: boolean
+}
+
+export function OrderEditor({
+  label,
+  ids,
+  onChange,
+  known,
+  suggestions,
+  addLabel,
+  disabled = false,
+}: OrderEditorProps) {
+  const [adding, setAdding] = useState('')
+  const [tried, setTried] = useState(false)
+  const addError =
+    adding === '' && !tried
+      ? undefined
+      : (checkWith(itemId, adding) ?? (ids.includes(adding) ? 'Already in the list' : undefined))
+
+  return (
+    <div className="op-section">
+      {ids.length === 0 ? (
+        <p className="muted">No items yet: add their ids below.</p>
+      ) : (
+        <SortableList
+          label={label}
+          disabled={disabled}
+          entries={ids.map((id) => ({
+            id,
+            label: known.get(id)?.name ?? id,
+            detail: known.get(id)?.name ? id : undefined,
+          }))}
+          onReorder={onChange}
+          onRemove={(id) => onChange(ids.filter((item) => item !== id))}
+        />
+      )}
+      <div className="op-form-row">
+        <Field label={addLabel} error={addError}>
+          {(control) => (
+            <SuggestInput
+              {...control}
+              className="input input-mono"
+              value={adding}
+              disabled={disabled}
+              suggestions={suggestions.filter((value) => !ids.includes(value))}
+              onChange={(event) => setAdding(event.target.value.trim())}
+              onKeyDown={(event) => {
+                if (event.key !== 'Enter') return
+                event.preventDefault()
+                setTried(true)
+                if (addError === undefined && adding !== '') {
+                  onChange([...ids, adding])
+                  setAdding('')
+                  setTried(false)
+                }
+              }}
+            />
+          )}
+        </Field>
+        <div className="op-form-actions op-add">
+          <Button
+            size="small"
+            disabled={disabled}
+            onClick={() => {
+              setTried(true)
+              if (addError === undefined && adding !== '') {
+                onChange([...ids, adding])
+                setAdding('')
+                setTried(false)
+              }
+            }}
+          >
+            Add to the list
+          </Button>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,114 @@
+import type { ReactNode } from 'react'
+import type { Profile } from '../../../../shared/bridge'
+import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels/operations'
+import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { IssueList } from './IssueList'
+import { OrderEditor } from './OrderEditor'
+import { Outcome } from './Outcome'
+import { useWrite } from './useWrite'
+import { WriteConfirm } from './WriteConfirm'
+
+/*
+ * Reorder and save (ops 9 and 11): the list, Save order (asked on a protected profile only:
+ * an order harms nothing), the service's answer, and errors that name a row of the list.
+ */
+
+interface OrderFormProps {
+  profile: Profile
+  /** The form's accessible name, e.g. "Reorder environments". */
+  label: string
+  listLabel: string
+  addLabel: string
+  /** "environment", "template folder". */
+  noun: string
+  ids: string[]
+  onIdsChange: (ids: string[]) => void
+  known: Map<string, OrderedItem>
+  suggestions: readonly string[]
+  /** Fields before the list (the folder); `ready` says whether they are valid. */
+  before?: ReactNode
+  ready?: () => boolean
+  save: (items: { id: string; sortOrder: number }[]) => Promise<KnownOrder>
+  onSaved: (order: KnownOrder, ids: string[]) => void
+  /** What the confirmation says is about to happen. */
+  confirmText: ReactNode
+}
+
+export function OrderForm(props: OrderFormProps) {
+  const { profile, ids, known, noun } = props
+  const save = useWrite<KnownOrder>(
+    profile,
+    { attempt: () => (props.ready?.() ?? true) && ids.length > 0, placeServerErrors: () => [] },
+    false,
+  )
+
+  async function send() {
+    const sent = [...ids]
+    const outcome = await save.send(() =>
+      props.save(sent.map((id, index) => ({ id, sortOrder: index + 1 }))),
+    )
+    if (outcome.ok) props.onSaved(outcome.value, sent)
+  }
+
+  return (
+    <>
+      <form
+        className="op-form"
+        aria-label={props.label}
+        onSubmit={(event) => {
+          event.preventDefault()
+          save.submit(() => void send())
+        }}
+      >
+        {props.before}
+        <OrderEditor
+          label={props.listLabel}
+          ids={ids}
+          onChange={(next) => {
+            save.clear()
+            props.onIdsChange(next)
+          }}
+          known={known}
+          suggestions={props.suggestions}
+          addLabel={props.addLabel}
+          disabled={save.busy}
+        />
+        <div className="op-form-actions">
+          <Button
+            type="submit"
+            variant="primary"
+            busy={save.busy && !save.confirming}
+            disabled={!profile.signedIn || ids.length === 0}
+          >
+            Save order
+          </Button>
+          <span className="muted">
+            Sends each {noun} with its position (sortOrder 1 to {Math.max(ids.length, 1)}).
+          </span>
+        </div>
+      </form>
+      {save.error && !save.confirming ? (
+        <>
+          <ErrorBanner error={save.error} context="The order was not saved" />
+          <IssueList error={save.error} ids={ids} names={known} />
+        </>
+      ) : null}
+      {save.value ? (
+        <Outcome title="New order saved">
+          {ids.map((id) => known.get(id)?.name ?? id).join(' → ')}
+        </Outcome>
+      ) : null}
+      <WriteConfirm
+        {...save.dialog}
+        profile={profile}
+        title="Save this order?"
+        confirmLabel="Save order"
+        tone="primary"
+        onConfirm={() => void send()}
+      >
+        {props.confirmText}
+      </WriteConfirm>
+    </>
+  )
+}

@@ -1,0 +1,53 @@
+import { useState } from 'react'
+import type { Profile } from '../../../../shared/bridge'
+import { namesFields, useCall, type CallOutcome, type useFieldChecks } from './form'
+import { needsConfirmation } from './WriteConfirm'
+
+type FieldChecks = Pick<ReturnType<typeof useFieldChecks>, 'attempt' | 'placeServerErrors'>
+
+/*
+ * The flow every write of these screens follows: check the fields, ask when the harm (or a
+ * protected profile) calls for it, send, and put what the service said about fields on them.
+ */
+export function useWrite<T>(
+  profile: Pick<Profile, 'protected'>,
+  checks: FieldChecks,
+  harmful: boolean,
+) {
+  const call = useCall<T>()
+  const [confirming, setConfirming] = useState(false)
+  const [issues, setIssues] = useState<string[]>([])
+
+  const cancel = () => setConfirming(false)
+  return {
+    busy: call.busy,
+    error: call.error,
+    value: call.value,
+    clear: call.clear,
+    confirming,
+    /** Messages of a 400/422 that name no field of the form. */
+    issues,
+    /** The form's submit: checks the fields, then asks or sends at once. */
+    submit(send: () => void) {
+      call.clear()
+      setIssues([])
+      if (!checks.attempt()) return
+      if (needsConfirmation(profile, harmful)) setConfirming(true)
+      else send()
+    },
+    cancel,
+    /** What the confirmation dialog takes from the flow (spread into WriteConfirm). */
+    dialog: { open: confirming, busy: call.busy, error: call.error, onCancel: cancel },
+    /** Runs the write; field errors go on the form (and the dialog closes to show them). */
+    async send(work: () => Promise<T>): Promise<CallOutcome<T>> {
+      const outcome = await call.run(work)
+      if (outcome.ok) {
+        setConfirming(false)
+      } else if (namesFields(outcome.error)) {
+        setIssues(checks.placeServerErrors(outcome.error))
+        setConfirming(false)
+      }
+      return outcome
+    },
+  }
+}

@@ -1,0 +1,45 @@
+import { expect, test } from './support/fixtures'
+import { expectActivityLine, openOps, openScreen, seedOf } from './support/ops'
+
+test('retry a failed route: its new state is shown and the service has it, logged', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const host = seed.proxyHosts.find((candidate) =>
+    candidate.routes.some((route) => route.status === 'failed'),
+  )
+  const route = host?.routes.find((candidate) => candidate.status === 'failed')
+  if (!host || !route) throw new Error('the seed has no failed route')
+
+  await openScreen(page, 'Proxy routes')
+  await page.getByLabel('Proxy host ID').fill(host.id)
+  await page.getByLabel('Route ID').fill(route.id)
+  // Not a protected profile, and a retry harms nothing: no confirmation.
+  await page.getByRole('button', { name: 'Retry route' }).click()
+  await expect(page.getByLabel('Route state: pending')).toBeVisible()
+  await expect(page.getByRole('table', { name: 'Retried route' })).toContainText(route.id)
+
+  const after = await seedOf(sandbox)
+  const now = after.proxyHosts
+    .find((candidate) => candidate.id === host.id)
+    ?.routes.find((candidate) => candidate.id === route.id)
+  expect(now?.status).toBe('pending')
+
+  // A second retry is refused (409): explained, and logged as an error.
+  await page.getByRole('button', { name: 'Retry route' }).click()
+  await expect(page.getByRole('alert')).toContainText('CONFLICT')
+  await expectActivityLine(page, {
+    operation: 'retryProxyRoute',
+    target: host.id,
+    outcome: 'Error',
+  })
+  await expect(
+    page
+      .getByRole('table', { name: 'Activity' })
+      .getByRole('row')
+      .filter({ hasText: 'retryProxyRoute' })
+      .filter({ hasText: 'Success' }),
+  ).toHaveCount(1)
+})

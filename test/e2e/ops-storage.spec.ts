@@ -1,0 +1,36 @@
+import { expect, test } from './support/fixtures'
+import { expectActivityLine, openOps, openScreen, seedOf } from './support/ops'
+
+test('cancel a copy job: UUID checked as typed, confirmed, cancelled on the service, logged', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const [jobId] = seed.copyJobs['running'] ?? []
+  if (!jobId) throw new Error('the seed has no running copy job')
+
+  await openScreen(page, 'Storage jobs')
+  const field = page.getByLabel('Copy job ID')
+  await field.fill('not-a-uuid')
+  await expect(page.getByText('Enter a UUID (8-4-4-4-12 hexadecimal digits)')).toBeVisible()
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await field.fill(jobId)
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true')
+
+  await page.getByRole('button', { name: 'Cancel copy job…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Cancel this copy job?' })
+  await expect(dialog).toContainText(jobId)
+  await dialog.getByRole('button', { name: 'Cancel copy job' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: `Copy job ${jobId} cancelled` }),
+  ).toContainText('cancelled')
+  await expect(page.getByRole('table', { name: 'Cancelled copy job' })).toContainText('cancelled')
+
+  // The later look: the sandbox lists the job among the cancelled ones now.
+  const after = await seedOf(sandbox)
+  expect(after.copyJobs['cancelled']).toContain(jobId)
+  expect(after.copyJobs['running']).not.toContain(jobId)
+
+  await expectActivityLine(page, { operation: 'cancelCopyJob', target: jobId })
+})

@@ -1,0 +1,63 @@
+import { bridgeCall } from './support/bridge'
+import { expect, fillProfileForm, sessionsTable, test } from './support/fixtures'
+import { expectActivityLine, openScreen, seedOf } from './support/ops'
+
+test('a protected profile always asks, naming itself; typed ids are remembered per profile on success', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const sandbox = await startSandbox()
+  const app = await startApp()
+  await page.goto(app.url)
+  await page.getByRole('button', { name: 'Connect to your service' }).click()
+  await fillProfileForm(page, {
+    name: 'Production',
+    baseUrl: sandbox.url,
+    token: sandbox.tokens.admin,
+  })
+  await page.getByRole('checkbox', { name: 'Protected environment (production)' }).check()
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
+
+  const seed = await seedOf(sandbox)
+  const host = seed.proxyHosts.find((candidate) =>
+    candidate.routes.some((route) => route.status === 'failed'),
+  )
+  const route = host?.routes.find((candidate) => candidate.status === 'failed')
+  if (!host || !route) throw new Error('the seed has no failed route')
+
+  // A retry harms nothing and sends at once elsewhere; on a protected profile it asks.
+  await openScreen(page, 'Proxy routes')
+  await page.getByLabel('Proxy host ID').fill(host.id)
+  await page.getByLabel('Route ID').fill(route.id)
+  await page.getByRole('button', { name: 'Retry route' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Retry this route?' })
+  await expect(dialog).toContainText('Production is a protected environment')
+  // Cancelling sends nothing.
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+  expect(
+    (await seedOf(sandbox)).proxyHosts
+      .find((candidate) => candidate.id === host.id)
+      ?.routes.find((candidate) => candidate.id === route.id)?.status,
+  ).toBe('failed')
+
+  await page.getByRole('button', { name: 'Retry route' }).click()
+  await dialog.getByRole('button', { name: 'Retry route' }).click()
+  await expect(page.getByLabel('Route state: pending')).toBeVisible()
+
+  // The ids that worked are offered back on this profile, newest first.
+  const { activeId } = await bridgeCall(page, 'profiles.list')
+  expect(
+    await bridgeCall(page, 'recents.list', { profileId: activeId, kind: 'proxy-host' }),
+  ).toEqual([host.id])
+  expect(
+    await bridgeCall(page, 'recents.list', { profileId: activeId, kind: 'proxy-route' }),
+  ).toEqual([route.id])
+  const offered = page.locator('datalist option')
+  await page.reload()
+  await openScreen(page, 'Proxy routes')
+  await expect(offered.first()).toHaveAttribute('value', host.id)
+  await expectActivityLine(page, { operation: 'retryProxyRoute', target: host.id })
+})
