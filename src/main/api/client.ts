@@ -17,6 +17,7 @@ import type {
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { filenameFromContentDisposition } from './content-disposition'
 import { redactError, ServiceError } from './errors'
+import { parseServiceJson } from './json'
 import { describeOrigin, findErrorCode, toNetworkError } from './network'
 
 /*
@@ -560,7 +561,7 @@ function readJson(name: OperationName, result: Exchange): unknown {
     throw badResponse(name, `HTTP ${result.status} with an empty body`)
   }
   try {
-    return JSON.parse(result.bytes.toString('utf8'))
+    return parseServiceJson(result.bytes.toString('utf8'))
   } catch {
     throw badResponse(name, `the body is not JSON (content type ${mediaType ?? 'not given'})`)
   }

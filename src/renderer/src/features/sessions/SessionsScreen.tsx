@@ -11,7 +11,8 @@ import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
-import { Table, type Column } from '../../ui/Table'
+import type { Column } from '../../ui/Table'
+import { VirtualTable } from '../../ui/VirtualTable'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
 import { useSessionsStore } from './store'
 
@@ -94,7 +95,7 @@ const COLUMNS: Column<Session>[] = [
 ]
 
 /** Fields the contract does not name, as a small "more" line under the session's id. */
-function ExtraFields({ session }: { session: Session }) {
+export function ExtraFields({ session }: { session: Session }) {
   const extras = extraFields(session, SESSION_FIELDS)
   if (extras.length === 0) return null
   return (
@@ -237,9 +238,10 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
           Loading sessions…
         </p>
       ) : (
-        <Table
+        <VirtualTable
           label="Sessions"
           columns={COLUMNS}
+          estimateRowHeight={58}
           rows={sessions}
           rowKey={(s) => s.id}
           rowClassName={(s) => (s.isCurrent ? 'row-current' : undefined)}
