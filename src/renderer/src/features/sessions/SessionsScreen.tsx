@@ -5,7 +5,6 @@ import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
 import { touchesSessions } from '../../lib/cache-events'
 import { isAuthError, isConnectivityError } from '../../lib/errors'
-import { displayValue, extraFields } from '../../lib/extra-fields'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
@@ -13,21 +12,9 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import type { Column } from '../../ui/Table'
 import { VirtualTable } from '../../ui/VirtualTable'
+import { ExtraFields } from './ExtraFields'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
 import { useSessionsStore } from './store'
-
-/** The fields of the session object (SERVICE_API.md 2.2); anything else is an extra. */
-const SESSION_FIELDS = [
-  'id',
-  'authMethod',
-  'createdAt',
-  'lastSeenAt',
-  'expiresAt',
-  'ipAddress',
-  'userAgent',
-  'mfaSatisfiedAt',
-  'isCurrent',
-] as const
 
 const AUTH_METHOD_LABELS: Record<string, string> = {
   oidc: 'OIDC (single sign-on)',
@@ -93,22 +80,6 @@ const COLUMNS: Column<Session>[] = [
     ),
   },
 ]
-
-/** Fields the contract does not name, as a small "more" line under the session's id. */
-export function ExtraFields({ session }: { session: Session }) {
-  const extras = extraFields(session, SESSION_FIELDS)
-  if (extras.length === 0) return null
-  return (
-    <dl className="extra-fields" aria-label="More fields">
-      {extras.map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>{displayValue(value)}</dd>
-        </div>
-      ))}
-    </dl>
-  )
-}
 
 export function SessionsScreen({ profile }: { profile: Profile }) {
   const state = useSessionsStore()
