@@ -13,6 +13,8 @@ import { formatTable, machine, writeResult } from './support'
 
 const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
   core: () => import('./core'),
+  cache: () => import('./cache'),
+  bridge: () => import('./bridge'),
 }
 
 async function main(argv: string[]): Promise<number> {
