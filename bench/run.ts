@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
   core: () => import('./core'),
   cache: () => import('./cache'),
   bridge: () => import('./bridge'),
+  lists: () => import('./lists'),
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -96,6 +96,9 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
+        // A refresh in flight wrote this change and is about to answer with the same list:
+        // reading it again would move (and parse) the whole list twice; 46,781 rows are 10 MB.
+        if (useSessionsStore.getState().refreshing) return
         if (touchesSessions(change, profile.id)) void reloadCached()
       }),
     [reloadCached, profile.id],
