@@ -186,17 +186,6 @@ async function run() {
       runs: 1,
       target: '< 3 x',
     })
-    const heap = await page.evaluate(
-      () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory,
-    )
-    if (heap) {
-      figures.push({
-        name: 'renderer JS heap after both lists',
-        unit: 'MB',
-        value: round(heap.usedJSHeapSize / 1024 / 1024),
-        runs: 1,
-      })
-    }
   } catch (error) {
     // What the page showed, so a failed run says why (an error banner, a screen not reached).
     const page = browser.contexts()[0]?.pages()[0]
