@@ -23,7 +23,13 @@ async function run() {
   )
   sandbox = await startSandbox({ port: 0 })
   try {
-    const client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.tokens.admin })
+    // A bench measures, it does not give up: the first query starts PGlite, which on a busy
+    // 2-core machine can take longer than the app's 30 s call timeout.
+    const client = createServiceClient({
+      baseUrl: sandbox.url,
+      token: sandbox.tokens.admin,
+      timeoutMs: 300_000,
+    })
     const seed = sandbox.seed()
     const postgresId = seed.databases.postgres[0] as string
 

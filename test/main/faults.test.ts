@@ -288,6 +288,35 @@ describe('the desk under faults: the cache keeps the last good list', () => {
     return result.value as SessionList
   }
 
+  it('a desk with a response size limit refuses a bigger answer with a clear error', async () => {
+    const limited = await createDesk({
+      dataDir: `${temp.dir}-limited`,
+      mode: 'web',
+      openExternal: async () => undefined,
+      vault: createVault({ service: `Infradesk-faults-test-${process.pid}` }),
+      version: '0.0.0-test',
+      restoreSandbox: false,
+      maxResponseBytes: 200,
+    })
+    try {
+      const added = await limited.dispatch('profiles.add', {
+        name: 'Tiny limit',
+        baseUrl: sandbox.url,
+        color: '#2563eb',
+        protected: false,
+        token: sandbox.tokens.admin,
+        sessionOnly: true,
+      })
+      expect(added.ok).toBe(false)
+      if (!added.ok) {
+        expect(added.error.code).toBe('BAD_RESPONSE')
+        expect(added.error.message).toMatch(/is too large .* the limit is 200 bytes/)
+      }
+    } finally {
+      await limited.close()
+    }
+  })
+
   it('keeps the last good sessions through every fault, and says what happened', async () => {
     const good = await refresh()
     const goodIds = good.list?.items.map((session) => session.id) ?? []
