@@ -78,19 +78,19 @@ test('under each fault: a waiting call shows, the app stays usable, errors say w
     await expect(page.getByText(/^Updated /)).toBeVisible({ timeout: 30_000 })
     await expect(refresh).not.toHaveAttribute('aria-busy', 'true')
 
-    const cases: [fault: string, shown: RegExp][] = [
-      ['status=500', /INTERNAL_ERROR — the service failed \(500\)/],
-      ['status=503', /answered HTTP 503 \(Service Unavailable/],
-      ['malformed-json', /BAD_RESPONSE — the answer did not have the expected shape/],
-      ['cut=20', /broke while the answer was arriving/],
+    const alert = page.getByRole('alert')
+    const offline = page.getByRole('status', { name: 'Offline' })
+    // Service errors go to the screen's error banner; unreachable ones to the app's offline banner.
+    const cases: [fault: string, banner: typeof alert, shown: RegExp][] = [
+      ['status=500', alert, /INTERNAL_ERROR — the service failed \(500\)/],
+      ['status=503', alert, /answered HTTP 503 \(Service Unavailable/],
+      ['malformed-json', alert, /BAD_RESPONSE — the answer did not have the expected shape/],
+      ['cut=20', offline, /broke while the answer was arriving/],
     ]
-    for (const [fault, shown] of cases) {
+    for (const [fault, banner, shown] of cases) {
       await sandbox.setFault(fault)
       await refresh.click()
-      // Either the screen's error banner or the app's offline banner names it.
-      await expect(
-        page.getByRole('alert').or(page.getByRole('status', { name: 'Offline' })),
-      ).toContainText(shown, { timeout: 30_000 })
+      await expect(banner).toContainText(shown, { timeout: 30_000 })
       await expect(page.getByText('Something went wrong inside Infradesk')).toHaveCount(0)
       // The last good rows are still on screen.
       expect(await sessionIds()).toEqual(idsBefore)
