@@ -1,157 +1,67 @@
 /*
- * `npm run bench`: performance figures, printed and written to bench/results/<name>.json.
- * Not a test: nothing here asserts a time. Each figure is the median of repeated runs on this
- * machine, with the run count beside it, so results from two machines are not compared blindly.
+ * `npm run bench` runs every benchmark; `npm run bench -- NAME [NAME...]` runs the ones named;
+ * `npm run bench -- --list` lists them. Each writes bench/results/<name>.json (figures, core
+ * count, Node version) and prints a table. Not a test: nothing here asserts a time.
+ *
+ * To add a benchmark: write bench/<name>.ts with `export default { title, run } satisfies Bench`
+ * and add ONE line to BENCHES below. Modules load lazily, so one bench's imports never slow or
+ * break another.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createServiceClient } from '../src/main/api'
-import { openCache } from '../src/main/cache'
-import { startSandbox } from '../src/sandbox'
-import { runStartupBench } from './startup'
+import type { Bench } from './support'
+import { formatTable, machine, writeResult } from './support'
 
-/** Named benches, run alone with `npm run bench -- <name>`; without a name, the core figures. */
-const NAMED_BENCHES: Record<string, () => Promise<void>> = {
-  startup: runStartupBench,
+const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
+  core: () => import('./core'),
+  cache: () => import('./cache'),
+  bridge: () => import('./bridge'),
+  lists: () => import('./lists'),
+  startup: () => import('./startup'),
 }
 
-interface Figure {
-  name: string
-  runs: number
-  medianMs: number
-  minMs: number
-  maxMs: number
-}
-
-async function measure(name: string, runs: number, work: () => Promise<unknown> | unknown) {
-  const times: number[] = []
-  for (let run = 0; run < runs; run++) {
-    const start = performance.now()
-    await work()
-    times.push(performance.now() - start)
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--list')) {
+    for (const [name, load] of Object.entries(BENCHES)) {
+      console.log(`${name.padEnd(12)} ${(await load()).default.title}`)
+    }
+    return 0
   }
-  times.sort((a, b) => a - b)
-  const figure: Figure = {
-    name,
-    runs,
-    medianMs: round(times[Math.floor(times.length / 2)] ?? 0),
-    minMs: round(times[0] ?? 0),
-    maxMs: round(times[times.length - 1] ?? 0),
-  }
-  console.log(
-    `${name.padEnd(52)} median ${String(figure.medianMs).padStart(9)} ms  (min ${figure.minMs}, max ${figure.maxMs}, n=${runs})`,
-  )
-  return figure
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100
-}
-
-async function main() {
-  const figures: Figure[] = []
-  let sandbox = await startSandbox({ port: 0 })
-  await sandbox.close()
-  figures.push(
-    await measure('sandbox cold start (PKI, 45 certificates, seed)', 3, async () => {
-      sandbox = await startSandbox({ port: 0 })
-      await sandbox.close()
-    }),
-  )
-  sandbox = await startSandbox({ port: 0 })
-  const client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.tokens.admin })
-  const seed = sandbox.seed()
-  const postgresId = seed.databases.postgres[0] as string
-
-  figures.push(await measure('op 1 list sessions', 50, () => client.call('listSessions')))
-  figures.push(
-    await measure('op 16 list certificates (limit 500)', 50, () =>
-      client.call('listCertificates', { query: { limit: 500, showSystem: true } }),
-    ),
-  )
-  figures.push(
-    await measure('op 5 first query (PGlite start + seed)', 1, () =>
-      client.call('runPostgresQuery', { params: { id: postgresId }, body: { sql: 'select 1' } }),
-    ),
-  )
-  figures.push(
-    await measure('op 5 select 100k-row table, maxRows 1000', 10, () =>
-      client.call('runPostgresQuery', {
-        params: { id: postgresId },
-        body: { sql: 'select * from events', maxRows: 1000 },
-      }),
-    ),
-  )
-  figures.push(
-    await measure('op 12 export pkcs12', 20, () =>
-      client.exportCertificateFile(seed.certificates.withPrivateKey[0] as string, {
-        format: 'pkcs12',
-        passphrase: 'bench',
-      }),
-    ),
-  )
-  const largeVolume = [...seed.volumes].sort((a, b) => b.sizeBytes - a.sizeBytes)[0]
-  if (largeVolume) {
-    figures.push(
-      await measure('op 15 large volume export (first: sha256 of the archive)', 1, () =>
-        client.call('exportVolume', {
-          params: { nodeId: largeVolume.nodeId, name: largeVolume.name },
-        }),
-      ),
+  const unknown = argv.filter((name) => !Object.hasOwn(BENCHES, name))
+  if (unknown.length > 0) {
+    console.error(
+      `Unknown benchmark ${unknown.map((name) => `"${name}"`).join(', ')}; ` +
+        `known: ${Object.keys(BENCHES).join(', ')}`,
     )
+    return 2
   }
-  await sandbox.close()
-
-  const dir = mkdtempSync(join(tmpdir(), 'infradesk-bench-'))
-  try {
-    const { cache } = openCache(join(dir, 'cache.sqlite'))
-    const sessions = Array.from({ length: 1000 }, (_, index) => ({
-      id: `session-${index}`,
-      authMethod: 'oidc',
-      createdAt: Date.now(),
-      lastSeenAt: Date.now(),
-      expiresAt: Date.now() + 3_600_000,
-      ipAddress: '127.0.0.1',
-      userAgent: 'bench',
-      mfaSatisfiedAt: null,
-      isCurrent: index === 0,
-    }))
-    figures.push(
-      await measure('cache: write 1000 sessions', 20, () =>
-        cache.putList('bench', 'sessions', sessions, Date.now()),
-      ),
-    )
-    figures.push(
-      await measure('cache: read 1000 sessions', 50, () => cache.getList('bench', 'sessions')),
-    )
-    cache.close()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
+  const selected = argv.length > 0 ? argv : Object.keys(BENCHES)
+  const { node, cores, cpu } = machine()
+  console.log(`Node ${node}, ${cores} cores (${cpu}); running: ${selected.join(', ')}`)
+  let failed = 0
+  for (const name of selected) {
+    const load = BENCHES[name]
+    if (!load) continue
+    const started = performance.now()
+    try {
+      const bench = (await load()).default
+      const result = await bench.run()
+      const file = writeResult(name, result, performance.now() - started)
+      console.log(formatTable(`${name}: ${bench.title}`, result.figures))
+      for (const note of result.notes ?? []) console.log(`note: ${note}`)
+      console.log(`written to ${file}`)
+    } catch (error) {
+      // One broken benchmark must not hide the others' figures.
+      failed++
+      console.error(`\n== ${name} FAILED:`, error)
+    }
   }
-
-  const resultsDir = join(import.meta.dirname, 'results')
-  mkdirSync(resultsDir, { recursive: true })
-  const file = join(resultsDir, 'core.json')
-  writeFileSync(
-    file,
-    JSON.stringify(
-      { recordedAt: new Date().toISOString(), node: process.version, figures },
-      null,
-      2,
-    ) + '\n',
-  )
-  console.log(`\nwritten to ${file}`)
+  return failed === 0 ? 0 : 1
 }
 
-const named = process.argv[2]
-const bench = named === undefined ? main : NAMED_BENCHES[named]
-if (bench === undefined) {
-  console.error(`unknown bench "${named}"; known: ${Object.keys(NAMED_BENCHES).join(', ')}`)
-  process.exit(2)
-}
-bench().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
-})
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

@@ -2,7 +2,8 @@
  * `npm run bench -- startup`: time from launching the app (web mode) to a painted list of
  * 10,000 cached certificates in Chromium; target under 1 s. Also the pieces behind it: the
  * SQLite read of the 10,000 rows, the bridge answer carrying them, and the refresh that fills
- * the cache (20 pages of op 16). Written to bench/results/startup.json. Not a test.
+ * the cache (20 pages of op 16). Written to bench/results/startup.json. Not a test. Needs a
+ * keychain: `npm run bench` runs under the throwaway one of scripts/with-keyring.mjs.
  *
  * Each run starts a fresh web-mode process on a data folder whose cache already holds the
  * list (filled once by a refresh from a sandbox started with 10,000 certificates), opens
@@ -11,9 +12,8 @@
  * is signed in, so the app's refresh from the service starts right after, as in real use.
  * STARTUP_SCREENSHOT=file.png saves what the last run painted.
  */
-import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -22,35 +22,27 @@ import { openCache } from '../src/main/cache'
 import { createCertificateCache } from '../src/main/cache/certificates'
 import { startSandbox } from '../src/sandbox'
 import { invokePath } from '../src/shared/bridge/web-protocol'
-import { repoRoot, startTsxChild } from '../test/e2e/support/child'
+import { startTsxChild } from '../test/e2e/support/child'
+import type { Bench, Figure } from './support'
 
 const CERTIFICATES = 10_000
 const RUNS = 5
 const TARGET_MS = 1_000
 const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium'
 
-interface Summary {
-  runs: number
-  medianMs: number
-  minMs: number
-  maxMs: number
-}
-
-function summarise(times: number[]): Summary {
-  const sorted = [...times].sort((a, b) => a - b)
+/** The median and range of `times` as a bench figure (ms). */
+function figure(name: string, times: number[], target?: string): Figure {
+  const sorted = [...times].sort((x, y) => x - y)
   const round = (ms: number) => Math.round(ms * 10) / 10
   return {
+    name,
+    unit: 'ms',
+    value: round(sorted[Math.floor(sorted.length / 2)] ?? 0),
     runs: sorted.length,
-    medianMs: round(sorted[Math.floor(sorted.length / 2)] ?? 0),
-    minMs: round(sorted[0] ?? 0),
-    maxMs: round(sorted.at(-1) ?? 0),
+    min: round(sorted[0] ?? 0),
+    max: round(sorted.at(-1) ?? 0),
+    ...(target === undefined ? {} : { target }),
   }
-}
-
-function print(name: string, summary: Summary) {
-  console.log(
-    `${name.padEnd(58)} median ${String(summary.medianMs).padStart(8)} ms  (min ${summary.minMs}, max ${summary.maxMs}, n=${summary.runs})`,
-  )
 }
 
 async function startWeb(dataDir: string) {
@@ -79,25 +71,10 @@ async function bridge(page: Page, channel: string, input: unknown): Promise<unkn
   return answer.value
 }
 
-export async function runStartupBench(): Promise<void> {
-  // The app keeps tokens in the OS keychain; without a D-Bus session, run under a throwaway one.
+async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
   if (!process.env['DBUS_SESSION_BUS_ADDRESS']) {
-    const child = spawn(
-      process.execPath,
-      [
-        join(repoRoot, 'scripts', 'with-keyring.mjs'),
-        process.execPath,
-        join(repoRoot, 'node_modules', '.bin', 'tsx'),
-        join(repoRoot, 'bench', 'run.ts'),
-        'startup',
-      ],
-      { stdio: 'inherit' },
-    )
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
-    if (code !== 0) throw new Error(`the startup bench failed (${code})`)
-    return
+    throw new Error('the startup bench needs a keychain: run it with `npm run bench -- startup`')
   }
-
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
@@ -127,59 +104,33 @@ export async function runStartupBench(): Promise<void> {
     sandboxes.push(small.sandbox)
     const baseline = await measureLaunches(browser, small.dataDir)
 
-    const figures = {
-      launchToPaintedList: summarise(launches.launch),
-      navigationToPaintedList: summarise(launches.page),
-      pageClockDomContentLoaded: summarise(launches.dom),
-      pageClockCachedListArrived: summarise(launches.answer),
-      pageClockPainted: summarise(launches.paint),
-      baselineLaunchToPaintedList: summarise(baseline.launch),
-      baselineNavigationToPaintedList: summarise(baseline.page),
-      bridgeAnswerCached10k: summarise(scale.bridgeTimes),
-      sqliteRead10k: summarise(readTimes),
-      refresh10kFromSandbox: summarise([scale.refreshMs]),
+    const figures: Figure[] = [
+      figure(
+        `launch → painted list of ${scale.cachedRows} cached certificates`,
+        launches.launch,
+        `< ${TARGET_MS} ms`,
+      ),
+      figure('  of which: page navigation → painted list', launches.page),
+      figure('  page clock: DOMContentLoaded', launches.dom),
+      figure('  page clock: certificates.cached answer received', launches.answer),
+      figure('  page clock: list painted', launches.paint),
+      figure(
+        `baseline: launch → painted list of ${baseline.listedRows} certificates`,
+        baseline.launch,
+      ),
+      figure('  of which: page navigation → painted list', baseline.page),
+      figure('bridge answer certificates.cached (10k rows, in page)', scale.bridgeTimes),
+      figure('SQLite read of 10k certificate rows', readTimes),
+      figure('refresh: 10k certificates from the sandbox (op 16 pages)', [scale.refreshMs]),
+    ]
+    // The machine's load while measuring: figures from a busy machine are not comparable.
+    const load = loadavg().map((value) => Math.round(value * 100) / 100)
+    return {
+      figures,
+      notes: [
+        `${scale.cachedRows} certificates cached, ${launches.listedRows} listed; load average ${load.join(' / ')}`,
+      ],
     }
-    print(
-      `launch → painted list of ${scale.cachedRows} cached certificates`,
-      figures.launchToPaintedList,
-    )
-    print('  of which: page navigation → painted list', figures.navigationToPaintedList)
-    print('  page clock: DOMContentLoaded', figures.pageClockDomContentLoaded)
-    print('  page clock: certificates.cached answer received', figures.pageClockCachedListArrived)
-    print('  page clock: list painted', figures.pageClockPainted)
-    print(
-      `baseline: launch → painted list of ${baseline.listedRows} certificates`,
-      figures.baselineLaunchToPaintedList,
-    )
-    print('  of which: page navigation → painted list', figures.baselineNavigationToPaintedList)
-    print('bridge answer certificates.cached (10k rows, in page)', figures.bridgeAnswerCached10k)
-    print('SQLite read of 10k certificate rows', figures.sqliteRead10k)
-    print('refresh: 10k certificates from the sandbox (op 16 pages)', figures.refresh10kFromSandbox)
-
-    const resultsDir = join(import.meta.dirname, 'results')
-    mkdirSync(resultsDir, { recursive: true })
-    const file = join(resultsDir, 'startup.json')
-    writeFileSync(
-      file,
-      JSON.stringify(
-        {
-          recordedAt: new Date().toISOString(),
-          node: process.version,
-          // The machine's load while measuring: figures from a busy machine are not comparable.
-          cpus: cpus().length,
-          loadAverage: loadavg().map((load) => Math.round(load * 100) / 100),
-          certificatesCached: scale.cachedRows,
-          certificatesListed: launches.listedRows,
-          baselineCertificatesListed: baseline.listedRows,
-          targetMs: TARGET_MS,
-          metTarget: figures.launchToPaintedList.medianMs < TARGET_MS,
-          figures,
-        },
-        null,
-        2,
-      ) + '\n',
-    )
-    console.log(`\nwritten to ${file}`)
   } finally {
     await browser.close()
     for (const sandbox of sandboxes) await sandbox.close()
@@ -314,3 +265,8 @@ async function measureLaunches(browser: Browser, dataDir: string) {
   }
   return times
 }
+
+export default {
+  title: 'Launch (web mode) to a painted list of 10,000 cached certificates in Chromium',
+  run,
+} satisfies Bench

@@ -1,9 +1,13 @@
 // `npm test`: every suite a change must pass, in order, then one closing line with the totals:
 // vitest (unit, contract and integration tests against real parts), the production build, and the
 // Playwright end-to-end suite in Chromium against web mode and the sandbox.
+import { requireSupportedNode } from './check-node.mjs'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
+
+// Before anything else: an unsupported Node gets a clear message, not a crash later on.
+requireSupportedNode('test')
 
 const resultsDir = join('test-results', 'summary')
 mkdirSync(resultsDir, { recursive: true })
@@ -31,6 +35,8 @@ const vitestOk = run('unit and integration', bin('vitest'), [
   '--reporter=json',
   `--outputFile.json=${vitestJson}`,
 ])
+// The Electron security scan (electronegativity, offline): no unexplained HIGH or MEDIUM finding.
+const securityOk = run('security scan', process.execPath, [join('scripts', 'security.mjs')])
 const buildOk = run('build', 'npm', ['run', 'build'])
 const e2eOk =
   buildOk &&
@@ -52,7 +58,7 @@ if (playwright?.stats) {
   skipped += playwright.stats.skipped ?? 0
 }
 // A suite that crashed before reporting counts as a failure even when no test result says so.
-const allOk = vitestOk && buildOk && e2eOk
+const allOk = vitestOk && securityOk && buildOk && e2eOk
 if (!allOk && failed === 0) failed = 1
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(allOk ? 0 : 1)

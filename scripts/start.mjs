@@ -1,9 +1,13 @@
 // `npm start`: the desktop app where it can run (an Electron binary and a display), otherwise
 // web mode against the embedded sandbox, saying why. Arguments after `--` go to web mode.
+import { requireSupportedNode } from './check-node.mjs'
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+
+// Before anything else: an unsupported Node gets a clear message, not a crash later on.
+requireSupportedNode('start')
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const electronModule = path.join(root, 'node_modules', 'electron')

@@ -2,10 +2,14 @@
 // Builds the renderer when out/renderer is missing or older than its sources, then runs the
 // web-mode host (src/main/web/cli.ts under tsx), forwarding arguments and signals. Needs no
 // Electron binary: electron-vite only reads electron's package.json for its version.
+import { requireSupportedNode } from './check-node.mjs'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+
+// Before anything else: an unsupported Node gets a clear message, not a crash later on.
+requireSupportedNode('web')
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) =>

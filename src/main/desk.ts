@@ -54,6 +54,8 @@ export interface DeskDeps {
   restoreSandbox?: boolean
   /** Per-request timeout for service calls, in ms, overriding the setting (tests). */
   requestTimeoutMs?: number
+  /** The response size limit of the service client, in bytes (default 64 MiB). */
+  maxResponseBytes?: number
   /** The Electron shell's dialogs and notifications; absent in web mode. */
   desktop?: DesktopIntegration
   /** The downloads folder until the user picks one (default ~/Downloads); tests point it away. */
@@ -100,6 +102,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     notices,
     openExternal: deps.openExternal,
     ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
+    ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
   }
   // Rows a previous run left running are shown as interrupted, never as still going.
   context.transfers.markInterrupted()

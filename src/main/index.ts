@@ -56,6 +56,9 @@ if (!app.requestSingleInstanceLock()) {
     // A second line of defence for any web contents, including ones we did not create.
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+    contents.on('will-navigate', (event, url) => {
+      if (!isAppUrl(location, url)) event.preventDefault()
+    })
   })
   app
     .whenReady()
@@ -65,6 +68,8 @@ if (!app.requestSingleInstanceLock()) {
 
 async function openExternal(url: string): Promise<void> {
   if (!isExternalHttps(url)) throw new Error('Only https links are opened')
+  // electronegativity: OPEN_EXTERNAL_JS_CHECK — the one call to shell.openExternal: the line
+  // above lets only a parsed https: URL through (no file:, smb:, custom schemes, javascript:).
   await shell.openExternal(url)
 }
 

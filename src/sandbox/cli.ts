@@ -4,14 +4,14 @@ import type { RunningSandbox, SandboxOptions } from './index'
 
 /*
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] [--viewer-token T]
- *                    [--database-url postgres://...] [--certificates N]
+ *                    [--database-url postgres://...] [--certificates N] [--faults]
  * When ready, prints exactly one line on stdout (scripts wait for it):
  *   SANDBOX_READY {"url":"http://127.0.0.1:4010","tokens":{"admin":"...","viewer":"..."}}
  */
 
 const USAGE =
   'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] ' +
-  '[--viewer-token T] [--database-url postgres://...] [--certificates N]'
+  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults]'
 const DEFAULT_PORT = 4010
 
 class UsageError extends Error {}
@@ -30,6 +30,8 @@ function readOptions(argv: string[]): SandboxOptions {
         'viewer-token': { type: 'string' },
         'database-url': { type: 'string' },
         certificates: { type: 'string' },
+        // Test-only fault injection (src/sandbox/faults.ts).
+        faults: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -59,6 +61,7 @@ function readOptions(argv: string[]): SandboxOptions {
     ...(values['admin-token'] === undefined ? {} : { adminToken: values['admin-token'] }),
     ...(values['viewer-token'] === undefined ? {} : { viewerToken: values['viewer-token'] }),
     ...(values['database-url'] === undefined ? {} : { databaseUrl: values['database-url'] }),
+    ...(values.faults ? { faults: true } : {}),
     // Errors that became a 500 go to stderr, one line each; never the request or its token.
     onUnexpectedError: (error) => {
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)

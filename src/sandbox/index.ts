@@ -5,6 +5,7 @@ import { isIPv6 } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import type { SandboxCore } from './context'
 import { createDownloadSigner } from './downloads'
+import { createFaultInjector } from './faults'
 import { createSandboxPki } from './pki'
 import { createPostgresEngine } from './postgres'
 import { buildSeed, postgresDatabasesOf } from './seed'
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   certificateCount?: number
   /** Told about anything that became a 500 INTERNAL_ERROR (the sandbox itself never logs). */
   onUnexpectedError?: (error: unknown) => void
+  /** Fault injection for tests (`--faults`, see faults.ts); off by default. */
+  faults?: boolean
 }
 
 export interface RunningSandbox {
@@ -192,6 +195,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       adminToken: tokens.admin,
       reset,
       ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
+      ...(options.faults ? { faults: createFaultInjector() } : {}),
     }),
   )
 

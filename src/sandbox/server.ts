@@ -6,6 +6,8 @@ import { volumeKey } from './context'
 import type { HandlerContext, OperationHandler, SandboxCore } from './context'
 import { DOWNLOAD_PREFIX, serveVolumeDownload } from './downloads'
 import { ApiFailure, notFound } from './failure'
+import { applyFault, FAULTS_PATH } from './faults'
+import type { FaultInjector } from './faults'
 import { json, readBody, send, sendError } from './http'
 import type { Reply } from './http'
 import { handlers } from './handlers'
@@ -20,6 +22,8 @@ export interface SandboxServerOptions {
   reset(): Promise<void>
   /** Told about anything that became a 500, for whoever embeds the sandbox to log. */
   onUnexpectedError?: (error: unknown) => void
+  /** Present only with `--faults`: the header and `/__sandbox/faults` are ignored otherwise. */
+  faults?: FaultInjector
 }
 
 const SANDBOX_PREFIX = '/__sandbox/'
@@ -78,6 +82,11 @@ async function answerSandboxRoute(
       },
     },
   }
+  const { faults } = options
+  if (faults && pathname === FAULTS_PATH) {
+    authenticateSandboxAdmin(options.core.state, request.headers.authorization, options.adminToken)
+    return faults.control(method, await readBody(request))
+  }
   const route = routes[pathname]
   if (!route) throw notFound({ path: pathname })
   if (route.method !== method) throw notFound({ method, allowedMethods: [route.method] })
@@ -93,6 +102,10 @@ async function answer(
 ): Promise<void> {
   const method = request.method ?? 'GET'
   const { pathname, search } = splitTarget(request.url ?? '/')
+  const fault = pathname.startsWith(SANDBOX_PREFIX)
+    ? null
+    : (options.faults?.planFor(request, method, pathname) ?? null)
+  if (fault && (await applyFault(fault, request, response))) return
   if (pathname.startsWith(DOWNLOAD_PREFIX)) {
     const { core } = options
     const target = core.downloads.verify(pathname, search, core.now())

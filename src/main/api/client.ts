@@ -17,7 +17,8 @@ import type {
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { filenameFromContentDisposition } from './content-disposition'
 import { redactError, ServiceError } from './errors'
-import { describeOrigin, toNetworkError } from './network'
+import { parseServiceJson } from './json'
+import { describeOrigin, findErrorCode, toNetworkError } from './network'
 
 /*
  * One client for all 22 operations of the contract (src/shared/api/operations.ts). Requests are
@@ -36,6 +37,12 @@ export interface ServiceClientOptions {
   userAgent?: string
   /** First backoff delay; doubles per retry, with jitter. Default 250 ms. */
   retryDelayMs?: number
+  /**
+   * The largest answer body read into memory, in bytes (calls and certificate exports; streamed
+   * downloads are not held in memory). Past it the call fails with a clear error instead of
+   * letting one answer take the app down. Default 64 MiB.
+   */
+  maxResponseBytes?: number
 }
 
 export interface CallInput {
@@ -92,6 +99,7 @@ export interface ServiceClient {
 const DEFAULT_TIMEOUT_MS = 30_000
 const DEFAULT_MAX_RETRIES = 2
 const DEFAULT_RETRY_DELAY_MS = 250
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 const MAX_RETRY_DELAY_MS = 5_000
 const MAX_REDIRECTS = 5
 const RETRYABLE_STATUSES = new Set([502, 503, 504])
@@ -130,6 +138,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES)
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   const userAgent = options.userAgent ?? 'Infradesk'
 
   /** Every public method ends here: whatever escapes is a ServiceError without the token. */
@@ -234,7 +243,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // A redirect would carry the token elsewhere: it is reported instead (see readError).
         redirect: 'manual',
       })
-      const bytes = Buffer.from(await response.arrayBuffer())
+      const bytes = await readBounded(response, request.url, maxResponseBytes)
       return { url: request.url, status: response.status, headers: response.headers, bytes }
     } catch (error) {
       throw toNetworkError(error, request.url, { timeout, timeoutMs, caller })
@@ -375,6 +384,74 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
 /* ------------------------------------------------------------------ helpers */
 
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`
+  return `${bytes} bytes`
+}
+
+function tooLarge(url: URL, limit: number, size: string): ServiceError {
+  return new ServiceError(
+    APP_ERROR_CODES.BAD_RESPONSE,
+    `The answer from ${describeOrigin(url)} is too large (${size}; the limit is ` +
+      `${formatBytes(limit)}). Narrow the request, or raise the response size limit.`,
+    { details: { limitBytes: limit } },
+  )
+}
+
+/**
+ * The whole body, refused as soon as it passes `limit` bytes (by its Content-Length when it
+ * declares one, else while reading), so an oversized answer never lands in memory. A connection
+ * that breaks after the headers is reported as such, with how much had arrived.
+ */
+async function readBounded(response: Response, url: URL, limit: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined)
+    throw tooLarge(url, limit, formatBytes(declared))
+  }
+  if (!response.body) return Buffer.alloc(0)
+  const chunks: Uint8Array[] = []
+  let received = 0
+  const reader = response.body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      received += value.byteLength
+      if (received > limit) {
+        await reader.cancel().catch(() => undefined)
+        throw tooLarge(url, limit, `more than ${formatBytes(limit)}`)
+      }
+      chunks.push(value)
+    }
+  } catch (error) {
+    if (error instanceof ServiceError) throw error
+    // A timeout or a cancel keeps its meaning (the caller's signals decide); a broken
+    // connection says that the answer was cut, not that nobody answered.
+    const code = findErrorCode(error)
+    if (error instanceof DOMException || code === undefined || !(code in BODY_BREAKS)) {
+      throw error
+    }
+    throw new ServiceError(
+      APP_ERROR_CODES.OFFLINE,
+      `The connection to ${describeOrigin(url)} broke while the answer was arriving ` +
+        `(after ${formatBytes(received)}${Number.isFinite(declared) && declared > 0 ? ` of ${formatBytes(declared)}` : ''})`,
+      { cause: error, details: { reason: code, receivedBytes: received } },
+    )
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Errors undici gives when the connection ends while a body is being read. */
+const BODY_BREAKS: Record<string, true> = {
+  UND_ERR_SOCKET: true,
+  ECONNRESET: true,
+  UND_ERR_CLOSED: true,
+  EPIPE: true,
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: true,
+}
+
 function parseBaseUrl(baseUrl: string): URL {
   let url: URL
   try {
@@ -484,7 +561,7 @@ function readJson(name: OperationName, result: Exchange): unknown {
     throw badResponse(name, `HTTP ${result.status} with an empty body`)
   }
   try {
-    return JSON.parse(result.bytes.toString('utf8'))
+    return parseServiceJson(result.bytes.toString('utf8'))
   } catch {
     throw badResponse(name, `the body is not JSON (content type ${mediaType ?? 'not given'})`)
   }
@@ -536,11 +613,18 @@ function errorFromExchange(result: Exchange): ServiceError {
   const code = codeForStatus(result.status)
   const message = body.success
     ? `${body.data.message} (HTTP ${result.status}, ${body.data.code})`
-    : `${origin} answered HTTP ${result.status}`
+    : `${origin} answered HTTP ${result.status}${GATEWAY_FAILURES[result.status] ?? ''}`
   return new ServiceError(code, message, {
     status: result.status,
     details: body.success ? body.data.details : undefined,
   })
+}
+
+/** What a bare 502/503/504 (no service error body: a proxy's page) means, for the message. */
+const GATEWAY_FAILURES: Record<number, string> = {
+  502: ' (Bad Gateway: a proxy in front of the service got no usable answer from it)',
+  503: ' (Service Unavailable: the service is down or overloaded; try again shortly)',
+  504: ' (Gateway Timeout: a proxy in front of the service gave up waiting for it)',
 }
 
 /** Turns any non-2xx Response (e.g. from fetchRaw) into a ServiceError; reads its body. */

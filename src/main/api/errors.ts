@@ -1,3 +1,4 @@
+import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { BridgeError } from '../../shared/bridge'
 
 /**
@@ -37,11 +38,52 @@ const GENERIC_MESSAGE =
  * carry paths, headers or a token. `secrets` are cut out of whatever does cross.
  */
 export function toBridgeError(error: unknown, secrets: readonly string[] = []): BridgeError {
-  if (!isServiceError(error)) return { code: 'INTERNAL_ERROR', message: GENERIC_MESSAGE }
+  if (!isServiceError(error)) {
+    return storageFailure(error) ?? { code: 'INTERNAL_ERROR', message: GENERIC_MESSAGE }
+  }
   const bridgeError: BridgeError = { code: error.code, message: redact(error.message, secrets) }
   if (error.status !== undefined) bridgeError.status = error.status
   if (error.details !== undefined) bridgeError.details = redactDeep(error.details, secrets)
   return bridgeError
+}
+
+/*
+ * The app's own files (profiles.json, settings.json, the SQLite cache) live in its data folder. A
+ * full or read-only disk under them is not a bug of ours: it gets a message the user can act on,
+ * chosen by the error's code alone (its text holds paths), instead of "something went wrong".
+ */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL'])
+const NOT_WRITABLE_CODES = new Set([
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'SQLITE_READONLY',
+  'SQLITE_CANTOPEN',
+])
+
+function storageFailure(error: unknown): BridgeError | null {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return null
+  const family = code.startsWith('SQLITE_READONLY') ? 'SQLITE_READONLY' : code
+  if (DISK_FULL_CODES.has(family) || code.startsWith('SQLITE_IOERR_WRITE')) {
+    return {
+      code: APP_ERROR_CODES.DISK_FULL,
+      message:
+        "The disk holding Infradesk's data folder is full, so this change was not saved " +
+        '(what was saved before is intact). Free some space and try again.',
+      details: { reason: code },
+    }
+  }
+  if (NOT_WRITABLE_CODES.has(family)) {
+    return {
+      code: APP_ERROR_CODES.NOT_WRITABLE,
+      message:
+        'Infradesk may not write to its data folder (read-only or not its own), so this change ' +
+        'was not saved (what was saved before is intact). Check the folder and its permissions.',
+      details: { reason: code },
+    }
+  }
+  return null
 }
 
 const REDACTED = '[redacted]'

@@ -44,6 +44,8 @@ export interface DeskContext {
   openExternal(url: string): Promise<void>
   /** Per-call timeout of the service client, overriding the setting (tests shorten it). */
   requestTimeoutMs?: number
+  /** The largest answer body the service client reads (default 64 MiB, see api/client.ts). */
+  maxResponseBytes?: number
 }
 
 /**
@@ -164,6 +166,9 @@ export function makeClient(context: DeskContext, baseUrl: string, token: string)
     token,
     userAgent: `Infradesk/${context.version}`,
     timeoutMs: context.requestTimeoutMs ?? context.settings.get().requestTimeoutMs,
+    ...(context.maxResponseBytes === undefined
+      ? {}
+      : { maxResponseBytes: context.maxResponseBytes }),
   })
 }
 

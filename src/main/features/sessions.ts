@@ -73,6 +73,7 @@ export function sessionHandlers(
       let openedLogoutUrl = false
       if (logoutUrl !== null && isExternalHttps(logoutUrl)) {
         // Ends the single sign-on session in the browser too; only ever an https page.
+        // electronegativity: OPEN_EXTERNAL_JS_CHECK — https checked on the line above.
         openedLogoutUrl = await context.openExternal(logoutUrl).then(
           () => true,
           () => false,

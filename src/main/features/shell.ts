@@ -20,6 +20,8 @@ export function shellHandlers(context: DeskContext): Pick<BridgeHandlers, 'shell
         })
       }
       // A machine without a desktop cannot open a browser: the page shows the link instead.
+      // electronegativity: OPEN_EXTERNAL_JS_CHECK — https checked just above; the desk's
+      // openExternal (src/main/index.ts, web/open-browser.ts) checks again.
       const opened = await context.openExternal(url).then(
         () => true,
         () => false,

@@ -2,6 +2,7 @@ import { BrowserWindow, screen } from 'electron'
 import type { Session, WebContents } from 'electron'
 import { appEntryUrl, isAppUrl, isExternalHttps } from './app-url'
 import type { AppLocation } from './app-url'
+import { lockDownSession } from './session-policy'
 import { loadWindowState, placeOnScreen, saveWindowState } from './window-state'
 
 export interface MainWindowOptions {
@@ -57,6 +58,9 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     icon: options.iconPath,
     backgroundColor: '#0f172a',
     webPreferences: {
+      // electronegativity: PRELOAD_JS_CHECK — our own preload (src/preload/index.ts), bundled,
+      // run sandboxed and context-isolated; it exposes two functions (invoke, subscribe) and
+      // never ipcRenderer itself; main validates the channel and the input of every call.
       preload: options.preloadPath,
       contextIsolation: true,
       sandbox: true,
@@ -66,11 +70,15 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
       webSecurity: true,
       allowRunningInsecureContent: false,
       spellcheck: false,
+      // A middle click on a link would ask for a new window; the window-open handler already
+      // denies every one, and without the auxclick event a page cannot even try.
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   if (state.maximized) window.maximize()
   window.once('ready-to-show', () => window.show())
 
+  lockDownSession(window.webContents.session, options.location)
   installContentSecurityPolicy(window.webContents.session, options.location)
   guardNavigation(window.webContents, options)
   rememberPlace(window, options.stateFile)
@@ -111,6 +119,8 @@ function guardNavigation(contents: WebContents, options: MainWindowOptions) {
   })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
+    // electronegativity: OPEN_EXTERNAL_JS_CHECK — https only (isExternalHttps parses the URL),
+    // and options.openExternal (src/main/index.ts) checks again before the system browser.
     if (isExternalHttps(url)) void options.openExternal(url).catch(() => undefined)
     return { action: 'deny' }
   })

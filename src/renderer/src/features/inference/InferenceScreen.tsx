@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useDeferredValue, useEffect, useMemo, useState } from 'react'
 import { toEpochMs } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { isAuthError } from '../../lib/errors'
@@ -6,7 +6,8 @@ import { displayValue, extraKeys } from '../../lib/extra-fields'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
-import { Table, type Column } from '../../ui/Table'
+import type { Column } from '../../ui/Table'
+import { VirtualTable } from '../../ui/VirtualTable'
 import { filterModelsById } from './filter'
 import { useInferenceStore } from './store'
 
@@ -41,8 +42,15 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
     if (profile.signedIn) void load(profile.id)
   }, [load, profile.id, profile.signedIn])
 
-  const shown = profileId === profile.id ? filterModelsById(models, query) : []
-  const total = profileId === profile.id ? models.length : 0
+  // Filtering 150,000 ids per key press is a few ms; deferred, typing never waits for it.
+  const deferredQuery = useDeferredValue(query)
+  const mine = profileId === profile.id
+  const shown = useMemo(
+    () => (mine ? filterModelsById(models, deferredQuery) : []),
+    [mine, models, deferredQuery],
+  )
+  const columns = useMemo(() => buildColumns(shown), [shown])
+  const total = mine ? models.length : 0
 
   return (
     <section className="screen" aria-labelledby="inference-title">
@@ -92,11 +100,13 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
       ) : (
         <>
           <p className="table-summary" aria-live="polite">
-            {query.trim() ? `${shown.length} of ${total} models match` : `${total} models`}
+            {deferredQuery.trim()
+              ? `${shown.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} models match`
+              : `${total.toLocaleString('en-US')} models`}
           </p>
-          <Table
+          <VirtualTable
             label="Inference models"
-            columns={buildColumns(shown)}
+            columns={columns}
             rows={shown}
             rowKey={(m) => m.id}
             empty={query.trim() ? `No model ID contains “${query.trim()}”.` : 'No models.'}

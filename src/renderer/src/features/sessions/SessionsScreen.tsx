@@ -5,28 +5,16 @@ import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
 import { touchesSessions } from '../../lib/cache-events'
 import { isAuthError, isConnectivityError } from '../../lib/errors'
-import { displayValue, extraFields } from '../../lib/extra-fields'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
-import { Table, type Column } from '../../ui/Table'
+import type { Column } from '../../ui/Table'
+import { VirtualTable } from '../../ui/VirtualTable'
+import { ExtraFields } from './ExtraFields'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
 import { useSessionsStore } from './store'
-
-/** The fields of the session object (SERVICE_API.md 2.2); anything else is an extra. */
-const SESSION_FIELDS = [
-  'id',
-  'authMethod',
-  'createdAt',
-  'lastSeenAt',
-  'expiresAt',
-  'ipAddress',
-  'userAgent',
-  'mfaSatisfiedAt',
-  'isCurrent',
-] as const
 
 const AUTH_METHOD_LABELS: Record<string, string> = {
   oidc: 'OIDC (single sign-on)',
@@ -93,22 +81,6 @@ const COLUMNS: Column<Session>[] = [
   },
 ]
 
-/** Fields the contract does not name, as a small "more" line under the session's id. */
-function ExtraFields({ session }: { session: Session }) {
-  const extras = extraFields(session, SESSION_FIELDS)
-  if (extras.length === 0) return null
-  return (
-    <dl className="extra-fields" aria-label="More fields">
-      {extras.map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>{displayValue(value)}</dd>
-        </div>
-      ))}
-    </dl>
-  )
-}
-
 export function SessionsScreen({ profile }: { profile: Profile }) {
   const state = useSessionsStore()
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
@@ -124,6 +96,9 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
+        // A refresh in flight wrote this change and is about to answer with the same list:
+        // reading it again would move (and parse) the whole list twice; 46,781 rows are 10 MB.
+        if (useSessionsStore.getState().refreshing) return
         if (touchesSessions(change, profile.id)) void reloadCached()
       }),
     [reloadCached, profile.id],
@@ -237,9 +212,10 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
           Loading sessions…
         </p>
       ) : (
-        <Table
+        <VirtualTable
           label="Sessions"
           columns={COLUMNS}
+          estimateRowHeight={58}
           rows={sessions}
           rowKey={(s) => s.id}
           rowClassName={(s) => (s.isCurrent ? 'row-current' : undefined)}

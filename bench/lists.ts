@@ -1,0 +1,222 @@
+/*
+ * Big answers, end to end: a service whose sessions list and inference catalog are 10 MB each
+ * (46,781 sessions; 155,556 models, the sizes of issue 9's measurement), web mode in its own
+ * process, and Debian's Chromium driven by Playwright. Figures:
+ *   - Sessions: refresh clicked -> first rows painted (fetch, parse, validate, cache, bridge,
+ *     render), and the screen opened again from the SQLite cache -> painted;
+ *   - Inference: screen opened -> first rows painted;
+ *   - web mode's RSS growth over its idle size, against the 3x-the-body target.
+ * Needs `npm run build` (out/renderer) and Chromium; says so and stops when either is missing.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { chromium } from '@playwright/test'
+import type { Bench, Figure } from './support'
+import { round } from './support'
+
+// BENCH_LISTS_SCALE=0.01 runs the same path with 1% of the rows (to check the bench itself).
+const SCALE = Number(process.env.BENCH_LISTS_SCALE ?? '1')
+const SESSIONS = Math.round(46_781 * SCALE)
+const MODELS = Math.round(155_556 * SCALE)
+const root = join(import.meta.dirname, '..')
+const TIMEOUT_MS = 180_000
+
+function bigBodies() {
+  const now = Date.now()
+  const sessions = Array.from({ length: SESSIONS }, (_, index) => ({
+    id: `session-${String(index).padStart(6, '0')}`,
+    authMethod: ['oidc', 'password', 'email_otp'][index % 3],
+    createdAt: now - index * 60_000,
+    lastSeenAt: now - index * 1_000,
+    expiresAt: now + 86_400_000,
+    ipAddress: `203.0.113.${index % 250}`,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131',
+    mfaSatisfiedAt: index % 2 === 0 ? now - index * 60_000 : null,
+    isCurrent: index === 0,
+  }))
+  const models = Array.from({ length: MODELS }, (_, index) => ({
+    id: `model-${String(index).padStart(6, '0')}-instruct`,
+    created: 1_700_000_000 + index,
+    owned_by: 'bench',
+  }))
+  return {
+    sessions: Buffer.from(JSON.stringify(sessions)),
+    catalog: Buffer.from(JSON.stringify({ object: 'list', data: models })),
+  }
+}
+
+function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return round(kb / 1024)
+}
+
+async function startWebMode(dataDir: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/main/web/cli.ts', '--port', '0', '--data-dir', dataDir],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
+  )
+  const url = await new Promise<URL>((resolve, reject) => {
+    let output = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk
+      const line = output.split('\n').find((candidate) => candidate.startsWith('WEB_READY '))
+      if (line) resolve(new URL((JSON.parse(line.slice(10)) as { url: string }).url))
+    })
+    child.once('exit', (code) => reject(new Error(`web mode exited (${code}): ${output}`)))
+  })
+  return { child, url }
+}
+
+async function run() {
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
+    throw new Error('out/renderer is missing: run `npm run build` first')
+  }
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}`)
+
+  const bodies = bigBodies()
+  const service = createServer((request, response) => {
+    request.resume()
+    const body =
+      request.url === '/auth/me/sessions'
+        ? bodies.sessions
+        : request.url === '/api/inference/catalog'
+          ? bodies.catalog
+          : null
+    response.writeHead(body ? 200 : 404, { 'content-type': 'application/json' })
+    response.end(body ?? '{"code":"NOT_FOUND","message":"Not found"}')
+  })
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+  const dir = mkdtempSync(join(tmpdir(), 'infradesk-bench-lists-'))
+  const web = await startWebMode(dir)
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  })
+  const figures: Figure[] = []
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(web.url.href)
+    const bodyMB = round(bodies.sessions.length / 1024 / 1024)
+    const baseline = rssMB(web.child.pid as number)
+
+    // The profile, added through the bridge (its token check is the first 10 MB fetch).
+    const added = await page.evaluate(
+      async ([baseUrl]) => {
+        const response = await fetch('/__bridge/invoke/profiles.add', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name: 'Big',
+            baseUrl,
+            color: '#2563eb',
+            protected: false,
+            token: 'bench-token',
+            sessionOnly: true,
+          }),
+        })
+        return (await response.json()) as { ok: boolean }
+      },
+      [serviceUrl],
+    )
+    if (!added.ok) throw new Error('could not add the bench profile')
+    await page.goto(`${web.url.origin}/#/sessions`)
+    const firstSession = page.getByText('session-000001', { exact: true }).first()
+    const refreshed = performance.now()
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await firstSession.waitFor({ timeout: TIMEOUT_MS })
+    await page.getByText(/^Updated /).waitFor({ timeout: TIMEOUT_MS })
+    figures.push({
+      name: `Sessions: refresh to painted (${SESSIONS.toLocaleString('en-US')}, ${bodyMB} MB)`,
+      unit: 'ms',
+      value: round(performance.now() - refreshed),
+      runs: 1,
+      target: '< 2000 ms',
+    })
+    const afterSessions = rssMB(web.child.pid as number)
+
+    await page.getByRole('link', { name: /Activity/ }).click()
+    await page.reload()
+    await page.getByRole('heading', { name: 'Activity' }).waitFor()
+    const reopened = performance.now()
+    await page.getByRole('link', { name: /Sessions/ }).click()
+    await firstSession.waitFor({ timeout: TIMEOUT_MS })
+    figures.push({
+      name: 'Sessions: opened again, from the cache, to painted',
+      unit: 'ms',
+      value: round(performance.now() - reopened),
+      runs: 1,
+      target: '< 2000 ms',
+    })
+
+    const opened = performance.now()
+    await page.getByRole('link', { name: /Inference models/ }).click()
+    await page
+      .getByText(`${MODELS.toLocaleString('en-US')} models`)
+      .waitFor({ timeout: TIMEOUT_MS })
+    await page.getByText('model-000001-instruct').waitFor({ timeout: TIMEOUT_MS })
+    figures.push({
+      name: `Inference: opened to painted (${MODELS.toLocaleString('en-US')} models, ${round(bodies.catalog.length / 1024 / 1024)} MB)`,
+      unit: 'ms',
+      value: round(performance.now() - opened),
+      runs: 1,
+      target: '< 2000 ms',
+    })
+    const afterInference = rssMB(web.child.pid as number)
+    const peak = Math.max(afterSessions, afterInference)
+    figures.push({
+      name: 'web mode RSS: idle, before the big lists',
+      unit: 'MB',
+      value: baseline,
+      runs: 1,
+    })
+    figures.push({
+      name: 'web mode RSS growth (after both lists) / body size',
+      unit: 'x',
+      value: round((peak - baseline) / bodyMB),
+      runs: 1,
+      target: '< 3 x',
+    })
+  } catch (error) {
+    // What the page showed, so a failed run says why (an error banner, a screen not reached).
+    const page = browser.contexts()[0]?.pages()[0]
+    const shown = page
+      ? await page
+          .locator('body')
+          .innerText()
+          .catch(() => '')
+      : ''
+    throw new Error(
+      `${(error as Error).message}\n--- the page showed ---\n${shown.slice(0, 2000)}`,
+      {
+        cause: error,
+      },
+    )
+  } finally {
+    await browser.close()
+    web.child.kill('SIGTERM')
+    await new Promise((resolve) => web.child.once('exit', resolve))
+    service.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return {
+    figures,
+    notes: [
+      'One run each (a 10 MB list takes seconds, and the machine is shared); RSS is read from /proc.',
+    ],
+  }
+}
+
+export default {
+  title: 'big lists end to end: 10 MB of sessions and of models in web mode and Chromium',
+  run,
+} satisfies Bench

@@ -1,0 +1,31 @@
+import type { Session } from '../../../../shared/api'
+import { displayValue, extraFields } from '../../lib/extra-fields'
+
+/** The fields of the session object (SERVICE_API.md 2.2); anything else is an extra. */
+const SESSION_FIELDS = [
+  'id',
+  'authMethod',
+  'createdAt',
+  'lastSeenAt',
+  'expiresAt',
+  'ipAddress',
+  'userAgent',
+  'mfaSatisfiedAt',
+  'isCurrent',
+] as const
+
+/** Fields the contract does not name, as a small "more" line under the session's id. */
+export function ExtraFields({ session }: { session: Session }) {
+  const extras = extraFields(session, SESSION_FIELDS)
+  if (extras.length === 0) return null
+  return (
+    <dl className="extra-fields" aria-label="More fields">
+      {extras.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{displayValue(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}

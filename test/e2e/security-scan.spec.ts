@@ -1,0 +1,147 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import type { Response } from '@playwright/test'
+import { WEB_EVENTS_PATH } from '../../src/shared/bridge/web-protocol'
+import { repoRoot } from './support/child'
+import {
+  connectStagingToSandbox,
+  expect,
+  fillProfileForm,
+  profileSwitcher,
+  test,
+} from './support/fixtures'
+
+/*
+ * After a session that touches every screen and an error path: no token (admin, viewer) and not
+ * the web-mode launch secret in anything the renderer can reach (every response it received,
+ * every pushed event, the DOM, input values, storage, cookies readable by script, the address
+ * and history, resource timing entries), nor in any log the run wrote (the app's and the
+ * sandbox's output, every file in the data folder, every log file under test-results/).
+ * The launch secret is allowed in exactly one place: the address the app printed to be opened.
+ */
+
+// Page-side scripts as strings: this file is type-checked for Node (no DOM library).
+const RECORD_EVENT_FRAMES = `(() => {
+  window.__frames = []
+  const source = new EventSource(${JSON.stringify(WEB_EVENTS_PATH)})
+  source.onmessage = (message) => window.__frames.push(message.data)
+})()`
+const REACHABLE_STATE = `(async () => JSON.stringify({
+  frames: window.__frames ?? [],
+  html: document.documentElement.outerHTML,
+  inputs: [...document.querySelectorAll('input, textarea')].map((element) => element.value),
+  cookie: document.cookie,
+  local: { ...localStorage },
+  session: { ...sessionStorage },
+  location: location.href,
+  historyLength: history.length,
+  resources: performance.getEntries().map((entry) => entry.name),
+  databases: indexedDB.databases ? (await indexedDB.databases()).map((db) => db.name) : [],
+  globals: Object.keys(window).filter((key) => typeof window[key] === 'string').map((key) => window[key]),
+}))()`
+
+function filesUnder(dir: string): string[] {
+  try {
+    return readdirSync(dir).flatMap((name) => {
+      const full = path.join(dir, name)
+      return statSync(full).isDirectory() ? filesUnder(full) : [full]
+    })
+  } catch {
+    return []
+  }
+}
+
+test('no token and no launch secret in anything the renderer can reach, or in any log', async ({
+  page,
+  startApp,
+  startSandbox,
+  dataDir,
+}) => {
+  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  const secret = new URL(app.url).searchParams.get('secret') ?? ''
+  expect(secret.length).toBeGreaterThan(20)
+  const forbidden = { admin: sandbox.tokens.admin, viewer: sandbox.tokens.viewer, secret }
+
+  const received: Promise<string>[] = []
+  page.on('response', (response: Response) => {
+    if (new URL(response.url()).pathname === WEB_EVENTS_PATH) return
+    // The opening address (with the secret) answers 303 + an HttpOnly cookie: the browser
+    // follows it, page scripts never see it (checked below through location and history).
+    if (response.status() === 303 && response.request().isNavigationRequest()) return
+    received.push(
+      response.text().then(
+        (body) => `${response.url()}\n${JSON.stringify(response.headers())}\n${body}`,
+        () => response.url(),
+      ),
+    )
+  })
+
+  await page.goto(app.url)
+  await page.evaluate(RECORD_EVENT_FRAMES)
+  await connectStagingToSandbox(page, sandbox)
+  // A second profile with the viewer token, and a refused token: the error path (a 401, the
+  // dialog's error banner) must not echo anything either.
+  await addProfile('Viewer', sandbox.tokens.viewer)
+  await expect(profileSwitcher(page)).toContainText('Viewer')
+  await addProfile('Wrong', 'not-the-token-0123456789')
+  const dialog = page.getByRole('dialog', { name: 'Add a profile' })
+  await expect(dialog.getByRole('alert')).toContainText('UNAUTHORIZED')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  for (const screen of [/Inference models/, /Activity/, /Sessions/]) {
+    await page.getByRole('link', { name: screen }).click()
+  }
+  await expect(page.getByRole('table', { name: 'Sessions' })).toBeVisible()
+  await page.getByRole('button', { name: 'Refresh' }).click()
+  await expect(page.getByText(/^Updated /)).toBeVisible()
+
+  const state = await page.evaluate<string>(REACHABLE_STATE)
+  const responses = await Promise.all(received)
+  expect(responses.length).toBeGreaterThan(10)
+  const reachable = [state, ...responses]
+  for (const [name, value] of Object.entries(forbidden)) {
+    for (const text of reachable)
+      expect(text.includes(value), `${name} reachable by the page: ${text.slice(0, 160)}`).toBe(
+        false,
+      )
+  }
+  // The secret cookie exists, but scripts cannot read it (HttpOnly).
+  const cookies = await page.context().cookies()
+  expect(cookies.find((cookie) => cookie.value === secret)?.httpOnly).toBe(true)
+
+  // Logs: the processes' output, the data folder, and every log file the run has written.
+  await app.stop()
+  const appLines = app.output().split('\n')
+  for (const line of appLines.filter((candidate) => candidate.includes(secret))) {
+    expect(line, 'the secret outside the printed address').toMatch(
+      /^(Infradesk web mode: |WEB_READY )/,
+    )
+  }
+  const logs: [string, string][] = [
+    [
+      'app output',
+      appLines.filter((line) => !/^(Infradesk web mode: |WEB_READY )/.test(line)).join('\n'),
+    ],
+    ['sandbox output', sandbox.output().replace(/^SANDBOX_READY .*$/m, '')],
+    ...filesUnder(dataDir).map((file): [string, string] => [file, readFileSync(file, 'latin1')]),
+    ...filesUnder(path.join(repoRoot, 'test-results'))
+      .filter((file) => /\.(log|txt|md)$/.test(file))
+      .map((file): [string, string] => [file, readFileSync(file, 'latin1')]),
+  ]
+  expect(logs.length).toBeGreaterThan(3)
+  for (const [where, text] of logs) {
+    for (const [name, value] of Object.entries(forbidden)) {
+      expect(text.includes(value), `${name} in ${where}`).toBe(false)
+    }
+  }
+
+  async function addProfile(name: string, token: string) {
+    await profileSwitcher(page).click()
+    await page.getByRole('menuitem', { name: 'Add profile…' }).click()
+    await fillProfileForm(page, { name, baseUrl: sandbox.url, token })
+    await page
+      .getByRole('dialog', { name: 'Add a profile' })
+      .getByRole('button', { name: 'Add profile' })
+      .click()
+  }
+})
