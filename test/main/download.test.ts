@@ -14,6 +14,7 @@ import { writeVolumeArchive } from '../../src/main/transfers/volume-archive'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox, SeedIds } from '../../src/sandbox'
 import type { VolumeExport } from '../../src/shared/api'
+import { IS_ROOT, mountTmpfs } from '../support/tiny-fs'
 import { makeTempDir, sha256Hex, tarList } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -229,6 +230,45 @@ describe('volume archives from the sandbox', () => {
       'CANCELLED',
     )
     expect(await readdir(folder)).toEqual([])
+  })
+
+  it.runIf(IS_ROOT)(
+    'stops on a full disk with DISK_FULL, without retrying, and leaves no file',
+    async () => {
+      const exported = await exportOf('backups-nightly')
+      const before = await downloadStats()
+      const mounted = await mountTmpfs(temp.dir, 'tiny-disk', { sizeBytes: 1024 * 1024 })
+      try {
+        const file = await AtomicFile.create(mounted.dir, 'backups-nightly.tar.gz')
+        const error = await expectRejects(
+          writeVolumeArchive({
+            exported,
+            client,
+            file,
+            collision: 'number',
+            signal: new AbortController().signal,
+            reporter: recorder(),
+            renewUrl: () => Promise.reject(new Error('not needed')),
+          }),
+          'DISK_FULL',
+        )
+        expect(error.message).toContain(mounted.dir)
+        expect(await readdir(mounted.dir)).toEqual([])
+        const after = await downloadStats()
+        expect(after.served.full - before.served.full).toBe(1)
+        expect(after.served.partial - before.served.partial).toBe(0)
+      } finally {
+        await mounted.unmount()
+      }
+    },
+  )
+
+  it('refuses an unwritable folder before anything is downloaded', async () => {
+    const error = await expectRejects(
+      AtomicFile.create(path.join(temp.dir, 'missing', 'deeper'), 'x.tar.gz'),
+      'NOT_WRITABLE',
+    )
+    expect(error.message).toMatch(/does not exist/)
   })
 
   it('writes inline base64 content when the service sends the bytes themselves', async () => {
