@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { createDesk } from './desk'
 import type { Desk } from './desk'
 import type { AppLocation } from './shell/app-url'
+import { createDesktopIntegration } from './shell/desktop'
 import { isExternalHttps } from './shell/app-url'
 import { registerBridgeIpc } from './shell/ipc'
 import { installMenu } from './shell/menu'
@@ -59,6 +60,7 @@ async function start() {
     dataDir: app.getPath('userData'),
     mode: 'desktop',
     openExternal,
+    desktop: createDesktopIntegration({ window: () => mainWindow }),
     version: app.getVersion(),
   })
   installMenu({ isDev: Boolean(devServerUrl) })
