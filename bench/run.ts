@@ -1,5 +1,5 @@
 /*
- * `npm run bench`: performance figures, printed and written to bench/results/<name>.json.
+ * `npm run bench [-- name]`: performance figures, printed and written to bench/results/<name>.json.
  * Not a test: nothing here asserts a time. Each figure is the median of repeated runs on this
  * machine, with the run count beside it, so results from two machines are not compared blindly.
  */
@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import { createServiceClient } from '../src/main/api'
 import { openCache } from '../src/main/cache'
 import { startSandbox } from '../src/sandbox'
+import { runExportBench } from './export'
 
 interface Figure {
   name: string
@@ -139,7 +140,18 @@ async function main() {
   console.log(`\nwritten to ${file}`)
 }
 
-main().catch((error: unknown) => {
+/** `npm run bench` runs the core figures; `npm run bench -- <name>` one bench by name. */
+const BENCHES: Record<string, () => Promise<void>> = {
+  core: main,
+  export: runExportBench,
+}
+const chosen = process.argv[2] ?? 'core'
+const bench = BENCHES[chosen]
+if (bench === undefined) {
+  console.error(`unknown bench "${chosen}"; known: ${Object.keys(BENCHES).join(', ')}`)
+  process.exit(2)
+}
+bench().catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

@@ -162,26 +162,78 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504])
 
+/** Bytes gathered before one write: fewer, larger writes, while the next bytes are read. */
+const WRITE_BATCH_BYTES = 1024 * 1024
+
+/**
+ * Copies the body into two fixed 1 MiB buffers in turn: one is being written (and hashed) while
+ * the other fills from the network, so reading never waits for the disk and memory stays at
+ * two buffers whatever the file's size. Bytes received before a dropped connection are written
+ * before the error is passed on, so the resume starts exactly after them.
+ */
 async function streamBody(
   response: Response,
   file: AtomicFile,
   signal: AbortSignal,
-  onChunk: () => void,
+  onWritten: () => void,
 ): Promise<void> {
   if (response.body === null) return
   const reader = response.body.getReader()
+  const buffers = [Buffer.allocUnsafe(WRITE_BATCH_BYTES), Buffer.allocUnsafe(WRITE_BATCH_BYTES)]
+  let current = 0
+  let filled = 0
+  let pending: Promise<void> | null = null
+
+  const settlePending = async () => {
+    if (pending === null) return
+    const writing = pending
+    pending = null
+    await writing
+    onWritten()
+  }
+  const flush = async () => {
+    if (filled === 0) return
+    // The other buffer's write must be done before this one starts (and before it is refilled).
+    await settlePending()
+    const writing = file.write((buffers[current] as Buffer).subarray(0, filled))
+    // Awaited on the next flush; until then a failure must not count as unhandled.
+    writing.catch(() => undefined)
+    pending = writing
+    current = 1 - current
+    filled = 0
+  }
+
+  let readError: unknown = null
   try {
     for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
+      let chunk: Awaited<ReturnType<typeof reader.read>>
+      try {
+        chunk = await reader.read()
+      } catch (error) {
+        readError = error
+        break
+      }
+      if (chunk.done) break
       throwIfCancelled(signal)
-      await file.write(value)
-      onChunk()
+      const bytes = chunk.value
+      for (let offset = 0; offset < bytes.length;) {
+        const take = Math.min(WRITE_BATCH_BYTES - filled, bytes.length - offset)
+        ;(buffers[current] as Buffer).set(bytes.subarray(offset, offset + take), filled)
+        filled += take
+        offset += take
+        if (filled === WRITE_BATCH_BYTES) await flush()
+      }
     }
+    if (!signal.aborted) await flush()
+    await settlePending()
   } finally {
+    // Never leave a write running behind the caller's back (it may abort the file next).
+    const stillWriting = pending as Promise<void> | null
+    await stillWriting?.catch(() => undefined)
     // Releases the connection when we stop early (cancel, a full disk).
     await reader.cancel().catch(() => undefined)
   }
+  if (readError !== null) throw readError
 }
 
 /** Counts a failed attempt, waits before the next one, or throws when it is time to give up. */
