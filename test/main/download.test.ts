@@ -493,6 +493,33 @@ describe('where the token goes', () => {
   })
 })
 
+describe("the sandbox's cut control", () => {
+  it('is admin-only, validates its body, and clears with null', async () => {
+    const post = (body: unknown, token = sandbox.tokens.admin) =>
+      fetch(`${sandbox.url}/__sandbox/downloads/cut`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect((await post({ afterBytes: 10 }, sandbox.tokens.viewer)).status).toBe(403)
+    const invalid = await post({ afterBytes: -1 })
+    expect(invalid.status).toBe(400)
+    const error = (await invalid.json()) as { details: { path: string[] }[] }
+    expect(error.details[0]?.path).toEqual(['afterBytes'])
+    await cutNextDownloads(1000, 3)
+    expect(await fetchStatus()).toMatchObject({ pendingCuts: 3, afterBytes: 1000 })
+    await cutNextDownloads(null)
+    expect(await fetchStatus()).toMatchObject({ pendingCuts: 0, afterBytes: null })
+  })
+})
+
+async function fetchStatus(): Promise<unknown> {
+  const response = await fetch(`${sandbox.url}/__sandbox/downloads`, {
+    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
+  })
+  return response.json()
+}
+
 describe('Content-Range', () => {
   it('reads ranges and the size of a 416', () => {
     expect(parseContentRange('bytes 0-99/1000')).toEqual({ start: 0, end: 99, size: 1000 })
