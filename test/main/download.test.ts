@@ -34,7 +34,12 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 })
   seed = sandbox.seed()
   temp = await makeTempDir('infradesk-download')
-  client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.tokens.admin })
+  // The sandbox hashes an archive on its first op 15: slow on a loaded machine.
+  client = createServiceClient({
+    baseUrl: sandbox.url,
+    token: sandbox.tokens.admin,
+    timeoutMs: 120_000,
+  })
 })
 
 afterAll(async () => {
@@ -209,13 +214,14 @@ describe('volume archives from the sandbox', () => {
   })
 
   it('cancels midway and leaves no file', async () => {
-    const exported = await exportOf('media-library')
+    const exported = await exportOf('backups-nightly')
     const folder = await freshFolder()
-    const file = await AtomicFile.create(folder, 'media-library.tar.gz')
+    const file = await AtomicFile.create(folder, 'backups-nightly.tar.gz')
     const controller = new AbortController()
     const reporter = recorder()
+    // After the first MiB of 8 is on disk: midway, whatever the machine's speed.
     reporter.progress = (progress) => {
-      if (progress.bytesDone > 4 * 1024 * 1024) controller.abort()
+      if (progress.bytesDone >= 1024 * 1024) controller.abort()
     }
     await expectRejects(
       writeVolumeArchive({
