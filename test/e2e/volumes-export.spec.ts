@@ -160,4 +160,8 @@ test('an unwritable downloads folder is a clear error on the screen', async ({
   await expect(alert).toContainText('Could not export the volume')
   await expect(alert).toContainText('NOT_WRITABLE')
   await expect(alert).toContainText(`The folder ${downloads.dir} does not exist`)
+  // The failed attempt is in the transfers log too.
+  const failed = finishedExports(page).getByRole('article').first()
+  await expect(failed).toHaveAttribute('data-state', 'failed')
+  await expect(failed).toContainText('NOT_WRITABLE')
 })

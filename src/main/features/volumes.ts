@@ -46,9 +46,6 @@ export function volumeHandlers(
         return { client, exported: answer.data }
       })
       const target = await chooseTarget(context, defaultArchiveName(exported, name))
-      const file = await AtomicFile.create(target.folder, target.name, {
-        fallbackName: 'volume.tar.gz',
-      })
       const transfer = context.transfers.start({
         profileId,
         profileName: profile.name,
@@ -58,6 +55,22 @@ export function volumeHandlers(
         bytesTotal: typeof exported.sizeBytes === 'number' ? exported.sizeBytes : null,
         destination: null,
       })
+      let file: AtomicFile
+      try {
+        file = await AtomicFile.create(target.folder, target.name, {
+          fallbackName: 'volume.tar.gz',
+        })
+      } catch (error) {
+        // A folder that cannot take the file is a failed export too: the panel shows it.
+        const bridgeError = bridgeErrorOf(context, error)
+        const ended = context.transfers.finish(transfer.id, {
+          state: 'failed',
+          errorCode: bridgeError.code,
+          errorMessage: bridgeError.message,
+        })
+        if (ended !== undefined) context.events.emit('transfers.finished', ended)
+        throw error
+      }
       void jobs.run(transfer, (signal, reporter) =>
         writeVolumeArchive({
           exported,
