@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
   bridge: () => import('./bridge'),
   lists: () => import('./lists'),
   startup: () => import('./startup'),
+  export: () => import('./export'),
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -9,6 +9,7 @@ import { appEntryUrl, isAppUrl, isExternalHttps } from './shell/app-url'
 import type { DeepLink } from './shell/deep-link'
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, deepLinkHash, parseDeepLink } from './shell/deep-link'
 import { IPC_EVENT_CHANNEL } from '../shared/bridge/ipc-names'
+import { createDesktopIntegration } from './shell/desktop'
 import { registerBridgeIpc } from './shell/ipc'
 import { installMenu } from './shell/menu'
 import { createMainWindow } from './shell/window'
@@ -78,6 +79,7 @@ async function start() {
     dataDir: app.getPath('userData'),
     mode: 'desktop',
     openExternal,
+    desktop: createDesktopIntegration({ window: () => mainWindow }),
     version: app.getVersion(),
   })
   installMenu({ isDev: Boolean(devServerUrl) })

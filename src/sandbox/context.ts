@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { OperationName } from '../shared/api'
 import type { Caller } from './auth'
-import type { DownloadSigner } from './downloads'
+import type { DownloadFaults, DownloadSigner } from './downloads'
 import type { Reply } from './http'
 import type { SandboxPki } from './pki/types'
 import type { PostgresEngine } from './postgres/types'
@@ -18,6 +18,8 @@ export interface SandboxCore {
   /** Archives of the seeded volumes, by `volumeKey(nodeId, name)`; they never change. */
   readonly archives: ReadonlyMap<string, VolumeArchive>
   readonly downloads: DownloadSigner
+  /** Test-only download cuts (`/__sandbox/downloads`); cleared by a reset. */
+  readonly downloadFaults: DownloadFaults
   /** The sandbox's own absolute URL, e.g. http://127.0.0.1:4010 (known once listening). */
   readonly baseUrl: string
   now(): Date

@@ -1,7 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { once } from 'node:events'
+import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { ApiFailure, forbidden, notFound } from './failure'
+import { z } from 'zod'
+import { ApiFailure, forbidden, invalidField, notFound } from './failure'
 import { contentDisposition, sendError } from './http'
 import type { VolumeArchive } from './volumes/types'
 
@@ -108,12 +111,99 @@ export function parseRange(
   return { start, end }
 }
 
+/*
+ * Test-only faults (`/__sandbox/downloads`): the next download(s) stop after N bytes of body, as
+ * a dropped connection would, so a client's resume can be exercised for real. Counters say what
+ * was served (full answers, partial 206 answers, cuts), so a test can check a resume used Range.
+ */
+
+export const downloadCutSchema = z.strictObject({
+  /** Bytes of body sent before the connection is closed; null clears pending cuts. */
+  afterBytes: z.int().min(0).nullable(),
+  /** How many of the next downloads are cut (default 1). */
+  count: z.int().min(1).max(1000).default(1),
+})
+
+export interface DownloadFaultStatus {
+  pendingCuts: number
+  afterBytes: number | null
+  served: { full: number; partial: number; cut: number }
+}
+
+export interface DownloadFaults {
+  cutNext(afterBytes: number | null, count: number): void
+  /** The cut for a download starting now (consumes one), or null. */
+  take(): number | null
+  served(kind: 'full' | 'partial' | 'cut'): void
+  status(): DownloadFaultStatus
+  clear(): void
+}
+
+export function createDownloadFaults(): DownloadFaults {
+  let afterBytes: number | null = null
+  let pendingCuts = 0
+  let served = { full: 0, partial: 0, cut: 0 }
+  return {
+    cutNext(bytes, count) {
+      afterBytes = bytes
+      pendingCuts = bytes === null ? 0 : count
+    },
+    take() {
+      if (afterBytes === null || pendingCuts === 0) return null
+      pendingCuts -= 1
+      return afterBytes
+    },
+    served(kind) {
+      served = { ...served, [kind]: served[kind] + 1 }
+    },
+    status: () => ({ pendingCuts, afterBytes: pendingCuts > 0 ? afterBytes : null, served }),
+    clear() {
+      afterBytes = null
+      pendingCuts = 0
+      served = { full: 0, partial: 0, cut: 0 }
+    },
+  }
+}
+
+/** Reads the body of `POST /__sandbox/downloads/cut`; 400 on the field that is wrong. */
+export function parseDownloadCut(text: string | null): z.output<typeof downloadCutSchema> {
+  let value: unknown
+  try {
+    value = text === null ? {} : JSON.parse(text)
+  } catch {
+    throw invalidField([], 'The body must be JSON')
+  }
+  const parsed = downloadCutSchema.safeParse(value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw invalidField((issue?.path ?? []).map(String), issue?.message ?? 'Invalid')
+  }
+  return parsed.data
+}
+
+/** Sends at most `limit` bytes of `stream`, then closes the connection once they are flushed. */
+async function sendCut(stream: Readable, response: ServerResponse, limit: number): Promise<void> {
+  let sent = 0
+  if (limit > 0) {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const piece = chunk.length > limit - sent ? chunk.subarray(0, limit - sent) : chunk
+      sent += piece.length
+      if (!response.write(piece)) await once(response, 'drain')
+      if (sent >= limit) break
+    }
+  }
+  stream.destroy()
+  // end() flushes what was written, then FIN: the client sees the body stop short.
+  response.socket?.end()
+}
+
 /** Serves a signed volume archive: GET and HEAD, one Range, streamed with backpressure. */
 export async function serveVolumeDownload(
   request: IncomingMessage,
   response: ServerResponse,
   archive: VolumeArchive,
   filename: string,
+  faults?: DownloadFaults,
 ): Promise<void> {
   const method = request.method ?? 'GET'
   if (method !== 'GET' && method !== 'HEAD') {
@@ -152,8 +242,12 @@ export async function serveVolumeDownload(
     response.end()
     return
   }
+  const cutAfter = faults?.take() ?? null
+  faults?.served(cutAfter !== null && cutAfter < length ? 'cut' : range ? 'partial' : 'full')
   try {
-    await pipeline(archive.createReadStream(range ?? undefined), response)
+    const stream = archive.createReadStream(range ?? undefined)
+    if (cutAfter !== null && cutAfter < length) await sendCut(stream, response, cutAfter)
+    else await pipeline(stream, response)
   } catch {
     // The client went away mid-stream (or the sandbox is closing): nothing left to answer.
     response.destroy()

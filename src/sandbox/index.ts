@@ -4,7 +4,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import { isIPv6 } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import type { SandboxCore } from './context'
-import { createDownloadSigner } from './downloads'
+import { createDownloadFaults, createDownloadSigner } from './downloads'
 import { createFaultInjector } from './faults'
 import { createSandboxPki } from './pki'
 import { createPostgresEngine } from './postgres'
@@ -127,11 +127,13 @@ async function buildCore(
     postgres,
     archives: seed.archives,
     downloads: createDownloadSigner(),
+    downloadFaults: createDownloadFaults(),
     baseUrl,
     now: () => new Date(),
   }
   const reset = async () => {
     core.state = structuredClone(pristine)
+    core.downloadFaults.clear()
     await postgres.reset()
   }
   return { core, reset }

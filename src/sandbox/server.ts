@@ -4,7 +4,7 @@ import { ERROR_MESSAGES, STATUS_FOR_CODE } from '../shared/api'
 import { authenticate, authenticateSandboxAdmin, authorize } from './auth'
 import { volumeKey } from './context'
 import type { HandlerContext, OperationHandler, SandboxCore } from './context'
-import { DOWNLOAD_PREFIX, serveVolumeDownload } from './downloads'
+import { DOWNLOAD_PREFIX, parseDownloadCut, serveVolumeDownload } from './downloads'
 import { ApiFailure, notFound } from './failure'
 import { applyFault, FAULTS_PATH } from './faults'
 import type { FaultInjector } from './faults'
@@ -62,14 +62,20 @@ async function answerOperation(
   return dispatch(match.name, { ...validated, core, caller, request })
 }
 
-/** `/__sandbox/seed` and `/__sandbox/reset`: not part of the service, admin token only. */
+/**
+ * `/__sandbox/seed`, `/__sandbox/reset` and the download faults (`GET /__sandbox/downloads`,
+ * `POST /__sandbox/downloads/cut`): not part of the service, admin token only.
+ */
 async function answerSandboxRoute(
   options: SandboxServerOptions,
   request: IncomingMessage,
   method: string,
   pathname: string,
 ): Promise<Reply> {
-  const routes: Record<string, { method: string; run: () => Promise<Reply> | Reply }> = {
+  const routes: Record<
+    string,
+    { method: string; run: (body: string | null) => Promise<Reply> | Reply }
+  > = {
     [`${SANDBOX_PREFIX}seed`]: {
       method: 'GET',
       run: () => json(seedIdsOf(options.core.state, options.core.now())),
@@ -79,6 +85,18 @@ async function answerSandboxRoute(
       run: async () => {
         await options.reset()
         return json({ message: 'The sandbox was restored to its seed' })
+      },
+    },
+    [`${SANDBOX_PREFIX}downloads`]: {
+      method: 'GET',
+      run: () => json(options.core.downloadFaults.status()),
+    },
+    [`${SANDBOX_PREFIX}downloads/cut`]: {
+      method: 'POST',
+      run: (body) => {
+        const cut = parseDownloadCut(body)
+        options.core.downloadFaults.cutNext(cut.afterBytes, cut.count)
+        return json(options.core.downloadFaults.status())
       },
     },
   }
@@ -91,8 +109,8 @@ async function answerSandboxRoute(
   if (!route) throw notFound({ path: pathname })
   if (route.method !== method) throw notFound({ method, allowedMethods: [route.method] })
   authenticateSandboxAdmin(options.core.state, request.headers.authorization, options.adminToken)
-  await readBody(request)
-  return route.run()
+  const body = await readBody(request)
+  return route.run(body.present ? body.text : null)
 }
 
 async function answer(
@@ -111,7 +129,13 @@ async function answer(
     const target = core.downloads.verify(pathname, search, core.now())
     const archive = core.archives.get(volumeKey(target.nodeId, target.name))
     if (!archive) throw notFound({ resource: 'volume', ...target })
-    await serveVolumeDownload(request, response, archive, `${target.name}.tar.gz`)
+    await serveVolumeDownload(
+      request,
+      response,
+      archive,
+      `${target.name}.tar.gz`,
+      core.downloadFaults,
+    )
     return
   }
   const reply = pathname.startsWith(SANDBOX_PREFIX)

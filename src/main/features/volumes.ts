@@ -1,11 +1,185 @@
+import { stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { VolumeExport } from '../../shared/api'
+import type { Transfer } from '../../shared/bridge'
+import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { volumeChannels } from '../../shared/bridge/channels/volumes'
+import { ServiceError } from '../api'
+import type { ServiceClient } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
+import { AtomicFile, safeFileName } from '../transfers'
+import type { Collision } from '../transfers'
+import { createTransferJobs } from '../transfers/jobs'
+import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
+import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
 
-/** Bridge handlers of this area (see src/shared/bridge/channels/volumes.ts). */
+/*
+ * Volume export (op 15) and the Transfers panel. `volumes.export` asks the service, opens the
+ * file (so a missing or read-only folder fails at once, on the form), logs the transfer and
+ * streams the archive in the background; progress and the end arrive as events. The transfers
+ * log (SQLite) keeps every export of every run, certificate exports included.
+ */
+
+/** A finished transfer that took at least this long raises a system notification (Electron). */
+const NOTIFY_AFTER_MS = 10_000
+
 export function volumeHandlers(
   context: DeskContext,
 ): Pick<BridgeHandlers, keyof typeof volumeChannels> {
-  void context
-  return {}
+  const jobs = createTransferJobs({
+    transfers: context.transfers,
+    emitProgress: (progress) => context.events.emit('transfers.progress', progress),
+    emitFinished: (transfer) => {
+      context.events.emit('transfers.finished', transfer)
+      notifyIfLong(context, transfer)
+    },
+    toBridgeError: (error) => bridgeErrorOf(context, error),
+  })
+  context.onClose(() => jobs.closeAll())
+
+  return {
+    async 'volumes.export'({ profileId, nodeId, name }) {
+      const profile = requireProfile(context, profileId)
+      const { client, exported } = await withProfileClient(context, profileId, async (client) => {
+        const answer = await client.call('exportVolume', { params: { nodeId, name } })
+        return { client, exported: answer.data }
+      })
+      const target = await chooseTarget(context, defaultArchiveName(exported, name))
+      const transfer = context.transfers.start({
+        profileId,
+        profileName: profile.name,
+        kind: 'volume',
+        label: `${nodeId} / ${name}`,
+        source: { operation: 'exportVolume', nodeId, name, format: exported.format ?? null },
+        bytesTotal: typeof exported.sizeBytes === 'number' ? exported.sizeBytes : null,
+        destination: null,
+      })
+      let file: AtomicFile
+      try {
+        file = await AtomicFile.create(target.folder, target.name, {
+          fallbackName: 'volume.tar.gz',
+        })
+      } catch (error) {
+        // A folder that cannot take the file is a failed export too: the panel shows it.
+        const bridgeError = bridgeErrorOf(context, error)
+        const ended = context.transfers.finish(transfer.id, {
+          state: 'failed',
+          errorCode: bridgeError.code,
+          errorMessage: bridgeError.message,
+        })
+        if (ended !== undefined) context.events.emit('transfers.finished', ended)
+        throw error
+      }
+      void jobs.run(transfer, (signal, reporter) =>
+        writeVolumeArchive({
+          exported,
+          client,
+          file,
+          collision: target.collision,
+          signal,
+          reporter,
+          renewUrl: () => renewDownloadUrl(client, nodeId, name),
+        }),
+      )
+      return transfer
+    },
+
+    async 'transfers.cancel'({ transferId }) {
+      return { cancelled: jobs.cancel(transferId) }
+    },
+
+    async 'transfers.active'() {
+      return jobs.active()
+    },
+
+    async 'transfers.list'({ profileId, limit }) {
+      return context.transfers.list({ ...(profileId === undefined ? {} : { profileId }), limit })
+    },
+
+    async 'transfers.reveal'({ transferId, target }) {
+      const transfer = context.transfers.get(transferId)
+      if (transfer === undefined) throw new ServiceError('NOT_FOUND', 'No such transfer')
+      if (transfer.destination === null) {
+        throw new ServiceError('NOT_FOUND', 'This transfer wrote no file')
+      }
+      if (context.desktop === null) return { shown: false }
+      const exists = await stat(transfer.destination).then(
+        () => true,
+        () => false,
+      )
+      if (target === 'file') {
+        if (!exists) {
+          throw new ServiceError(
+            'NOT_FOUND',
+            `${transfer.destination} is no longer there: it was moved or deleted`,
+          )
+        }
+        context.desktop.showItemInFolder(transfer.destination)
+      } else {
+        await context.desktop.openPath(path.dirname(transfer.destination))
+      }
+      return { shown: true }
+    },
+  }
+}
+
+/** `<volume>.tar.gz` unless the service names the file; sanitised again when it is opened. */
+function defaultArchiveName(exported: VolumeExport, volumeName: string): string {
+  const named = exported['filename']
+  if (typeof named === 'string' && named.trim() !== '') return safeFileName(named)
+  const format =
+    typeof exported.format === 'string' && exported.format !== '' ? exported.format : 'tar.gz'
+  return safeFileName(`${volumeName}.${format}`, 'volume.tar.gz')
+}
+
+/**
+ * Electron: the save dialog (the user agreed to replace a file of that name). Web mode: the
+ * downloads folder of the settings, a taken name numbered, never overwritten.
+ */
+async function chooseTarget(
+  context: DeskContext,
+  defaultName: string,
+): Promise<{ folder: string; name: string; collision: Collision }> {
+  if (context.desktop === null) {
+    return { folder: context.settings.get().downloadsDir, name: defaultName, collision: 'number' }
+  }
+  const chosen = await context.desktop.chooseSavePath({
+    title: 'Save the volume archive',
+    defaultName,
+    filters: [{ name: 'Volume archives', extensions: ['gz', 'tgz', 'tar'] }],
+  })
+  if (chosen === null) {
+    throw new ServiceError(APP_ERROR_CODES.CANCELLED, 'No file was chosen: nothing was exported')
+  }
+  return { folder: path.dirname(chosen), name: path.basename(chosen), collision: 'replace' }
+}
+
+async function renewDownloadUrl(
+  client: ServiceClient,
+  nodeId: string,
+  name: string,
+): Promise<string> {
+  const answer = await client.call('exportVolume', { params: { nodeId, name } })
+  const url = answer.data.downloadUrl
+  if (url === undefined || url === '') {
+    throw new ServiceError(APP_ERROR_CODES.BAD_RESPONSE, 'The service sent no new download link')
+  }
+  return url
+}
+
+function notifyIfLong(context: DeskContext, transfer: Transfer) {
+  if (context.desktop === null || transfer.finishedAt === null) return
+  if (transfer.finishedAt - transfer.startedAt < NOTIFY_AFTER_MS) return
+  if (transfer.state === 'completed') {
+    context.desktop.notify(
+      'Export finished',
+      `${transfer.label} was saved to ${transfer.destination}`,
+    )
+  } else if (transfer.state === 'failed') {
+    context.desktop.notify(
+      'Export failed',
+      `${transfer.label}: ${transfer.errorMessage ?? 'failed'}`,
+    )
+  }
 }

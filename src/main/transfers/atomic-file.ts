@@ -87,7 +87,14 @@ export class AtomicFile {
     try {
       let offset = 0
       while (offset < chunk.length) {
-        const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset)
+        // An explicit position: after restart() truncates, the next byte goes at 0, not at the
+        // old file offset (which would leave a hole of zeros before it).
+        const { bytesWritten } = await this.handle.write(
+          chunk,
+          offset,
+          chunk.length - offset,
+          this.written + offset,
+        )
         offset += bytesWritten
       }
     } catch (error) {

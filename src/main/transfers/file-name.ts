@@ -79,7 +79,9 @@ function truncateBytes(text: string, maxBytes: number): string {
 
 /** `name (n).ext`: the numbered variant offered when `name` is taken (n >= 2). */
 export function numberedFileName(name: string, n: number): string {
-  const extension = path.extname(name)
+  // `.tar.gz` and its kin count as one extension: `a (2).tar.gz`, as browsers number them.
+  const compound = /\.tar\.[a-z0-9]{1,4}$/i.exec(name)
+  const extension = compound && compound.index > 0 ? compound[0] : path.extname(name)
   const stem = extension === '' || extension === name ? name : name.slice(0, -extension.length)
   const suffix = extension === name ? '' : extension
   return truncateKeepingExtension(`${stem} (${n})${suffix}`, MAX_NAME_BYTES)

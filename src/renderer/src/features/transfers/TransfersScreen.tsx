@@ -1,13 +1,161 @@
-import type { Profile } from '../../../../shared/bridge'
+import { useEffect, useMemo, useState } from 'react'
+import type { Profile, Transfer } from '../../../../shared/bridge'
+import { useAppStore } from '../../app/store'
+import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { Table, type Column } from '../../ui/Table'
+import { useNow } from '../../ui/useNow'
+import { exactBytes, formatBytes } from './format'
+import { progressOf, useTransfersStore } from './store'
+import { durationOf, FileActions, TransferProgressView, TransferStateBadge } from './TransferParts'
+import './transfers.css'
 
-/** Placeholder: this screen is being built (replace the whole file). */
+const KIND_LABELS: Record<Transfer['kind'], string> = {
+  certificate: 'Certificate export',
+  volume: 'Volume archive',
+  'sql-result': 'SQL result',
+}
+
+/**
+ * Every export written to disk, from this run and earlier ones (the transfers log in SQLite):
+ * what, for which profile, where, how big, its SHA-256, how it ended and how long it took.
+ */
 export function TransfersScreen({ profile }: { profile: Profile | null }) {
+  const { rows, progress, loaded, error, connect, cancel } = useTransfersStore()
+  const [onlyThisProfile, setOnlyThisProfile] = useState(false)
+  const mode = useAppStore((s) => s.mode)
+  const now = useNow()
+
+  useEffect(() => connect(), [connect])
+
+  const shown = useMemo(
+    () => (onlyThisProfile && profile ? rows.filter((row) => row.profileId === profile.id) : rows),
+    [rows, onlyThisProfile, profile],
+  )
+
+  const columns: Column<Transfer>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      render: (t) => (
+        <div className="cell-stack">
+          <span className="transfer-label">{t.label}</span>
+          <span className="muted">{KIND_LABELS[t.kind]}</span>
+        </div>
+      ),
+    },
+    { key: 'profile', header: 'Profile', render: (t) => t.profileName },
+    {
+      key: 'destination',
+      header: 'Destination',
+      className: 'col-path',
+      render: (t) =>
+        t.destination === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className="mono-small transfer-path" data-testid="transfer-destination">
+            {t.destination}
+          </span>
+        ),
+    },
+    {
+      key: 'size',
+      header: 'Size',
+      className: 'col-nowrap',
+      render: (t) => {
+        const bytes = t.state === 'completed' ? t.bytesDone : t.bytesTotal
+        return bytes === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span title={exactBytes(bytes)}>{formatBytes(bytes)}</span>
+        )
+      },
+    },
+    {
+      key: 'sha256',
+      header: 'SHA-256',
+      render: (t) =>
+        t.sha256 === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className="mono-small transfer-hash" data-testid="transfer-sha256">
+            {t.sha256}
+          </span>
+        ),
+    },
+    {
+      key: 'state',
+      header: 'State',
+      render: (t) => (
+        <div className="cell-stack transfer-state">
+          <TransferStateBadge state={t.state} />
+          {t.state === 'running' ? (
+            <>
+              <TransferProgressView progress={progressOf(t, progress)} label={t.label} />
+              <Button size="small" variant="danger" onClick={() => void cancel(t.id)}>
+                Cancel
+              </Button>
+            </>
+          ) : null}
+          {t.errorMessage ? (
+            <span className="transfer-error" title={t.errorCode ?? undefined}>
+              {t.errorCode ? <code>{t.errorCode}</code> : null} {t.errorMessage}
+            </span>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      key: 'started',
+      header: 'Started',
+      render: (t) => <RelativeTime at={t.startedAt} withLocal />,
+    },
+    {
+      key: 'duration',
+      header: 'Duration',
+      className: 'col-nowrap',
+      render: (t) => durationOf(t, now),
+    },
+    { key: 'actions', header: 'File', render: (t) => <FileActions transfer={t} /> },
+  ]
+
   return (
     <section className="screen" aria-labelledby="transfers-title">
       <header className="screen-header">
-        <h1 id="transfers-title">Transfers</h1>
+        <div>
+          <h1 id="transfers-title">Transfers</h1>
+          <p className="screen-subtitle">
+            Every export written to disk, from this run and earlier ones.{' '}
+            {mode === 'web'
+              ? 'In the browser, copy a path to open the file from your file manager.'
+              : null}
+          </p>
+        </div>
+        {profile ? (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={onlyThisProfile}
+              onChange={(event) => setOnlyThisProfile(event.target.checked)}
+            />{' '}
+            Only {profile.name}
+          </label>
+        ) : null}
       </header>
-      <p className="muted">Not built yet{profile ? ` for ${profile.name}` : ''}.</p>
+      {error ? <ErrorBanner error={error} context="Could not read the transfers log" /> : null}
+      {loaded ? (
+        <Table
+          label="Transfers"
+          columns={columns}
+          rows={shown}
+          rowKey={(t) => t.id}
+          rowClassName={(t) => `transfer-row transfer-${t.state}`}
+          empty="No exports yet: volume archives and certificate files you export appear here."
+        />
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
     </section>
   )
 }

@@ -1,0 +1,194 @@
+/*
+ * `npm run bench -- export`: the app's volume download code against `curl -o`, same URL, same
+ * run, same disk. The sandbox runs in its own process (so its CPU and memory are not counted
+ * as the app's); this process plays the app: op 15, then writeVolumeArchive (the download
+ * engine, the atomic file with its SHA-256, the size and hash checks, fsync and rename).
+ * Figures: throughput of both (median of alternating runs), their ratio (target >= 0.95), and
+ * this process's peak RSS growth during a download (target < 64 MiB). Nothing is asserted.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { createServiceClient } from '../src/main/api'
+import { AtomicFile } from '../src/main/transfers'
+import { writeVolumeArchive } from '../src/main/transfers/volume-archive'
+import type { Bench, BenchResult, Figure } from './support'
+
+const MIB = 1024 * 1024
+const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 3)
+const RSS_SAMPLE_MS = 10
+const TARGET_RATIO = 0.95
+const TARGET_RSS_MIB = 64
+
+interface Sandbox {
+  url: string
+  admin: string
+  stop(): void
+}
+
+/** The sandbox as its own process: `tsx src/sandbox/cli.ts --port 0`. */
+function startSandboxProcess(): Promise<Sandbox> {
+  const root = join(import.meta.dirname, '..')
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', '.bin', 'tsx'), 'src/sandbox/cli.ts', '--port', '0'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  return new Promise((resolve, reject) => {
+    let buffer = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk
+      const line = buffer.split('\n').find((candidate) => candidate.startsWith('SANDBOX_READY '))
+      if (line === undefined) return
+      const ready = JSON.parse(line.slice('SANDBOX_READY '.length)) as {
+        url: string
+        tokens: { admin: string }
+      }
+      resolve({
+        url: ready.url.replace(/\/+$/, ''),
+        admin: ready.tokens.admin,
+        stop: () => child.kill('SIGTERM'),
+      })
+    })
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)))
+  })
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+
+function curlDownload(url: string, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now()
+    const child = spawn('curl', ['-sS', '--fail', '-o', file, url], { stdio: 'inherit' })
+    child.once('error', reject)
+    child.once('exit', (code) =>
+      code === 0 ? resolve(performance.now() - start) : reject(new Error(`curl exited ${code}`)),
+    )
+  })
+}
+
+async function run(): Promise<BenchResult> {
+  const sandbox = await startSandboxProcess()
+  const work = mkdtempSync(join(tmpdir(), 'infradesk-bench-export-'))
+  try {
+    const client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.admin })
+    const seedResponse = await fetch(`${sandbox.url}/__sandbox/seed`, {
+      headers: { authorization: `Bearer ${sandbox.admin}` },
+    })
+    const seed = (await seedResponse.json()) as {
+      volumes: { nodeId: string; name: string; sizeBytes: number }[]
+    }
+    const volume = [...seed.volumes].sort((a, b) => b.sizeBytes - a.sizeBytes)[0]
+    if (!volume) throw new Error('the sandbox seeds no volume')
+    // The first op 15 hashes the archive once (cached after): not part of either figure.
+    const exported = (
+      await client.call('exportVolume', { params: { nodeId: volume.nodeId, name: volume.name } })
+    ).data
+    const url = exported.downloadUrl
+    if (url === undefined) throw new Error('op 15 gave no downloadUrl')
+    const size = exported.sizeBytes ?? volume.sizeBytes
+    console.log(`volume ${volume.name}: ${round(size / MIB)} MiB, ${RUNS} runs each, alternating`)
+
+    const curlMs: number[] = []
+    const appMs: number[] = []
+    const rssGrowth: number[] = []
+    /** Until the last byte was written, before fsync, the checks and the rename. */
+    const appLastByteMs: number[] = []
+    for (let run = 0; run < RUNS; run++) {
+      const curlFile = join(work, `curl-${run}.tar.gz`)
+      curlMs.push(await curlDownload(url, curlFile))
+      if (statSync(curlFile).size !== size) throw new Error('curl wrote a short file')
+      rmSync(curlFile)
+
+      global.gc?.()
+      const baseline = process.memoryUsage.rss()
+      let peak = baseline
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss())
+      }, RSS_SAMPLE_MS)
+      const start = performance.now()
+      const file = await AtomicFile.create(work, `app-${run}.tar.gz`)
+      const written = await writeVolumeArchive({
+        exported,
+        client,
+        file,
+        collision: 'fail',
+        signal: new AbortController().signal,
+        reporter: {
+          progress: () => {
+            peak = Math.max(peak, process.memoryUsage.rss())
+          },
+          verifying: () => {
+            appLastByteMs.push(performance.now() - start)
+          },
+        },
+        renewUrl: () => Promise.reject(new Error('the link does not expire during a bench')),
+      })
+      appMs.push(performance.now() - start)
+      clearInterval(sampler)
+      peak = Math.max(peak, process.memoryUsage.rss())
+      rssGrowth.push(peak - baseline)
+      if (written.sha256 !== exported.sha256) throw new Error('the app wrote a wrong file')
+      rmSync(written.path)
+      console.log(
+        `run ${run + 1}: curl ${round(size / MIB / (curlMs[run]! / 1000))} MiB/s, app ${round(size / MIB / (appMs[run]! / 1000))} MiB/s, RSS +${round((peak - baseline) / MIB)} MiB`,
+      )
+    }
+
+    const curlMiBps = size / MIB / (median(curlMs) / 1000)
+    const appMiBps = size / MIB / (median(appMs) / 1000)
+    const ratio = appMiBps / curlMiBps
+    const peakRssGrowthMiB = Math.max(...rssGrowth) / MIB
+    const mibps = (ms: number[]) => round(size / MIB / (median(ms) / 1000))
+    const figures: Figure[] = [
+      { name: 'curl -o: throughput', unit: 'MiB/s', value: mibps(curlMs), runs: RUNS },
+      { name: "app's transfer code: throughput", unit: 'MiB/s', value: mibps(appMs), runs: RUNS },
+      {
+        name: 'ratio app / curl',
+        unit: 'x',
+        value: round(ratio, 3),
+        runs: RUNS,
+        target: `>= ${TARGET_RATIO}`,
+      },
+      {
+        name: 'app: peak RSS growth during a download',
+        unit: 'MiB',
+        value: round(peakRssGrowthMiB),
+        runs: RUNS,
+        min: round(Math.min(...rssGrowth) / MIB),
+        max: round(peakRssGrowthMiB),
+        target: `< ${TARGET_RSS_MIB} MiB`,
+      },
+      {
+        name: 'app: until the last byte was written (before fsync, checks, rename)',
+        unit: 'ms',
+        value: round(median(appLastByteMs)),
+        runs: RUNS,
+      },
+    ]
+    return {
+      figures,
+      notes: [
+        `volume ${volume.name}, ${size} bytes; the app's time includes streaming, SHA-256, size and hash checks, fsync and rename (op 15's answer already known)`,
+        `load average while measuring: ${loadavg()
+          .map((load) => load.toFixed(2))
+          .join(' / ')}`,
+      ],
+    }
+  } finally {
+    sandbox.stop()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+export default {
+  title: "Volume export: the app's transfer code against curl -o on the 1 GiB sandbox volume",
+  run,
+} satisfies Bench

@@ -1,0 +1,338 @@
+import { APP_ERROR_CODES } from '../../shared/bridge'
+import { errorFromResponse, isServiceError, ServiceError } from '../api'
+import type { AtomicFile } from './atomic-file'
+
+/*
+ * Streams one HTTP download into an AtomicFile, resuming after a dropped connection. A resume
+ * asks for the rest with `Range: bytes=<have>-` and `If-Range: <validator>` (the first answer's
+ * strong ETag, else its Last-Modified), so a server whose file changed in between sends the
+ * whole new file (200) instead of a mismatched tail. A 200 to a range request always restarts
+ * the file from zero: bytes are never appended to a file they do not continue. Memory stays
+ * flat: each chunk is written (and hashed by the AtomicFile) before the next one is read.
+ */
+
+/** How the engine fetches: the service client's `fetchRaw` (token only to the profile's origin). */
+export type RangeFetch = (
+  url: string,
+  request: { headers: Record<string, string>; signal: AbortSignal },
+) => Promise<Response>
+
+export interface DownloadProgress {
+  bytesDone: number
+  /** Null while the size is unknown. */
+  bytesTotal: number | null
+  /** Resumes so far (Range requests after a dropped connection). */
+  resumes: number
+  /** Times the file started over (a 200 to a range request, a changed file). */
+  restarts: number
+}
+
+export interface DownloadOptions {
+  url: string
+  fetch: RangeFetch
+  file: AtomicFile
+  signal: AbortSignal
+  /** What the service announced; the answer's own length is used when absent. */
+  expectedSize?: number | null
+  onProgress?(progress: DownloadProgress): void
+  /** A fresh URL when the link was refused on a resume (signed links expire); optional. */
+  renewUrl?(): Promise<string>
+  /** Consecutive failed attempts without a byte of progress before giving up. Default 5. */
+  maxAttemptsWithoutProgress?: number
+  /** First pause before a resume; doubles per failed attempt, at most 5 s. Default 500 ms. */
+  retryDelayMs?: number
+}
+
+export interface DownloadResult extends DownloadProgress {
+  bytesTotal: number
+}
+
+const MAX_RETRY_DELAY_MS = 5_000
+
+export async function downloadToFile(options: DownloadOptions): Promise<DownloadResult> {
+  const { file, signal } = options
+  const maxFailures = options.maxAttemptsWithoutProgress ?? 5
+  const retryDelayMs = options.retryDelayMs ?? 500
+  let url = options.url
+  let total: number | null = options.expectedSize ?? null
+  let validator: string | null = null
+  let resumes = 0
+  let restarts = 0
+  let failures = 0
+  let renewed = false
+  const progress = (): DownloadProgress => ({
+    bytesDone: file.size,
+    bytesTotal: total,
+    resumes,
+    restarts,
+  })
+
+  for (;;) {
+    throwIfCancelled(signal)
+    const offset = file.size
+    const headers: Record<string, string> = { 'accept-encoding': 'identity' }
+    if (offset > 0) {
+      headers['range'] = `bytes=${offset}-`
+      if (validator !== null) headers['if-range'] = validator
+    }
+    const sizeBefore = file.size
+    let response: Response
+    try {
+      response = await options.fetch(url, { headers, signal })
+    } catch (error) {
+      failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
+      continue
+    }
+
+    if (offset > 0 && (response.status === 403 || response.status === 410) && !renewed) {
+      // A signed link that expired while we were cut off: ask the service for a new one, once.
+      if (options.renewUrl !== undefined) {
+        await response.body?.cancel()
+        url = await options.renewUrl()
+        renewed = true
+        continue
+      }
+    }
+    if (offset > 0 && response.status === 416) {
+      // Nothing left to send: complete if the server's size is what we have, else start over.
+      const size = parseContentRange(response.headers.get('content-range'))?.size ?? null
+      await response.body?.cancel()
+      if (size !== null && size === offset && (total === null || total === size)) {
+        return { ...progress(), bytesTotal: size }
+      }
+      await file.restart()
+      restarts += 1
+      continue
+    }
+    if (response.status !== 200 && response.status !== 206) {
+      const error = await errorFromResponse(response, url)
+      if (RETRYABLE_STATUSES.has(response.status)) {
+        failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
+        continue
+      }
+      throw error
+    }
+
+    if (response.status === 206) {
+      const range = parseContentRange(response.headers.get('content-range'))
+      if (range === null || range.start !== offset) {
+        // A range we did not ask for cannot continue this file: start over without Range.
+        await response.body?.cancel()
+        await file.restart()
+        restarts += 1
+        continue
+      }
+      if (range.size !== null) total = range.size
+    } else {
+      if (offset > 0) {
+        // The server ignored Range or If-Range said the file changed: the whole file again.
+        await file.restart()
+        restarts += 1
+      }
+      const length = contentLength(response.headers)
+      if (length !== null) total = length
+    }
+    if (offset > 0 && file.size > 0) resumes += 1
+    validator = validatorOf(response.headers) ?? validator
+    options.onProgress?.(progress())
+
+    try {
+      await streamBody(response, file, signal, () => options.onProgress?.(progress()))
+    } catch (error) {
+      if (isFileError(error) || signal.aborted) throw cancelledOr(error, signal)
+      if (file.size > sizeBefore) failures = 0
+      failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
+      continue
+    }
+    if (total !== null && file.size < total) {
+      // The body ended early without an error (a closed connection the parser accepted).
+      if (file.size > sizeBefore) failures = 0
+      failures = await afterFailure(
+        new ServiceError(APP_ERROR_CODES.OFFLINE, 'The connection closed before the end'),
+        failures,
+        maxFailures,
+        retryDelayMs,
+        signal,
+      )
+      continue
+    }
+    return { ...progress(), bytesTotal: total ?? file.size }
+  }
+}
+
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504])
+
+/** Bytes gathered before one write: fewer, larger writes, while the next bytes are read. */
+const WRITE_BATCH_BYTES = 1024 * 1024
+
+/**
+ * Copies the body into two fixed 1 MiB buffers in turn: one is being written (and hashed) while
+ * the other fills from the network, so reading never waits for the disk and memory stays at
+ * two buffers whatever the file's size. Bytes received before a dropped connection are written
+ * before the error is passed on, so the resume starts exactly after them.
+ */
+async function streamBody(
+  response: Response,
+  file: AtomicFile,
+  signal: AbortSignal,
+  onWritten: () => void,
+): Promise<void> {
+  if (response.body === null) return
+  const reader = response.body.getReader()
+  const buffers = [Buffer.allocUnsafe(WRITE_BATCH_BYTES), Buffer.allocUnsafe(WRITE_BATCH_BYTES)]
+  let current = 0
+  let filled = 0
+  let pending: Promise<void> | null = null
+
+  const settlePending = async () => {
+    if (pending === null) return
+    const writing = pending
+    pending = null
+    await writing
+    onWritten()
+  }
+  const flush = async () => {
+    if (filled === 0) return
+    // The other buffer's write must be done before this one starts (and before it is refilled).
+    await settlePending()
+    const writing = file.write((buffers[current] as Buffer).subarray(0, filled))
+    // Awaited on the next flush; until then a failure must not count as unhandled.
+    writing.catch(() => undefined)
+    pending = writing
+    current = 1 - current
+    filled = 0
+  }
+
+  let readError: unknown = null
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>
+      try {
+        chunk = await reader.read()
+      } catch (error) {
+        readError = error
+        break
+      }
+      if (chunk.done) break
+      throwIfCancelled(signal)
+      const bytes = chunk.value
+      for (let offset = 0; offset < bytes.length;) {
+        const take = Math.min(WRITE_BATCH_BYTES - filled, bytes.length - offset)
+        ;(buffers[current] as Buffer).set(bytes.subarray(offset, offset + take), filled)
+        filled += take
+        offset += take
+        if (filled === WRITE_BATCH_BYTES) await flush()
+      }
+    }
+    if (!signal.aborted) await flush()
+    await settlePending()
+  } finally {
+    // Never leave a write running behind the caller's back (it may abort the file next).
+    const stillWriting = pending as Promise<void> | null
+    await stillWriting?.catch(() => undefined)
+    // Releases the connection when we stop early (cancel, a full disk).
+    await reader.cancel().catch(() => undefined)
+  }
+  if (readError !== null) throw readError
+}
+
+/** Counts a failed attempt, waits before the next one, or throws when it is time to give up. */
+async function afterFailure(
+  error: unknown,
+  failures: number,
+  maxFailures: number,
+  retryDelayMs: number,
+  signal: AbortSignal,
+): Promise<number> {
+  if (signal.aborted) throw cancelledOr(error, signal)
+  if (!isNetworkFailure(error)) throw error
+  const next = failures + 1
+  if (next >= maxFailures) {
+    const message = isServiceError(error) ? error.message : 'the connection failed'
+    throw new ServiceError(
+      APP_ERROR_CODES.OFFLINE,
+      `The download failed ${next} times in a row without progress (${message})`,
+      { cause: error },
+    )
+  }
+  await sleep(Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** failures), signal)
+  return next
+}
+
+/** Failures worth another attempt: the network, not the file system or a refusal. */
+function isNetworkFailure(error: unknown): boolean {
+  if (isServiceError(error)) {
+    return (
+      error.code === APP_ERROR_CODES.OFFLINE ||
+      error.code === APP_ERROR_CODES.TIMEOUT ||
+      error.code === 'INTERNAL_ERROR' ||
+      (error.status !== undefined && RETRYABLE_STATUSES.has(error.status))
+    )
+  }
+  // undici's body errors (TypeError: terminated, "other side closed") come raw from read().
+  return error instanceof Error
+}
+
+function isFileError(error: unknown): boolean {
+  return (
+    isServiceError(error) &&
+    (error.code === APP_ERROR_CODES.DISK_FULL ||
+      error.code === APP_ERROR_CODES.NOT_WRITABLE ||
+      error.code === APP_ERROR_CODES.CANCELLED)
+  )
+}
+
+/** A failure while the user cancelled reads as the cancel it really is. */
+function cancelledOr(error: unknown, signal: AbortSignal): unknown {
+  if (!signal.aborted) return error
+  if (isServiceError(error) && error.code === APP_ERROR_CODES.CANCELLED) return error
+  return new ServiceError(APP_ERROR_CODES.CANCELLED, 'Cancelled: no file was written', {
+    cause: error,
+  })
+}
+
+function throwIfCancelled(signal: AbortSignal) {
+  if (signal.aborted) {
+    throw new ServiceError(APP_ERROR_CODES.CANCELLED, 'Cancelled: no file was written')
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(new ServiceError(APP_ERROR_CODES.CANCELLED, 'Cancelled: no file was written'))
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** A strong ETag, else Last-Modified: what If-Range may carry (RFC 9110 13.1.5). */
+function validatorOf(headers: Headers): string | null {
+  const etag = headers.get('etag')
+  if (etag !== null && etag.startsWith('"')) return etag
+  return headers.get('last-modified')
+}
+
+function contentLength(headers: Headers): number | null {
+  const value = headers.get('content-length')
+  if (value === null || !/^\d+$/.test(value.trim())) return null
+  return Number(value)
+}
+
+/** A Content-Range value: `bytes 100-199/1000`, or for a 416 the size alone; null if unreadable. */
+export function parseContentRange(
+  header: string | null,
+): { start: number; end: number; size: number | null } | { start: null; size: number } | null {
+  if (header === null) return null
+  const unsatisfied = /^bytes \*\/(\d+)$/.exec(header.trim())
+  if (unsatisfied) return { start: null, size: Number(unsatisfied[1]) }
+  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header.trim())
+  if (!match) return null
+  const [, start = '', end = '', size = '*'] = match
+  return { start: Number(start), end: Number(end), size: size === '*' ? null : Number(size) }
+}

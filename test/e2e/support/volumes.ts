@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { Locator, Page } from '@playwright/test'
+import { bridgeCall } from './bridge'
+import type { ExternalSandbox } from './processes'
+
+/*
+ * What the volume and transfers specs share: the sandbox's seeded volumes and its test-only
+ * download cut, the op 15 answer as the service gives it (for the expected SHA-256), a
+ * downloads folder of the test's own, and streaming checks of the written file.
+ */
+
+export interface SeedVolume {
+  nodeId: string
+  name: string
+  sizeBytes: number
+}
+
+export async function seededVolumes(sandbox: ExternalSandbox): Promise<SeedVolume[]> {
+  const response = await fetch(`${sandbox.url}/__sandbox/seed`, {
+    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
+  })
+  const seed = (await response.json()) as { volumes: SeedVolume[] }
+  return seed.volumes
+}
+
+/** What op 15 announces for a volume (size and SHA-256), asked straight from the service. */
+export async function announced(
+  sandbox: ExternalSandbox,
+  volume: SeedVolume,
+): Promise<{ sizeBytes: number; sha256: string }> {
+  const response = await fetch(
+    `${sandbox.url}/api/docker/nodes/${volume.nodeId}/volumes/${volume.name}/export`,
+    { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } },
+  )
+  const body = (await response.json()) as { data: { sizeBytes: number; sha256: string } }
+  return body.data
+}
+
+/** The next `count` downloads stop after `afterBytes` bytes (`POST /__sandbox/downloads/cut`). */
+export async function cutNextDownloads(
+  sandbox: ExternalSandbox,
+  afterBytes: number,
+  count = 1,
+): Promise<void> {
+  const response = await fetch(`${sandbox.url}/__sandbox/downloads/cut`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${sandbox.tokens.admin}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ afterBytes, count }),
+  })
+  if (!response.ok) throw new Error(`cut refused: ${response.status}`)
+}
+
+export async function downloadStats(
+  sandbox: ExternalSandbox,
+): Promise<{ served: { full: number; partial: number; cut: number } }> {
+  const response = await fetch(`${sandbox.url}/__sandbox/downloads`, {
+    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
+  })
+  return (await response.json()) as { served: { full: number; partial: number; cut: number } }
+}
+
+/** A fresh downloads folder, set in the app's settings through the bridge. */
+export async function useDownloadsFolder(
+  page: Page,
+): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'infradesk-e2e-downloads-'))
+  await bridgeCall(page, 'settings.update', { downloadsDir: dir })
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  await pipeline(createReadStream(file), hash)
+  return hash.digest('hex')
+}
+
+/** Opens the Volume export screen from the navigation and fills in node and volume. */
+export async function startExport(page: Page, volume: SeedVolume): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /Volume export/ })
+    .click()
+  await page.getByLabel('Node id').fill(volume.nodeId)
+  await page.getByLabel('Volume name').fill(volume.name)
+  await page.getByRole('button', { name: 'Export volume' }).click()
+}
+
+export function exportCard(scope: Page | Locator, volume: SeedVolume) {
+  return scope.getByRole('article', { name: `Export of ${volume.nodeId} / ${volume.name}` })
+}
+
+export function finishedExports(page: Page) {
+  return page.getByRole('region', { name: 'Finished exports' })
+}
+
+export function runningExports(page: Page) {
+  return page.getByRole('region', { name: 'Running exports' })
+}
