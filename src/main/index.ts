@@ -126,10 +126,13 @@ async function followThemeSetting(endpoint: Desk) {
 function registerDeepLinkScheme() {
   if (process.defaultApp && process.argv[1] !== undefined) {
     // `electron .` in development: the OS must start Electron with our entry script.
+    // electronegativity: PROTOCOL_HANDLER_JS_CHECK — registers infradesk:// for this app only; a
+    // link is parsed strictly (shell/deep-link.ts) and only opens a dialog prefilled, never sends.
     app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [
       path.resolve(process.argv[1]),
     ])
   } else {
+    // electronegativity: PROTOCOL_HANDLER_JS_CHECK — as above: strict parse, prefill only.
     app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME)
   }
 }

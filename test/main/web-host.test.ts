@@ -281,6 +281,8 @@ describe('web host: the bridge', () => {
   })
 
   it('streams bridge events as Server-Sent Events', async () => {
+    // The call that causes the event is awaited too, so the host never closes under it.
+    let activation: Promise<unknown> = Promise.resolve()
     const frame = await new Promise<unknown>((resolve, reject) => {
       const stream = request(
         {
@@ -299,7 +301,7 @@ describe('web host: the bridge', () => {
             // The stream is open once its first comment arrives: now cause an event.
             if (buffer.includes(': connected')) {
               buffer = buffer.replace(': connected', '')
-              void invoke('profiles.activate', { id: profileId })
+              activation = invoke('profiles.activate', { id: profileId })
             }
             const message = /^data: (.*)\n\n/m.exec(buffer)
             if (message) {
@@ -315,6 +317,7 @@ describe('web host: the bridge', () => {
       stream.end()
     })
     expect(frame).toEqual({ event: 'profiles.changed', payload: {} })
+    expect(await activation).toMatchObject({ status: 200 })
   })
 })
 

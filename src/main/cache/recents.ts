@@ -36,13 +36,17 @@ export function createRecentInputs(cache: Cache): RecentInputs {
         trim.run(profileId, kind, profileId, kind, MAX_PER_KIND)
       },
     )
+    // Two ids remembered within one millisecond must still list newest first: the clock this
+    // store writes never repeats or goes back.
+    let lastAt = 0
     return {
       list: (profileId, kind, limit) =>
         select
           .all(profileId, kind, Math.max(1, Math.min(MAX_PER_KIND, limit)))
           .map((row) => row.value),
       remember(profileId, kind, value, at = Date.now()) {
-        remember(profileId, kind, value, at)
+        lastAt = Math.max(at, lastAt + 1)
+        remember(profileId, kind, value, lastAt)
         notify({ name: 'rememberRecent', tables: ['recent_inputs'], profileId })
       },
     }
