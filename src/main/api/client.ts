@@ -76,6 +76,12 @@ export interface ServiceClient {
     input?: CallInput,
     options?: CallOptions,
   ): Promise<ResponseOf<N>>
+  /**
+   * Like `call`, but the success body comes back as text, unparsed and unvalidated: for callers
+   * that parse a big answer once, their own way (op 5's results of 100,000 rows). The request
+   * is validated and errors are ServiceErrors exactly as with `call`.
+   */
+  callText(name: OperationName, input?: CallInput, options?: CallOptions): Promise<string>
   exportCertificateFile(
     id: string,
     body: ExportRequest,
@@ -267,6 +273,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     })
   }
 
+  async function callText(
+    name: OperationName,
+    input: CallInput = {},
+    callOptions: CallOptions = {},
+  ): Promise<string> {
+    return guarded(async () => {
+      const request = prepare(name, input)
+      const headers = { ...authHeaders(), accept: 'application/json' }
+      const result = await exchange(request, headers, callOptions.signal)
+      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      return result.bytes.toString('utf8')
+    })
+  }
+
   async function exportCertificateFile(
     id: string,
     body: ExportRequest,
@@ -368,6 +388,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return options.baseUrl
     },
     call,
+    callText,
     exportCertificateFile,
     fetchRaw,
   }
