@@ -46,6 +46,8 @@ export interface CallInput {
 
 export interface CallOptions {
   signal?: AbortSignal
+  /** This call's timeout instead of the client's (a long SQL statement); 0: none. */
+  timeoutMs?: number
 }
 
 export interface ExportRequest {
@@ -203,11 +205,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     request: PreparedRequest,
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
+    callTimeoutMs = timeoutMs,
   ): Promise<Exchange> {
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = request.safe && attempt < maxRetries
       try {
-        const result = await attemptOnce(request, headers, signal)
+        const result = await attemptOnce(request, headers, signal, callTimeoutMs)
         if (!(mayRetry && RETRYABLE_STATUSES.has(result.status))) return result
       } catch (error) {
         if (!(
@@ -226,8 +229,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     request: PreparedRequest,
     headers: Record<string, string>,
     caller: AbortSignal | undefined,
+    attemptTimeoutMs: number,
   ): Promise<Exchange> {
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined
+    const timeout = attemptTimeoutMs > 0 ? AbortSignal.timeout(attemptTimeoutMs) : undefined
     const signals = [timeout, caller].filter((item): item is AbortSignal => item !== undefined)
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined
     try {
@@ -243,7 +247,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const bytes = Buffer.from(await response.arrayBuffer())
       return { url: request.url, status: response.status, headers: response.headers, bytes }
     } catch (error) {
-      throw toNetworkError(error, request.url, { timeout, timeoutMs, caller })
+      throw toNetworkError(error, request.url, {
+        timeout,
+        timeoutMs: attemptTimeoutMs,
+        caller,
+      })
     }
   }
 
@@ -281,7 +289,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return guarded(async () => {
       const request = prepare(name, input)
       const headers = { ...authHeaders(), accept: 'application/json' }
-      const result = await exchange(request, headers, callOptions.signal)
+      const result = await exchange(
+        request,
+        headers,
+        callOptions.signal,
+        callOptions.timeoutMs ?? timeoutMs,
+      )
       if (!isSuccess(result.status)) throw errorFromExchange(result)
       return result.bytes.toString('utf8')
     })

@@ -26,6 +26,12 @@ import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from
 
 type SqlHandlers = Pick<BridgeHandlers, keyof typeof sqlChannels>
 
+/**
+ * How long a statement may take. Not the app's request timeout (30 s by default): a report
+ * may rightly run for minutes, and the user has Cancel (Esc) for the rest.
+ */
+export const SQL_TIMEOUT_MS = 30 * 60_000
+
 /** Rows sent with the run's answer: a screenful and more, so the grid paints at once. */
 const FIRST_ROWS = 100
 
@@ -114,7 +120,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         client.callText(
           'runPostgresQuery',
           { params: { id: input.databaseId }, body: { sql: input.sql, maxRows: input.maxRows } },
-          { signal: controller.signal },
+          { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
         ),
       )
       const parsed = parseSqlAnswer(text)

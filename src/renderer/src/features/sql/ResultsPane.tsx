@@ -125,19 +125,28 @@ function OutcomeView({
 export function sqlErrorDetails(error: BridgeError): {
   sqlState: string | null
   position: number | null
+  message: string | null
 } {
-  const details = error.details as { sqlState?: unknown; position?: unknown } | undefined
+  const details = error.details as
+    | { sqlState?: unknown; position?: unknown; message?: unknown }
+    | undefined
   return {
     sqlState: typeof details?.sqlState === 'string' ? details.sqlState : null,
     position: typeof details?.position === 'number' ? details.position : null,
+    message: typeof details?.message === 'string' ? details.message : null,
   }
 }
 
 function SqlErrorView({ error }: { error: BridgeError }) {
-  const { sqlState, position } = sqlErrorDetails(error)
+  const { sqlState, position, message } = sqlErrorDetails(error)
   return (
     <div className="sql-error">
       <ErrorBanner error={error} />
+      {message ? (
+        <p className="sql-error-message" role="alert" aria-label="PostgreSQL error">
+          {message}
+        </p>
+      ) : null}
       {sqlState || position ? (
         <p className="sql-error-facts">
           {sqlState ? (

@@ -124,7 +124,13 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
                     (relation) => needle === '' || relation.name.toLowerCase().includes(needle),
                   )
                   .map((relation) => (
-                    <li role="treeitem" aria-level={2} aria-selected={false} key={relation.name}>
+                    <li
+                      role="treeitem"
+                      aria-level={2}
+                      aria-selected={false}
+                      aria-label={`${relation.name} (${relation.kind})`}
+                      key={relation.name}
+                    >
                       <details>
                         <summary
                           onDoubleClick={(event) => {
@@ -147,7 +153,7 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
                                   ? 'M'
                                   : 'F'}
                           </span>{' '}
-                          {relation.name}
+                          <span className="sql-schema-relation">{relation.name}</span>
                         </summary>
                         <ul role="group">
                           {relation.columns.map((column) => (
@@ -156,6 +162,7 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
                               aria-level={3}
                               aria-selected={false}
                               key={column.name}
+                              aria-label={`${column.name} ${column.dataType}${column.nullable ? '' : ' not null'}`}
                               className="sql-schema-column"
                               onDoubleClick={() => onInsert(quoteIdentifier(column.name))}
                             >
