@@ -139,7 +139,26 @@ async function main() {
   console.log(`\nwritten to ${file}`)
 }
 
-main().catch((error: unknown) => {
+/** `npm run bench -- <name>` runs one area's bench (bench/<name>.ts); none: the core figures. */
+const AREA_BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
+  sql: () => import('./sql'),
+}
+
+const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
+const selected = requested.length === 0 ? [main] : requested.map((name) => areaBench(name))
+
+function areaBench(name: string): () => Promise<void> {
+  const load = AREA_BENCHES[name]
+  if (!load) {
+    console.error(`No bench named "${name}"; known: ${Object.keys(AREA_BENCHES).join(', ')}`)
+    process.exit(2)
+  }
+  return async () => (await load()).main()
+}
+
+;(async () => {
+  for (const bench of selected) await bench()
+})().catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

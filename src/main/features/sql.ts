@@ -77,7 +77,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number },
     options: { history: boolean },
-  ): Promise<{ parsed: ParsedResult; elapsedMs: number }> {
+  ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
     const controller = new AbortController()
     runs.get(input.runId)?.abort()
     runs.set(input.runId, controller)
@@ -123,8 +123,11 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
         ),
       )
+      const receivedAt = performance.timeOrigin + performance.now()
+      const parsing = performance.now()
       const parsed = parseSqlAnswer(text)
-      return { parsed, elapsedMs: finish({ parsed }) }
+      const parseMs = Math.round((performance.now() - parsing) * 100) / 100
+      return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
     } catch (caught) {
       const error = explainCancel(caught)
       finish({ error })
@@ -143,7 +146,9 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     async 'sql.run'(input) {
       const profile = requireProfile(context, input.profileId)
       guard(profile, input.sql, input)
-      const { parsed, elapsedMs } = await send(profile, input, { history: true })
+      const { parsed, elapsedMs, parseMs, receivedAt } = await send(profile, input, {
+        history: true,
+      })
       const kept = results.put(input, parsed)
       return {
         resultId: kept.id,
@@ -155,6 +160,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         maxRows: input.maxRows,
         durationMs: parsed.durationMs,
         elapsedMs,
+        parseMs,
+        receivedAt,
         firstRows: results.window(kept.id, 0, FIRST_ROWS),
       }
     },

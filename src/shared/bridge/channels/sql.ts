@@ -47,6 +47,10 @@ export const sqlResultMetaSchema = z.object({
   durationMs: z.number().nullable(),
   /** Run to answer, measured in main (network and parsing included). */
   elapsedMs: z.number(),
+  /** Of elapsedMs, the time main spent parsing the answer. */
+  parseMs: z.number(),
+  /** When the service's answer was fully read (epoch ms, sub-ms precision), for timings. */
+  receivedAt: z.number(),
   /** The first window of rows, so the grid paints without a second round trip. */
   firstRows: z.array(sqlRowSchema),
 })

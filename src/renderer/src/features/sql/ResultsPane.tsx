@@ -128,8 +128,7 @@ export function sqlErrorDetails(error: BridgeError): {
   message: string | null
 } {
   const details = error.details as
-    | { sqlState?: unknown; position?: unknown; message?: unknown }
-    | undefined
+    { sqlState?: unknown; position?: unknown; message?: unknown } | undefined
   return {
     sqlState: typeof details?.sqlState === 'string' ? details.sqlState : null,
     position: typeof details?.position === 'number' ? details.position : null,
@@ -261,7 +260,13 @@ function ResultView({
   const field = value ? meta.fields[value.column] : undefined
   return (
     <div className="sql-result">
-      <div className="sql-meta" data-testid="sql-meta">
+      <div
+        className="sql-meta"
+        data-testid="sql-meta"
+        data-result-id={meta.resultId}
+        data-received-at={meta.receivedAt}
+        title={`The answer was parsed in ${Math.round(meta.parseMs)} ms`}
+      >
         <strong>{meta.command || 'Done'}</strong>
         {' · '}
         {meta.fields.length > 0

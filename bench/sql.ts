@@ -1,0 +1,270 @@
+/// <reference lib="dom" />
+/*
+ * `npm run bench -- sql`: the SQL console's result path, measured end to end and written to
+ * bench/results/sql.json. The sandbox runs in its own process (as a service would); web mode
+ * runs here with a session-only token; the page is Debian's Chromium through Playwright.
+ *
+ * The query is 100,000 rows × 20 columns of the sandbox's large PostgreSQL database. Per run:
+ * - baseline: the same request made here with plain fetch + JSON.parse;
+ * - run → first rows painted, in the page (click on Run to the frame after the first rows);
+ * - answer → painted: from the moment main finished reading the service's answer (the
+ *   result's receivedAt, epoch ms) to that frame (the page's epoch ms; same machine clock);
+ * - reaching the last row: scroll to the end, until its cells are painted;
+ * - the renderer's heap for the result (after GC, CDP), against the answer's JSON size.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { createInterface } from 'node:readline'
+import { chromium, type Page } from '@playwright/test'
+import { createDesk } from '../src/main/desk'
+import { startWebHost } from '../src/main/web/host'
+
+const RUNS = 5
+const ROWS = 100_000
+
+/** 20 columns of every common kind: int8, text, timestamptz, numeric, jsonb, bool, interval. */
+const QUERY = `select id, occurred_at, kind, customer_id, amount, payload,
+  id * 2 as id2, kind || '-' || customer_id as label, occurred_at + interval '1 day' as next_day,
+  amount * 3 as amount3, customer_id % 7 as bucket, (payload->>'seq')::int8 as seq,
+  payload->>'ok' as ok_text, id % 2 = 0 as even, md5(id::text) as hash, length(kind) as kind_len,
+  round(id / 3.0, 4) as third, upper(kind) as kind_upper, id::text || '@example.com' as email,
+  timestamptz '2030-01-01 00:00:00+00' - occurred_at as age
+from events order by id`
+
+interface Sandbox {
+  url: string
+  admin: string
+  child: ChildProcess
+}
+
+async function startSandboxProcess(): Promise<Sandbox> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], {
+    cwd: join(import.meta.dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const lines = createInterface({ input: child.stdout! })
+  for await (const line of lines) {
+    if (line.startsWith('SANDBOX_READY ')) {
+      const ready = JSON.parse(line.slice('SANDBOX_READY '.length)) as {
+        url: string
+        tokens: { admin: string }
+      }
+      return { url: ready.url.replace(/\/+$/, ''), admin: ready.tokens.admin, child }
+    }
+  }
+  throw new Error('The sandbox did not start')
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return round(sorted[Math.floor(sorted.length / 2)] ?? 0)
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100
+}
+
+function summary(values: number[]) {
+  return {
+    runs: values.length,
+    median: median(values),
+    min: round(Math.min(...values)),
+    max: round(Math.max(...values)),
+  }
+}
+
+/** Clicks Run and waits for a new grid whose first row is painted; ms and the paint's epoch. */
+function runAndPaint(page: Page) {
+  return page.evaluate(async () => {
+    const grid = () => document.querySelector('[role="grid"][aria-label="Result rows"]')
+    const before = grid()
+    const run = [...document.querySelectorAll('button')].find(
+      (button) => button.textContent?.trim() === 'Run',
+    )
+    if (!run) throw new Error('No Run button')
+    const start = performance.now()
+    run.click()
+    await new Promise<void>((resolve) => {
+      const ready = () => {
+        const current = grid()
+        const cell = current?.querySelector('[aria-rowindex="2"] [role="gridcell"]')
+        return current !== null && current !== before && (cell?.textContent ?? '') !== ''
+      }
+      if (ready()) return resolve()
+      const observer = new MutationObserver(() => {
+        if (ready()) {
+          observer.disconnect()
+          resolve()
+        }
+      })
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+    })
+    // The frame that shows it: after the next animation frame has been produced.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    const end = performance.now()
+    const meta = document.querySelector('[data-testid="sql-meta"]')
+    return {
+      ms: end - start,
+      paintedAt: performance.timeOrigin + end,
+      receivedAt: Number(meta?.getAttribute('data-received-at')),
+      rows: grid()?.getAttribute('aria-rowcount'),
+    }
+  })
+}
+
+/** Scrolls the grid to its end and waits until the last row's cells are painted. */
+function scrollToLast(page: Page, rowIndex: number) {
+  return page.evaluate(async (index) => {
+    const grid = document.querySelector<HTMLElement>('[role="grid"][aria-label="Result rows"]')
+    if (!grid) throw new Error('No grid')
+    const start = performance.now()
+    grid.scrollTop = grid.scrollHeight
+    await new Promise<void>((resolve) => {
+      const ready = () =>
+        (grid.querySelector(`[aria-rowindex="${index}"] [role="gridcell"]`)?.textContent ?? '') !==
+        ''
+      if (ready()) return resolve()
+      const observer = new MutationObserver(() => {
+        if (ready()) {
+          observer.disconnect()
+          resolve()
+        }
+      })
+      observer.observe(grid, { childList: true, subtree: true, characterData: true })
+    })
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    return performance.now() - start
+  }, rowIndex)
+}
+
+export async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'infradesk-bench-sql-'))
+  const sandbox = await startSandboxProcess()
+  const desk = await createDesk({
+    dataDir,
+    mode: 'web',
+    openExternal: async () => undefined,
+    version: 'bench',
+    restoreSandbox: false,
+    defaultDownloadsDir: dataDir,
+  })
+  const host = await startWebHost({
+    desk,
+    rendererDir: join(import.meta.dirname, '..', 'out', 'renderer'),
+  })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  })
+  try {
+    const added = await desk.dispatch('profiles.add', {
+      name: 'Bench',
+      baseUrl: sandbox.url,
+      color: '#2563eb',
+      protected: false,
+      token: sandbox.admin,
+      sessionOnly: true,
+    })
+    if (!added.ok) throw new Error(`profiles.add: ${added.error.message}`)
+    const seed = (await (
+      await fetch(`${sandbox.url}/__sandbox/seed`, {
+        headers: { authorization: `Bearer ${sandbox.admin}` },
+      })
+    ).json()) as { databases: { postgres: string[] } }
+    const databaseId = seed.databases.postgres[0]!
+
+    const baseline = async () => {
+      const start = performance.now()
+      const response = await fetch(`${sandbox.url}/api/databases/${databaseId}/postgres/query`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${sandbox.admin}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ sql: QUERY, maxRows: ROWS }),
+      })
+      const text = await response.text()
+      const body = JSON.parse(text) as { data: { rows: unknown[] } }
+      if (body.data.rows.length !== ROWS) throw new Error('The baseline did not get every row')
+      return { ms: performance.now() - start, bytes: Buffer.byteLength(text) }
+    }
+    // Warm-up: the database's engine starts and loads 100,000 rows on its first statement.
+    const first = await baseline()
+    console.log(`warm-up request: ${round(first.ms)} ms, ${first.bytes} bytes of JSON`)
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await page.goto(host.url)
+    await page.getByRole('link', { name: /SQL console/ }).click()
+    await page.getByLabel('Database id').fill(databaseId)
+    await page.getByLabel('Max rows').fill(String(ROWS))
+    const editor = page.getByTestId('sql-editor').locator('.cm-content')
+    await editor.click()
+    await page.keyboard.insertText(QUERY)
+    const cdp = await page.context().newCDPSession(page)
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage')
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize
+    }
+
+    // The renderer's heap with the console open and no result yet.
+    const heapEmpty = await heap()
+    // One run in the page to warm the renderer's code paths.
+    await runAndPaint(page)
+
+    const baselines: number[] = []
+    const runs: number[] = []
+    const ratios: number[] = []
+    const answerToPaint: number[] = []
+    const lastRow: number[] = []
+    const heapGrowth: number[] = []
+    for (let index = 0; index < RUNS; index += 1) {
+      const plain = await baseline()
+      baselines.push(plain.ms)
+      const app = await runAndPaint(page)
+      if (app.rows !== String(ROWS + 1)) throw new Error(`The grid shows ${app.rows} rows`)
+      runs.push(app.ms)
+      ratios.push(app.ms / plain.ms)
+      answerToPaint.push(app.paintedAt - app.receivedAt)
+      lastRow.push(await scrollToLast(page, ROWS + 1))
+      heapGrowth.push((await heap()) - heapEmpty)
+      console.log(
+        `run ${index + 1}: fetch+parse ${round(plain.ms)} ms, run→painted ${round(app.ms)} ms, ` +
+          `answer→painted ${round(app.paintedAt - app.receivedAt)} ms, last row ${round(lastRow[index]!)} ms`,
+      )
+    }
+    const jsonBytes = first.bytes
+    const result = {
+      recordedAt: new Date().toISOString(),
+      node: process.version,
+      query: `${ROWS} rows × 20 columns (events, large sandbox database), maxRows ${ROWS}`,
+      jsonBytes,
+      figures: {
+        baselineFetchJsonParseMs: summary(baselines),
+        runToFirstPaintMs: summary(runs),
+        overheadRatio: { ...summary(ratios), target: 1.2 },
+        answerToFirstPaintMs: { ...summary(answerToPaint), target: 100 },
+        scrollToLastRowPaintedMs: summary(lastRow),
+        /** Renderer heap with the result shown (after scrolling to its end) minus without one. */
+        rendererHeapForResultBytes: {
+          ...summary(heapGrowth),
+          ratioToJson: round(median(heapGrowth) / jsonBytes),
+        },
+      },
+    }
+    const resultsDir = join(import.meta.dirname, 'results')
+    mkdirSync(resultsDir, { recursive: true })
+    const file = join(resultsDir, 'sql.json')
+    writeFileSync(file, JSON.stringify(result, null, 2) + '\n')
+    console.log(JSON.stringify(result.figures, null, 2))
+    console.log(`\nwritten to ${file}`)
+  } finally {
+    await browser.close()
+    await host.close()
+    await desk.close()
+    sandbox.child.kill('SIGTERM')
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
