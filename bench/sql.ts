@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /*
  * `npm run bench -- sql`: the SQL console's result path, measured end to end and written to
  * bench/results/sql.json. The sandbox runs in its own process (as a service would); web mode
@@ -76,68 +75,70 @@ function summary(values: number[]) {
   }
 }
 
+/*
+ * The in-page parts are plain script text: tsx would wrap a function's inner functions in a
+ * `__name` helper that does not exist in the page, and the node tsconfig has no DOM types.
+ */
+
+/** Resolves once `ready()` holds, watching the DOM; then waits for the frame that shows it. */
+const WAIT_THEN_PAINT = `
+  const waitFor = (root, ready) => new Promise((resolve) => {
+    if (ready()) return resolve()
+    const observer = new MutationObserver(() => {
+      if (ready()) { observer.disconnect(); resolve() }
+    })
+    observer.observe(root, { childList: true, subtree: true, characterData: true })
+  })
+  const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+`
+
+interface PaintedRun {
+  ms: number
+  paintedAt: number
+  receivedAt: number
+  rows: string | null
+}
+
 /** Clicks Run and waits for a new grid whose first row is painted; ms and the paint's epoch. */
-function runAndPaint(page: Page) {
-  return page.evaluate(async () => {
+function runAndPaint(page: Page): Promise<PaintedRun> {
+  return page.evaluate(`(async () => {
+    ${WAIT_THEN_PAINT}
     const grid = () => document.querySelector('[role="grid"][aria-label="Result rows"]')
     const before = grid()
-    const run = [...document.querySelectorAll('button')].find(
-      (button) => button.textContent?.trim() === 'Run',
-    )
-    if (!run) throw new Error('No Run button')
+    const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run')
     const start = performance.now()
     run.click()
-    await new Promise<void>((resolve) => {
-      const ready = () => {
-        const current = grid()
-        const cell = current?.querySelector('[aria-rowindex="2"] [role="gridcell"]')
-        return current !== null && current !== before && (cell?.textContent ?? '') !== ''
-      }
-      if (ready()) return resolve()
-      const observer = new MutationObserver(() => {
-        if (ready()) {
-          observer.disconnect()
-          resolve()
-        }
-      })
-      observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+    await waitFor(document.body, () => {
+      const current = grid()
+      const cell = current && current.querySelector('[aria-rowindex="2"] [role="gridcell"]')
+      return current !== null && current !== before && cell !== null && cell.textContent !== ''
     })
-    // The frame that shows it: after the next animation frame has been produced.
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    await painted()
     const end = performance.now()
     const meta = document.querySelector('[data-testid="sql-meta"]')
     return {
       ms: end - start,
       paintedAt: performance.timeOrigin + end,
-      receivedAt: Number(meta?.getAttribute('data-received-at')),
-      rows: grid()?.getAttribute('aria-rowcount'),
+      receivedAt: Number(meta.getAttribute('data-received-at')),
+      rows: grid().getAttribute('aria-rowcount'),
     }
-  })
+  })()`)
 }
 
 /** Scrolls the grid to its end and waits until the last row's cells are painted. */
-function scrollToLast(page: Page, rowIndex: number) {
-  return page.evaluate(async (index) => {
-    const grid = document.querySelector<HTMLElement>('[role="grid"][aria-label="Result rows"]')
-    if (!grid) throw new Error('No grid')
+function scrollToLast(page: Page, rowIndex: number): Promise<number> {
+  return page.evaluate(`(async () => {
+    ${WAIT_THEN_PAINT}
+    const grid = document.querySelector('[role="grid"][aria-label="Result rows"]')
     const start = performance.now()
     grid.scrollTop = grid.scrollHeight
-    await new Promise<void>((resolve) => {
-      const ready = () =>
-        (grid.querySelector(`[aria-rowindex="${index}"] [role="gridcell"]`)?.textContent ?? '') !==
-        ''
-      if (ready()) return resolve()
-      const observer = new MutationObserver(() => {
-        if (ready()) {
-          observer.disconnect()
-          resolve()
-        }
-      })
-      observer.observe(grid, { childList: true, subtree: true, characterData: true })
+    await waitFor(grid, () => {
+      const cell = grid.querySelector('[aria-rowindex="${rowIndex}"] [role="gridcell"]')
+      return cell !== null && cell.textContent !== ''
     })
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    await painted()
     return performance.now() - start
-  }, rowIndex)
+  })()`)
 }
 
 export async function main() {

@@ -33,20 +33,23 @@ const metaSchema = z.looseObject({
   }),
 })
 
-/**
- * A digit run this long can only be a number a double may not hold exactly (or digits inside
- * a string, which merely sends the text down the exact path for nothing). Testing the text
- * first keeps the common answer on JSON.parse's fast path without a reviver.
- */
-const LONG_DIGITS = /\d{16,}/
-
 export function parseSqlAnswer(text: string): ParsedResult {
-  let body: unknown
+  const fast = shapeAnswer(parseJson(text))
+  // JSON.parse without a reviver is several times faster; the source text of numbers is only
+  // needed when a value shows that a double may have changed it. Then the answer is parsed
+  // once more, keeping those numbers' text.
+  return needsExactNumbers(fast) ? shapeAnswer(parseJson(text, keepExactNumbers)) : fast
+}
+
+function parseJson(text: string, reviver?: typeof keepExactNumbers): unknown {
   try {
-    body = LONG_DIGITS.test(text) ? JSON.parse(text, keepExactNumbers) : JSON.parse(text)
+    return reviver ? (JSON.parse(text, reviver) as unknown) : (JSON.parse(text) as unknown)
   } catch {
     throw badAnswer('the body is not JSON')
   }
+}
+
+function shapeAnswer(body: unknown): ParsedResult {
   const parsed = metaSchema.safeParse(body)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -78,29 +81,38 @@ export function parseSqlAnswer(text: string): ParsedResult {
   }
 }
 
+/** Types whose text carries meaning a double loses: scale (1.10) and every digit. */
+const EXACT_TYPES = new Set(['numeric', 'decimal', 'money', 'int8', 'bigint'])
+
+/**
+ * True when a cell is a JSON number that may not be what the service wrote: an integer past
+ * 2^53, a fraction with 17 or more characters, or any number in a numeric/int8 column (1.10
+ * would read back as 1.1). Numbers nested inside JSON values are not walked.
+ */
+function needsExactNumbers(result: ParsedResult): boolean {
+  const exactColumns = result.fields.map((field) => EXACT_TYPES.has(field.dataType.toLowerCase()))
+  for (const row of result.rows) {
+    for (let column = 0; column < row.length; column += 1) {
+      const value = row[column]
+      if (typeof value !== 'number') continue
+      if (exactColumns[column]) return true
+      if (Number.isInteger(value) ? !Number.isSafeInteger(value) : String(value).length >= 17) {
+        return true
+      }
+    }
+  }
+  return false
+}
+
 interface ReviverContext {
   source?: string
 }
 
-/** JSON.parse reviver (Node 22+, Chromium): numbers a double would change keep their text. */
+/** JSON.parse reviver (Node 22+, Chromium): a number whose text a double would not give back keeps it. */
 function keepExactNumbers(this: unknown, _key: string, value: unknown, context?: ReviverContext) {
   if (typeof value !== 'number' || context?.source === undefined) return value
-  if (Number.isSafeInteger(value) && /^-?\d+$/.test(context.source)) return value
-  return canonicalNumber(context.source) === canonicalNumber(String(value))
-    ? value
-    : new ExactNumber(context.source)
-}
-
-/** A number's text as significant digits and exponent: 1.50, 15e-1 and 1.5 read the same. */
-function canonicalNumber(text: string): string {
-  const [mantissa = '', exponent = '0'] = text.toLowerCase().split('e')
-  const sign = mantissa.startsWith('-') ? '-' : ''
-  const [integer = '', fraction = ''] = mantissa.replace(/^[-+]/, '').split('.')
-  const digits = integer + fraction
-  const first = digits.search(/[1-9]/)
-  if (first === -1) return '0'
-  const significant = digits.slice(first).replace(/0+$/, '')
-  return `${sign}${significant}e${integer.length - first - 1 + Number(exponent)}`
+  // 1.10 keeps its scale, 9007199254740993 its last digit, 1e2 its spelling: as sent.
+  return String(value) === context.source ? value : new ExactNumber(context.source)
 }
 
 const NUMBER_TYPES = new Set([

@@ -28,9 +28,11 @@ export function toJsonText(value: unknown, indent?: number): string {
   const marks: string[] = []
   const text = JSON.stringify(
     value,
-    (_key, item: unknown) => {
-      if (item instanceof ExactNumber) {
-        marks.push(item.source)
+    // `this[key]` is the value before its toJSON ran (which turned it into a string).
+    function (this: Record<string, unknown>, key: string, item: unknown) {
+      const original = this[key]
+      if (original instanceof ExactNumber) {
+        marks.push(original.source)
         return `\u0000exact${marks.length - 1}\u0000`
       }
       return item
