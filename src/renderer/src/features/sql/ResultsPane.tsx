@@ -265,6 +265,7 @@ function ResultView({
         data-testid="sql-meta"
         data-result-id={meta.resultId}
         data-received-at={meta.receivedAt}
+        data-parse-ms={meta.parseMs}
         title={`The answer was parsed in ${Math.round(meta.parseMs)} ms`}
       >
         <strong>{meta.command || 'Done'}</strong>
