@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFirstPage } from '../../src/main/sql/first-page'
 import { formatResult } from '../../src/main/sql/formats'
 import { parseSqlAnswer } from '../../src/main/sql/parse-result'
 import { compareDecimalText, displayText, ExactNumber } from '../../src/main/sql/values'
@@ -115,5 +116,30 @@ describe('exact values', () => {
       false,
       true,
     ])
+  })
+})
+
+describe('readFirstPage', () => {
+  const body = (rows: unknown[], extra = '') =>
+    `{"data":{"command":"SELECT","rowCount":${rows.length},"fields":[{"name":"a]\\"rows\\":[","dataType":"text"}],"rows":${JSON.stringify(rows)}${extra},"truncated":false,"durationMs":2}}`
+
+  it('reads the first rows of a big answer without parsing the rest', () => {
+    const rows = Array.from({ length: 250 }, (_, index) => [`v${index}],"x\\" [`])
+    const page = readFirstPage(body(rows), 100)
+    expect(page?.complete).toBe(false)
+    expect(page?.result.rows).toEqual(rows.slice(0, 100))
+    expect(page?.result.fields[0]?.name).toBe('a]"rows":[')
+    expect(page?.result.rowCount).toBe(250)
+  })
+
+  it('says when the page holds every row', () => {
+    const page = readFirstPage(body([[1], [null]]), 100)
+    expect(page).toMatchObject({ complete: true, result: { rows: [[1], [null]] } })
+  })
+
+  it('gives up on layouts it cannot read from the head', () => {
+    expect(readFirstPage('{"data":{"rows":[[1]],"fields":[{"name":"a"}]}}', 100)).toBeNull()
+    expect(readFirstPage('{"data":{"fields":[{"name":"a"}],"rows":[[1],', 100)).toBeNull()
+    expect(readFirstPage('{"data":{"note":"\\"rows\\":[[1]]","fields":[]}}', 100)).toBeNull()
   })
 })

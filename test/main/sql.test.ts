@@ -28,8 +28,11 @@ let sandbox: RunningSandbox
 let profile: Profile
 let databaseId: string
 
+/** Every event the desks pushed. */
+const events: { event: string; payload: unknown }[] = []
+
 async function openDesk(): Promise<Desk> {
-  return createDesk({
+  const opened = await createDesk({
     dataDir,
     mode: 'web',
     openExternal: async () => undefined,
@@ -39,6 +42,8 @@ async function openDesk(): Promise<Desk> {
     restoreSandbox: false,
     defaultDownloadsDir: downloads,
   })
+  opened.onEvent((event, payload) => events.push({ event, payload }))
+  return opened
 }
 
 async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
@@ -114,12 +119,24 @@ describe('sql.run', () => {
     ])
     expect(meta.firstRows).toHaveLength(100)
     expect(meta.firstRows[0]).toEqual(['1', 'page_view', null])
+    // The first rows went out before the rest was parsed; the exact counts follow as an event.
+    expect(meta.complete).toBe(false)
     const window = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 4998,
       limit: 100,
     })
     expect(window.rows.map((row) => row[0])).toEqual(['4999', '5000'])
+    expect(events).toContainEqual({
+      event: 'sql.result.completed',
+      payload: expect.objectContaining({
+        resultId: meta.resultId,
+        rows: 5000,
+        rowCount: 100_000,
+        truncated: true,
+        error: null,
+      }),
+    })
   })
 
   it('keeps int8 and big numbers exact, and NULL apart from the string NULL', async () => {

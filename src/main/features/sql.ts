@@ -2,12 +2,13 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
-import type { sqlChannels } from '../../shared/bridge/channels/sql'
+import type { SqlResultMeta, sqlChannels } from '../../shared/bridge/channels/sql'
 import { classifyStatement } from '../../shared/sql/classifier'
 import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
 import { formatResult } from '../sql/formats'
+import { readFirstPage } from '../sql/first-page'
 import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
 import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
@@ -39,6 +40,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   const store = createSqlStore(context.cache)
   const results = new ResultStore()
   const runs = new Map<string, AbortController>()
+  /** Results whose answer is still being parsed after their first rows went out. */
+  const pending = new Map<string, Promise<void>>()
   context.onClose(() => {
     for (const controller of runs.values()) controller.abort()
     results.clear()
@@ -72,18 +75,29 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     }
   }
 
-  /** Sends one statement through op 5 and parses the answer; records it, whatever happens. */
-  async function send(
+  type Outcome = { parsed: ParsedResult } | { error: unknown }
+
+  /**
+   * Sends one statement through op 5 and reads the answer's text. `finish` records the
+   * statement (activity log, history) once its outcome is known; a failed request is recorded
+   * here.
+   */
+  async function request(
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number },
     options: { history: boolean },
-  ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
+  ): Promise<{
+    text: string
+    receivedAt: number
+    started: number
+    finish: (outcome: Outcome) => number
+  }> {
     const controller = new AbortController()
     runs.get(input.runId)?.abort()
     runs.set(input.runId, controller)
     const startedAt = Date.now()
     const started = performance.now()
-    const finish = (outcome: { parsed: ParsedResult } | { error: unknown }) => {
+    const finish = (outcome: Outcome) => {
       const elapsedMs = Math.round((performance.now() - started) * 100) / 100
       if ('parsed' in outcome) {
         const { command, rowCount } = outcome.parsed
@@ -123,11 +137,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
         ),
       )
-      const receivedAt = performance.timeOrigin + performance.now()
-      const parsing = performance.now()
-      const parsed = parseSqlAnswer(text)
-      const parseMs = Math.round((performance.now() - parsing) * 100) / 100
-      return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
+      return { text, receivedAt: performance.timeOrigin + performance.now(), started, finish }
     } catch (caught) {
       const error = explainCancel(caught)
       finish({ error })
@@ -135,6 +145,127 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     } finally {
       if (runs.get(input.runId) === controller) runs.delete(input.runId)
     }
+  }
+
+  /** Sends one statement and parses the whole answer; records it, whatever happens. */
+  async function send(
+    profile: StoredProfile,
+    input: Guarded & { sql: string; maxRows: number },
+    options: { history: boolean },
+  ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
+    const { text, receivedAt, finish } = await request(profile, input, options)
+    const parsing = performance.now()
+    let parsed: ParsedResult
+    try {
+      parsed = parseSqlAnswer(text)
+    } catch (error) {
+      finish({ error })
+      throw error
+    }
+    const parseMs = round(performance.now() - parsing)
+    return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
+  }
+
+  /**
+   * A big answer's first rows go back at once; the rest is parsed after the reply has left
+   * (setImmediate), and `sql.result.completed` tells the renderer the exact counts. Windows,
+   * sorting, copying and saving of that result wait for it.
+   */
+  async function runWithFirstPage(
+    profile: StoredProfile,
+    input: Guarded & { sql: string; maxRows: number; tabId: string },
+  ): Promise<SqlResultMeta> {
+    const { text, receivedAt, started, finish } = await request(profile, input, {
+      history: true,
+    })
+    const parsing = performance.now()
+    const early = readFirstPage(text, FIRST_ROWS)
+    if (early === null || early.complete) {
+      let parsed: ParsedResult
+      try {
+        parsed = parseSqlAnswer(text)
+      } catch (error) {
+        finish({ error })
+        throw error
+      }
+      const parseMs = round(performance.now() - parsing)
+      const elapsedMs = finish({ parsed })
+      const kept = results.put(input, parsed)
+      return metaOf(kept.id, parsed, input.maxRows, { elapsedMs, parseMs, receivedAt }, true)
+    }
+    const parseMs = round(performance.now() - parsing)
+    const head = early.result
+    const kept = results.put(input, head)
+    // Until the whole answer is read: the service's count, within the tab's limit.
+    const estimate = {
+      ...head,
+      rows: new Array<unknown[]>(
+        Math.max(head.rows.length, Math.min(head.rowCount ?? head.rows.length, input.maxRows)),
+      ),
+      truncated: head.truncated || (head.rowCount ?? 0) > input.maxRows,
+    }
+    const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const resumed = performance.now()
+      try {
+        const parsed = parseSqlAnswer(text)
+        kept.rows = parsed.rows
+        const total = finish({ parsed })
+        context.events.emit('sql.result.completed', {
+          resultId: kept.id,
+          rows: parsed.rows.length,
+          rowCount: parsed.rowCount,
+          truncated: parsed.truncated,
+          durationMs: parsed.durationMs,
+          elapsedMs: total,
+          parseMs: round(parseMs + performance.now() - resumed),
+          error: null,
+        })
+      } catch (error) {
+        finish({ error })
+        results.release([kept.id])
+        context.events.emit('sql.result.completed', {
+          resultId: kept.id,
+          rows: 0,
+          rowCount: null,
+          truncated: false,
+          durationMs: null,
+          elapsedMs: 0,
+          parseMs: 0,
+          error: bridgeErrorOf(context, error),
+        })
+      }
+    })
+    pending.set(kept.id, completion)
+    void completion.finally(() => pending.delete(kept.id))
+    const elapsedMs = round(performance.now() - started)
+    return metaOf(kept.id, estimate, input.maxRows, { elapsedMs, parseMs, receivedAt }, false)
+  }
+
+  function metaOf(
+    resultId: string,
+    parsed: ParsedResult,
+    maxRows: number,
+    timing: { elapsedMs: number; parseMs: number; receivedAt: number },
+    complete: boolean,
+  ): SqlResultMeta {
+    return {
+      resultId,
+      command: parsed.command,
+      rowCount: parsed.rowCount,
+      rows: parsed.rows.length,
+      fields: parsed.fields,
+      truncated: parsed.truncated,
+      maxRows,
+      durationMs: parsed.durationMs,
+      ...timing,
+      complete,
+      firstRows: results.window(resultId, 0, FIRST_ROWS),
+    }
+  }
+
+  /** A result still being read: its windows wait for it. */
+  async function settled(resultId: string): Promise<void> {
+    await pending.get(resultId)
   }
 
   function cachedSchema(profileId: string, databaseId: string) {
@@ -146,24 +277,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     async 'sql.run'(input) {
       const profile = requireProfile(context, input.profileId)
       guard(profile, input.sql, input)
-      const { parsed, elapsedMs, parseMs, receivedAt } = await send(profile, input, {
-        history: true,
-      })
-      const kept = results.put(input, parsed)
-      return {
-        resultId: kept.id,
-        command: parsed.command,
-        rowCount: parsed.rowCount,
-        rows: parsed.rows.length,
-        fields: parsed.fields,
-        truncated: parsed.truncated,
-        maxRows: input.maxRows,
-        durationMs: parsed.durationMs,
-        elapsedMs,
-        parseMs,
-        receivedAt,
-        firstRows: results.window(kept.id, 0, FIRST_ROWS),
-      }
+      return runWithFirstPage(profile, input)
     },
 
     async 'sql.explain'(input) {
@@ -191,19 +305,23 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     },
 
     async 'sql.rows'({ resultId, offset, limit }) {
+      await settled(resultId)
       return { offset, rows: results.window(resultId, offset, limit) }
     },
 
     async 'sql.cell'({ resultId, row, column }) {
+      await settled(resultId)
       return { value: results.cell(resultId, row, column) }
     },
 
     async 'sql.sort'({ resultId, column, direction }) {
+      await settled(resultId)
       results.sort(resultId, column, direction)
       return null
     },
 
     async 'sql.copy'({ resultId, format, range, headers }) {
+      await settled(resultId)
       const kept = results.get(resultId)
       const rows = [...results.rowsInOrder(resultId, range?.from, range?.to)]
       const text = [...formatResult(format, kept.fields, rows, { headers })].join('')
@@ -212,6 +330,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 
     async 'sql.save'({ profileId, resultId, format }) {
       const profile = requireProfile(context, profileId)
+      await settled(resultId)
       const kept = results.get(resultId)
       const stamp = new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '')
       const defaultName = `${kept.databaseId}-${stamp}.${format}`
@@ -320,6 +439,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       return store.listHistory(query)
     },
   }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100
 }
 
 /** A cancelled run says plainly that the server may still finish it. */

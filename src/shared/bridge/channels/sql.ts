@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { id } from '../common'
+import { bridgeErrorSchema } from '../result'
 
 /*
  * The SQL console: queries, results, schema, history, tabs (issue 7).
@@ -51,6 +52,11 @@ export const sqlResultMetaSchema = z.object({
   parseMs: z.number(),
   /** When the service's answer was fully read (epoch ms, sub-ms precision), for timings. */
   receivedAt: z.number(),
+  /**
+   * False while main is still parsing the rest of a big answer (rows and truncated are then
+   * the service's count within maxRows); `sql.result.completed` follows with the exact ones.
+   */
+  complete: z.boolean(),
   /** The first window of rows, so the grid paints without a second round trip. */
   firstRows: z.array(sqlRowSchema),
 })
@@ -217,7 +223,19 @@ export const sqlChannels = {
   },
 } as const
 
-export const sqlEvents = {} as const
+export const sqlEvents = {
+  /** The rest of a big answer was parsed (or could not be): the exact counts, or the error. */
+  'sql.result.completed': z.object({
+    resultId: z.string(),
+    rows: z.number(),
+    rowCount: z.number().nullable(),
+    truncated: z.boolean(),
+    durationMs: z.number().nullable(),
+    elapsedMs: z.number(),
+    parseMs: z.number(),
+    error: bridgeErrorSchema.nullable(),
+  }),
+} as const
 
 /** Bridge error codes of this area (beside the service's and APP_ERROR_CODES). */
 export const SQL_ERROR_CODES = {

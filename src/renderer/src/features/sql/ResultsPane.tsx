@@ -280,6 +280,7 @@ function ResultView({
         {Math.round(meta.elapsedMs).toLocaleString('en-US')} ms
         {meta.durationMs !== null ? ` (service ${Math.round(meta.durationMs)} ms)` : ''}
         {meta.truncated ? ' · truncated' : ''}
+        {meta.complete ? '' : ' · reading the rest…'}
         <span className="sql-meta-actions">
           {meta.fields.length > 0 ? (
             <>

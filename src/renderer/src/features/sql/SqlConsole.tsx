@@ -45,6 +45,14 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [profile.id])
 
+  useEffect(
+    () =>
+      bridge.on('sql.result.completed', (completed) =>
+        useSqlStore.getState().completeResult(completed),
+      ),
+    [],
+  )
+
   useEffect(() => {
     window.addEventListener('beforeunload', flushTabSaves)
     return () => {

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { BridgeError } from '../../../../shared/bridge'
+import type { BridgeError, EventPayload } from '../../../../shared/bridge'
 import type { SqlResultMeta, SqlTab } from '../../../../shared/bridge/channels/sql'
 import { asBridgeError, bridge } from '../../bridge'
 
@@ -64,6 +64,8 @@ interface SqlState {
   setRuntime(tabId: string, patch: Partial<TabRuntime>): void
   /** Drops a tab's kept results in main (before a new run, or when it closes). */
   releaseResults(tabId: string): void
+  /** Main finished reading a big answer: exact counts, or the error that ended it. */
+  completeResult(completed: EventPayload<'sql.result.completed'>): void
 }
 
 const TEXT_SAVE_DELAY_MS = 400
@@ -175,6 +177,36 @@ export const useSqlStore = create<SqlState>()((set, get) => ({
 
   setRuntime(tabId, patch) {
     set({ runtime: { ...get().runtime, [tabId]: { ...get().runtimeOf(tabId), ...patch } } })
+  },
+
+  completeResult(completed) {
+    const runtime = { ...get().runtime }
+    let changed = false
+    for (const [tabId, state] of Object.entries(runtime)) {
+      if (!state.outcomes.some((outcome) => outcome.meta?.resultId === completed.resultId)) continue
+      changed = true
+      runtime[tabId] = {
+        ...state,
+        outcomes: state.outcomes.map((outcome) => {
+          if (outcome.meta?.resultId !== completed.resultId) return outcome
+          if (completed.error) return { ...outcome, meta: null, error: completed.error }
+          return {
+            ...outcome,
+            meta: {
+              ...outcome.meta,
+              rows: completed.rows,
+              rowCount: completed.rowCount,
+              truncated: completed.truncated,
+              durationMs: completed.durationMs,
+              elapsedMs: completed.elapsedMs,
+              parseMs: completed.parseMs,
+              complete: true,
+            },
+          }
+        }),
+      }
+    }
+    if (changed) set({ runtime })
   },
 
   releaseResults(tabId) {
