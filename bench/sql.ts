@@ -237,7 +237,7 @@ export async function main() {
       heapGrowth.push((await heap()) - heapEmpty)
       console.log(
         `run ${index + 1}: fetch+parse ${round(plain.ms)} ms, run→painted ${round(app.ms)} ms, ` +
-          `answer→painted ${round(app.paintedAt - app.receivedAt)} ms (parse ${round(app.parseMs)} ms), last row ${round(lastRow[index]!)} ms`,
+          `answer→painted ${round(app.paintedAt - app.receivedAt)} ms (first page read in ${round(app.parseMs)} ms), last row ${round(lastRow[index]!)} ms`,
       )
     }
     const jsonBytes = first.bytes
@@ -251,8 +251,11 @@ export async function main() {
         runToFirstPaintMs: summary(runs),
         overheadRatio: { ...summary(ratios), target: 1.2 },
         answerToFirstPaintMs: { ...summary(answerToPaint), target: 100 },
-        /** Of answer → painted: main's one JSON.parse of the answer (and its shape check). */
-        mainParseMs: summary(parse),
+        /**
+         * Of answer → painted: main reading the head and first 100 rows (the rest is parsed
+         * after the reply has left; sql.result.completed brings the exact counts).
+         */
+        mainFirstPageMs: summary(parse),
         scrollToLastRowPaintedMs: summary(lastRow),
         /** Renderer heap with the result shown (after scrolling to its end) minus without one. */
         rendererHeapForResultBytes: {
