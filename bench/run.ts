@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
   lists: () => import('./lists'),
   startup: () => import('./startup'),
   export: () => import('./export'),
+  sql: () => import('./sql'),
 }
 
 async function main(argv: string[]): Promise<number> {

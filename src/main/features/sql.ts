@@ -1,9 +1,480 @@
-import type { sqlChannels } from '../../shared/bridge/channels/sql'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { APP_ERROR_CODES } from '../../shared/bridge'
+import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
+import type { SqlResultMeta, sqlChannels } from '../../shared/bridge/channels/sql'
+import { classifyStatement } from '../../shared/sql/classifier'
+import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
+import { createSqlStore } from '../cache/sql'
+import { formatResult } from '../sql/formats'
+import { readFirstPage } from '../sql/first-page'
+import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
+import { ResultStore } from '../sql/result-store'
+import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
+import { fileSystemError, writeFileAtomic } from '../transfers'
+import type { StoredProfile } from '../profiles'
 import type { DeskContext } from './context'
+import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from './context'
 
-/** Bridge handlers of this area (see src/shared/bridge/channels/sql.ts). */
-export function sqlHandlers(context: DeskContext): Pick<BridgeHandlers, keyof typeof sqlChannels> {
-  void context
-  return {}
+/*
+ * The SQL console (op 5). Every statement is classified before it leaves: a read-only tab
+ * refuses what is not proven read-only, and a protected profile's write needs the user's
+ * confirmation (the renderer asks; main checks again). Answers are parsed once, here, and kept
+ * in the result store; the renderer reads windows of rows. Every statement sent is recorded in
+ * the activity log and the query history.
+ */
+
+type SqlHandlers = Pick<BridgeHandlers, keyof typeof sqlChannels>
+
+/**
+ * How long a statement may take. Not the app's request timeout (30 s by default): a report
+ * may rightly run for minutes, and the user has Cancel (Esc) for the rest.
+ */
+export const SQL_TIMEOUT_MS = 30 * 60_000
+
+/** Rows sent with the run's answer: a screenful and more, so the grid paints at once. */
+const FIRST_ROWS = 100
+
+export function sqlHandlers(context: DeskContext): SqlHandlers {
+  const store = createSqlStore(context.cache)
+  const results = new ResultStore()
+  const runs = new Map<string, AbortController>()
+  /** Results whose answer is still being parsed after their first rows went out. */
+  const pending = new Map<string, Promise<void>>()
+  context.onClose(() => {
+    for (const controller of runs.values()) controller.abort()
+    results.clear()
+  })
+
+  interface Guarded {
+    profileId: string
+    databaseId: string
+    runId: string
+    readOnly: boolean
+    confirmedWrite: boolean
+  }
+
+  /** Refuses what the tab or the profile does not allow; nothing is sent then. */
+  function guard(profile: StoredProfile, sql: string, input: Guarded): void {
+    const classification = classifyStatement(sql)
+    if (classification.kind === 'read') return
+    if (input.readOnly) {
+      throw new ServiceError(
+        SQL_ERROR_CODES.READ_ONLY_TAB,
+        `This tab is read-only and the statement was not sent: ${classification.reason}`,
+        { details: { reason: classification.reason } },
+      )
+    }
+    if (profile.protected && !input.confirmedWrite) {
+      throw new ServiceError(
+        SQL_ERROR_CODES.WRITE_NOT_CONFIRMED,
+        `"${profile.name}" is protected: confirm this statement before it is sent (${classification.reason})`,
+        { details: { reason: classification.reason } },
+      )
+    }
+  }
+
+  type Outcome = { parsed: ParsedResult } | { error: unknown }
+
+  /**
+   * Sends one statement through op 5 and reads the answer's text. `finish` records the
+   * statement (activity log, history) once its outcome is known; a failed request is recorded
+   * here.
+   */
+  async function request(
+    profile: StoredProfile,
+    input: Guarded & { sql: string; maxRows: number },
+    options: { history: boolean },
+  ): Promise<{
+    text: string
+    receivedAt: number
+    started: number
+    finish: (outcome: Outcome) => number
+  }> {
+    const controller = new AbortController()
+    runs.get(input.runId)?.abort()
+    runs.set(input.runId, controller)
+    const startedAt = Date.now()
+    const started = performance.now()
+    const finish = (outcome: Outcome) => {
+      const elapsedMs = Math.round((performance.now() - started) * 100) / 100
+      if ('parsed' in outcome) {
+        const { command, rowCount } = outcome.parsed
+        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, {
+          message: `${command || 'statement'}${rowCount === null ? '' : ` · ${rowCount} rows`}`,
+        })
+      } else {
+        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome)
+      }
+      if (options.history) {
+        const error = 'error' in outcome ? bridgeErrorOf(context, outcome.error) : null
+        store.addHistory({
+          profileId: profile.id,
+          databaseId: input.databaseId,
+          sql: input.sql,
+          startedAt,
+          durationMs: elapsedMs,
+          rowCount: 'parsed' in outcome ? outcome.parsed.rowCount : null,
+          command: 'parsed' in outcome ? outcome.parsed.command : null,
+          outcome:
+            error === null
+              ? 'success'
+              : error.code === APP_ERROR_CODES.CANCELLED
+                ? 'cancelled'
+                : 'error',
+          errorCode: error?.code ?? null,
+          errorMessage: error?.message ?? null,
+        })
+      }
+      return elapsedMs
+    }
+    try {
+      const text = await withProfileClient(context, profile.id, (client) =>
+        client.callText(
+          'runPostgresQuery',
+          { params: { id: input.databaseId }, body: { sql: input.sql, maxRows: input.maxRows } },
+          { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
+        ),
+      )
+      return { text, receivedAt: performance.timeOrigin + performance.now(), started, finish }
+    } catch (caught) {
+      const error = explainCancel(caught)
+      finish({ error })
+      throw error
+    } finally {
+      if (runs.get(input.runId) === controller) runs.delete(input.runId)
+    }
+  }
+
+  /** Sends one statement and parses the whole answer; records it, whatever happens. */
+  async function send(
+    profile: StoredProfile,
+    input: Guarded & { sql: string; maxRows: number },
+    options: { history: boolean },
+  ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
+    const { text, receivedAt, finish } = await request(profile, input, options)
+    const parsing = performance.now()
+    let parsed: ParsedResult
+    try {
+      parsed = parseSqlAnswer(text)
+    } catch (error) {
+      finish({ error })
+      throw error
+    }
+    const parseMs = round(performance.now() - parsing)
+    return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
+  }
+
+  /**
+   * A big answer's first rows go back at once; the rest is parsed after the reply has left
+   * (setImmediate), and `sql.result.completed` tells the renderer the exact counts. Windows,
+   * sorting, copying and saving of that result wait for it.
+   */
+  async function runWithFirstPage(
+    profile: StoredProfile,
+    input: Guarded & { sql: string; maxRows: number; tabId: string },
+  ): Promise<SqlResultMeta> {
+    const { text, receivedAt, started, finish } = await request(profile, input, {
+      history: true,
+    })
+    const parsing = performance.now()
+    const early = readFirstPage(text, FIRST_ROWS)
+    if (early === null || early.complete) {
+      let parsed: ParsedResult
+      try {
+        parsed = parseSqlAnswer(text)
+      } catch (error) {
+        finish({ error })
+        throw error
+      }
+      const parseMs = round(performance.now() - parsing)
+      const elapsedMs = finish({ parsed })
+      const kept = results.put(input, parsed)
+      return metaOf(kept.id, parsed, input.maxRows, { elapsedMs, parseMs, receivedAt }, true)
+    }
+    const parseMs = round(performance.now() - parsing)
+    const head = early.result
+    const kept = results.put(input, head)
+    // Until the whole answer is read: the service's count, within the tab's limit.
+    const estimate = {
+      ...head,
+      rows: new Array<unknown[]>(
+        Math.max(head.rows.length, Math.min(head.rowCount ?? head.rows.length, input.maxRows)),
+      ),
+      truncated: head.truncated || (head.rowCount ?? 0) > input.maxRows,
+    }
+    const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const resumed = performance.now()
+      try {
+        const parsed = parseSqlAnswer(text)
+        kept.rows = parsed.rows
+        const total = finish({ parsed })
+        context.events.emit('sql.result.completed', {
+          resultId: kept.id,
+          rows: parsed.rows.length,
+          rowCount: parsed.rowCount,
+          truncated: parsed.truncated,
+          durationMs: parsed.durationMs,
+          elapsedMs: total,
+          parseMs: round(parseMs + performance.now() - resumed),
+          error: null,
+        })
+      } catch (error) {
+        finish({ error })
+        results.release([kept.id])
+        context.events.emit('sql.result.completed', {
+          resultId: kept.id,
+          rows: 0,
+          rowCount: null,
+          truncated: false,
+          durationMs: null,
+          elapsedMs: 0,
+          parseMs: 0,
+          error: bridgeErrorOf(context, error),
+        })
+      }
+    })
+    pending.set(kept.id, completion)
+    void completion.finally(() => pending.delete(kept.id))
+    const elapsedMs = round(performance.now() - started)
+    return metaOf(kept.id, estimate, input.maxRows, { elapsedMs, parseMs, receivedAt }, false)
+  }
+
+  function metaOf(
+    resultId: string,
+    parsed: ParsedResult,
+    maxRows: number,
+    timing: { elapsedMs: number; parseMs: number; receivedAt: number },
+    complete: boolean,
+  ): SqlResultMeta {
+    return {
+      resultId,
+      command: parsed.command,
+      rowCount: parsed.rowCount,
+      rows: parsed.rows.length,
+      fields: parsed.fields,
+      truncated: parsed.truncated,
+      maxRows,
+      durationMs: parsed.durationMs,
+      ...timing,
+      complete,
+      firstRows: results.window(resultId, 0, FIRST_ROWS),
+    }
+  }
+
+  /** A result still being read: its windows wait for it. */
+  async function settled(resultId: string): Promise<void> {
+    await pending.get(resultId)
+  }
+
+  function cachedSchema(profileId: string, databaseId: string) {
+    const cached = store.getSchema(profileId, databaseId)
+    return { tree: cached?.tree ?? null, fetchedAt: cached?.fetchedAt ?? null }
+  }
+
+  return {
+    async 'sql.run'(input) {
+      const profile = requireProfile(context, input.profileId)
+      guard(profile, input.sql, input)
+      return runWithFirstPage(profile, input)
+    },
+
+    async 'sql.explain'(input) {
+      const profile = requireProfile(context, input.profileId)
+      const prefix = input.analyze ? 'EXPLAIN (ANALYZE, FORMAT JSON) ' : 'EXPLAIN (FORMAT JSON) '
+      const sql = prefix + input.sql
+      guard(profile, sql, input)
+      try {
+        const { parsed, elapsedMs } = await send(
+          profile,
+          { ...input, sql, maxRows: 1 },
+          { history: true },
+        )
+        return { plan: planOf(parsed), elapsedMs }
+      } catch (error) {
+        throw shiftPosition(error, prefix.length)
+      }
+    },
+
+    async 'sql.cancel'({ runId }) {
+      const controller = runs.get(runId)
+      if (!controller) return { cancelled: false }
+      controller.abort()
+      return { cancelled: true }
+    },
+
+    async 'sql.rows'({ resultId, offset, limit }) {
+      await settled(resultId)
+      return { offset, rows: results.window(resultId, offset, limit) }
+    },
+
+    async 'sql.cell'({ resultId, row, column }) {
+      await settled(resultId)
+      return { value: results.cell(resultId, row, column) }
+    },
+
+    async 'sql.sort'({ resultId, column, direction }) {
+      await settled(resultId)
+      results.sort(resultId, column, direction)
+      return null
+    },
+
+    async 'sql.copy'({ resultId, format, range, headers }) {
+      await settled(resultId)
+      const kept = results.get(resultId)
+      const rows = [...results.rowsInOrder(resultId, range?.from, range?.to)]
+      const text = [...formatResult(format, kept.fields, rows, { headers })].join('')
+      return { text, rows: rows.length }
+    },
+
+    async 'sql.save'({ profileId, resultId, format }) {
+      const profile = requireProfile(context, profileId)
+      await settled(resultId)
+      const kept = results.get(resultId)
+      const stamp = new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '')
+      const defaultName = `${kept.databaseId}-${stamp}.${format}`
+      let folder: string
+      let fileName: string
+      let collision: 'replace' | 'number'
+      if (context.desktop) {
+        const chosen = await context.desktop.chooseSavePath({
+          title: 'Save result',
+          defaultName,
+          filters: [{ name: format.toUpperCase(), extensions: [format] }],
+        })
+        if (chosen === null) return { path: null, bytes: 0, rows: 0 }
+        folder = path.dirname(chosen)
+        fileName = path.basename(chosen)
+        // The dialog already asked about replacing an existing file.
+        collision = 'replace'
+      } else {
+        folder = context.settings.get().downloadsDir
+        fileName = defaultName
+        collision = 'number'
+      }
+      const rowCount = kept.rows.length
+      const transfer = context.transfers.start({
+        profileId: profile.id,
+        profileName: profile.name,
+        kind: 'sql-result',
+        label: `${kept.databaseId} result (${format.toUpperCase()}, ${rowCount} rows)`,
+        source: { databaseId: kept.databaseId, format, rows: rowCount },
+      })
+      async function* chunks() {
+        for (const chunk of formatResult(format, kept.fields, results.rowsInOrder(resultId), {
+          headers: true,
+        })) {
+          yield Buffer.from(chunk, 'utf8')
+        }
+      }
+      try {
+        const committed = await writeFileAtomic(folder, fileName, chunks(), {
+          collision,
+          onProgress: (written) => context.transfers.progress(transfer.id, written),
+        })
+        context.transfers.finish(transfer.id, {
+          state: 'completed',
+          destination: committed.path,
+          bytesDone: committed.size,
+          sha256: committed.sha256,
+        })
+        return { path: committed.path, bytes: committed.size, rows: rowCount }
+      } catch (caught) {
+        const error = fileSystemError(caught, folder)
+        context.transfers.finish(transfer.id, {
+          state: error.code === APP_ERROR_CODES.CANCELLED ? 'cancelled' : 'failed',
+          errorCode: error.code,
+          errorMessage: error.message,
+        })
+        throw error
+      }
+    },
+
+    async 'sql.release'({ resultIds }) {
+      results.release(resultIds)
+      return null
+    },
+
+    async 'sql.schema.cached'({ profileId, databaseId }) {
+      requireProfile(context, profileId)
+      return cachedSchema(profileId, databaseId)
+    },
+
+    async 'sql.schema.refresh'({ profileId, databaseId }) {
+      const profile = requireProfile(context, profileId)
+      const { parsed } = await send(
+        profile,
+        {
+          profileId,
+          databaseId,
+          runId: `schema:${profileId}:${databaseId}`,
+          readOnly: true,
+          confirmedWrite: false,
+          sql: SCHEMA_SQL,
+          maxRows: SCHEMA_MAX_ROWS,
+        },
+        { history: false },
+      )
+      store.putSchema(profileId, databaseId, toSchemaTree(parsed), Date.now())
+      return cachedSchema(profileId, databaseId)
+    },
+
+    async 'sql.tabs.list'({ profileId }) {
+      return store.listTabs(profileId)
+    },
+
+    async 'sql.tabs.save'(tab) {
+      requireProfile(context, tab.profileId)
+      return store.saveTab(tab)
+    },
+
+    async 'sql.tabs.close'({ id }) {
+      store.closeTab(id)
+      results.releaseTab(id)
+      return null
+    },
+
+    async 'sql.history.list'(query) {
+      return store.listHistory(query)
+    },
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100
+}
+
+/** A cancelled run says plainly that the server may still finish it. */
+function explainCancel(error: unknown): unknown {
+  if (isServiceError(error) && error.code === APP_ERROR_CODES.CANCELLED) {
+    return new ServiceError(
+      APP_ERROR_CODES.CANCELLED,
+      'Cancelled: Infradesk stopped waiting for the answer. The service has no cancel, so the statement may still finish on the server.',
+    )
+  }
+  return error
+}
+
+/** EXPLAIN (FORMAT JSON) answers one row, one column: the plan as JSON (or its text). */
+function planOf(parsed: ParsedResult): unknown {
+  const value = parsed.rows[0]?.[0]
+  if (typeof value !== 'string') return value ?? null
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    throw new ServiceError(APP_ERROR_CODES.BAD_RESPONSE, 'The plan EXPLAIN answered is not JSON')
+  }
+}
+
+/** Error positions count from the statement the user wrote, not from our EXPLAIN prefix. */
+function shiftPosition(error: unknown, by: number): unknown {
+  if (!isServiceError(error)) return error
+  const details = error.details as { position?: unknown } | undefined
+  if (typeof details?.position !== 'number') return error
+  const position = details.position - by
+  return new ServiceError(error.code, error.message, {
+    ...(error.status === undefined ? {} : { status: error.status }),
+    details: { ...details, position: position > 0 ? position : null },
+  })
 }

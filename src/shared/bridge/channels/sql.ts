@@ -1,8 +1,248 @@
+import { z } from 'zod'
+import { id } from '../common'
+import { bridgeErrorSchema } from '../result'
+
 /*
  * The SQL console: queries, results, schema, history, tabs (issue 7).
- * Channels and events of this area; contract.ts spreads them into the one bridge contract.
+ *
+ * A result never crosses the bridge whole. `sql.run` answers with the result's meta and its
+ * first rows; main keeps the parsed rows in a bounded result store under `resultId`, and the
+ * grid asks for windows of rows (`sql.rows`) as it scrolls. Sorting, copying and saving run in
+ * main over the kept rows. Cells cross as display text, exact as the service sent them (int8,
+ * numeric and big JSON numbers are never rounded through a float); null is SQL NULL.
  */
 
-export const sqlChannels = {} as const
+/** A cell as displayed: the value's exact text, or null for SQL NULL. */
+export const sqlCellSchema = z.string().nullable()
+export const sqlRowSchema = z.array(sqlCellSchema)
 
-export const sqlEvents = {} as const
+export const sqlFieldSchema = z.object({
+  name: z.string(),
+  /** PostgreSQL's type name as the service reported it ("int8", "jsonb"); "" when unknown. */
+  dataType: z.string(),
+  /** How the grid shows it: numbers right-aligned, JSON opened pretty-printed. */
+  display: z.enum(['number', 'json', 'boolean', 'text']),
+})
+export type SqlField = z.infer<typeof sqlFieldSchema>
+
+/** The most rows one call may ask for (a grid window, a copied range is done in main). */
+export const SQL_MAX_WINDOW = 2000
+/** The service's bound in the sandbox (ARCHITECTURE.md); a tab's maxRows stays inside it. */
+export const SQL_MAX_ROWS = 100_000
+/** 1 MiB of SQL is far more than an editor holds and less than the web host's body limit. */
+const sqlText = z.string().min(1, 'Enter a statement').max(1_000_000)
+
+export const sqlResultMetaSchema = z.object({
+  resultId: z.string(),
+  /** The command tag: SELECT, UPDATE, CREATE TABLE... */
+  command: z.string(),
+  /** Rows the statement returned or affected, as the service counted them (null: not said). */
+  rowCount: z.number().nullable(),
+  /** Rows kept in main for the grid (at most maxRows). */
+  rows: z.number(),
+  fields: z.array(sqlFieldSchema),
+  /** The service stopped at maxRows: only the first `rows` rows are here. */
+  truncated: z.boolean(),
+  maxRows: z.number(),
+  /** The service's own time for the statement, when it says. */
+  durationMs: z.number().nullable(),
+  /** Run to answer, measured in main (network and parsing included). */
+  elapsedMs: z.number(),
+  /** Of elapsedMs, the time main spent parsing the answer. */
+  parseMs: z.number(),
+  /** When the service's answer was fully read (epoch ms, sub-ms precision), for timings. */
+  receivedAt: z.number(),
+  /**
+   * False while main is still parsing the rest of a big answer (rows and truncated are then
+   * the service's count within maxRows); `sql.result.completed` follows with the exact ones.
+   */
+  complete: z.boolean(),
+  /** The first window of rows, so the grid paints without a second round trip. */
+  firstRows: z.array(sqlRowSchema),
+})
+export type SqlResultMeta = z.infer<typeof sqlResultMetaSchema>
+
+/** Where a statement runs and how it is guarded. */
+const runTarget = z.object({
+  profileId: id,
+  databaseId: id,
+  /** The editor tab it came from (its results are released together when it closes). */
+  tabId: id,
+  /** Chosen by the renderer so `sql.cancel` can name the run before it answers. */
+  runId: id,
+  /** A read-only tab: anything the classifier cannot prove read-only is refused. */
+  readOnly: z.boolean().default(false),
+  /**
+   * The user confirmed this statement as a write (protected profiles ask first). Main checks
+   * again: a protected profile's unconfirmed write is refused, never sent.
+   */
+  confirmedWrite: z.boolean().default(false),
+})
+
+export const sqlTabSchema = z.object({
+  id,
+  profileId: id,
+  title: z.string().max(200),
+  databaseId: z.string().max(200),
+  text: z.string().max(1_000_000),
+  maxRows: z.int().min(1).max(SQL_MAX_ROWS),
+  readOnly: z.boolean(),
+  position: z.int().min(0),
+  updatedAt: z.number(),
+})
+export type SqlTab = z.infer<typeof sqlTabSchema>
+
+export const sqlHistoryEntrySchema = z.object({
+  id: z.number(),
+  profileId: z.string(),
+  databaseId: z.string(),
+  sql: z.string(),
+  /** Epoch ms. */
+  startedAt: z.number(),
+  /** Run to answer, ms. */
+  durationMs: z.number(),
+  rowCount: z.number().nullable(),
+  command: z.string().nullable(),
+  outcome: z.enum(['success', 'error', 'cancelled']),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+})
+export type SqlHistoryEntry = z.infer<typeof sqlHistoryEntrySchema>
+
+export const sqlColumnInfoSchema = z.object({
+  name: z.string(),
+  dataType: z.string(),
+  nullable: z.boolean(),
+})
+export const sqlRelationSchema = z.object({
+  name: z.string(),
+  kind: z.enum(['table', 'view', 'materialized view', 'foreign table', 'other']),
+  columns: z.array(sqlColumnInfoSchema),
+})
+export const sqlSchemaTreeSchema = z.object({
+  schemas: z.array(z.object({ name: z.string(), relations: z.array(sqlRelationSchema) })),
+})
+export type SqlSchemaTree = z.infer<typeof sqlSchemaTreeSchema>
+
+const cachedSchema = z.object({
+  tree: sqlSchemaTreeSchema.nullable(),
+  /** When it was read from the database (epoch ms); null when never. */
+  fetchedAt: z.number().nullable(),
+})
+
+export const SQL_COPY_FORMATS = ['tsv', 'csv', 'json', 'markdown'] as const
+export const SQL_SAVE_FORMATS = ['csv', 'json'] as const
+
+export const sqlChannels = {
+  /** Runs one statement (op 5): the meta and first rows; the rest stays in main. */
+  'sql.run': {
+    input: runTarget.extend({
+      sql: sqlText,
+      maxRows: z.int().min(1).max(SQL_MAX_ROWS),
+    }),
+    output: sqlResultMetaSchema,
+  },
+  /**
+   * EXPLAIN (FORMAT JSON) of one statement; with `analyze` the statement runs, and counts as
+   * the write it is. The plan comes back as PostgreSQL's JSON.
+   */
+  'sql.explain': {
+    input: runTarget.extend({ sql: sqlText, analyze: z.boolean().default(false) }),
+    output: z.object({ plan: z.unknown(), elapsedMs: z.number() }),
+  },
+  /** Aborts the run's request. The service has no cancel: the statement may still finish. */
+  'sql.cancel': { input: z.object({ runId: id }), output: z.object({ cancelled: z.boolean() }) },
+  /** A window of a kept result's rows, in its current sort order. */
+  'sql.rows': {
+    input: z.object({
+      resultId: id,
+      offset: z.int().min(0),
+      limit: z.int().min(1).max(SQL_MAX_WINDOW),
+    }),
+    output: z.object({ offset: z.number(), rows: z.array(sqlRowSchema) }),
+  },
+  /** One cell's whole value (the grid's text may be clipped), for the value panel. */
+  'sql.cell': {
+    input: z.object({ resultId: id, row: z.int().min(0), column: z.int().min(0) }),
+    output: z.object({ value: sqlCellSchema }),
+  },
+  /** Sorts the kept rows by one column (null: back to the service's order). */
+  'sql.sort': {
+    input: z.object({
+      resultId: id,
+      column: z.int().min(0).nullable(),
+      direction: z.enum(['asc', 'desc']).default('asc'),
+    }),
+    output: z.null(),
+  },
+  /** Rows [from, to) in display order, or all of them, as text for the clipboard. */
+  'sql.copy': {
+    input: z.object({
+      resultId: id,
+      format: z.enum(SQL_COPY_FORMATS),
+      range: z.object({ from: z.int().min(0), to: z.int().min(0) }).optional(),
+      headers: z.boolean().default(true),
+    }),
+    output: z.object({ text: z.string(), rows: z.number() }),
+  },
+  /**
+   * Saves the whole kept result as CSV or JSON, streamed through the atomic writer: the
+   * downloads folder in web mode, a save dialog on the desktop (path null: cancelled there).
+   */
+  'sql.save': {
+    input: z.object({ profileId: id, resultId: id, format: z.enum(SQL_SAVE_FORMATS) }),
+    output: z.object({ path: z.string().nullable(), bytes: z.number(), rows: z.number() }),
+  },
+  /** Drops kept results (a new run in the tab, or the tab closed). */
+  'sql.release': { input: z.object({ resultIds: z.array(id).max(1000) }), output: z.null() },
+
+  'sql.schema.cached': {
+    input: z.object({ profileId: id, databaseId: id }),
+    output: cachedSchema,
+  },
+  /** Reads schemas, tables, views and columns through op 5 and caches them. */
+  'sql.schema.refresh': {
+    input: z.object({ profileId: id, databaseId: id }),
+    output: cachedSchema,
+  },
+
+  'sql.tabs.list': { input: z.object({ profileId: id }), output: z.array(sqlTabSchema) },
+  /** Creates or updates a tab (its text is saved as the user types, debounced). */
+  'sql.tabs.save': { input: sqlTabSchema.omit({ updatedAt: true }), output: sqlTabSchema },
+  /** Closes a tab: it is forgotten, and its kept results released. */
+  'sql.tabs.close': { input: z.object({ id }), output: z.null() },
+
+  'sql.history.list': {
+    input: z.object({
+      profileId: id,
+      databaseId: z.string().max(200).optional(),
+      search: z.string().max(500).optional(),
+      limit: z.int().min(1).max(1000).default(200),
+    }),
+    output: z.array(sqlHistoryEntrySchema),
+  },
+} as const
+
+export const sqlEvents = {
+  /** The rest of a big answer was parsed (or could not be): the exact counts, or the error. */
+  'sql.result.completed': z.object({
+    resultId: z.string(),
+    rows: z.number(),
+    rowCount: z.number().nullable(),
+    truncated: z.boolean(),
+    durationMs: z.number().nullable(),
+    elapsedMs: z.number(),
+    parseMs: z.number(),
+    error: bridgeErrorSchema.nullable(),
+  }),
+} as const
+
+/** Bridge error codes of this area (beside the service's and APP_ERROR_CODES). */
+export const SQL_ERROR_CODES = {
+  /** A read-only tab refused a statement that is not proven read-only. */
+  READ_ONLY_TAB: 'READ_ONLY_TAB',
+  /** A protected profile's write was sent without the user's confirmation. */
+  WRITE_NOT_CONFIRMED: 'WRITE_NOT_CONFIRMED',
+  /** The kept result was released (tab closed, or pushed out by newer results). */
+  RESULT_RELEASED: 'RESULT_RELEASED',
+} as const

@@ -1,13 +1,23 @@
+import { lazy, Suspense } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 
-/** Placeholder: this screen is being built (replace the whole file). */
+/*
+ * The SQL console's entry: CodeMirror, the grid and the rest load on the first visit to this
+ * screen, in their own chunk, so the app starts without them.
+ */
+const SqlConsole = lazy(() => import('./SqlConsole'))
+
 export function SqlScreen({ profile }: { profile: Profile }) {
   return (
-    <section className="screen" aria-labelledby="sql-title">
-      <header className="screen-header">
-        <h1 id="sql-title">SQL console</h1>
-      </header>
-      <p className="muted">Not built yet{profile ? ` for ${profile.name}` : ''}.</p>
-    </section>
+    <Suspense
+      fallback={
+        <section className="screen" aria-labelledby="sql-title">
+          <h1 id="sql-title">SQL console</h1>
+          <p className="muted">Loading the editor…</p>
+        </section>
+      }
+    >
+      <SqlConsole profile={profile} />
+    </Suspense>
   )
 }

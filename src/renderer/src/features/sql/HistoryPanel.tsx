@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react'
+import type { BridgeError } from '../../../../shared/bridge'
+import type { SqlHistoryEntry } from '../../../../shared/bridge/channels/sql'
+import { asBridgeError, bridge } from '../../bridge'
+import { onCacheChange } from './cache-events'
+import { Button } from '../../ui/Button'
+import { RelativeTime } from '../../ui/RelativeTime'
+
+/*
+ * Query history of this profile and database, from SQLite: time, duration, rows, outcome.
+ * Searchable; an entry reopens in a new tab.
+ */
+
+interface HistoryPanelProps {
+  profileId: string
+  databaseId: string
+  onOpen(entry: SqlHistoryEntry): void
+}
+
+export function HistoryPanel({ profileId, databaseId, onOpen }: HistoryPanelProps) {
+  const [search, setSearch] = useState('')
+  const [entries, setEntries] = useState<SqlHistoryEntry[]>([])
+  const [error, setError] = useState<BridgeError | null>(null)
+  const [version, setVersion] = useState(0)
+
+  useEffect(
+    () =>
+      onCacheChange((change) => {
+        if (change.tables.includes('sql_history')) setVersion((value) => value + 1)
+      }),
+    [],
+  )
+
+  useEffect(() => {
+    let live = true
+    bridge
+      .call('sql.history.list', {
+        profileId,
+        ...(databaseId ? { databaseId } : {}),
+        ...(search.trim() ? { search } : {}),
+        limit: 200,
+      })
+      .then((list) => {
+        if (!live) return
+        setEntries(list)
+        setError(null)
+      })
+      .catch((caught: unknown) => live && setError(asBridgeError(caught)))
+    return () => {
+      live = false
+    }
+  }, [profileId, databaseId, search, version])
+
+  return (
+    <section className="sql-history" aria-label="Query history">
+      <input
+        className="input"
+        type="search"
+        placeholder="Search history"
+        aria-label="Search history"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      {error ? (
+        <p role="alert">
+          {error.code}: {error.message}
+        </p>
+      ) : null}
+      {entries.length === 0 ? (
+        <p className="muted">No statements{search ? ' match' : ' yet'}.</p>
+      ) : null}
+      <ul className="sql-history-list">
+        {entries.map((entry) => (
+          <li key={entry.id} className={`sql-history-item sql-history-${entry.outcome}`}>
+            <pre className="sql-history-sql">{entry.sql}</pre>
+            <div className="sql-history-meta">
+              <RelativeTime at={entry.startedAt} /> · {Math.round(entry.durationMs)} ms
+              {entry.rowCount !== null
+                ? ` · ${entry.rowCount.toLocaleString('en-US')} rows`
+                : ''} ·{' '}
+              <span className="sql-history-outcome">
+                {entry.outcome === 'success' ? (entry.command ?? 'ok') : entry.outcome}
+                {entry.errorCode ? ` (${entry.errorCode})` : ''}
+              </span>
+              <Button size="small" variant="ghost" onClick={() => onOpen(entry)}>
+                Open in new tab
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

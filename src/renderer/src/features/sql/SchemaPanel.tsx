@@ -1,0 +1,187 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { BridgeError } from '../../../../shared/bridge'
+import type { SqlSchemaTree } from '../../../../shared/bridge/channels/sql'
+import { asBridgeError, bridge } from '../../bridge'
+import { Button } from '../../ui/Button'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { quoteIdentifier } from './identifiers'
+
+/*
+ * The schema browser: schemas, tables, views and their columns with types, read through op 5
+ * from pg_catalog and cached in SQLite per profile and database; refreshed on demand (and the
+ * first time a database has nothing cached). Double-click inserts a name into the editor.
+ */
+
+interface SchemaPanelProps {
+  profileId: string
+  databaseId: string
+  onInsert(text: string): void
+  onTree(tree: SqlSchemaTree | null): void
+}
+
+export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaPanelProps) {
+  const [tree, setTree] = useState<SqlSchemaTree | null>(null)
+  const [fetchedAt, setFetchedAt] = useState<number | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<BridgeError | null>(null)
+  const [filter, setFilter] = useState('')
+
+  const apply = useCallback(
+    (value: { tree: SqlSchemaTree | null; fetchedAt: number | null }) => {
+      setTree(value.tree)
+      setFetchedAt(value.fetchedAt)
+      onTree(value.tree)
+    },
+    [onTree],
+  )
+
+  const refresh = useCallback(async () => {
+    if (databaseId.trim() === '') return
+    setBusy(true)
+    setError(null)
+    try {
+      apply(await bridge.call('sql.schema.refresh', { profileId, databaseId }))
+    } catch (caught) {
+      setError(asBridgeError(caught))
+    } finally {
+      setBusy(false)
+    }
+  }, [apply, profileId, databaseId])
+
+  // The panel is keyed by the database id: each database starts with fresh state.
+  useEffect(() => {
+    let live = true
+    if (databaseId.trim() === '') return
+    void bridge
+      .call('sql.schema.cached', { profileId, databaseId })
+      .then((cached) => {
+        if (!live) return
+        apply(cached)
+        if (cached.tree === null) void refresh()
+      })
+      .catch((caught: unknown) => live && setError(asBridgeError(caught)))
+    return () => {
+      live = false
+    }
+    // refresh changes with the same ids; reading the cache once per database is the intent.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [profileId, databaseId])
+
+  const needle = filter.trim().toLowerCase()
+  return (
+    <aside className="sql-schema" aria-label="Schema browser">
+      <div className="sql-schema-head">
+        <h2>Schema</h2>
+        <Button
+          size="small"
+          onClick={() => void refresh()}
+          busy={busy}
+          disabled={databaseId === ''}
+        >
+          Refresh
+        </Button>
+      </div>
+      <input
+        className="input sql-schema-filter"
+        placeholder="Filter tables"
+        aria-label="Filter tables"
+        value={filter}
+        onChange={(event) => setFilter(event.target.value)}
+      />
+      {fetchedAt ? (
+        <div className="muted sql-schema-age">
+          Read <RelativeTime at={fetchedAt} />
+        </div>
+      ) : null}
+      {error ? (
+        <div className="sql-schema-error" role="alert">
+          {error.code}: {error.message}
+        </div>
+      ) : null}
+      {tree === null ? (
+        <p className="muted">
+          {databaseId === '' ? 'Choose a database.' : busy ? 'Reading…' : 'Not read yet.'}
+        </p>
+      ) : (
+        <ul role="tree" aria-label="Schemas" className="sql-schema-tree">
+          {tree.schemas.map((schema) => (
+            <li
+              role="treeitem"
+              aria-level={1}
+              aria-expanded
+              aria-selected={false}
+              key={schema.name}
+            >
+              <span
+                className="sql-schema-name"
+                onDoubleClick={() => onInsert(quoteIdentifier(schema.name))}
+              >
+                {schema.name}
+              </span>
+              <ul role="group">
+                {schema.relations
+                  .filter(
+                    (relation) => needle === '' || relation.name.toLowerCase().includes(needle),
+                  )
+                  .map((relation) => (
+                    <li
+                      role="treeitem"
+                      aria-level={2}
+                      aria-selected={false}
+                      aria-label={`${relation.name} (${relation.kind})`}
+                      key={relation.name}
+                    >
+                      <details>
+                        <summary
+                          onDoubleClick={(event) => {
+                            event.preventDefault()
+                            onInsert(
+                              schema.name === 'public'
+                                ? quoteIdentifier(relation.name)
+                                : `${quoteIdentifier(schema.name)}.${quoteIdentifier(relation.name)}`,
+                            )
+                          }}
+                        >
+                          <span
+                            className={`sql-kind sql-kind-${relation.kind.replace(/\s/g, '-')}`}
+                          >
+                            {relation.kind === 'table'
+                              ? 'T'
+                              : relation.kind === 'view'
+                                ? 'V'
+                                : relation.kind === 'materialized view'
+                                  ? 'M'
+                                  : 'F'}
+                          </span>{' '}
+                          <span className="sql-schema-relation">{relation.name}</span>
+                        </summary>
+                        <ul role="group">
+                          {relation.columns.map((column) => (
+                            <li
+                              role="treeitem"
+                              aria-level={3}
+                              aria-selected={false}
+                              key={column.name}
+                              aria-label={`${column.name} ${column.dataType}${column.nullable ? '' : ' not null'}`}
+                              className="sql-schema-column"
+                              onDoubleClick={() => onInsert(quoteIdentifier(column.name))}
+                            >
+                              {column.name}{' '}
+                              <span className="muted">
+                                {column.dataType}
+                                {column.nullable ? '' : ' not null'}
+                              </span>
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    </li>
+                  ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </aside>
+  )
+}

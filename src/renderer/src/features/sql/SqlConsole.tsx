@@ -1,0 +1,519 @@
+import type { SQLNamespace } from '@codemirror/lang-sql'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { Profile } from '../../../../shared/bridge'
+import type { SqlHistoryEntry, SqlSchemaTree, SqlTab } from '../../../../shared/bridge/channels/sql'
+import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
+import { classifyStatement } from '../../../../shared/sql/classifier'
+import { splitStatements, statementAt, type Statement } from '../../../../shared/sql/splitter'
+import { useSettingsStore } from '../../app/settings-store'
+import { asBridgeError, bridge } from '../../bridge'
+import { useIdSuggestions } from '../../lib/suggestions'
+import { Button } from '../../ui/Button'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { SuggestInput } from '../../ui/SuggestInput'
+import { ResultsPane, sqlErrorDetails } from './ResultsPane'
+import { SchemaPanel } from './SchemaPanel'
+import { SqlEditor, type SqlEditorHandle } from './SqlEditor'
+import { flushTabSaves, selectRuntime, useSqlStore, type StatementOutcome } from './store'
+import './sql.css'
+
+/*
+ * The SQL console: editor tabs bound to a profile and a database, the schema browser, and the
+ * results. Statements are split and classified here before anything is sent: a read-only tab
+ * refuses writes outright, a protected profile asks first, naming each write. Main checks both
+ * again. The heavy parts (CodeMirror, the grid) load with this module, on first visit only.
+ */
+
+const DEFAULT_MAX_ROWS = 1000
+
+export default function SqlConsole({ profile }: { profile: Profile }) {
+  const settingsMaxRows = useSettingsStore((state) => state.settings?.defaultMaxRows)
+  const defaultMaxRows = settingsMaxRows ?? DEFAULT_MAX_ROWS
+  const tabs = useSqlStore((state) => state.tabs)
+  const activeTabId = useSqlStore((state) => state.activeTabId)
+  const error = useSqlStore((state) => state.error)
+  const loading = useSqlStore((state) => state.loading)
+  const { suggestions, remember } = useIdSuggestions(profile, 'database', (seed) => {
+    const databases = seed['databases'] as { postgres?: string[] } | undefined
+    return databases?.postgres ?? []
+  })
+
+  useEffect(() => {
+    void useSqlStore.getState().load(profile.id, { maxRows: defaultMaxRows, databaseId: '' })
+    // The default only matters for the first tab; a settings change must not reload the tabs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [profile.id])
+
+  useEffect(
+    () =>
+      bridge.on('sql.result.completed', (completed) =>
+        useSqlStore.getState().completeResult(completed),
+      ),
+    [],
+  )
+
+  useEffect(() => {
+    window.addEventListener('beforeunload', flushTabSaves)
+    return () => {
+      window.removeEventListener('beforeunload', flushTabSaves)
+      flushTabSaves()
+    }
+  }, [])
+
+  const tab = tabs.find((candidate) => candidate.id === activeTabId) ?? null
+  const addTab = (fields: Partial<SqlTab> = {}) =>
+    void useSqlStore
+      .getState()
+      .add({
+        maxRows: defaultMaxRows,
+        databaseId: tab?.databaseId || suggestions[0] || '',
+        ...fields,
+      })
+      .catch((caught: unknown) => useSqlStore.setState({ error: asBridgeError(caught) }))
+
+  return (
+    <section className="screen sql-screen" aria-labelledby="sql-title">
+      <header className="screen-header sql-header">
+        <h1 id="sql-title">SQL console</h1>
+        <div className="sql-tabs" role="tablist" aria-label="Editor tabs">
+          {tabs.map((item) => (
+            <div
+              key={item.id}
+              className={`sql-tab${item.id === activeTabId ? ' sql-tab-active' : ''}`}
+            >
+              <button
+                type="button"
+                role="tab"
+                aria-selected={item.id === activeTabId}
+                onClick={() => useSqlStore.getState().select(item.id)}
+                title={`${item.title} · ${item.databaseId || 'no database'}${item.readOnly ? ' · read-only' : ''}`}
+              >
+                {item.readOnly ? '🔒 ' : ''}
+                {item.title}
+              </button>
+              <button
+                type="button"
+                className="sql-tab-close"
+                aria-label={`Close ${item.title}`}
+                onClick={() => void useSqlStore.getState().close(item.id)}
+              >
+                ×
+              </button>
+            </div>
+          ))}
+          <Button size="small" variant="ghost" onClick={() => addTab()} aria-label="New tab">
+            +
+          </Button>
+        </div>
+      </header>
+      {error ? <ErrorBanner error={error} context="SQL tabs" /> : null}
+      {tab ? (
+        <TabWorkspace
+          key={tab.id}
+          profile={profile}
+          tab={tab}
+          suggestions={suggestions}
+          onDatabaseUsed={remember}
+          onOpenInNewTab={(entry) =>
+            addTab({ text: entry.sql, databaseId: entry.databaseId, title: undefined })
+          }
+        />
+      ) : (
+        <p className="muted">{loading ? 'Loading tabs…' : 'No tab open.'}</p>
+      )}
+    </section>
+  )
+}
+
+interface PendingConfirmation {
+  statements: Statement[]
+  writes: { statement: Statement; reason: string }[]
+  mode: RunMode
+  maxRows: number
+}
+
+type RunMode = 'run' | 'explain'
+
+function TabWorkspace({
+  profile,
+  tab,
+  suggestions,
+  onDatabaseUsed,
+  onOpenInNewTab,
+}: {
+  profile: Profile
+  tab: SqlTab
+  suggestions: string[]
+  onDatabaseUsed(databaseId: string): void
+  onOpenInNewTab(entry: SqlHistoryEntry): void
+}) {
+  const editor = useRef<SqlEditorHandle>(null)
+  const runtime = useSqlStore(selectRuntime(tab.id))
+  const [schema, setSchema] = useState<{ databaseId: string; tree: SqlSchemaTree | null }>({
+    databaseId: '',
+    tree: null,
+  })
+  const schemaDatabaseId = useDebounced(tab.databaseId.trim(), 500)
+  const schemaTree = schema.databaseId === schemaDatabaseId ? schema.tree : null
+  const [analyze, setAnalyze] = useState(false)
+  const [confirm, setConfirm] = useState<PendingConfirmation | null>(null)
+  const cancelRequested = useRef(false)
+  const update = (patch: Partial<SqlTab>) => useSqlStore.getState().update(tab.id, patch)
+  const setRuntime = useCallback(
+    (patch: Parameters<ReturnType<typeof useSqlStore.getState>['setRuntime']>[1]) =>
+      useSqlStore.getState().setRuntime(tab.id, patch),
+    [tab.id],
+  )
+
+  const completionSchema = useMemo(() => toCompletionSchema(schemaTree), [schemaTree])
+
+  /** Sends the statements one by one; the first error stops the rest. */
+  const execute = async (
+    statements: Statement[],
+    mode: RunMode,
+    confirmedWrite: boolean,
+    maxRows: number,
+  ) => {
+    const store = useSqlStore.getState()
+    store.releaseResults(tab.id)
+    cancelRequested.current = false
+    editor.current?.markError(null)
+    const outcomes: StatementOutcome[] = []
+    setRuntime({
+      outcomes,
+      active: 0,
+      notice: null,
+      view: mode === 'explain' ? 'plan' : 'results',
+      ...(mode === 'explain' ? { plan: null } : {}),
+    })
+    for (const [index, statement] of statements.entries()) {
+      if (cancelRequested.current) break
+      const runId = crypto.randomUUID()
+      setRuntime({
+        running: { runId, index: index + 1, total: statements.length, startedAt: Date.now() },
+      })
+      editor.current?.flash(statement.from, statement.to)
+      const target = {
+        profileId: profile.id,
+        databaseId: tab.databaseId.trim(),
+        tabId: tab.id,
+        runId,
+        readOnly: tab.readOnly,
+        confirmedWrite,
+        sql: statement.text,
+      }
+      try {
+        if (mode === 'explain') {
+          const explained = await bridge.call('sql.explain', { ...target, analyze })
+          setRuntime({
+            plan: { plan: explained.plan, analyze, statement: statement.text },
+            view: 'plan',
+          })
+        } else {
+          const meta = await bridge.call('sql.run', { ...target, maxRows })
+          outcomes.push({ statement: statement.text, from: statement.from, meta, error: null })
+          setRuntime({ outcomes: [...outcomes], active: outcomes.length - 1, view: 'results' })
+        }
+        onDatabaseUsed(target.databaseId)
+      } catch (caught) {
+        const error = asBridgeError(caught)
+        outcomes.push({ statement: statement.text, from: statement.from, meta: null, error })
+        const { position } = sqlErrorDetails(error)
+        if (position !== null) editor.current?.markError(statement.from + position - 1)
+        const skipped = statements.length - index - 1
+        const notice =
+          error.code === 'CANCELLED'
+            ? error.message
+            : skipped > 0
+              ? `Statement ${index + 1} failed; the ${skipped} after it were not run.`
+              : null
+        setRuntime({
+          outcomes: [...outcomes],
+          active: outcomes.length - 1,
+          view: 'results',
+          notice:
+            notice && skipped > 0 && error.code === 'CANCELLED'
+              ? `${notice} The ${skipped} statements after it were not run.`
+              : notice,
+        })
+        break
+      }
+    }
+    setRuntime({ running: null })
+  }
+
+  const run = (scope: 'current' | 'all', mode: RunMode, maxRows = tab.maxRows) => {
+    if (useSqlStore.getState().runtimeOf(tab.id).running) return
+    const snapshot = editor.current?.snapshot()
+    if (!snapshot) return
+    if (tab.databaseId.trim() === '') {
+      setRuntime({ notice: 'Enter the id of a PostgreSQL database first.' })
+      return
+    }
+    let statements: Statement[]
+    if (scope === 'all') {
+      statements = splitStatements(snapshot.text)
+    } else if (snapshot.to > snapshot.from) {
+      statements = splitStatements(snapshot.text.slice(snapshot.from, snapshot.to)).map(
+        (statement) => ({
+          ...statement,
+          from: statement.from + snapshot.from,
+          to: statement.to + snapshot.from,
+        }),
+      )
+    } else {
+      const current = statementAt(splitStatements(snapshot.text), snapshot.from)
+      statements = current ? [current] : []
+    }
+    if (mode === 'explain') statements = statements.slice(0, 1)
+    if (statements.length === 0) {
+      setRuntime({ notice: 'Nothing to run: the editor holds no statement there.' })
+      return
+    }
+    const writes = statements.flatMap((statement) => {
+      const sql =
+        mode === 'explain' && analyze ? `EXPLAIN ANALYZE ${statement.text}` : statement.text
+      const classification = classifyStatement(sql)
+      return classification.kind === 'write' ? [{ statement, reason: classification.reason }] : []
+    })
+    if (writes.length > 0 && tab.readOnly) {
+      const [first] = writes
+      setRuntime({
+        outcomes: [],
+        view: 'results',
+        notice: `Refused: this tab is read-only, and ${writes.length === 1 ? 'the statement is' : `${writes.length} statements are`} not read-only (${first?.reason}). Nothing was sent.`,
+      })
+      if (first) editor.current?.flash(first.statement.from, first.statement.to)
+      return
+    }
+    if (writes.length > 0 && profile.protected) {
+      setConfirm({ statements, writes, mode, maxRows })
+      return
+    }
+    void execute(statements, mode, false, maxRows)
+  }
+
+  const cancel = (): boolean => {
+    const running = useSqlStore.getState().runtimeOf(tab.id).running
+    if (!running) return false
+    cancelRequested.current = true
+    void bridge.call('sql.cancel', { runId: running.runId }).catch(() => undefined)
+    return true
+  }
+
+  useEffect(() => {
+    // Esc cancels wherever the focus is in the console (the editor handles its own Esc).
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && cancel()) event.preventDefault()
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  })
+
+  const running = runtime.running
+  return (
+    <div className="sql-workspace">
+      <SchemaPanel
+        key={schemaDatabaseId}
+        profileId={profile.id}
+        databaseId={schemaDatabaseId}
+        onInsert={(text) => editor.current?.insert(text)}
+        onTree={(tree) => setSchema({ databaseId: schemaDatabaseId, tree })}
+      />
+      <div className="sql-main">
+        <div className="sql-toolbar" role="toolbar" aria-label="Statement">
+          <label className="sql-field">
+            <span>Database</span>
+            <SuggestInput
+              suggestions={suggestions}
+              aria-label="Database id"
+              placeholder="database id"
+              value={tab.databaseId}
+              onChange={(event) => update({ databaseId: event.target.value })}
+            />
+          </label>
+          <label className="sql-field sql-field-narrow">
+            <span>Max rows</span>
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={SQL_MAX_ROWS}
+              aria-label="Max rows"
+              value={tab.maxRows}
+              onChange={(event) => {
+                const value = Math.floor(Number(event.target.value))
+                if (Number.isFinite(value) && value >= 1 && value <= SQL_MAX_ROWS) {
+                  update({ maxRows: value })
+                }
+              }}
+            />
+          </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={tab.readOnly}
+              onChange={(event) => update({ readOnly: event.target.checked })}
+            />
+            Read-only tab
+          </label>
+          <span className="sql-toolbar-gap" />
+          <Button
+            variant="primary"
+            onClick={() => run('current', 'run')}
+            disabled={running !== null}
+            aria-keyshortcuts="Control+Enter"
+            title="Run the statement under the cursor, or the selection (Ctrl+Enter)"
+          >
+            Run
+          </Button>
+          <Button
+            onClick={() => run('all', 'run')}
+            disabled={running !== null}
+            aria-keyshortcuts="Shift+Control+Enter"
+            title="Run every statement in the editor (Shift+Ctrl+Enter)"
+          >
+            Run all
+          </Button>
+          <Button onClick={() => run('current', 'explain')} disabled={running !== null}>
+            Explain
+          </Button>
+          <label
+            className="checkbox"
+            title="EXPLAIN ANALYZE runs the statement: a write is a write"
+          >
+            <input
+              type="checkbox"
+              checked={analyze}
+              onChange={(event) => setAnalyze(event.target.checked)}
+            />
+            ANALYZE
+          </label>
+          <Button
+            variant="danger"
+            onClick={() => cancel()}
+            disabled={running === null}
+            aria-keyshortcuts="Escape"
+            title="Stop waiting for the answer (Esc). The service has no cancel: the statement may still finish on the server."
+          >
+            Cancel
+          </Button>
+        </div>
+        {profile.protected ? (
+          <div className="sql-protected" role="note">
+            Protected profile: statements that are not proven read-only ask before they run.
+          </div>
+        ) : null}
+        <SqlEditor
+          ref={editor}
+          label="SQL editor"
+          initialValue={tab.text}
+          schema={completionSchema}
+          readOnlyHint={tab.readOnly}
+          onChange={(text) => update({ text })}
+          onRunCurrent={() => run('current', 'run')}
+          onRunAll={() => run('all', 'run')}
+          onCancel={cancel}
+        />
+        <div className="sql-status" role="status" aria-live="polite">
+          {running ? `Running statement ${running.index} of ${running.total}… (Esc cancels)` : ''}
+        </div>
+        <ResultsPane
+          profileId={profile.id}
+          databaseId={tab.databaseId.trim()}
+          runtime={runtime}
+          onView={(view, active) =>
+            setRuntime({ view, ...(active === undefined ? {} : { active }) })
+          }
+          onRerunWithMoreRows={(maxRows) => {
+            update({ maxRows })
+            const statements = runtime.outcomes.map((outcome) => ({
+              text: outcome.statement,
+              from: outcome.from,
+              to: outcome.from + outcome.statement.length,
+            }))
+            if (statements.length > 0) {
+              const writes = statements.some(
+                (statement) => classifyStatement(statement.text).kind === 'write',
+              )
+              if (writes && profile.protected) {
+                setConfirm({
+                  statements,
+                  writes: statements.flatMap((statement) => {
+                    const classification = classifyStatement(statement.text)
+                    return classification.kind === 'write'
+                      ? [{ statement, reason: classification.reason }]
+                      : []
+                  }),
+                  mode: 'run',
+                  maxRows,
+                })
+              } else if (!(writes && tab.readOnly)) {
+                void execute(statements, 'run', false, maxRows)
+              }
+            }
+          }}
+          onOpenHistory={onOpenInNewTab}
+        />
+      </div>
+      <ConfirmDialog
+        open={confirm !== null}
+        title={`Run on protected profile "${profile.name}"?`}
+        confirmLabel={
+          confirm && confirm.statements.length > 1
+            ? `Run ${confirm.statements.length} statements`
+            : 'Run statement'
+        }
+        onCancel={() => {
+          setConfirm(null)
+          setRuntime({ notice: 'Not run: you cancelled. Nothing was sent.' })
+        }}
+        onConfirm={() => {
+          const pending = confirm
+          setConfirm(null)
+          if (pending) void execute(pending.statements, pending.mode, true, pending.maxRows)
+        }}
+      >
+        <p>
+          {confirm && confirm.writes.length === 1
+            ? 'This statement is not read-only:'
+            : `These ${confirm?.writes.length ?? 0} statements are not read-only:`}
+        </p>
+        {confirm?.writes.map(({ statement, reason }, index) => (
+          <div key={index} className="sql-confirm-item">
+            <pre className="sql-confirm-sql">{statement.text}</pre>
+            <div className="sql-confirm-reason">{reason}</div>
+          </div>
+        ))}
+        <p className="muted">
+          Database <code>{tab.databaseId}</code> on {profile.name}.
+        </p>
+      </ConfirmDialog>
+    </div>
+  )
+}
+
+/** The value, once it has stopped changing for `delay` ms (a database id being typed). */
+function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), delay)
+    return () => window.clearTimeout(timer)
+  }, [value, delay])
+  return settled
+}
+
+/** The schema browser's tree as CodeMirror's completion namespace: schema → table → columns. */
+function toCompletionSchema(tree: SqlSchemaTree | null): SQLNamespace | undefined {
+  if (!tree) return undefined
+  const namespace: Record<string, Record<string, string[]>> = {}
+  for (const schema of tree.schemas) {
+    const tables: Record<string, string[]> = {}
+    for (const relation of schema.relations) {
+      tables[relation.name] = relation.columns.map((column) => column.name)
+    }
+    namespace[schema.name] = tables
+  }
+  return namespace
+}

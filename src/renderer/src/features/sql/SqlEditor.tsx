@@ -1,0 +1,238 @@
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+} from '@codemirror/autocomplete'
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
+import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql'
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  indentOnInput,
+  syntaxHighlighting,
+} from '@codemirror/language'
+import { highlightSelectionMatches, searchKeymap } from '@codemirror/search'
+import { Compartment, EditorState, Prec, StateEffect, StateField } from '@codemirror/state'
+import {
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  keymap,
+  lineNumbers,
+  placeholder,
+  WidgetType,
+  type DecorationSet,
+} from '@codemirror/view'
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react'
+
+/*
+ * Our own thin React wrapper around CodeMirror 6 with the PostgreSQL dialect: highlighting,
+ * bracket matching, keyword completion and table/column completion from the schema browser.
+ * React owns the text only at the edges (initial value, changes reported up); the view keeps
+ * its own state so typing never re-renders the screen.
+ */
+
+export interface SqlEditorHandle {
+  /** The text, the main selection, and whether something is selected. */
+  snapshot(): { text: string; from: number; to: number }
+  /** Marks the range about to run, for a moment. */
+  flash(from: number, to: number): void
+  /** Puts the error caret at an offset (null clears it). */
+  markError(offset: number | null): void
+  /** Inserts text at the cursor (a name from the schema browser). */
+  insert(text: string): void
+  focus(): void
+}
+
+interface SqlEditorProps {
+  /** Used when the editor mounts (a tab's text); later changes to it are ignored. */
+  initialValue: string
+  schema: SQLNamespace | undefined
+  readOnlyHint: boolean
+  onChange(text: string): void
+  onRunCurrent(): void
+  onRunAll(): void
+  /** Esc: cancel the running statement. Returns true when there was one to cancel. */
+  onCancel(): boolean
+  label: string
+}
+
+const setFlash = StateEffect.define<{ from: number; to: number } | null>()
+const setErrorAt = StateEffect.define<number | null>()
+
+const flashMark = Decoration.mark({ class: 'sql-run-flash' })
+
+class ErrorCaret extends WidgetType {
+  override toDOM(): HTMLElement {
+    const caret = document.createElement('span')
+    caret.className = 'sql-error-caret'
+    caret.setAttribute('aria-label', 'Error position')
+    caret.setAttribute('role', 'img')
+    caret.textContent = '▲'
+    return caret
+  }
+}
+
+const decorations = StateField.define<{ flash: DecorationSet; error: DecorationSet }>({
+  create: () => ({ flash: Decoration.none, error: Decoration.none }),
+  update(value, transaction) {
+    let { flash, error } = value
+    flash = flash.map(transaction.changes)
+    error = error.map(transaction.changes)
+    // Editing the text makes an old error position meaningless.
+    if (transaction.docChanged) error = Decoration.none
+    for (const effect of transaction.effects) {
+      if (effect.is(setFlash)) {
+        flash =
+          effect.value && effect.value.to > effect.value.from
+            ? Decoration.set([flashMark.range(effect.value.from, effect.value.to)])
+            : Decoration.none
+      }
+      if (effect.is(setErrorAt)) {
+        const at = effect.value
+        error =
+          at === null
+            ? Decoration.none
+            : Decoration.set([
+                Decoration.widget({ widget: new ErrorCaret(), side: -1 }).range(at),
+                ...(at < transaction.state.doc.length
+                  ? [Decoration.mark({ class: 'sql-error-char' }).range(at, at + 1)]
+                  : []),
+              ])
+      }
+    }
+    return { flash, error }
+  },
+  provide: (field) => [
+    EditorView.decorations.from(field, (value) => value.flash),
+    EditorView.decorations.from(field, (value) => value.error),
+  ],
+})
+
+export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
+  function SqlEditor(props, handle) {
+    const host = useRef<HTMLDivElement>(null)
+    const view = useRef<EditorView | null>(null)
+    const language = useRef(new Compartment())
+    // The latest callbacks, read by the keymap and the update listener without rebuilding them.
+    const callbacks = useRef(props)
+    useEffect(() => {
+      callbacks.current = props
+    })
+
+    useEffect(() => {
+      const parent = host.current
+      if (!parent) return
+      const runKeys = Prec.highest(
+        keymap.of([
+          { key: 'Mod-Enter', run: () => (callbacks.current.onRunCurrent(), true) },
+          { key: 'Shift-Mod-Enter', run: () => (callbacks.current.onRunAll(), true) },
+          { key: 'Escape', run: () => callbacks.current.onCancel() },
+        ]),
+      )
+      const created = new EditorView({
+        parent,
+        state: EditorState.create({
+          doc: callbacks.current.initialValue,
+          extensions: [
+            runKeys,
+            lineNumbers(),
+            history(),
+            drawSelection(),
+            indentOnInput(),
+            bracketMatching(),
+            closeBrackets(),
+            highlightActiveLine(),
+            highlightSelectionMatches(),
+            syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+            autocompletion(),
+            language.current.of(sqlLanguage(undefined)),
+            decorations,
+            placeholder('Write SQL here. Ctrl+Enter runs the statement under the cursor.'),
+            keymap.of([
+              ...closeBracketsKeymap,
+              ...defaultKeymap,
+              ...searchKeymap,
+              ...historyKeymap,
+              ...completionKeymap,
+              indentWithTab,
+            ]),
+            EditorView.contentAttributes.of({ 'aria-label': callbacks.current.label }),
+            EditorView.updateListener.of((update) => {
+              if (update.docChanged) callbacks.current.onChange(update.state.doc.toString())
+            }),
+          ],
+        }),
+      })
+      view.current = created
+      return () => {
+        created.destroy()
+        view.current = null
+      }
+    }, [])
+
+    useEffect(() => {
+      view.current?.dispatch({ effects: language.current.reconfigure(sqlLanguage(props.schema)) })
+    }, [props.schema])
+
+    useImperativeHandle(
+      handle,
+      () => ({
+        snapshot() {
+          const state = view.current?.state
+          if (!state) return { text: '', from: 0, to: 0 }
+          const { from, to } = state.selection.main
+          return { text: state.doc.toString(), from, to }
+        },
+        flash(from, to) {
+          const current = view.current
+          if (!current) return
+          current.dispatch({ effects: setFlash.of({ from, to }) })
+          window.setTimeout(() => view.current?.dispatch({ effects: setFlash.of(null) }), 700)
+        },
+        markError(offset) {
+          const current = view.current
+          if (!current) return
+          const at =
+            offset === null ? null : Math.max(0, Math.min(offset, current.state.doc.length))
+          current.dispatch({
+            effects: setErrorAt.of(at),
+            ...(at === null ? {} : { selection: { anchor: at }, scrollIntoView: true }),
+          })
+        },
+        insert(text) {
+          const current = view.current
+          if (!current) return
+          const { from, to } = current.state.selection.main
+          current.dispatch({
+            changes: { from, to, insert: text },
+            selection: { anchor: from + text.length },
+          })
+          current.focus()
+        },
+        focus() {
+          view.current?.focus()
+        },
+      }),
+      [],
+    )
+
+    return (
+      <div
+        className={`sql-editor${props.readOnlyHint ? ' sql-editor-readonly' : ''}`}
+        ref={host}
+        data-testid="sql-editor"
+      />
+    )
+  },
+)
+
+function sqlLanguage(schema: SQLNamespace | undefined) {
+  return sql({
+    dialect: PostgreSQL,
+    upperCaseKeywords: false,
+    ...(schema ? { schema, defaultSchema: 'public' } : {}),
+  })
+}

@@ -1,0 +1,223 @@
+import { create } from 'zustand'
+import type { BridgeError, EventPayload } from '../../../../shared/bridge'
+import type { SqlResultMeta, SqlTab } from '../../../../shared/bridge/channels/sql'
+import { asBridgeError, bridge } from '../../bridge'
+
+/*
+ * The SQL console's state: the profile's editor tabs (kept in SQLite by main, text saved as
+ * the user types) and, per tab, what its last run produced. Results themselves stay in main;
+ * a tab holds their meta and ids.
+ */
+
+/** One statement's outcome in a run: its result, or its error. */
+export interface StatementOutcome {
+  statement: string
+  /** Where the statement starts in the editor (for the error caret). */
+  from: number
+  meta: SqlResultMeta | null
+  error: BridgeError | null
+}
+
+export interface TabRun {
+  runId: string
+  /** Statement being run, 1-based, of `total`. */
+  index: number
+  total: number
+  startedAt: number
+}
+
+export interface TabRuntime {
+  outcomes: StatementOutcome[]
+  /** Which result tab is shown. */
+  active: number
+  running: TabRun | null
+  /** Plain words about the last run: cancelled, refused. */
+  notice: string | null
+  plan: { plan: unknown; analyze: boolean; statement: string } | null
+  /** What "Results" shows: the results or the plan. */
+  view: 'results' | 'plan' | 'history'
+}
+
+const EMPTY_RUNTIME: TabRuntime = {
+  outcomes: [],
+  active: 0,
+  running: null,
+  notice: null,
+  plan: null,
+  view: 'results',
+}
+
+interface SqlState {
+  profileId: string | null
+  tabs: SqlTab[]
+  activeTabId: string | null
+  loading: boolean
+  error: BridgeError | null
+  runtime: Record<string, TabRuntime>
+  load(profileId: string, defaults: { maxRows: number; databaseId: string }): Promise<void>
+  select(tabId: string): void
+  /** Changes a tab and saves it (text saves are debounced). */
+  update(tabId: string, patch: Partial<Omit<SqlTab, 'id' | 'profileId'>>): void
+  add(fields: Partial<SqlTab> & { maxRows: number; databaseId: string }): Promise<SqlTab>
+  close(tabId: string): Promise<void>
+  runtimeOf(tabId: string): TabRuntime
+  setRuntime(tabId: string, patch: Partial<TabRuntime>): void
+  /** Drops a tab's kept results in main (before a new run, or when it closes). */
+  releaseResults(tabId: string): void
+  /** Main finished reading a big answer: exact counts, or the error that ended it. */
+  completeResult(completed: EventPayload<'sql.result.completed'>): void
+}
+
+const TEXT_SAVE_DELAY_MS = 400
+const pendingSaves = new Map<string, number>()
+
+function persist(tab: SqlTab, delay: number) {
+  const previous = pendingSaves.get(tab.id)
+  if (previous !== undefined) window.clearTimeout(previous)
+  const save = () => {
+    pendingSaves.delete(tab.id)
+    const { updatedAt, ...fields } = tab
+    void updatedAt
+    void bridge.call('sql.tabs.save', fields).catch((error: unknown) => {
+      useSqlStore.setState({ error: asBridgeError(error) })
+    })
+  }
+  if (delay === 0) save()
+  else pendingSaves.set(tab.id, window.setTimeout(save, delay))
+}
+
+/** Saves every pending text at once (the page is going away). */
+export function flushTabSaves() {
+  for (const tab of useSqlStore.getState().tabs) {
+    if (pendingSaves.has(tab.id)) persist(tab, 0)
+  }
+}
+
+function newTabId(): string {
+  return crypto.randomUUID()
+}
+
+export const useSqlStore = create<SqlState>()((set, get) => ({
+  profileId: null,
+  tabs: [],
+  activeTabId: null,
+  loading: false,
+  error: null,
+  runtime: {},
+
+  async load(profileId, defaults) {
+    set({ profileId, loading: true, error: null, tabs: [], activeTabId: null })
+    try {
+      const tabs = await bridge.call('sql.tabs.list', { profileId })
+      if (get().profileId !== profileId) return
+      set({ tabs, activeTabId: tabs[0]?.id ?? null, loading: false })
+      if (tabs.length === 0) await get().add(defaults)
+    } catch (error) {
+      set({ loading: false, error: asBridgeError(error) })
+    }
+  },
+
+  select(tabId) {
+    set({ activeTabId: tabId })
+  },
+
+  update(tabId, patch) {
+    const tab = get().tabs.find((candidate) => candidate.id === tabId)
+    if (!tab) return
+    const next = { ...tab, ...patch }
+    set({ tabs: get().tabs.map((candidate) => (candidate.id === tabId ? next : candidate)) })
+    const onlyText = Object.keys(patch).every((key) => key === 'text')
+    persist(next, onlyText ? TEXT_SAVE_DELAY_MS : 0)
+  },
+
+  async add(fields) {
+    const profileId = get().profileId
+    if (!profileId) throw new Error('No profile')
+    const tabs = get().tabs
+    const numbers = tabs.map((tab) => /^Query (\d+)$/.exec(tab.title)?.[1]).map(Number)
+    const next = Math.max(0, ...numbers.filter(Number.isFinite)) + 1
+    const saved = await bridge.call('sql.tabs.save', {
+      id: newTabId(),
+      profileId,
+      title: fields.title ?? `Query ${next}`,
+      databaseId: fields.databaseId,
+      text: fields.text ?? '',
+      maxRows: fields.maxRows,
+      readOnly: fields.readOnly ?? false,
+      position: Math.max(-1, ...tabs.map((tab) => tab.position)) + 1,
+    })
+    set({ tabs: [...get().tabs, saved], activeTabId: saved.id })
+    return saved
+  },
+
+  async close(tabId) {
+    const tabs = get().tabs
+    const index = tabs.findIndex((tab) => tab.id === tabId)
+    const pending = pendingSaves.get(tabId)
+    if (pending !== undefined) window.clearTimeout(pending)
+    pendingSaves.delete(tabId)
+    const remaining = tabs.filter((tab) => tab.id !== tabId)
+    const runtime = { ...get().runtime }
+    delete runtime[tabId]
+    set({
+      tabs: remaining,
+      runtime,
+      activeTabId:
+        get().activeTabId === tabId
+          ? (remaining[Math.min(index, remaining.length - 1)]?.id ?? null)
+          : get().activeTabId,
+    })
+    // Main forgets the tab and releases its results.
+    await bridge.call('sql.tabs.close', { id: tabId }).catch(() => undefined)
+  },
+
+  runtimeOf(tabId) {
+    return get().runtime[tabId] ?? EMPTY_RUNTIME
+  },
+
+  setRuntime(tabId, patch) {
+    set({ runtime: { ...get().runtime, [tabId]: { ...get().runtimeOf(tabId), ...patch } } })
+  },
+
+  completeResult(completed) {
+    const runtime = { ...get().runtime }
+    let changed = false
+    for (const [tabId, state] of Object.entries(runtime)) {
+      if (!state.outcomes.some((outcome) => outcome.meta?.resultId === completed.resultId)) continue
+      changed = true
+      runtime[tabId] = {
+        ...state,
+        outcomes: state.outcomes.map((outcome) => {
+          if (outcome.meta?.resultId !== completed.resultId) return outcome
+          if (completed.error) return { ...outcome, meta: null, error: completed.error }
+          return {
+            ...outcome,
+            meta: {
+              ...outcome.meta,
+              rows: completed.rows,
+              rowCount: completed.rowCount,
+              truncated: completed.truncated,
+              durationMs: completed.durationMs,
+              elapsedMs: completed.elapsedMs,
+              parseMs: completed.parseMs,
+              complete: true,
+            },
+          }
+        }),
+      }
+    }
+    if (changed) set({ runtime })
+  },
+
+  releaseResults(tabId) {
+    const ids = get()
+      .runtimeOf(tabId)
+      .outcomes.flatMap((outcome) => (outcome.meta ? [outcome.meta.resultId] : []))
+    if (ids.length > 0) void bridge.call('sql.release', { resultIds: ids }).catch(() => undefined)
+  },
+}))
+
+export function selectRuntime(tabId: string | null) {
+  return (state: SqlState): TabRuntime =>
+    (tabId === null ? undefined : state.runtime[tabId]) ?? EMPTY_RUNTIME
+}

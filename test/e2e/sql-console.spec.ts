@@ -1,0 +1,275 @@
+import { bridgeCall } from './support/bridge'
+import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import {
+  openSqlConsole,
+  resultGrid,
+  resultMeta,
+  sandboxDatabases,
+  setEditorText,
+  sqlEditor,
+} from './support/sql'
+
+/*
+ * The SQL console in Chromium against web mode and a sandbox's PostgreSQL (PGlite): the first
+ * statement on a database starts its engine, which takes seconds, hence the longer timeouts.
+ */
+
+test.setTimeout(150_000)
+
+test('runs a SELECT and reads the rows; NULL shows apart from the string NULL', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  await openSqlConsole(page, small)
+
+  await setEditorText(
+    page,
+    "select id, name, country, null::text as nothing, 'NULL' as word\nfrom customers\nwhere id <= 3\norder by id;",
+  )
+  await sqlEditor(page).press('ControlOrMeta+Enter')
+  await expect(resultMeta(page)).toContainText('SELECT · 3 rows', { timeout: 60_000 })
+  const grid = resultGrid(page)
+  const rows = grid.getByRole('row')
+  // Header + 3 rows.
+  await expect(rows).toHaveCount(4)
+  await expect(rows.nth(1).getByRole('gridcell').nth(0)).toHaveText('1')
+  await expect(rows.nth(1).getByRole('gridcell').nth(1)).toHaveText('Ada Hamilton')
+  await expect(rows.nth(3).getByRole('gridcell').nth(2)).toHaveText('US')
+  // NULL is marked as such; the string 'NULL' is plain text.
+  await expect(rows.nth(1).getByRole('gridcell').nth(3).locator('.sql-null')).toHaveText('NULL')
+  await expect(rows.nth(1).getByRole('gridcell').nth(4).locator('.sql-null')).toHaveCount(0)
+  await expect(rows.nth(1).getByRole('gridcell').nth(4)).toHaveText('NULL')
+})
+
+test('a 100,000-row result scrolls to its last row', async ({ page, startApp, startSandbox }) => {
+  // The large database's engine loads 100,000 rows on its first statement.
+  test.setTimeout(300_000)
+  const sandbox = await startSandbox()
+  const { large } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  await openSqlConsole(page, large)
+  await page.getByLabel('Max rows').fill('100000')
+
+  await setEditorText(page, 'select * from events order by id')
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(resultMeta(page)).toContainText('SELECT · 100,000 rows', { timeout: 200_000 })
+  const grid = resultGrid(page)
+  await expect(grid).toHaveAttribute('aria-rowcount', '100001')
+  // Only a screenful of rows is in the page, whatever the result's size.
+  expect(await grid.getByRole('row').count()).toBeLessThan(80)
+
+  await grid.evaluate((element) => {
+    element.scrollTop = element.scrollHeight
+  })
+  const last = grid.locator('[role="row"][aria-rowindex="100001"]')
+  await expect(last.getByRole('rowheader')).toHaveText('100000')
+  await expect(last.getByRole('gridcell').first()).toHaveText('100000')
+  await expect(last.getByRole('gridcell').nth(2)).toHaveText('login')
+})
+
+test('a syntax error shows its SQLSTATE and puts the caret at its position', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  await openSqlConsole(page, small)
+
+  // The second statement is run (cursor in it); its error is at "fromm", character 10 of it.
+  await setEditorText(page, 'select 1;\nselect * fromm customers;')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(page.getByText('SQLSTATE')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByTestId('sqlstate')).toHaveText('42601')
+  await expect(page.getByRole('alert').filter({ hasText: 'syntax error' })).toBeVisible()
+  const caret = sqlEditor(page).getByRole('img', { name: 'Error position' })
+  await expect(caret).toHaveCount(1)
+  // The caret stands right before the character PostgreSQL named: the "f" of "fromm".
+  const marked = sqlEditor(page).locator('.sql-error-char')
+  await expect(marked).toHaveText('f')
+  // ...on the second line, the statement that ran, and the caret sits against it.
+  await expect(sqlEditor(page).locator('.cm-line').nth(1)).toHaveText('select * ▲fromm customers;')
+  await expect(sqlEditor(page).locator('.cm-line').nth(1).locator('.sql-error-char')).toHaveCount(1)
+  const caretBox = await caret.boundingBox()
+  const markedBox = await marked.boundingBox()
+  expect(caretBox && markedBox && Math.abs(caretBox.x + caretBox.width - markedBox.x)).toBeLessThan(
+    4,
+  )
+})
+
+test('on a protected profile, DELETE asks first; cancelling sends nothing', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  const { activeId } = await bridgeCall(page, 'profiles.list')
+  await bridgeCall(page, 'profiles.update', { id: activeId, protected: true })
+  await openSqlConsole(page, small)
+  await expect(page.getByRole('note')).toContainText('Protected profile')
+
+  // A read runs without asking, and tells us how many rows the table holds.
+  await setEditorText(page, 'select count(*) from products')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(resultGrid(page).getByRole('gridcell').first()).toHaveText('8', { timeout: 60_000 })
+  const before = await bridgeCall(page, 'activity.list', { profileId: activeId })
+
+  await setEditorText(page, '-- tidy up\nDELETE FROM products')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const dialog = page.getByRole('dialog', { name: /Run on protected profile "Staging"/ })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('DELETE FROM products')
+  await expect(dialog).toContainText('DELETE changes data')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText('Not run: you cancelled. Nothing was sent.')).toBeVisible()
+
+  // Nothing reached the service: the activity log did not grow, and the rows are all there.
+  const after = await bridgeCall(page, 'activity.list', { profileId: activeId })
+  expect(after).toEqual(before)
+  await setEditorText(page, 'select count(*) from products')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(resultGrid(page).getByRole('gridcell').first()).toHaveText('8')
+})
+
+test('a read-only tab refuses an UPDATE', async ({ page, startApp, startSandbox }) => {
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  const { activeId } = await bridgeCall(page, 'profiles.list')
+  await openSqlConsole(page, small)
+  await page.getByLabel('Read-only tab').check()
+
+  await setEditorText(page, "update products set name = 'free' /* where sku = 'x' */")
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(
+    page.getByText(/Refused: this tab is read-only.*UPDATE changes data.*Nothing was sent/),
+  ).toBeVisible()
+  expect(await bridgeCall(page, 'activity.list', { profileId: activeId })).toEqual([])
+  // Main refuses it too, should a caller skip the screen.
+  const refused = await page.evaluate(
+    async ({ profileId, databaseId }) => {
+      const response = await fetch('/__bridge/invoke/sql.run', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          profileId,
+          databaseId,
+          tabId: 'direct',
+          runId: 'direct-run',
+          readOnly: true,
+          sql: "update products set name = 'free'",
+          maxRows: 10,
+        }),
+      })
+      return (await response.json()) as { ok: boolean; error?: { code: string } }
+    },
+    { profileId: activeId, databaseId: small },
+  )
+  expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY_TAB' } })
+  expect(await bridgeCall(page, 'activity.list', { profileId: activeId })).toEqual([])
+})
+
+test('history and a tab’s text survive a restart of web mode', async ({
+  page,
+  startApp,
+  startSandbox,
+  dataDir,
+}) => {
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const first = await startApp(dataDir)
+  await page.goto(first.url)
+  await connectStagingToSandbox(page, sandbox)
+  await openSqlConsole(page, small)
+  const text = "select sku, price from products where sku like 'DB-%' order by sku"
+  await setEditorText(page, text)
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(resultMeta(page)).toContainText('SELECT · 2 rows', { timeout: 60_000 })
+  // A second tab with its own text.
+  await page.getByRole('button', { name: 'New tab' }).click()
+  await expect(page.getByRole('tab', { name: 'Query 2' })).toHaveAttribute('aria-selected', 'true')
+  await setEditorText(page, 'select 42 as answer')
+  // Let the debounced save of the text land.
+  await expect
+    .poll(async () => {
+      const { activeId } = await bridgeCall(page, 'profiles.list')
+      const tabs = await bridgeCall(page, 'sql.tabs.list', { profileId: activeId ?? '' })
+      return tabs.map((tab) => tab.text)
+    })
+    .toEqual([text, 'select 42 as answer'])
+
+  await page.goto('about:blank')
+  await first.stop()
+  const second = await startApp(dataDir)
+  await page.goto(second.url)
+  await page.getByRole('link', { name: /SQL console/ }).click()
+  await expect(page.getByRole('tab', { name: 'Query 1' })).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Query 2' })).toBeVisible()
+  await page.getByRole('tab', { name: 'Query 1' }).click()
+  await expect(sqlEditor(page)).toHaveText(text)
+  await expect(page.getByLabel('Database id')).toHaveValue(small)
+
+  await page.getByRole('tab', { name: 'History' }).click()
+  const history = page.getByRole('region', { name: 'Query history' })
+  await expect(history.getByText(text)).toBeVisible()
+  await expect(history).toContainText('2 rows')
+  await history.getByLabel('Search history').fill('no such statement')
+  await expect(history.getByText(text)).toBeHidden()
+  await history.getByLabel('Search history').fill("like 'DB-%'")
+  await history.getByRole('button', { name: 'Open in new tab' }).click()
+  await expect(page.getByRole('tab', { name: 'Query 3' })).toHaveAttribute('aria-selected', 'true')
+  await expect(sqlEditor(page)).toHaveText(text)
+})
+
+test('the schema panel lists the seeded tables; Explain shows a plan tree', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  await openSqlConsole(page, small)
+
+  const schema = page.getByRole('complementary', { name: 'Schema browser' })
+  const tree = schema.getByRole('tree', { name: 'Schemas' })
+  await expect(tree).toBeVisible({ timeout: 60_000 })
+  for (const table of ['customers', 'orders', 'products', 'customer_order_totals']) {
+    await expect(tree.getByText(table, { exact: true })).toBeVisible()
+  }
+  await tree.getByText('customers', { exact: true }).click()
+  await expect(tree.getByRole('treeitem', { name: 'email text not null' })).toBeVisible()
+  await expect(tree.getByRole('treeitem', { name: 'customer_order_totals (view)' })).toBeVisible()
+
+  await setEditorText(
+    page,
+    'select c.name, o.total from orders o join customers c on c.id = o.customer_id where o.total > 100',
+  )
+  await page.getByRole('button', { name: 'Explain' }).click()
+  const plan = page.getByRole('tree', { name: 'Query plan' })
+  await expect(plan).toBeVisible({ timeout: 60_000 })
+  await expect(plan.getByRole('treeitem').first()).toContainText(/Join|Loop/)
+  expect(await plan.getByRole('treeitem').count()).toBeGreaterThanOrEqual(3)
+  await expect(plan.getByText(/Seq Scan|Index Scan/).first()).toBeVisible()
+  await expect(plan.locator('.sql-plan-bar-cost').first()).toBeVisible()
+})

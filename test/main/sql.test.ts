@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto'
+import { readFile, readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
+import { createTransferLog } from '../../src/main/cache/transfers'
+import { createDesk } from '../../src/main/desk'
+import type { Desk } from '../../src/main/desk'
+import { createVault } from '../../src/main/vault'
+import { startSandbox } from '../../src/sandbox'
+import type { RunningSandbox } from '../../src/sandbox'
+import type { ActivityEntry, ChannelOutput, Profile, Result } from '../../src/shared/bridge'
+import { makeTempDir } from '../support/tools'
+import type { TempDir } from '../support/tools'
+
+/*
+ * The SQL console's main half through the bridge, against a real sandbox (PGlite), the real
+ * keychain and a real SQLite file: results kept and read in windows, exact values, sorting,
+ * copy and save, the read-only and protected guards, errors, history, tabs and the schema.
+ */
+
+const service = `Infradesk-sql-test-${randomUUID()}`
+let temp: TempDir
+let dataDir: string
+let downloads: string
+let desk: Desk
+let sandbox: RunningSandbox
+let profile: Profile
+let databaseId: string
+
+/** Every event the desks pushed. */
+const events: { event: string; payload: unknown }[] = []
+
+async function openDesk(): Promise<Desk> {
+  const opened = await createDesk({
+    dataDir,
+    mode: 'web',
+    openExternal: async () => undefined,
+    vault: createVault({ service }),
+    version: '0.0.0-test',
+    requestTimeoutMs: 60_000,
+    restoreSandbox: false,
+    defaultDownloadsDir: downloads,
+  })
+  opened.onEvent((event, payload) => events.push({ event, payload }))
+  return opened
+}
+
+async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
+  return desk.dispatch(channel, input)
+}
+
+async function value<T = unknown>(channel: string, input: unknown = {}): Promise<T> {
+  const result = await call(channel, input)
+  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
+  return result.value as T
+}
+
+async function failure(channel: string, input: unknown = {}) {
+  const result = await call(channel, input)
+  if (result.ok) throw new Error(`${channel} succeeded but should have failed`)
+  return result.error
+}
+
+type RunMeta = ChannelOutput<'sql.run'>
+
+function run(sql: string, extra: Record<string, unknown> = {}) {
+  return value<RunMeta>('sql.run', {
+    profileId: profile.id,
+    databaseId,
+    tabId: 'tab-1',
+    runId: randomUUID(),
+    sql,
+    maxRows: 1000,
+    ...extra,
+  })
+}
+
+async function activity(): Promise<ActivityEntry[]> {
+  return value<ActivityEntry[]>('activity.list', { profileId: profile.id })
+}
+
+beforeAll(async () => {
+  temp = await makeTempDir('infradesk-sql')
+  dataDir = path.join(temp.dir, 'data')
+  downloads = path.join(temp.dir, 'downloads')
+  const { mkdir } = await import('node:fs/promises')
+  await mkdir(downloads, { recursive: true })
+  sandbox = await startSandbox({ port: 0 })
+  databaseId = sandbox.seed().databases.postgres[0] as string
+  desk = await openDesk()
+  profile = await value<Profile>('profiles.add', {
+    name: 'Staging',
+    baseUrl: sandbox.url,
+    color: '#16a34a',
+    protected: false,
+    token: sandbox.tokens.admin,
+  })
+})
+
+afterAll(async () => {
+  await desk?.close()
+  await sandbox?.close()
+  await createVault({ service })
+    .delete(profile?.id ?? 'none')
+    .catch(() => undefined)
+  await temp?.remove()
+})
+
+describe('sql.run', () => {
+  it('answers with the meta and the first rows; the rest is read in windows', async () => {
+    const meta = await run('select id, kind, amount from events order by id', { maxRows: 5000 })
+    expect(meta).toMatchObject({ command: 'SELECT', rows: 5000, truncated: true, maxRows: 5000 })
+    expect(meta.rowCount).toBe(100_000)
+    expect(meta.fields.map((field) => [field.name, field.dataType, field.display])).toEqual([
+      ['id', 'int8', 'number'],
+      ['kind', 'text', 'text'],
+      ['amount', 'numeric', 'number'],
+    ])
+    expect(meta.firstRows).toHaveLength(100)
+    expect(meta.firstRows[0]).toEqual(['1', 'page_view', null])
+    // The first rows went out before the rest was parsed; the exact counts follow as an event.
+    expect(meta.complete).toBe(false)
+    const window = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
+      resultId: meta.resultId,
+      offset: 4998,
+      limit: 100,
+    })
+    expect(window.rows.map((row) => row[0])).toEqual(['4999', '5000'])
+    expect(events).toContainEqual({
+      event: 'sql.result.completed',
+      payload: expect.objectContaining({
+        resultId: meta.resultId,
+        rows: 5000,
+        rowCount: 100_000,
+        truncated: true,
+        error: null,
+      }),
+    })
+  })
+
+  it('keeps int8 and big numbers exact, and NULL apart from the string NULL', async () => {
+    const meta = await run(
+      "select 9223372036854775807::int8 as big, 12345678901234567890.123456789::numeric as exact, null::text as nothing, 'NULL' as word",
+    )
+    expect(meta.firstRows[0]).toEqual([
+      '9223372036854775807',
+      '12345678901234567890.123456789',
+      null,
+      'NULL',
+    ])
+  })
+
+  it('sorts the kept rows in main, numbers by value and NULLs last', async () => {
+    const meta = await run('select id, amount from events where id <= 20 order by id')
+    await value('sql.sort', { resultId: meta.resultId, column: 1, direction: 'desc' })
+    const sorted = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
+      resultId: meta.resultId,
+      offset: 0,
+      limit: 20,
+    })
+    const amounts = sorted.rows.map((row) => row[1])
+    const present = amounts.filter((amount): amount is string => amount !== null)
+    expect(present.length).toBeGreaterThan(0)
+    expect(present).toEqual([...present].sort((a, b) => Number(b) - Number(a)))
+    expect(amounts.slice(present.length).every((amount) => amount === null)).toBe(true)
+    await value('sql.sort', { resultId: meta.resultId, column: null })
+    const back = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
+      resultId: meta.resultId,
+      offset: 0,
+      limit: 3,
+    })
+    expect(back.rows.map((row) => row[0])).toEqual(['1', '2', '3'])
+  })
+
+  it('copies as TSV, CSV, JSON and Markdown', async () => {
+    const meta = await run(
+      `select 1::int8 as n, 'a,b' as "text", null::text as "nothing", '{"k":[1,2]}'::jsonb as doc, 'tab	here' as t`,
+    )
+    const copy = async (format: string) =>
+      (
+        await value<ChannelOutput<'sql.copy'>>('sql.copy', {
+          resultId: meta.resultId,
+          format,
+        })
+      ).text
+    expect(await copy('csv')).toBe('n,text,nothing,doc,t\r\n1,"a,b",,"{""k"":[1,2]}",tab\there\r\n')
+    expect(await copy('tsv')).toBe(
+      'n\ttext\tnothing\tdoc\tt\r\n1\ta,b\t\t"{""k"":[1,2]}"\t"tab\there"\r\n',
+    )
+    expect(JSON.parse(await copy('json'))).toEqual([
+      { n: '1', text: 'a,b', nothing: null, doc: { k: [1, 2] }, t: 'tab\there' },
+    ])
+    expect(await copy('markdown')).toBe(
+      '| n | text | nothing | doc | t |\n| ---: | --- | --- | --- | --- |\n| 1 | a,b | *NULL* | {"k":[1,2]} | tab\there |\n',
+    )
+  })
+
+  it('saves a result as CSV through the atomic writer and logs the transfer', async () => {
+    const meta = await run('select id, kind from events order by id', { maxRows: 3000 })
+    const saved = await value<ChannelOutput<'sql.save'>>('sql.save', {
+      profileId: profile.id,
+      resultId: meta.resultId,
+      format: 'csv',
+    })
+    expect(saved.rows).toBe(3000)
+    expect(path.dirname(saved.path ?? '')).toBe(downloads)
+    const text = await readFile(saved.path ?? '', 'utf8')
+    const lines = text.trimEnd().split('\r\n')
+    expect(lines).toHaveLength(3001)
+    expect(lines[0]).toBe('id,kind')
+    expect(lines[3000]).toBe('3000,login')
+    expect((await readdir(downloads)).filter((name) => name.endsWith('.part'))).toEqual([])
+    // The transfers log, read from the cache file as the Transfers panel will read it.
+    const { cache } = openCache(path.join(dataDir, CACHE_FILE_NAME))
+    try {
+      const [logged] = createTransferLog(cache).list({ profileId: profile.id, limit: 1 })
+      expect(logged).toMatchObject({
+        kind: 'sql-result',
+        state: 'completed',
+        destination: saved.path,
+        bytesDone: saved.bytes,
+      })
+    } finally {
+      cache.close()
+    }
+  })
+
+  it('reports a syntax error with its SQLSTATE and position, and records it', async () => {
+    const error = await failure('sql.run', {
+      profileId: profile.id,
+      databaseId,
+      tabId: 'tab-1',
+      runId: randomUUID(),
+      sql: 'select * fromm events',
+      maxRows: 10,
+    })
+    expect(error.code).toBe('UNPROCESSABLE_ENTITY')
+    expect(error.details).toMatchObject({ sqlState: '42601', position: 10 })
+    const [latest] = await activity()
+    expect(latest).toMatchObject({ operation: 'runPostgresQuery', outcome: 'error' })
+  })
+})
+
+describe('guards', () => {
+  it('a read-only tab refuses an UPDATE and sends nothing', async () => {
+    const before = (await activity()).length
+    const error = await failure('sql.run', {
+      profileId: profile.id,
+      databaseId,
+      tabId: 'tab-1',
+      runId: randomUUID(),
+      sql: "/* harmless */ update customers set name = 'x'",
+      maxRows: 10,
+      readOnly: true,
+    })
+    expect(error.code).toBe('READ_ONLY_TAB')
+    expect(error.message).toContain('UPDATE changes data')
+    expect(await activity()).toHaveLength(before)
+  })
+
+  it('a protected profile refuses an unconfirmed write and runs a confirmed one', async () => {
+    await value('profiles.update', { id: profile.id, protected: true })
+    const before = (await activity()).length
+    const refused = await failure('sql.run', {
+      profileId: profile.id,
+      databaseId,
+      tabId: 'tab-1',
+      runId: randomUUID(),
+      sql: 'with gone as (delete from orders where id = 1 returning id) select * from gone',
+      maxRows: 10,
+    })
+    expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
+    expect(await activity()).toHaveLength(before)
+    const count = await run('select count(*) from orders where id = 1')
+    expect(count.firstRows[0]).toEqual(['1'])
+    // Reads still run unconfirmed; a confirmed write runs.
+    const deleted = await run('delete from orders where id = 1', { confirmedWrite: true })
+    expect(deleted).toMatchObject({ command: 'DELETE', rowCount: 1 })
+    await value('profiles.update', { id: profile.id, protected: false })
+  })
+})
+
+describe('explain, schema, tabs and history', () => {
+  it('explains a statement as a JSON plan', async () => {
+    const explained = await value<ChannelOutput<'sql.explain'>>('sql.explain', {
+      profileId: profile.id,
+      databaseId,
+      tabId: 'tab-1',
+      runId: randomUUID(),
+      sql: 'select * from customers where id = 3',
+    })
+    const plan = explained.plan as [{ Plan: { 'Node Type': string } }]
+    expect(plan[0].Plan['Node Type']).toMatch(/Scan/)
+  })
+
+  it('reads the schema into the cache', async () => {
+    const refreshed = await value<ChannelOutput<'sql.schema.refresh'>>('sql.schema.refresh', {
+      profileId: profile.id,
+      databaseId,
+    })
+    const relations = refreshed.tree?.schemas.flatMap((schema) => schema.relations) ?? []
+    const customers = relations.find((relation) => relation.name === 'customers')
+    expect(customers?.kind).toBe('table')
+    expect(customers?.columns[0]).toEqual({ name: 'id', dataType: 'integer', nullable: false })
+    expect(relations.find((relation) => relation.name === 'customer_order_totals')?.kind).toBe(
+      'view',
+    )
+    const cached = await value<ChannelOutput<'sql.schema.cached'>>('sql.schema.cached', {
+      profileId: profile.id,
+      databaseId,
+    })
+    expect(cached).toEqual(refreshed)
+  })
+
+  it('keeps tabs and history across a restart; history is searchable', async () => {
+    await value('sql.tabs.save', {
+      id: 'tab-1',
+      profileId: profile.id,
+      title: 'Events',
+      databaseId,
+      text: 'select * from events;',
+      maxRows: 250,
+      readOnly: true,
+      position: 0,
+    })
+    await desk.close()
+    desk = await openDesk()
+    const tabs = await value<ChannelOutput<'sql.tabs.list'>>('sql.tabs.list', {
+      profileId: profile.id,
+    })
+    expect(tabs).toEqual([
+      expect.objectContaining({
+        id: 'tab-1',
+        text: 'select * from events;',
+        maxRows: 250,
+        readOnly: true,
+      }),
+    ])
+    const found = await value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
+      profileId: profile.id,
+      databaseId,
+      search: 'FROMM',
+    })
+    expect(found).toEqual([
+      expect.objectContaining({
+        sql: 'select * fromm events',
+        outcome: 'error',
+        errorCode: 'UNPROCESSABLE_ENTITY',
+      }),
+    ])
+    await value('sql.tabs.close', { id: 'tab-1' })
+    expect(await value('sql.tabs.list', { profileId: profile.id })).toEqual([])
+  })
+
+  it('a cancelled run says the statement may still finish on the server', async () => {
+    const runId = randomUUID()
+    const running = call('sql.run', {
+      profileId: profile.id,
+      databaseId,
+      tabId: 'tab-2',
+      runId,
+      sql: 'select pg_sleep(3)',
+      maxRows: 1,
+    })
+    // The cancel is accepted only while the run is in flight, which it is until it answers.
+    let cancelled = false
+    while (!cancelled) {
+      cancelled = (await value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled
+      if (!cancelled) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const result = await running
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.code).toBe('CANCELLED')
+      expect(result.error.message).toContain('may still finish on the server')
+    }
+    const [latest] = await value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
+      profileId: profile.id,
+    })
+    expect(latest).toMatchObject({ sql: 'select pg_sleep(3)', outcome: 'cancelled' })
+  })
+})
