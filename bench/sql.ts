@@ -67,8 +67,6 @@ function round(value: number): number {
   return Math.round(value * 100) / 100
 }
 
-}
-
 /*
  * The in-page parts are plain script text: tsx would wrap a function's inner functions in a
  * `__name` helper that does not exist in the page, and the node tsconfig has no DOM types.
