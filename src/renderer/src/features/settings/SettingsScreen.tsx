@@ -64,16 +64,22 @@ export function SettingsScreen({ profile }: { profile: Profile | null }) {
   )
 }
 
-function ThemeChoice({ current }: { current: Theme }) {
+function ThemeChoice({ current: saved }: { current: Theme }) {
   const update = useSettingsStore((s) => s.update)
   const [error, setError] = useState<BridgeError | null>(null)
+  // The radio shows the choice at once, while main saves it; a refusal puts the saved one back.
+  const [choosing, setChoosing] = useState<Theme | null>(null)
+  const current = choosing ?? saved
 
   async function choose(theme: Theme) {
     setError(null)
+    setChoosing(theme)
     try {
       await update({ theme })
     } catch (caught) {
       setError(asBridgeError(caught))
+    } finally {
+      setChoosing(null)
     }
   }
 

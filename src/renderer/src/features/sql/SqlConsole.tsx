@@ -76,32 +76,47 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
     <section className="screen sql-screen" aria-labelledby="sql-title">
       <header className="screen-header sql-header">
         <h1 id="sql-title">SQL console</h1>
-        <div className="sql-tabs" role="tablist" aria-label="Editor tabs">
-          {tabs.map((item) => (
-            <div
-              key={item.id}
-              className={`sql-tab${item.id === activeTabId ? ' sql-tab-active' : ''}`}
-            >
-              <button
-                type="button"
-                role="tab"
-                aria-selected={item.id === activeTabId}
-                onClick={() => useSqlStore.getState().select(item.id)}
-                title={`${item.title} · ${item.databaseId || 'no database'}${item.readOnly ? ' · read-only' : ''}`}
+        <div className="sql-tabs">
+          {/*
+           * The tablist holds only tabs (ARIA): a tab closes with Delete, or with a click on its
+           * ×, which is part of the tab rather than a second button inside the tablist.
+           */}
+          <div className="sql-tablist" role="tablist" aria-label="Editor tabs">
+            {tabs.map((item) => (
+              <div
+                key={item.id}
+                role="presentation"
+                className={`sql-tab${item.id === activeTabId ? ' sql-tab-active' : ''}`}
               >
-                {item.readOnly ? '🔒 ' : ''}
-                {item.title}
-              </button>
-              <button
-                type="button"
-                className="sql-tab-close"
-                aria-label={`Close ${item.title}`}
-                onClick={() => void useSqlStore.getState().close(item.id)}
-              >
-                ×
-              </button>
-            </div>
-          ))}
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={item.id === activeTabId}
+                  aria-keyshortcuts="Delete"
+                  onClick={() => useSqlStore.getState().select(item.id)}
+                  onKeyDown={(event) => {
+                    if (event.key !== 'Delete') return
+                    event.preventDefault()
+                    void useSqlStore.getState().close(item.id)
+                  }}
+                  title={`${item.title} · ${item.databaseId || 'no database'}${item.readOnly ? ' · read-only' : ''} (Delete closes it)`}
+                >
+                  {item.readOnly ? '🔒 ' : ''}
+                  {item.title}
+                  <span
+                    className="sql-tab-close"
+                    aria-hidden="true"
+                    onClick={(event) => {
+                      event.stopPropagation()
+                      void useSqlStore.getState().close(item.id)
+                    }}
+                  >
+                    ×
+                  </span>
+                </button>
+              </div>
+            ))}
+          </div>
           <Button size="small" variant="ghost" onClick={() => addTab()} aria-label="New tab">
             +
           </Button>
