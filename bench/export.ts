@@ -63,14 +63,23 @@ function median(values: number[]): number {
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
 
-function curlDownload(url: string, file: string): Promise<number> {
+/** curl's wall time, and its CPU time (user + system, from bash's `time`). */
+function curlDownload(url: string, file: string): Promise<{ ms: number; cpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now()
-    const child = spawn('curl', ['-sS', '--fail', '-o', file, url], { stdio: 'inherit' })
-    child.once('error', reject)
-    child.once('exit', (code) =>
-      code === 0 ? resolve(performance.now() - start) : reject(new Error(`curl exited ${code}`)),
+    const child = spawn(
+      'bash',
+      ['-c', 'TIMEFORMAT="%U %S"; time curl -sS --fail -o "$1" "$2"', 'bash', file, url],
+      { stdio: ['ignore', 'inherit', 'pipe'] },
     )
+    let timing = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (timing += chunk))
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`curl exited ${code}: ${timing}`))
+      const [user = NaN, system = NaN] = timing.trim().split('\n').at(-1)!.split(' ').map(Number)
+      resolve({ ms: performance.now() - start, cpuSeconds: user + system })
+    })
   })
 }
 
@@ -101,9 +110,14 @@ async function run(): Promise<BenchResult> {
     const rssGrowth: number[] = []
     /** Until the last byte was written, before fsync, the checks and the rename. */
     const appLastByteMs: number[] = []
+    /** CPU seconds (user + system, all threads) per run: the cost beside the speed. */
+    const curlCpu: number[] = []
+    const appCpu: number[] = []
     for (let run = 0; run < RUNS; run++) {
       const curlFile = join(work, `curl-${run}.tar.gz`)
-      curlMs.push(await curlDownload(url, curlFile))
+      const curl = await curlDownload(url, curlFile)
+      curlMs.push(curl.ms)
+      curlCpu.push(curl.cpuSeconds)
       if (statSync(curlFile).size !== size) throw new Error('curl wrote a short file')
       rmSync(curlFile)
 
@@ -114,6 +128,7 @@ async function run(): Promise<BenchResult> {
         peak = Math.max(peak, process.memoryUsage.rss())
       }, RSS_SAMPLE_MS)
       const start = performance.now()
+      const cpuBefore = process.cpuUsage()
       const file = await AtomicFile.create(work, `app-${run}.tar.gz`)
       const written = await writeVolumeArchive({
         exported,
@@ -132,6 +147,8 @@ async function run(): Promise<BenchResult> {
         renewUrl: () => Promise.reject(new Error('the link does not expire during a bench')),
       })
       appMs.push(performance.now() - start)
+      const cpu = process.cpuUsage(cpuBefore)
+      appCpu.push((cpu.user + cpu.system) / 1e6)
       clearInterval(sampler)
       peak = Math.max(peak, process.memoryUsage.rss())
       rssGrowth.push(peak - baseline)
@@ -165,6 +182,18 @@ async function run(): Promise<BenchResult> {
         min: round(Math.min(...rssGrowth) / MIB),
         max: round(peakRssGrowthMiB),
         target: `< ${TARGET_RSS_MIB} MiB`,
+      },
+      {
+        name: 'curl: CPU time per GiB (user + system)',
+        unit: 's',
+        value: round(median(curlCpu) / (size / MIB / 1024)),
+        runs: RUNS,
+      },
+      {
+        name: 'app: CPU time per GiB (user + system, SHA-256 included)',
+        unit: 's',
+        value: round(median(appCpu) / (size / MIB / 1024)),
+        runs: RUNS,
       },
       {
         name: 'app: until the last byte was written (before fsync, checks, rename)',

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServiceClient, ServiceError } from '../../src/main/api'
+import { createServiceClient, requestRaw, ServiceError } from '../../src/main/api'
 import type { ServiceClient } from '../../src/main/api'
 import { AtomicFile } from '../../src/main/transfers'
 import { downloadToFile, parseContentRange } from '../../src/main/transfers/download'
@@ -383,7 +383,7 @@ describe('servers that do not resume', () => {
       const seen: number[] = []
       const result = await downloadToFile({
         url: server.url,
-        fetch: (url, request) => fetch(url, request),
+        fetch: (url, request) => requestRaw(new URL(url), request),
         file,
         signal: new AbortController().signal,
         retryDelayMs: 10,
@@ -413,7 +413,7 @@ describe('servers that do not resume', () => {
       const file = await AtomicFile.create(folder, 'archive.tar.gz')
       const result = await downloadToFile({
         url: server.url,
-        fetch: (url, request) => fetch(url, request),
+        fetch: (url, request) => requestRaw(new URL(url), request),
         file,
         signal: new AbortController().signal,
         retryDelayMs: 10,
@@ -440,7 +440,7 @@ describe('servers that do not resume', () => {
       const file = await AtomicFile.create(folder, 'archive.tar.gz')
       const result = await downloadToFile({
         url: server.url,
-        fetch: (url, request) => fetch(url, request),
+        fetch: (url, request) => requestRaw(new URL(url), request),
         file,
         signal: new AbortController().signal,
         retryDelayMs: 10,

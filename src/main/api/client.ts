@@ -19,6 +19,8 @@ import { filenameFromContentDisposition } from './content-disposition'
 import { redactError, ServiceError } from './errors'
 import { parseServiceJson } from './json'
 import { describeOrigin, findErrorCode, toNetworkError } from './network'
+import { requestRaw } from './raw-http'
+import type { RawResponse } from './raw-http'
 
 /*
  * One client for all 22 operations of the contract (src/shared/api/operations.ts). Requests are
@@ -97,11 +99,11 @@ export interface ServiceClient {
     options?: CallOptions,
   ): Promise<CertificateFile>
   /**
-   * A plain fetch for streaming downloads (op 15's downloadUrl): `url` may be relative to the
-   * base URL. Network failures are ServiceErrors; any HTTP status is returned as is (see
-   * `errorFromResponse` to turn a non-2xx into one).
+   * A GET whose body streams, for downloads (op 15's downloadUrl): `url` may be relative to the
+   * base URL; redirects are followed. Network failures are ServiceErrors; any HTTP status is
+   * returned as is (see `errorFromResponse` to turn a non-2xx into one).
    */
-  fetchRaw(url: string, options: RawFetchOptions): Promise<Response>
+  fetchRaw(url: string, options: RawFetchOptions): Promise<RawResponse>
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -353,7 +355,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return { filename, mediaType, bytes: Buffer.from(content, 'utf8') }
   }
 
-  async function fetchRaw(url: string, rawOptions: RawFetchOptions): Promise<Response> {
+  async function fetchRaw(url: string, rawOptions: RawFetchOptions): Promise<RawResponse> {
     return guarded(async () => {
       const base = baseUrl()
       let target = resolveUrl(url, base)
@@ -382,9 +384,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             delete headers.authorization
             delete headers.Authorization
           }
-          let response: Response
+          let response: RawResponse
           try {
-            response = await fetch(target, { headers, signal, redirect: 'manual' })
+            response = await requestRaw(target, { headers, signal })
           } catch (error) {
             throw toNetworkError(error, target, {
               timeout: timeout.signal,
@@ -396,7 +398,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           if (!isRedirect(response.status) || location === null || hop >= MAX_REDIRECTS) {
             return response
           }
-          await response.body?.cancel()
+          response.discard()
           target = resolveUrl(location, target)
         }
       } finally {
@@ -661,9 +663,12 @@ const GATEWAY_FAILURES: Record<number, string> = {
   504: ' (Gateway Timeout: a proxy in front of the service gave up waiting for it)',
 }
 
-/** Turns any non-2xx Response (e.g. from fetchRaw) into a ServiceError; reads its body. */
-export async function errorFromResponse(response: Response, url: string): Promise<ServiceError> {
-  const bytes = Buffer.from(await response.arrayBuffer())
+/** The most of an error answer read: a service error is small; a proxy's page need not be. */
+const MAX_ERROR_BODY_BYTES = 256 * 1024
+
+/** Turns a non-2xx answer from fetchRaw into a ServiceError; reads (the head of) its body. */
+export async function errorFromResponse(response: RawResponse, url: string): Promise<ServiceError> {
+  const bytes = await response.bytes(MAX_ERROR_BODY_BYTES)
   return errorFromExchange({
     url: new URL(response.url || url),
     status: response.status,

@@ -10,4 +10,6 @@ export type {
   ServiceClientOptions,
 } from './client'
 export { describeOrigin, toNetworkError } from './network'
+export { requestRaw } from './raw-http'
+export type { PausableSink, RawResponse } from './raw-http'
 export { filenameFromContentDisposition } from './content-disposition'

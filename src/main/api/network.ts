@@ -28,6 +28,8 @@ const OFFLINE_REASONS: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
   UND_ERR_SOCKET: 'the connection was closed by the other side',
   UND_ERR_CLOSED: 'the connection was closed',
+  ERR_HTTP_MALFORMED: 'the answer is not valid HTTP/1.1',
+  ERR_HTTP_INCOMPLETE: 'the connection closed before the end of the answer',
 }
 
 /** TLS failures: something answered, but not with a certificate (or protocol) we trust. */

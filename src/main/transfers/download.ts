@@ -1,5 +1,6 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { errorFromResponse, isServiceError, ServiceError } from '../api'
+import type { PausableSink, RawResponse } from '../api'
 import type { AtomicFile } from './atomic-file'
 
 /*
@@ -15,7 +16,7 @@ import type { AtomicFile } from './atomic-file'
 export type RangeFetch = (
   url: string,
   request: { headers: Record<string, string>; signal: AbortSignal },
-) => Promise<Response>
+) => Promise<RawResponse>
 
 export interface DownloadProgress {
   bytesDone: number
@@ -76,7 +77,7 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
       if (validator !== null) headers['if-range'] = validator
     }
     const sizeBefore = file.size
-    let response: Response
+    let response: RawResponse
     try {
       response = await options.fetch(url, { headers, signal })
     } catch (error) {
@@ -87,7 +88,7 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
     if (offset > 0 && (response.status === 403 || response.status === 410) && !renewed) {
       // A signed link that expired while we were cut off: ask the service for a new one, once.
       if (options.renewUrl !== undefined) {
-        await response.body?.cancel()
+        response.discard()
         url = await options.renewUrl()
         renewed = true
         continue
@@ -96,7 +97,7 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
     if (offset > 0 && response.status === 416) {
       // Nothing left to send: complete if the server's size is what we have, else start over.
       const size = parseContentRange(response.headers.get('content-range'))?.size ?? null
-      await response.body?.cancel()
+      response.discard()
       if (size !== null && size === offset && (total === null || total === size)) {
         return { ...progress(), bytesTotal: size }
       }
@@ -117,7 +118,7 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
       const range = parseContentRange(response.headers.get('content-range'))
       if (range === null || range.start !== offset) {
         // A range we did not ask for cannot continue this file: start over without Range.
-        await response.body?.cancel()
+        response.discard()
         await file.restart()
         restarts += 1
         continue
@@ -167,72 +168,71 @@ const WRITE_BATCH_BYTES = 1024 * 1024
 
 /**
  * Copies the body into two fixed 1 MiB buffers in turn: one is being written (and hashed) while
- * the other fills from the network, so reading never waits for the disk and memory stays at
- * two buffers whatever the file's size. Bytes received before a dropped connection are written
- * before the error is passed on, so the resume starts exactly after them.
+ * the other fills from the network, so reading never waits for the disk unless both are busy
+ * (then the socket pauses), and memory stays at two buffers whatever the file's size. Bytes
+ * received before a dropped connection are written before the error is passed on, so the
+ * resume starts exactly after them.
  */
 async function streamBody(
-  response: Response,
+  response: RawResponse,
   file: AtomicFile,
   signal: AbortSignal,
   onWritten: () => void,
 ): Promise<void> {
-  if (response.body === null) return
-  const reader = response.body.getReader()
   const buffers = [Buffer.allocUnsafe(WRITE_BATCH_BYTES), Buffer.allocUnsafe(WRITE_BATCH_BYTES)]
   let current = 0
   let filled = 0
-  let pending: Promise<void> | null = null
+  /** The other buffer's write, while it runs. */
+  let writing: Promise<void> | null = null
+  let writeFailure: unknown = null
 
-  const settlePending = async () => {
-    if (pending === null) return
-    const writing = pending
-    pending = null
-    await writing
-    onWritten()
-  }
-  const flush = async () => {
-    if (filled === 0) return
-    // The other buffer's write must be done before this one starts (and before it is refilled).
-    await settlePending()
-    const writing = file.write((buffers[current] as Buffer).subarray(0, filled))
-    // Awaited on the next flush; until then a failure must not count as unhandled.
-    writing.catch(() => undefined)
-    pending = writing
+  /** Starts writing the current buffer and switches to the other; false while that one is busy. */
+  const startWrite = (): boolean => {
+    if (writing !== null || writeFailure !== null) return false
+    const bytes = (buffers[current] as Buffer).subarray(0, filled)
+    writing = file.write(bytes).then(
+      () => {
+        writing = null
+        onWritten()
+      },
+      (error: unknown) => {
+        writing = null
+        writeFailure = error
+      },
+    )
     current = 1 - current
     filled = 0
+    return true
+  }
+  const sink: PausableSink = {
+    write(bytes) {
+      let taken = 0
+      while (taken < bytes.length) {
+        if (filled === WRITE_BATCH_BYTES && !startWrite()) break
+        const take = Math.min(WRITE_BATCH_BYTES - filled, bytes.length - taken)
+        ;(buffers[current] as Buffer).set(bytes.subarray(taken, taken + take), filled)
+        filled += take
+        taken += take
+      }
+      return taken
+    },
+    async ready() {
+      await writing
+      if (writeFailure !== null) throw writeFailure
+    },
   }
 
   let readError: unknown = null
   try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>
-      try {
-        chunk = await reader.read()
-      } catch (error) {
-        readError = error
-        break
-      }
-      if (chunk.done) break
-      throwIfCancelled(signal)
-      const bytes = chunk.value
-      for (let offset = 0; offset < bytes.length;) {
-        const take = Math.min(WRITE_BATCH_BYTES - filled, bytes.length - offset)
-        ;(buffers[current] as Buffer).set(bytes.subarray(offset, offset + take), filled)
-        filled += take
-        offset += take
-        if (filled === WRITE_BATCH_BYTES) await flush()
-      }
-    }
-    if (!signal.aborted) await flush()
-    await settlePending()
-  } finally {
-    // Never leave a write running behind the caller's back (it may abort the file next).
-    const stillWriting = pending as Promise<void> | null
-    await stillWriting?.catch(() => undefined)
-    // Releases the connection when we stop early (cancel, a full disk).
-    await reader.cancel().catch(() => undefined)
+    await response.readBody(sink)
+  } catch (error) {
+    readError = error
   }
+  // What arrived is written, unless the file itself failed or the user cancelled.
+  await writing
+  if (writeFailure !== null) throw writeFailure
+  if (!signal.aborted && filled > 0 && startWrite()) await writing
+  if (writeFailure !== null) throw writeFailure
   if (readError !== null) throw readError
 }
 
@@ -269,7 +269,7 @@ function isNetworkFailure(error: unknown): boolean {
       (error.status !== undefined && RETRYABLE_STATUSES.has(error.status))
     )
   }
-  // undici's body errors (TypeError: terminated, "other side closed") come raw from read().
+  // A broken body (node:http's "aborted", ECONNRESET) comes raw from the stream.
   return error instanceof Error
 }
 
