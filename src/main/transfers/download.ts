@@ -1,5 +1,6 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { errorFromResponse, isServiceError, ServiceError } from '../api'
+import { describeOrigin } from '../api/network'
 import type { AtomicFile } from './atomic-file'
 
 /*
@@ -9,6 +10,12 @@ import type { AtomicFile } from './atomic-file'
  * whole new file (200) instead of a mismatched tail. A 200 to a range request always restarts
  * the file from zero: bytes are never appended to a file they do not continue. Memory stays
  * flat: each chunk is written (and hashed by the AtomicFile) before the next one is read.
+ *
+ * A body that goes silent (a NAT or proxy that drops the flow without a reset) is given up after
+ * `stallTimeoutMs` without a byte, and resumed like a dropped connection. The engine gives up
+ * after `maxAttemptsWithoutProgress` failed attempts in a row that each brought less than
+ * MIN_PROGRESS_BYTES: a link that trickles a few bytes per attempt (a slow drip, a connection cut
+ * every few bytes) ends in a clear error instead of resuming for ever.
  */
 
 /** How the engine fetches: the service client's `fetchRaw` (token only to the profile's origin). */
@@ -41,6 +48,8 @@ export interface DownloadOptions {
   maxAttemptsWithoutProgress?: number
   /** First pause before a resume; doubles per failed attempt, at most 5 s. Default 500 ms. */
   retryDelayMs?: number
+  /** No byte of the body for this long ends the attempt (then a resume). Default 60 s. */
+  stallTimeoutMs?: number
 }
 
 export interface DownloadResult extends DownloadProgress {
@@ -48,11 +57,15 @@ export interface DownloadResult extends DownloadProgress {
 }
 
 const MAX_RETRY_DELAY_MS = 5_000
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000
+/** What an attempt must bring before a failure after it no longer counts toward giving up. */
+export const MIN_PROGRESS_BYTES = 64 * 1024
 
 export async function downloadToFile(options: DownloadOptions): Promise<DownloadResult> {
   const { file, signal } = options
   const maxFailures = options.maxAttemptsWithoutProgress ?? 5
   const retryDelayMs = options.retryDelayMs ?? 500
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS
   let url = options.url
   let total: number | null = options.expectedSize ?? null
   let validator: string | null = null
@@ -137,16 +150,23 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
     options.onProgress?.(progress())
 
     try {
-      await streamBody(response, file, signal, () => options.onProgress?.(progress()))
+      await streamBody(
+        response,
+        file,
+        signal,
+        () => options.onProgress?.(progress()),
+        stallTimeoutMs,
+        () => stalled(url, stallTimeoutMs),
+      )
     } catch (error) {
       if (isFileError(error) || signal.aborted) throw cancelledOr(error, signal)
-      if (file.size > sizeBefore) failures = 0
+      if (madeProgress(file.size - sizeBefore)) failures = 0
       failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
       continue
     }
     if (total !== null && file.size < total) {
       // The body ended early without an error (a closed connection the parser accepted).
-      if (file.size > sizeBefore) failures = 0
+      if (madeProgress(file.size - sizeBefore)) failures = 0
       failures = await afterFailure(
         new ServiceError(APP_ERROR_CODES.OFFLINE, 'The connection closed before the end'),
         failures,
@@ -162,6 +182,24 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504])
 
+function madeProgress(bytes: number): boolean {
+  return bytes >= MIN_PROGRESS_BYTES
+}
+
+function stalled(url: string, ms: number): ServiceError {
+  let origin = 'the server'
+  try {
+    origin = describeOrigin(new URL(url))
+  } catch {
+    // A relative URL: the service's own origin, which the message need not spell out.
+  }
+  const wait = ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+  return new ServiceError(
+    APP_ERROR_CODES.TIMEOUT,
+    `The download from ${origin} stalled: no data for ${wait}`,
+  )
+}
+
 /** Bytes gathered before one write: fewer, larger writes, while the next bytes are read. */
 const WRITE_BATCH_BYTES = 1024 * 1024
 
@@ -176,9 +214,22 @@ async function streamBody(
   file: AtomicFile,
   signal: AbortSignal,
   onWritten: () => void,
+  stallTimeoutMs: number,
+  stallError: () => ServiceError,
 ): Promise<void> {
   if (response.body === null) return
   const reader = response.body.getReader()
+  // A watchdog, re-armed by every chunk: a silent body is cancelled (the pending read then ends).
+  let stall: ServiceError | null = null
+  let watchdog: ReturnType<typeof setTimeout> | undefined
+  const arm = () => {
+    clearTimeout(watchdog)
+    if (!(stallTimeoutMs > 0)) return
+    watchdog = setTimeout(() => {
+      stall = stallError()
+      reader.cancel(stall).catch(() => undefined)
+    }, stallTimeoutMs)
+  }
   const buffers = [Buffer.allocUnsafe(WRITE_BATCH_BYTES), Buffer.allocUnsafe(WRITE_BATCH_BYTES)]
   let current = 0
   let filled = 0
@@ -207,13 +258,20 @@ async function streamBody(
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>
+      arm()
       try {
         chunk = await reader.read()
       } catch (error) {
-        readError = error
+        readError = stall ?? error
+        break
+      } finally {
+        // Only the wait for the network counts; writing to the disk does not.
+        clearTimeout(watchdog)
+      }
+      if (chunk.done) {
+        if (stall !== null) readError = stall
         break
       }
-      if (chunk.done) break
       throwIfCancelled(signal)
       const bytes = chunk.value
       for (let offset = 0; offset < bytes.length;) {
@@ -227,6 +285,7 @@ async function streamBody(
     if (!signal.aborted) await flush()
     await settlePending()
   } finally {
+    clearTimeout(watchdog)
     // Never leave a write running behind the caller's back (it may abort the file next).
     const stillWriting = pending as Promise<void> | null
     await stillWriting?.catch(() => undefined)
@@ -248,11 +307,13 @@ async function afterFailure(
   if (!isNetworkFailure(error)) throw error
   const next = failures + 1
   if (next >= maxFailures) {
-    const message = isServiceError(error) ? error.message : 'the connection failed'
+    // The last failure's code and status (TIMEOUT, a 503, ...) say what happened; OFFLINE when
+    // the connection itself failed.
+    const last = isServiceError(error) ? error : null
     throw new ServiceError(
-      APP_ERROR_CODES.OFFLINE,
-      `The download failed ${next} times in a row without progress (${message})`,
-      { cause: error },
+      last?.code ?? APP_ERROR_CODES.OFFLINE,
+      `The download failed ${next} times in a row without progress (${last?.message ?? 'the connection failed'})`,
+      { cause: error, ...(last?.status === undefined ? {} : { status: last.status }) },
     )
   }
   await sleep(Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** failures), signal)
