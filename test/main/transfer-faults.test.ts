@@ -452,6 +452,27 @@ describe('volume export under each fault of the archive download (/downloads/vol
     expect(await seen()).toEqual(requests)
     await expectNothingRunning()
   })
+
+  it('a cancel during a slow drip: the row ends cancelled, no file and no temp file', async () => {
+    const folder = await freshDownloadsFolder()
+    // Slow but never stalled (16 bytes every 50 ms): only the cancel can end it.
+    await setFaults(download('drip=50'))
+    const before = await transferIds()
+    const started = await desk.dispatch('volumes.export', {
+      profileId: profile.id,
+      nodeId: volume.nodeId,
+      name: volume.name,
+    })
+    if (!started.ok) throw new Error(JSON.stringify(started.error))
+    const transfer = started.value as Transfer
+    const cancelled = await desk.dispatch('transfers.cancel', { transferId: transfer.id })
+    expect(cancelled.ok && cancelled.value).toEqual({ cancelled: true })
+    const ended = await waitFinished(transfer.id)
+    expect(ended).toMatchObject({ state: 'cancelled', errorCode: 'CANCELLED', sha256: null })
+    expect(await onlyRow(before)).toMatchObject({ id: transfer.id, state: 'cancelled' })
+    expect(await readdir(folder)).toEqual([])
+    await expectNothingRunning()
+  })
 })
 
 describe('certificate export (op 12, a POST: never retried by the app) under each fault', () => {
