@@ -409,7 +409,12 @@ describe('volume export under each fault of the archive download (/downloads/vol
     [
       'a cut after 1000 bytes on every attempt (too little progress: given up, named)',
       download('cut=1000'),
-      { code: 'OFFLINE', message: new RegExp(`^${GAVE_UP}`) },
+      {
+        code: 'OFFLINE',
+        message: new RegExp(
+          `^${GAVE_UP} \\(The connection to http://127\\.0\\.0\\.1:\\d+ broke during the download, after 1000 bytes`,
+        ),
+      },
       [5],
     ],
     [

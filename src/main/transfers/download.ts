@@ -1,6 +1,6 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { errorFromResponse, isServiceError, ServiceError } from '../api'
-import { describeOrigin } from '../api/network'
+import { describeOrigin, findErrorCode } from '../api/network'
 import type { AtomicFile } from './atomic-file'
 
 /*
@@ -161,7 +161,10 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
     } catch (error) {
       if (isFileError(error) || signal.aborted) throw cancelledOr(error, signal)
       if (madeProgress(file.size - sizeBefore)) failures = 0
-      failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
+      const failure = isServiceError(error)
+        ? error
+        : brokeMidBody(error, url, file.size - sizeBefore)
+      failures = await afterFailure(failure, failures, maxFailures, retryDelayMs, signal)
       continue
     }
     if (total !== null && file.size < total) {
@@ -186,13 +189,37 @@ function madeProgress(bytes: number): boolean {
   return bytes >= MIN_PROGRESS_BYTES
 }
 
-function stalled(url: string, ms: number): ServiceError {
-  let origin = 'the server'
+function originOf(url: string): string {
   try {
-    origin = describeOrigin(new URL(url))
+    return describeOrigin(new URL(url))
   } catch {
     // A relative URL: the service's own origin, which the message need not spell out.
+    return 'the server'
   }
+}
+
+/** What undici's body errors (TypeError: terminated, with a cause) mean, in words. */
+const BODY_BREAKS: Record<string, string> = {
+  UND_ERR_SOCKET: 'closed by the other side',
+  ECONNRESET: 'connection reset',
+  UND_ERR_CLOSED: 'the connection was closed',
+  EPIPE: 'connection closed',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the body was shorter than announced',
+}
+
+/** A connection that broke while the archive was arriving: OFFLINE, saying how much came. */
+function brokeMidBody(error: unknown, url: string, received: number): ServiceError {
+  const code = findErrorCode(error)
+  const reason = (code && BODY_BREAKS[code]) ?? code ?? 'network error'
+  return new ServiceError(
+    APP_ERROR_CODES.OFFLINE,
+    `The connection to ${originOf(url)} broke during the download, after ${received} bytes of this attempt (${reason})`,
+    { cause: error, ...(code === undefined ? {} : { details: { reason: code } }) },
+  )
+}
+
+function stalled(url: string, ms: number): ServiceError {
+  const origin = originOf(url)
   const wait = ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
   return new ServiceError(
     APP_ERROR_CODES.TIMEOUT,
