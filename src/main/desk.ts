@@ -11,6 +11,7 @@ import { createProfileStore, PROFILES_FILE_NAME } from './profiles'
 import { createSettingsStore, defaultSettings, SETTINGS_FILE_NAME } from './settings'
 import { createVault } from './vault'
 import type { TokenVault } from './vault'
+import type { DownloadTiming } from './transfers/volume-archive'
 import { activityHandlers } from './features/activity'
 import { appHandlers } from './features/app'
 import { bridgeErrorOf, createConnectivityTracker, createSecretRegistry } from './features/context'
@@ -56,6 +57,8 @@ export interface DeskDeps {
   requestTimeoutMs?: number
   /** The response size limit of the service client, in bytes (default 64 MiB). */
   maxResponseBytes?: number
+  /** Timeouts and backoff of volume downloads (tests shorten them); defaults otherwise. */
+  downloadTiming?: DownloadTiming
   /** The Electron shell's dialogs and notifications; absent in web mode. */
   desktop?: DesktopIntegration
   /** The downloads folder until the user picks one (default ~/Downloads); tests point it away. */
@@ -103,6 +106,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     openExternal: deps.openExternal,
     ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
     ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
+    ...(deps.downloadTiming === undefined ? {} : { downloadTiming: deps.downloadTiming }),
   }
   // Rows a previous run left running are shown as interrupted, never as still going.
   context.transfers.markInterrupted()

@@ -78,6 +78,8 @@ export interface RawFetchOptions {
   authenticated: boolean
   /** Until the response headers arrive (the body may stream for long). Default: timeoutMs. */
   headersTimeoutMs?: number
+  /** No byte of the answer for this long ends the exchange (raw-http.ts). Default 60 s. */
+  idleTimeoutMs?: number
 }
 
 export interface ServiceClient {
@@ -322,16 +324,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const result = await exchange(request, headers, callOptions.signal)
       if (!isSuccess(result.status)) throw errorFromExchange(result)
       const mediaType = mainMediaType(result.headers.get('content-type'))
-      if (mediaType !== null && /[/+]json$/i.test(mediaType)) {
-        return fileFromJson(result, body.format)
-      }
-      return {
-        filename:
-          filenameFromContentDisposition(result.headers.get('content-disposition')) ??
-          `certificate-${id}${EXPORT_EXTENSIONS[body.format] ?? ''}`,
-        mediaType: mediaType ?? 'application/octet-stream',
-        bytes: result.bytes,
-      }
+      const file =
+        mediaType !== null && /[/+]json$/i.test(mediaType)
+          ? fileFromJson(result, body.format)
+          : {
+              filename:
+                filenameFromContentDisposition(result.headers.get('content-disposition')) ??
+                `certificate-${id}${EXPORT_EXTENSIONS[body.format] ?? ''}`,
+              mediaType: mediaType ?? 'application/octet-stream',
+              bytes: result.bytes,
+            }
+      // Raw bytes carry no checksum: a body a proxy damaged must not be saved as the file.
+      const problem = exportShapeProblem(body.format, file.bytes)
+      if (problem !== null) throw badResponse('exportCertificate', problem)
+      return file
     })
   }
 
@@ -386,7 +392,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           }
           let response: RawResponse
           try {
-            response = await requestRaw(target, { headers, signal })
+            response = await requestRaw(target, {
+              headers,
+              signal,
+              idleTimeoutMs: rawOptions.idleTimeoutMs,
+            })
           } catch (error) {
             throw toNetworkError(error, target, {
               timeout: timeout.signal,
@@ -419,6 +429,62 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 }
 
 /* ------------------------------------------------------------------ helpers */
+
+const PEM_FORMATS = new Set<ExportFormat>([
+  'pem',
+  'chain',
+  'fullchain',
+  'private-key',
+  'pem-bundle',
+])
+
+/**
+ * Why the bytes of an export cannot be a file of the format asked for, or null. A shallow check of
+ * the envelope only (PEM blocks with intact boundary lines; DER and PKCS#12 start with an ASN.1
+ * SEQUENCE; a JKS or JCEKS keystore with its magic number, or a PKCS#12 keystore): enough to
+ * refuse a truncated, empty or damaged body, never a judgement on the certificate inside.
+ */
+export function exportShapeProblem(format: ExportFormat, bytes: Buffer): string | null {
+  if (bytes.length === 0) return `the ${format} export is empty`
+  if (PEM_FORMATS.has(format)) {
+    const problem = pemProblem(bytes.toString('utf8'))
+    return problem === null ? null : `the ${format} export is not a PEM file (${problem})`
+  }
+  const sequence = bytes[0] === 0x30
+  if (format === 'jks') {
+    const magic = bytes.length >= 4 ? bytes.readUInt32BE(0) : 0
+    if (magic === 0xfeedfeed || magic === 0xcececece || sequence) return null
+    return 'the jks export is not a Java keystore (no keystore magic number at its start)'
+  }
+  if (sequence) return null
+  return `the ${format} export is not ${format === 'der' ? 'DER' : 'PKCS#12'} data (it does not start with an ASN.1 SEQUENCE)`
+}
+
+/** Why a text is not a PEM file (blocks with matching, intact BEGIN and END lines), or null. */
+function pemProblem(text: string): string | null {
+  let open: string | null = null
+  let blocks = 0
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim()
+    const boundary = /^-----(BEGIN|END) ([A-Z0-9 ]+)-----$/.exec(line)
+    if (boundary !== null) {
+      const [, kind, label] = boundary
+      if (kind === 'BEGIN') {
+        if (open !== null) return `a BEGIN ${label ?? ''} line inside a ${open} block`
+        open = label ?? ''
+      } else {
+        if (open !== label) return `an END ${label ?? ''} line without its BEGIN line`
+        open = null
+        blocks += 1
+      }
+    } else if (/-{2,}\s*(BEGIN|END)\b|\b(BEGIN|END) [A-Z0-9 ]+-{2,}/.test(line)) {
+      return 'a damaged BEGIN or END line'
+    }
+  }
+  if (open !== null) return `the ${open} block has no END line`
+  if (blocks === 0) return 'no PEM block'
+  return null
+}
 
 function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`

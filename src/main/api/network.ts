@@ -109,7 +109,11 @@ export function toNetworkError(error: unknown, url: URL, context: AbortContext =
     })
   }
   const code = findErrorCode(error)
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'ERR_HTTP_IDLE'
+  ) {
     return new ServiceError(APP_ERROR_CODES.TIMEOUT, `No answer from ${origin} in time`, {
       cause: error,
     })

@@ -40,9 +40,12 @@ export interface RawResponse {
 export interface RawRequest {
   headers: Record<string, string>
   signal?: AbortSignal
-  /** No byte for this long while we wait for one: the download fails (ETIMEDOUT). Default 60 s. */
+  /** No byte for this long while we wait for one: the exchange fails (IDLE_TIMEOUT_CODE). 60 s. */
   idleTimeoutMs?: number
 }
+
+/** The code of the error for a server that went silent (no byte for `idleTimeoutMs`). */
+export const IDLE_TIMEOUT_CODE = 'ERR_HTTP_IDLE'
 
 /** One socket read at most; reused for every read of the connection. */
 const READ_BUFFER_BYTES = 256 * 1024
@@ -84,7 +87,7 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
     socket.on('timeout', () => {
       // Paused by a slow sink (a slow disk) is not the server's silence.
       if (held === null)
-        fail(Object.assign(new Error('No data for too long'), { code: 'ETIMEDOUT' }))
+        fail(Object.assign(new Error('No data for too long'), { code: IDLE_TIMEOUT_CODE }))
     })
     socket.on('end', () => {
       endOfStream = true

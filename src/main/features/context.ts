@@ -10,6 +10,7 @@ import type { TransferLog } from '../cache/transfers'
 import type { SettingsStore } from '../settings'
 import type { ProfileStore, StoredProfile } from '../profiles'
 import type { TokenVault } from '../vault'
+import type { DownloadTiming } from '../transfers/volume-archive'
 import type { EmbeddedSandbox } from './embedded-sandbox'
 
 /*
@@ -46,6 +47,8 @@ export interface DeskContext {
   requestTimeoutMs?: number
   /** The largest answer body the service client reads (default 64 MiB, see api/client.ts). */
   maxResponseBytes?: number
+  /** Timeouts and backoff of volume downloads, overriding the defaults (tests shorten them). */
+  downloadTiming?: DownloadTiming
 }
 
 /**

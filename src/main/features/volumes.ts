@@ -41,34 +41,48 @@ export function volumeHandlers(
   return {
     async 'volumes.export'({ profileId, nodeId, name }) {
       const profile = requireProfile(context, profileId)
-      const { client, exported } = await withProfileClient(context, profileId, async (client) => {
-        const answer = await client.call('exportVolume', { params: { nodeId, name } })
-        return { client, exported: answer.data }
-      })
+      const logStart = (exported: VolumeExport | null) =>
+        context.transfers.start({
+          profileId,
+          profileName: profile.name,
+          kind: 'volume',
+          label: `${nodeId} / ${name}`,
+          source: { operation: 'exportVolume', nodeId, name, format: exported?.format ?? null },
+          bytesTotal: typeof exported?.sizeBytes === 'number' ? exported.sizeBytes : null,
+          destination: null,
+        })
+      /** An export that failed before its download began is logged as failed too: the panel shows it. */
+      const logFailure = (transfer: Transfer, error: unknown) => {
+        const bridgeError = bridgeErrorOf(context, error)
+        const ended = context.transfers.finish(transfer.id, {
+          state: bridgeError.code === APP_ERROR_CODES.CANCELLED ? 'cancelled' : 'failed',
+          errorCode: bridgeError.code,
+          errorMessage: bridgeError.message,
+        })
+        if (ended !== undefined) context.events.emit('transfers.finished', ended)
+      }
+      let answered: { client: ServiceClient; exported: VolumeExport }
+      try {
+        answered = await withProfileClient(context, profileId, async (client) => {
+          const answer = await client.call('exportVolume', { params: { nodeId, name } })
+          return { client, exported: answer.data }
+        })
+      } catch (error) {
+        // Op 15 failed (timeout, 5xx, reset, a malformed answer): as certificate exports do.
+        logFailure(logStart(null), error)
+        throw error
+      }
+      const { client, exported } = answered
       const target = await chooseTarget(context, defaultArchiveName(exported, name))
-      const transfer = context.transfers.start({
-        profileId,
-        profileName: profile.name,
-        kind: 'volume',
-        label: `${nodeId} / ${name}`,
-        source: { operation: 'exportVolume', nodeId, name, format: exported.format ?? null },
-        bytesTotal: typeof exported.sizeBytes === 'number' ? exported.sizeBytes : null,
-        destination: null,
-      })
+      const transfer = logStart(exported)
       let file: AtomicFile
       try {
         file = await AtomicFile.create(target.folder, target.name, {
           fallbackName: 'volume.tar.gz',
         })
       } catch (error) {
-        // A folder that cannot take the file is a failed export too: the panel shows it.
-        const bridgeError = bridgeErrorOf(context, error)
-        const ended = context.transfers.finish(transfer.id, {
-          state: 'failed',
-          errorCode: bridgeError.code,
-          errorMessage: bridgeError.message,
-        })
-        if (ended !== undefined) context.events.emit('transfers.finished', ended)
+        // A folder that cannot take the file is a failed export too.
+        logFailure(transfer, error)
         throw error
       }
       void jobs.run(transfer, (signal, reporter) =>
@@ -80,6 +94,7 @@ export function volumeHandlers(
           signal,
           reporter,
           renewUrl: () => renewDownloadUrl(client, nodeId, name),
+          ...(context.downloadTiming === undefined ? {} : { timing: context.downloadTiming }),
         }),
       )
       return transfer

@@ -1,6 +1,8 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { errorFromResponse, isServiceError, ServiceError } from '../api'
 import type { PausableSink, RawResponse } from '../api'
+import { describeOrigin, findErrorCode } from '../api/network'
+import { IDLE_TIMEOUT_CODE } from '../api/raw-http'
 import type { AtomicFile } from './atomic-file'
 
 /*
@@ -10,12 +12,18 @@ import type { AtomicFile } from './atomic-file'
  * whole new file (200) instead of a mismatched tail. A 200 to a range request always restarts
  * the file from zero: bytes are never appended to a file they do not continue. Memory stays
  * flat: each chunk is written (and hashed by the AtomicFile) before the next one is read.
+ *
+ * A body that goes silent (a NAT or proxy that drops the flow without a reset) is given up after
+ * `stallTimeoutMs` without a byte, and resumed like a dropped connection. The engine gives up
+ * after `maxAttemptsWithoutProgress` failed attempts in a row that each brought less than
+ * MIN_PROGRESS_BYTES: a link that trickles a few bytes per attempt (a slow drip, a connection cut
+ * every few bytes) ends in a clear error instead of resuming for ever.
  */
 
 /** How the engine fetches: the service client's `fetchRaw` (token only to the profile's origin). */
 export type RangeFetch = (
   url: string,
-  request: { headers: Record<string, string>; signal: AbortSignal },
+  request: { headers: Record<string, string>; signal: AbortSignal; idleTimeoutMs: number },
 ) => Promise<RawResponse>
 
 export interface DownloadProgress {
@@ -42,6 +50,8 @@ export interface DownloadOptions {
   maxAttemptsWithoutProgress?: number
   /** First pause before a resume; doubles per failed attempt, at most 5 s. Default 500 ms. */
   retryDelayMs?: number
+  /** No byte of the body for this long ends the attempt (then a resume). Default 60 s. */
+  stallTimeoutMs?: number
 }
 
 export interface DownloadResult extends DownloadProgress {
@@ -49,11 +59,15 @@ export interface DownloadResult extends DownloadProgress {
 }
 
 const MAX_RETRY_DELAY_MS = 5_000
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000
+/** What an attempt must bring before a failure after it no longer counts toward giving up. */
+export const MIN_PROGRESS_BYTES = 64 * 1024
 
 export async function downloadToFile(options: DownloadOptions): Promise<DownloadResult> {
   const { file, signal } = options
   const maxFailures = options.maxAttemptsWithoutProgress ?? 5
   const retryDelayMs = options.retryDelayMs ?? 500
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS
   let url = options.url
   let total: number | null = options.expectedSize ?? null
   let validator: string | null = null
@@ -79,7 +93,9 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
     const sizeBefore = file.size
     let response: RawResponse
     try {
-      response = await options.fetch(url, { headers, signal })
+      // The transport's idle timer is the stall watchdog: it counts only while it waits for
+      // the network, never while a full buffer waits for the disk.
+      response = await options.fetch(url, { headers, signal, idleTimeoutMs: stallTimeoutMs })
     } catch (error) {
       failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
       continue
@@ -141,13 +157,18 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
       await streamBody(response, file, signal, () => options.onProgress?.(progress()))
     } catch (error) {
       if (isFileError(error) || signal.aborted) throw cancelledOr(error, signal)
-      if (file.size > sizeBefore) failures = 0
-      failures = await afterFailure(error, failures, maxFailures, retryDelayMs, signal)
+      if (madeProgress(file.size - sizeBefore)) failures = 0
+      const failure = isServiceError(error)
+        ? error
+        : findErrorCode(error) === IDLE_TIMEOUT_CODE
+          ? stalled(url, stallTimeoutMs)
+          : brokeMidBody(error, url, file.size - sizeBefore)
+      failures = await afterFailure(failure, failures, maxFailures, retryDelayMs, signal)
       continue
     }
     if (total !== null && file.size < total) {
       // The body ended early without an error (a closed connection the parser accepted).
-      if (file.size > sizeBefore) failures = 0
+      if (madeProgress(file.size - sizeBefore)) failures = 0
       failures = await afterFailure(
         new ServiceError(APP_ERROR_CODES.OFFLINE, 'The connection closed before the end'),
         failures,
@@ -162,6 +183,47 @@ export async function downloadToFile(options: DownloadOptions): Promise<Download
 }
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504])
+
+function madeProgress(bytes: number): boolean {
+  return bytes >= MIN_PROGRESS_BYTES
+}
+
+function originOf(url: string): string {
+  try {
+    return describeOrigin(new URL(url))
+  } catch {
+    // A relative URL: the service's own origin, which the message need not spell out.
+    return 'the server'
+  }
+}
+
+/** What the transport's body errors (raw-http.ts, Node system errors) mean, in words. */
+const BODY_BREAKS: Record<string, string> = {
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed',
+  ERR_HTTP_INCOMPLETE: 'the connection closed before the end of the answer',
+  ERR_HTTP_MALFORMED: 'the answer is not valid HTTP/1.1',
+}
+
+/** A connection that broke while the archive was arriving: OFFLINE, saying how much came. */
+function brokeMidBody(error: unknown, url: string, received: number): ServiceError {
+  const code = findErrorCode(error)
+  const reason = (code && BODY_BREAKS[code]) ?? code ?? 'network error'
+  return new ServiceError(
+    APP_ERROR_CODES.OFFLINE,
+    `The connection to ${originOf(url)} broke during the download, after ${received} bytes of this attempt (${reason})`,
+    { cause: error, ...(code === undefined ? {} : { details: { reason: code } }) },
+  )
+}
+
+function stalled(url: string, ms: number): ServiceError {
+  const origin = originOf(url)
+  const wait = ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+  return new ServiceError(
+    APP_ERROR_CODES.TIMEOUT,
+    `The download from ${origin} stalled: no data for ${wait}`,
+  )
+}
 
 /** Bytes gathered before one write: fewer, larger writes, while the next bytes are read. */
 const WRITE_BATCH_BYTES = 1024 * 1024
@@ -248,11 +310,13 @@ async function afterFailure(
   if (!isNetworkFailure(error)) throw error
   const next = failures + 1
   if (next >= maxFailures) {
-    const message = isServiceError(error) ? error.message : 'the connection failed'
+    // The last failure's code and status (TIMEOUT, a 503, ...) say what happened; OFFLINE when
+    // the connection itself failed.
+    const last = isServiceError(error) ? error : null
     throw new ServiceError(
-      APP_ERROR_CODES.OFFLINE,
-      `The download failed ${next} times in a row without progress (${message})`,
-      { cause: error },
+      last?.code ?? APP_ERROR_CODES.OFFLINE,
+      `The download failed ${next} times in a row without progress (${last?.message ?? 'the connection failed'})`,
+      { cause: error, ...(last?.status === undefined ? {} : { status: last.status }) },
     )
   }
   await sleep(Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** failures), signal)

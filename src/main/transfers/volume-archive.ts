@@ -22,23 +22,40 @@ export interface VolumeArchiveJob {
   reporter: JobReporter
   /** Asks op 15 again for a fresh link (signed links expire). */
   renewUrl(): Promise<string>
+  /** Timeouts and backoff of the download; the defaults suit real networks (tests shorten them). */
+  timing?: DownloadTiming
 }
+
+export interface DownloadTiming {
+  /** Until the download's response headers arrive. Default 60 s. */
+  headersTimeoutMs?: number
+  /** No byte of the body for this long: the attempt is given up and resumed. Default 60 s. */
+  stallTimeoutMs?: number
+  /** First pause before a resume. Default 500 ms. */
+  retryDelayMs?: number
+}
+
+const DEFAULT_HEADERS_TIMEOUT_MS = 60_000
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/
 
 export async function writeVolumeArchive(job: VolumeArchiveJob): Promise<CommittedFile> {
   const { exported, file, reporter } = job
   const expectedSize = typeof exported.sizeBytes === 'number' ? exported.sizeBytes : null
+  const timing = job.timing ?? {}
+  const headersTimeoutMs = timing.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS
   try {
     if (exported.downloadUrl !== undefined && exported.downloadUrl !== '') {
       await downloadToFile({
         url: exported.downloadUrl,
         // The token goes to the profile's own origin only; fetchRaw enforces it on every hop.
         fetch: (url, request) =>
-          job.client.fetchRaw(url, { ...request, authenticated: true, headersTimeoutMs: 60_000 }),
+          job.client.fetchRaw(url, { ...request, authenticated: true, headersTimeoutMs }),
         file,
         signal: job.signal,
         expectedSize,
+        ...(timing.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: timing.stallTimeoutMs }),
+        ...(timing.retryDelayMs === undefined ? {} : { retryDelayMs: timing.retryDelayMs }),
         onProgress: (progress) => reporter.progress(progress),
         renewUrl: job.renewUrl,
       })
