@@ -9,25 +9,35 @@ import type { BodySink } from '../../src/main/api/http1-response'
 
 /*
  * The download transport's HTTP/1.1 parser, fed as a socket would feed it: in arbitrary pieces,
- * with a sink that may take fewer bytes than offered (a full write buffer). Whatever the
+ * with a sink that may write later (a disk), holding the bytes until it has. Whatever the
  * pieces, the head and the body must come out the same; whatever the garbage, the parser must
  * refuse it with its own error, never loop or return a wrong body.
  */
 
 const text = (value: string) => Buffer.from(value, 'latin1')
 
-/** Feeds `pieces` like raw-http.ts: re-feeds what was not consumed until all of it was. */
-function parse(
+/**
+ * Feeds `pieces` like raw-http.ts: re-feeds what was not consumed, and waits for the sink's
+ * pending write before feeding more. The sink writes asynchronously every `asyncEvery`th time.
+ */
+async function parse(
   pieces: Uint8Array[],
-  options: { sinkLimit?: number; endOfStream?: boolean } = {},
-): { status: number; headers: Headers; body: Buffer } {
+  options: { asyncEvery?: number; endOfStream?: boolean } = {},
+): Promise<{ status: number; headers: Headers; body: Buffer }> {
   const parser = new Http1ResponseParser()
   const body: Buffer[] = []
+  let writes = 0
   const sink: BodySink = {
     write(bytes) {
-      const take = Math.min(bytes.length, options.sinkLimit ?? bytes.length)
-      body.push(Buffer.from(bytes.subarray(0, take)))
-      return take
+      writes += 1
+      if (options.asyncEvery === undefined || writes % options.asyncEvery !== 0) {
+        body.push(Buffer.from(bytes))
+        return
+      }
+      // Copied only after the wait: the bytes must stay untouched until the write settles.
+      return Promise.resolve().then(() => {
+        body.push(Buffer.from(bytes))
+      })
     },
   }
   for (const piece of pieces) {
@@ -35,6 +45,7 @@ function parse(
     for (let guard = 0; rest.length > 0 && !parser.complete; guard += 1) {
       if (guard > 1_000_000) throw new Error('the parser makes no progress')
       const consumed = parser.feed(rest, parser.response === null ? null : sink)
+      await parser.takePendingWrite()
       rest = rest.subarray(consumed)
     }
   }
@@ -74,19 +85,19 @@ function chunked(body: Buffer, sizes: number[], extras = ''): Buffer {
 }
 
 describe('the HTTP/1.1 response parser', () => {
-  it('reads a Content-Length body exactly, in any pieces, whatever the sink takes at once', () => {
-    fc.assert(
-      fc.property(
+  it('reads a Content-Length body exactly, in any pieces, whether the sink writes at once or later', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.uint8Array({ maxLength: 2000 }),
         fc.array(fc.nat(), { maxLength: 20 }),
-        fc.integer({ min: 1, max: 300 }),
-        (bytes, cuts, sinkLimit) => {
+        fc.integer({ min: 1, max: 5 }),
+        async (bytes, cuts, asyncEvery) => {
           const body = Buffer.from(bytes)
           const wire = Buffer.concat([
             text(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nETag: "v1"\r\n\r\n`),
             body,
           ])
-          const parsed = parse(split(wire, cuts), { sinkLimit })
+          const parsed = await parse(split(wire, cuts), { asyncEvery })
           expect(parsed.status).toBe(200)
           expect(parsed.headers.get('etag')).toBe('"v1"')
           expect(parsed.body.equals(body)).toBe(true)
@@ -95,33 +106,33 @@ describe('the HTTP/1.1 response parser', () => {
     )
   })
 
-  it('decodes a chunked body with extensions and trailers, in any pieces', () => {
-    fc.assert(
-      fc.property(
+  it('decodes a chunked body with extensions and trailers, in any pieces', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.uint8Array({ minLength: 1, maxLength: 2000 }),
         fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 10 }),
         fc.array(fc.nat(), { maxLength: 30 }),
         fc.constantFrom('', ';name=value', ';a;b="c"'),
-        (bytes, sizes, cuts, extras) => {
+        async (bytes, sizes, cuts, extras) => {
           const body = Buffer.from(bytes)
           const wire = Buffer.concat([
             text('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'),
             chunked(body, sizes, extras),
           ])
-          const parsed = parse(split(wire, cuts), { sinkLimit: 97 })
+          const parsed = await parse(split(wire, cuts), { asyncEvery: 2 })
           expect(parsed.body.equals(body)).toBe(true)
         },
       ),
     )
   })
 
-  it('reads a body without framing until the connection ends', () => {
-    const parsed = parse([text('HTTP/1.0 200 OK\nContent-Type: x\n\nhello '), text('world')])
+  it('reads a body without framing until the connection ends', async () => {
+    const parsed = await parse([text('HTTP/1.0 200 OK\nContent-Type: x\n\nhello '), text('world')])
     expect(parsed.body.toString()).toBe('hello world')
   })
 
-  it('skips interim 1xx heads and takes the final one', () => {
-    const parsed = parse([
+  it('skips interim 1xx heads and takes the final one', async () => {
+    const parsed = await parse([
       text('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n'),
       text(
         'HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 5-6/10\r\nContent-Length: 2\r\n\r\nab',
@@ -132,7 +143,7 @@ describe('the HTTP/1.1 response parser', () => {
     expect(parsed.body.toString()).toBe('ab')
   })
 
-  it('stops after the head, so the caller sees it before any body byte', () => {
+  it('stops after the head, so the caller sees it before any body byte', async () => {
     const parser = new Http1ResponseParser()
     const wire = text('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc')
     expect(parser.feed(wire, null)).toBe(wire.length - 3)
@@ -140,14 +151,16 @@ describe('the HTTP/1.1 response parser', () => {
     expect(parser.feed(wire.subarray(wire.length - 3), null)).toBe(0)
   })
 
-  it('has no body for 204 and 304, and an empty one for Content-Length: 0', () => {
+  it('has no body for 204 and 304, and an empty one for Content-Length: 0', async () => {
     for (const head of ['HTTP/1.1 204 No Content\r\n\r\n', 'HTTP/1.1 304 Not Modified\r\n\r\n']) {
-      expect(parse([text(head)]).body.length).toBe(0)
+      expect((await parse([text(head)])).body.length).toBe(0)
     }
-    expect(parse([text('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')]).body.length).toBe(0)
+    expect((await parse([text('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')])).body.length).toBe(
+      0,
+    )
   })
 
-  it('says the connection closed early when the framing announced more', () => {
+  it('says the connection closed early when the framing announced more', async () => {
     const cases = [
       'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc',
       'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab',
@@ -155,11 +168,11 @@ describe('the HTTP/1.1 response parser', () => {
       '',
     ]
     for (const wire of cases) {
-      expect(() => parse([text(wire)]), wire).toThrow(IncompleteResponseError)
+      await expect(parse([text(wire)]), wire).rejects.toThrow(IncompleteResponseError)
     }
   })
 
-  it('refuses what is not HTTP/1.1 it can trust', () => {
+  it('refuses what is not HTTP/1.1 it can trust', async () => {
     const cases = [
       'SSH-2.0-OpenSSH_9.6\r\n\r\n',
       'HTTP/2 200\r\n\r\n',
@@ -173,26 +186,26 @@ describe('the HTTP/1.1 response parser', () => {
       'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n',
     ]
     for (const wire of cases) {
-      expect(() => parse([text(wire)]), wire).toThrow(MalformedResponseError)
+      await expect(parse([text(wire)]), wire).rejects.toThrow(MalformedResponseError)
     }
   })
 
-  it('accepts a repeated Content-Length of one value (RFC 9110 8.6)', () => {
+  it('accepts a repeated Content-Length of one value (RFC 9110 8.6)', async () => {
     expect(
-      parse([text('HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\n\r\nabc')]).body.toString(),
+      (await parse([text('HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\n\r\nabc')])).body.toString(),
     ).toBe('abc')
   })
 
-  it('bounds the head, so a server cannot grow memory with endless headers', () => {
+  it('bounds the head, so a server cannot grow memory with endless headers', async () => {
     const endless = text(`HTTP/1.1 200 OK\r\n${'X-Pad: aaaaaaaaaaaaaaaa\r\n'.repeat(5000)}`)
-    expect(() => parse(split(endless, [100, 40_000]), { endOfStream: false })).toThrow(
+    await expect(parse(split(endless, [100, 40_000]), { endOfStream: false })).rejects.toThrow(
       /longer than 65536 bytes/,
     )
   })
 
-  it('never throws anything but its own errors on random bytes, and never loops', () => {
-    fc.assert(
-      fc.property(
+  it('never throws anything but its own errors on random bytes, and never loops', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.oneof(
           fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
           fc
@@ -200,9 +213,9 @@ describe('the HTTP/1.1 response parser', () => {
             .map(([head, tail]) => Buffer.concat([text(`HTTP/1.1 ${head}\r\n\r\n`), tail])),
         ),
         fc.array(fc.nat(), { maxLength: 10 }),
-        (wire, cuts) => {
+        async (wire, cuts) => {
           try {
-            parse(split(wire, cuts), { sinkLimit: 7 })
+            await parse(split(wire, cuts), { asyncEvery: 3 })
           } catch (error) {
             const known =
               error instanceof MalformedResponseError ||

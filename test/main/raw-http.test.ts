@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
-import type { AddressInfo, Server } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient, requestRaw } from '../../src/main/api'
-import type { PausableSink } from '../../src/main/api'
+import type { BodySink } from '../../src/main/api'
 import { findErrorCode } from '../../src/main/api/network'
 import { IDLE_TIMEOUT_CODE } from '../../src/main/api/raw-http'
 import { makeTempDir } from '../support/tools'
@@ -17,11 +17,11 @@ import type { TempDir } from '../support/tools'
 /*
  * The download transport against real servers on loopback: node:http answering with a length,
  * chunked and close-delimited bodies, servers that break, go silent or speak TLS with a
- * certificate nobody trusts. The sink here pauses the socket on purpose (it takes a few KiB at
- * a time and has room again a tick later), as a busy disk would.
+ * certificate nobody trusts. The sink here writes asynchronously, so the socket pauses for every
+ * write, as it does for a disk.
  */
 
-const servers: Server[] = []
+const servers: (ReturnType<typeof createServer> | ReturnType<typeof createTlsServer>)[] = []
 let temp: TempDir
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-raw-http')
@@ -32,7 +32,7 @@ afterEach(async () => {
     servers.splice(0).map(
       (server) =>
         new Promise<void>((resolve) => {
-          server.closeAllConnections?.()
+          server.closeAllConnections()
           server.close(() => resolve())
         }),
     ),
@@ -49,16 +49,15 @@ async function serve(
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/file`)
 }
 
-/** Collects the body, taking at most `step` bytes per call and pausing the socket between. */
-function slowSink(step = 5000): PausableSink & { body(): Buffer } {
+/** Collects the body; every write is asynchronous, so the socket pauses for each, as for a disk. */
+function slowSink(): BodySink & { body(): Buffer } {
   const parts: Buffer[] = []
   return {
-    write(bytes) {
-      const take = Math.min(step, bytes.length)
-      parts.push(Buffer.from(bytes.subarray(0, take)))
-      return take
+    async write(bytes) {
+      await new Promise((resolve) => setImmediate(resolve))
+      // Read only now: the bytes must still be there after the wait (the socket was paused).
+      parts.push(Buffer.from(bytes))
     },
-    ready: () => new Promise((resolve) => setImmediate(resolve)),
     body: () => Buffer.concat(parts),
   }
 }
@@ -91,7 +90,7 @@ describe('requestRaw', () => {
     })
     const chunked = await requestRaw(chunkedUrl, { headers: {} })
     expect(chunked.headers.get('transfer-encoding')).toBe('chunked')
-    const sink = slowSink(70_000)
+    const sink = slowSink()
     await chunked.readBody(sink)
     expect(sha256(sink.body())).toBe(sha256(payload))
 
@@ -124,7 +123,7 @@ describe('requestRaw', () => {
       response.write(payload.subarray(0, 200_000), () => response.destroy())
     })
     const answer = await requestRaw(url, { headers: {} })
-    const sink = slowSink(1_000_000)
+    const sink = slowSink()
     const failure = await answer.readBody(sink).catch((error: unknown) => error)
     expect(['ERR_HTTP_INCOMPLETE', 'ECONNRESET']).toContain(findErrorCode(failure))
     expect(sink.body().equals(payload.subarray(0, sink.body().length))).toBe(true)

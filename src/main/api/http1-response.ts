@@ -20,10 +20,13 @@ export interface ResponseHead {
   headers: Headers
 }
 
-/** Receives body bytes; `bytes` is only valid during the call (it is a view of a reused buffer). */
+/**
+ * Receives body bytes. `bytes` is a view of a reused buffer: valid during the call, or until the
+ * returned promise settles. While it is pending, nothing more is read (the socket is paused),
+ * so a sink can write the bytes to disk from where they are, without a copy.
+ */
 export interface BodySink {
-  /** Takes what it can of `bytes` and says how many it took; fewer pauses the reading. */
-  write(bytes: Uint8Array): number
+  write(bytes: Uint8Array): void | Promise<void>
 }
 
 /** The answer is not HTTP/1.1 we can trust: the download fails (and may be resumed). */
@@ -65,6 +68,8 @@ export class Http1ResponseParser {
   /** The current head's lines so far, and its size (against MAX_HEAD_BYTES). */
   private headLines: string[] = []
   private headBytes = 0
+  /** The sink's write of the last body bytes, while it runs. */
+  private writing: Promise<void> | null = null
 
   /** The final (non-1xx) head, once it has arrived. */
   get response(): ResponseHead | null {
@@ -81,9 +86,20 @@ export class Http1ResponseParser {
   }
 
   /**
+   * The sink's pending write, taken once: the caller must not feed more (nor reuse the memory
+   * of the bytes it fed) until it settles.
+   */
+  takePendingWrite(): Promise<void> | null {
+    const writing = this.writing
+    this.writing = null
+    return writing
+  }
+
+  /**
    * Consumes `bytes` up to the end of the head (then stops, so that the caller can look at it
    * before any body byte is handed on), or through the body into `sink`. Returns how many bytes
-   * were consumed: fewer than given after the head, or when the sink took fewer than offered.
+   * were consumed: fewer than given after the head, without a sink, or when the sink's write is
+   * pending (see takePendingWrite).
    */
   feed(bytes: Uint8Array, sink: BodySink | null): number {
     let offset = 0
@@ -98,25 +114,26 @@ export class Http1ResponseParser {
           break
         }
         case 'length':
-        case 'chunk-data': {
-          if (sink === null) return offset
-          const offered = Math.min(state.remaining, bytes.length - offset)
-          const taken = sink.write(bytes.subarray(offset, offset + offered))
-          offset += taken
-          this.bodyBytes += taken
-          state.remaining -= taken
-          if (state.remaining === 0) {
-            this.state = state.kind === 'length' ? { kind: 'done' } : { kind: 'chunk-end' }
-          }
-          if (taken < offered) return offset
-          break
-        }
+        case 'chunk-data':
         case 'until-close': {
           if (sink === null) return offset
-          const taken = sink.write(bytes.subarray(offset))
-          offset += taken
-          this.bodyBytes += taken
-          if (offset < bytes.length) return offset
+          const size =
+            state.kind === 'until-close'
+              ? bytes.length - offset
+              : Math.min(state.remaining, bytes.length - offset)
+          const written = sink.write(bytes.subarray(offset, offset + size))
+          offset += size
+          this.bodyBytes += size
+          if (state.kind !== 'until-close') {
+            state.remaining -= size
+            if (state.remaining === 0) {
+              this.state = state.kind === 'length' ? { kind: 'done' } : { kind: 'chunk-end' }
+            }
+          }
+          if (written instanceof Promise) {
+            this.writing = written
+            return offset
+          }
           break
         }
         case 'chunk-size':

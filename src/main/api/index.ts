@@ -11,5 +11,5 @@ export type {
 } from './client'
 export { describeOrigin, toNetworkError } from './network'
 export { requestRaw } from './raw-http'
-export type { PausableSink, RawResponse } from './raw-http'
+export type { BodySink, RawResponse } from './raw-http'
 export { filenameFromContentDisposition } from './content-disposition'

@@ -4,13 +4,15 @@ import tls from 'node:tls'
 import { Http1ResponseParser } from './http1-response'
 import type { BodySink } from './http1-response'
 
+export type { BodySink } from './http1-response'
+
 /*
  * One HTTP/1.1 GET whose body is pushed into a sink as it arrives: the transport of streamed
  * downloads (op 15's archive). Calls (`call`, JSON answers) keep fetch; a download is all body,
  * and both fetch and node:http allocate a fresh buffer for every socket read, garbage that V8
  * only collects after about 64 MB of it. Here the socket reads into one reused buffer (net's
- * `onread`), the parser (http1-response.ts) hands the sink views of it, and a sink that is
- * full pauses the socket until it has room. Measured on the 1 GiB sandbox volume
+ * `onread`), the parser (http1-response.ts) hands the sink views of it, and the socket stays
+ * paused while the sink writes them (to disk, straight from that buffer). Measured on the 1 GiB sandbox volume
  * (bench/export.ts): no per-read garbage, and a third of node:http's CPU to receive.
  *
  * One request per connection (`Connection: close`). No redirects, no token, no headers
@@ -18,19 +20,17 @@ import type { BodySink } from './http1-response'
  * errors, the parser's errors, the AbortSignal's reason) into ServiceErrors.
  */
 
-/** A sink that can say when it has room again after taking fewer bytes than offered. */
-export interface PausableSink extends BodySink {
-  /** Resolves when `write` can take more; rejects to stop the download (e.g. a full disk). */
-  ready(): Promise<void>
-}
-
 export interface RawResponse {
   /** The URL this answer came from. */
   readonly url: string
   readonly status: number
   readonly headers: Headers
-  /** Pushes the body into `sink`; resolves at its end, rejects if the connection breaks. Once. */
-  readBody(sink: PausableSink): Promise<void>
+  /**
+   * Pushes the body into `sink` (a write that returns a promise pauses the reading until it
+   * settles; a rejected one stops the download with its error). Resolves at the body's end,
+   * rejects if the connection breaks. Once.
+   */
+  readBody(sink: BodySink): Promise<void>
   /** The whole body, at most `limit` bytes kept (for error answers); a break ends it early. */
   bytes(limit: number): Promise<Buffer>
   /** Closes the connection without reading the rest. */
@@ -61,7 +61,7 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
     const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
     /** Bytes of the last read not yet consumed; the socket is paused while they wait. */
     let held: Uint8Array | null = null
-    let sink: PausableSink | null = null
+    let sink: BodySink | null = null
     let body: { resolve(): void; reject(error: unknown): void } | null = null
     let headArrived = false
     let bodyDone = false
@@ -115,13 +115,15 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
         resolveHead(response(parser.response.status, parser.response.headers))
         return false
       }
-      if (parser.complete) {
-        finishBody()
+      const writing = parser.takePendingWrite()
+      if (writing !== null) {
+        // The sink still uses these bytes (and the rest of the read must wait its turn).
+        held = bytes.subarray(consumed)
+        writing.then(drain, fail)
         return false
       }
-      if (consumed < bytes.length) {
-        held = bytes.subarray(consumed)
-        sink?.ready().then(drain, fail)
+      if (parser.complete) {
+        finishBody()
         return false
       }
       return true
@@ -183,14 +185,12 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
         async bytes(limit) {
           const chunks: Buffer[] = []
           let kept = 0
-          const collector: PausableSink = {
+          const collector: BodySink = {
             write(bytes) {
               const keep = Math.min(bytes.length, limit - kept)
               if (keep > 0) chunks.push(Buffer.from(bytes.subarray(0, keep)))
               kept += keep
-              return bytes.length
             },
-            ready: () => Promise.resolve(),
           }
           // An error page cut short is still worth what arrived of it.
           await this.readBody(collector).catch(() => undefined)
