@@ -40,12 +40,21 @@ export interface CommitOptions {
 
 export const TEMP_FILE_PATTERN = /^\.infradesk-[0-9a-f]{16}\.part$/
 const MAX_NUMBERED = 9999
+/**
+ * Written bytes between background flushes. A big download starts its write-back while it
+ * is still arriving, instead of leaving the commit's fsync a gigabyte to flush at the end
+ * (about 0.7 s per GiB here, all of it after the last byte).
+ */
+const FLUSH_EVERY_BYTES = 32 * 1024 * 1024
 
 /** A file being written; becomes visible under its name only on `commit`. */
 export class AtomicFile {
   private written = 0
   private hash: Hash = createHash('sha256')
   private finished = false
+  /** The background fdatasync while it runs, and where the last one started. */
+  private flushing: Promise<void> | null = null
+  private flushedAt = 0
 
   private constructor(
     readonly folder: string,
@@ -102,12 +111,24 @@ export class AtomicFile {
     }
     this.hash.update(chunk)
     this.written += chunk.length
+    if (this.written - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === null) {
+      this.flushedAt = this.written
+      // Only a head start: its failure (if any) is met again by the commit's own fsync.
+      this.flushing = this.handle
+        .datasync()
+        .catch(() => undefined)
+        .finally(() => {
+          this.flushing = null
+        })
+    }
   }
 
   /** Empties the file and starts over (a server that ignored a Range request sends it all). */
   async restart(): Promise<void> {
     this.assertOpen()
     try {
+      await this.flushing
+      this.flushedAt = 0
       await this.handle.truncate(0)
     } catch (error) {
       throw fileSystemError(error, this.folder)
@@ -124,6 +145,7 @@ export class AtomicFile {
     const sha256 = this.hash.digest('hex')
     try {
       try {
+        await this.flushing
         await this.handle.sync()
       } finally {
         await this.handle.close()
@@ -142,6 +164,7 @@ export class AtomicFile {
   async abort(): Promise<void> {
     if (!this.finished) {
       this.finished = true
+      await this.flushing
       await this.handle.close().catch(() => undefined)
     }
     await rm(this.tempPath, { force: true }).catch(() => undefined)
