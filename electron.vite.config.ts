@@ -33,7 +33,9 @@ export default defineConfig({
     build: {
       externalizeDeps: true,
       rolldownOptions: {
-        input: { index: resolve('src/main/index.ts') },
+        // web: the same main-process core for `npm run web` (plain Node, no Electron), so web
+        // mode starts from one built file instead of compiling TypeScript at every launch.
+        input: { index: resolve('src/main/index.ts'), web: resolve('src/main/web/cli.ts') },
       },
     },
   },

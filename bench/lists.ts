@@ -59,7 +59,8 @@ function rssMB(pid: number): number {
 async function startWebMode(dataDir: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main/web/cli.ts', '--port', '0', '--data-dir', dataDir],
+    // As `npm run web` runs it: the built host (`npm run build` made it with the renderer).
+    ['out/main/web.js', '--port', '0', '--data-dir', dataDir],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
   )
   const url = await new Promise<URL>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createDesk } from '../desk'
@@ -14,7 +14,15 @@ import { parseWebArgs, UsageError } from './options'
  * `WEB_READY {"url":...}` for scripts and tests.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+/** The app's folder (with package.json and out/renderer), from src/main/web or from out/main. */
+function findAppRoot(start: string): string {
+  for (let folder = start; ; folder = path.dirname(folder)) {
+    if (existsSync(path.join(folder, 'package.json'))) return folder
+    if (path.dirname(folder) === folder) return path.resolve(start, '../../..')
+  }
+}
+
+const root = findAppRoot(path.dirname(fileURLToPath(import.meta.url)))
 
 function appVersion(): string {
   try {

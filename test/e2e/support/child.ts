@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url'
 import type { z } from 'zod'
 
 /*
- * A long-running TypeScript program of this repository (the web-mode app, the sandbox) started
- * under tsx, considered up when it prints its one ready line `<PREFIX> {json}`.
+ * A long-running program of this repository (the web-mode app, the sandbox) started under tsx
+ * (a .ts source) or plain Node (a built .js file), considered up when it prints its one ready
+ * line `<PREFIX> {json}`.
  */
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
@@ -29,9 +30,11 @@ export async function startTsxChild<Schema extends z.ZodType>(options: {
   readySchema: Schema
   env?: NodeJS.ProcessEnv
 }): Promise<RunningChild<z.output<Schema>>> {
+  // TypeScript runs under tsx; a built file (out/main/web.js) runs as users run it.
   const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx')
+  const program = options.script.endsWith('.ts') ? [tsx, options.script] : [options.script]
   // process.execPath: the same Node that runs the tests, whatever PATH says.
-  const child: ChildProcess = spawn(process.execPath, [tsx, options.script, ...options.args], {
+  const child: ChildProcess = spawn(process.execPath, [...program, ...options.args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     // DBUS_SESSION_BUS_ADDRESS (from scripts/with-keyring.mjs) passes through: the keychain.

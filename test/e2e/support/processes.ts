@@ -4,7 +4,10 @@ import path from 'node:path'
 import { z } from 'zod'
 import { startTsxChild, type RunningChild } from './child'
 
-/** The app in web mode: `tsx src/main/web/cli.ts --port 0 --data-dir DIR`. */
+/**
+ * The app in web mode as `npm run web` runs it: the built `out/main/web.js --port 0 --data-dir
+ * DIR` (the e2e run comes after `npm run build`).
+ */
 export interface WebApp {
   /** Open this once: it carries the launch secret, which the host swaps for a cookie. */
   url: string
@@ -15,7 +18,7 @@ export interface WebApp {
 
 export async function startWebApp(dataDir: string, env?: NodeJS.ProcessEnv): Promise<WebApp> {
   const child: RunningChild<{ url: string }> = await startTsxChild({
-    script: 'src/main/web/cli.ts',
+    script: 'out/main/web.js',
     args: ['--port', '0', '--data-dir', dataDir],
     readyPrefix: 'WEB_READY',
     readySchema: z.looseObject({ url: z.url() }),
