@@ -54,7 +54,10 @@ function slowSink(): BodySink & { body(): Buffer } {
   const parts: Buffer[] = []
   return {
     async write(bytes) {
-      await new Promise((resolve) => setImmediate(resolve))
+      // Some writes take a while, so the next read lands while this one is still in use.
+      await new Promise((resolve) =>
+        parts.length % 7 === 3 ? setTimeout(resolve, 3) : setImmediate(resolve),
+      )
       // Read only now: the bytes must still be there after the wait (the socket was paused).
       parts.push(Buffer.from(bytes))
     },

@@ -47,7 +47,7 @@ export interface RawRequest {
 /** The code of the error for a server that went silent (no byte for `idleTimeoutMs`). */
 export const IDLE_TIMEOUT_CODE = 'ERR_HTTP_IDLE'
 
-/** One socket read at most; reused for every read of the connection. */
+/** One socket read at most. */
 const READ_BUFFER_BYTES = 256 * 1024
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -58,9 +58,28 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
   return new Promise((resolveHead, rejectHead) => {
     const { signal } = request
     const parser = new Http1ResponseParser()
-    const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
+    /*
+     * The read buffers, used in turn: while the sink writes one read's bytes from one buffer,
+     * the socket reads the next into the other, so the network and the disk overlap. TLS gets
+     * one buffer: its `onread` takes a static buffer (nodejs/node#35753), not a generator.
+     */
+    const ring =
+      url.protocol === 'https:'
+        ? [Buffer.allocUnsafe(READ_BUFFER_BYTES)]
+        : [Buffer.allocUnsafe(READ_BUFFER_BYTES), Buffer.allocUnsafe(READ_BUFFER_BYTES)]
+    /** Which buffer the socket's next read goes into (net asks after each read). */
+    let nextIndex = 0
+    const nextBuffer = () => {
+      const buffer = ring[nextIndex] as Buffer
+      nextIndex = (nextIndex + 1) % ring.length
+      return buffer
+    }
+    /** The sink's pending write of each buffer's bytes: that buffer must not be read into. */
+    const inUse = new Map<Uint8Array, Promise<void>>()
     /** Bytes of the last read not yet consumed; the socket is paused while they wait. */
-    let held: Uint8Array | null = null
+    let held: { bytes: Uint8Array; buffer: Uint8Array } | null = null
+    /** The socket is paused for the sink (a write), not waiting for the server. */
+    let pausedForSink = false
     let sink: BodySink | null = null
     let body: { resolve(): void; reject(error: unknown): void } | null = null
     let headArrived = false
@@ -74,8 +93,8 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
       return
     }
     const onread: OnReadOpts = {
-      buffer: readBuffer,
-      callback: (size: number) => consume(readBuffer.subarray(0, size)),
+      buffer: ring.length === 1 ? (ring[0] as Buffer) : nextBuffer,
+      callback: (size: number, buffer: Uint8Array) => consume(buffer.subarray(0, size), buffer),
     }
     const socket = connect(url, onread)
     socket.setTimeout(request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)
@@ -86,12 +105,13 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
     socket.on('error', fail)
     socket.on('timeout', () => {
       // Paused by a slow sink (a slow disk) is not the server's silence.
-      if (held === null)
+      if (!pausedForSink) {
         fail(Object.assign(new Error('No data for too long'), { code: IDLE_TIMEOUT_CODE }))
+      }
     })
     socket.on('end', () => {
       endOfStream = true
-      if (held === null) onEndOfStream()
+      if (!pausedForSink) onEndOfStream()
     })
     socket.on('close', () => {
       if (!bodyDone && failure === null && !endOfStream) {
@@ -99,8 +119,18 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
       }
     })
 
-    /** Feeds bytes to the parser; false pauses the socket, keeping what is left in `held`. */
-    function consume(bytes: Uint8Array): boolean {
+    /** Pauses the socket until `until` settles, then goes on with `next` (or fails). */
+    function pauseUntil(until: Promise<void>, next: () => void): false {
+      pausedForSink = true
+      until.then(() => {
+        pausedForSink = false
+        next()
+      }, fail)
+      return false
+    }
+
+    /** Feeds one read's bytes to the parser; false pauses the socket. */
+    function consume(bytes: Uint8Array, buffer: Uint8Array): boolean {
       if (failure !== null || bodyDone) return false
       let consumed: number
       try {
@@ -111,29 +141,46 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
       }
       if (!headArrived && parser.response !== null) {
         headArrived = true
-        held = bytes.subarray(consumed)
+        held = { bytes: bytes.subarray(consumed), buffer }
+        pausedForSink = true
         resolveHead(response(parser.response.status, parser.response.headers))
         return false
       }
       const writing = parser.takePendingWrite()
       if (writing !== null) {
-        // The sink still uses these bytes (and the rest of the read must wait its turn).
-        held = bytes.subarray(consumed)
-        writing.then(drain, fail)
-        return false
+        inUse.set(buffer, writing)
+        writing.then(
+          () => {
+            if (inUse.get(buffer) === writing) inUse.delete(buffer)
+          },
+          () => undefined,
+        )
+        if (consumed < bytes.length) {
+          // The rest of this read (the next chunk of a chunked body) waits its turn.
+          held = { bytes: bytes.subarray(consumed), buffer }
+          return pauseUntil(writing, drain)
+        }
       }
       if (parser.complete) {
         finishBody()
         return false
       }
+      // The next read goes into a buffer whose bytes may still be being written.
+      const upcoming = ring.length === 1 ? ring[0] : ring[nextIndex]
+      const busy = upcoming === undefined ? undefined : inUse.get(upcoming)
+      if (busy !== undefined) return pauseUntil(busy, readOn)
       return true
     }
 
     /** Hands the held bytes on, then lets the socket read again. */
     function drain() {
-      const bytes = held ?? new Uint8Array(0)
+      const waiting = held
       held = null
-      if (!consume(bytes)) return
+      if (waiting !== null && !consume(waiting.bytes, waiting.buffer)) return
+      readOn()
+    }
+
+    function readOn() {
       if (endOfStream) onEndOfStream()
       else socket.resume()
     }
@@ -151,7 +198,11 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
       if (bodyDone) return
       bodyDone = true
       cleanUp()
-      body?.resolve()
+      // The body is done when its last bytes are written, not when they arrived.
+      Promise.all(inUse.values()).then(
+        () => body?.resolve(),
+        (error: unknown) => body?.reject(error),
+      )
     }
 
     function fail(error: unknown) {
@@ -179,7 +230,10 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
             body = { resolve, reject }
             if (failure !== null) reject(failure)
             else if (bodyDone) resolve()
-            else drain()
+            else {
+              pausedForSink = false
+              drain()
+            }
           })
         },
         async bytes(limit) {

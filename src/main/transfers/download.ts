@@ -227,23 +227,33 @@ function stalled(url: string, ms: number): ServiceError {
 
 /**
  * Writes (and hashes, in the AtomicFile) each piece of the body straight from the transport's
- * read buffer while the socket waits: no copy, no batch buffer, memory flat at that one buffer
- * whatever the file's size. Writing each read as it comes, while its bytes are still in the CPU
- * cache, costs about half the kernel time of gathering 1 MiB batches first (bench/export.ts).
- * Bytes received before a dropped connection are written before the error is passed on, so the
- * resume starts exactly after them.
+ * read buffers: no copy, no batch buffer, memory flat at those two buffers whatever the file's
+ * size. Writing each read as it comes, while its bytes are still in the CPU cache, costs about
+ * half the kernel time of gathering 1 MiB batches first, and the transport reads the next piece
+ * into its other buffer meanwhile (bench/export.ts). Writes run one after another, in order
+ * (the file's hash and positions depend on it). Bytes received before a dropped connection are
+ * written before the error is passed on, so the resume starts exactly after them.
  */
 async function streamBody(
   response: RawResponse,
   file: AtomicFile,
   onWritten: () => void,
 ): Promise<void> {
-  await response.readBody({
-    async write(bytes) {
-      await file.write(bytes)
-      onWritten()
-    },
-  })
+  let writes: Promise<void> = Promise.resolve()
+  try {
+    await response.readBody({
+      write(bytes) {
+        writes = writes.then(async () => {
+          await file.write(bytes)
+          onWritten()
+        })
+        return writes
+      },
+    })
+  } finally {
+    // Never leave a write running behind the caller's back (it may resume or abort the file).
+    await writes.catch(() => undefined)
+  }
 }
 
 /** Counts a failed attempt, waits before the next one, or throws when it is time to give up. */
