@@ -39,6 +39,8 @@ export interface Statements {
   insertListItem: Statement<
     [profileId: string, kind: string, position: number, itemJson: string, itemId: string | null]
   >
+  /** ROWS_PER_INSERT rows of insertListItem's five values, one after the other. */
+  insertListItems: Statement<unknown[]>
   deleteProfileItems: Statement<[profileId: string]>
   deleteProfileLists: Statement<[profileId: string]>
   insertActivity: Statement<[ActivityInsert], ActivityRow>
@@ -46,8 +48,17 @@ export interface Statements {
   selectActivityOfAllProfiles: Statement<[limit: number], ActivityRow>
 }
 
+/** Rows per insertListItems call (5 parameters each, far below SQLite's 32,766). */
+export const ROWS_PER_INSERT = 64
+
 export function prepareStatements(db: Database.Database): Statements {
   return {
+    insertListItems: db.prepare<unknown[]>(
+      `INSERT INTO cached_items (profile_id, kind, position, item_json, item_id) VALUES ${Array.from(
+        { length: ROWS_PER_INSERT },
+        () => '(?, ?, ?, ?, ?)',
+      ).join(', ')}`,
+    ),
     selectListMeta: db.prepare<[profileId: string, kind: string], ListRow>(
       'SELECT fetched_at FROM cached_lists WHERE profile_id = ? AND kind = ?',
     ),
