@@ -494,12 +494,40 @@ function tooLarge(url: URL, limit: number, size: string): ServiceError {
  */
 async function readBounded(response: Response, url: URL, limit: number): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length'))
+  if (Number.isSafeInteger(declared) && declared > 0 && declared <= limit) {
+    // A declared length: one buffer, filled as chunks arrive (a 10 MB answer is held once,
+    // not as chunks and then again joined).
+    let whole = Buffer.allocUnsafe(declared)
+    let filled = 0
+    await readChunks(response, url, limit, (chunk) => {
+      if (filled + chunk.byteLength > whole.length) {
+        // More than declared: grow (a server may lie; the limit still holds).
+        const grown = Buffer.allocUnsafe(Math.max(whole.length * 2, filled + chunk.byteLength))
+        whole.copy(grown, 0, 0, filled)
+        whole = grown
+      }
+      whole.set(chunk, filled)
+      filled += chunk.byteLength
+    })
+    return whole.subarray(0, filled)
+  }
+  const chunks: Uint8Array[] = []
+  await readChunks(response, url, limit, (chunk) => chunks.push(chunk))
+  return Buffer.concat(chunks)
+}
+
+async function readChunks(
+  response: Response,
+  url: URL,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => undefined)
     throw tooLarge(url, limit, formatBytes(declared))
   }
-  if (!response.body) return Buffer.alloc(0)
-  const chunks: Uint8Array[] = []
+  if (!response.body) return
   let received = 0
   const reader = response.body.getReader()
   try {
@@ -511,7 +539,7 @@ async function readBounded(response: Response, url: URL, limit: number): Promise
         await reader.cancel().catch(() => undefined)
         throw tooLarge(url, limit, `more than ${formatBytes(limit)}`)
       }
-      chunks.push(value)
+      onChunk(value)
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error
@@ -528,7 +556,6 @@ async function readBounded(response: Response, url: URL, limit: number): Promise
       { cause: error, details: { reason: code, receivedBytes: received } },
     )
   }
-  return Buffer.concat(chunks)
 }
 
 /** Errors undici gives when the connection ends while a body is being read. */
@@ -658,10 +685,10 @@ function readJson(name: OperationName, result: Exchange): unknown {
 /** A list answer split into rows; the envelope (all but the rows) is checked here. */
 function readRows(name: ListOperationName, result: Exchange): ListRows {
   const { member, row } = LIST_OPERATIONS[name]
-  if (result.bytes.length === 0) {
+  const text = result.bytes
+  if (text.length === 0) {
     throw badResponse(name, `HTTP ${result.status} with an empty body`)
   }
-  const text = result.bytes.toString('utf8')
   let span: ReturnType<typeof findJsonArray>
   let envelope: unknown
   try {

@@ -1,14 +1,16 @@
 /*
- * A big list answer split into its rows without parsing it whole (issue 9: "big data is
+ * A big list answer split into its rows without parsing it whole, or even decoding it to one
+ * string (issue 9: "big data is
  * streamed, never parsed and re-serialised twice"). The scanner finds the list's array (the
  * body itself, or one member of the body's object, as in `{ "object": "list", "data": [...] }`)
  * and the text of each element, exactly as the service sent it. Each row is then parsed and
  * validated on its own, and kept as that text: nothing builds 150,000 objects at once, and
  * nothing is serialised again to be stored.
  *
- * The scanner only has to find where values begin and end (strings and nesting); each element's
- * text is then checked by JSON.parse, and the rest of the body (the envelope around the array)
- * is parsed too, so a malformed body is refused as a whole.
+ * The scanner works on the body's UTF-8 bytes (JSON's delimiters are ASCII, which never occur
+ * inside a multi-byte character). It only has to find where values begin and end (strings and
+ * nesting); each element's text is then checked by JSON.parse, and the rest of the body (the
+ * envelope around the array) is parsed too, so a malformed body is refused as a whole.
  */
 
 export interface ArraySpan {
@@ -38,24 +40,26 @@ const CLOSE_BRACE = 0x7d
 const COMMA = 0x2c
 const COLON = 0x3a
 
-function isSpace(code: number): boolean {
+function isSpace(code: number | undefined): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 }
 
-function skipSpace(text: string, index: number): number {
-  while (index < text.length && isSpace(text.charCodeAt(index))) index += 1
+type Bytes = Uint8Array
+
+function skipSpace(text: Bytes, index: number): number {
+  while (index < text.length && isSpace(text[index])) index += 1
   return index
 }
 
 /** Index just past the string that opens at `index` (a `"`). */
-function skipString(text: string, index: number): number {
+function skipString(text: Bytes, index: number): number {
   let at = index + 1
   for (;;) {
-    const quote = text.indexOf('"', at)
+    const quote = text.indexOf(QUOTE, at)
     if (quote < 0) throw new JsonShapeError('a string is not closed')
     // Escaped when an odd number of backslashes stands before it.
     let backslashes = 0
-    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1
+    while (text[quote - 1 - backslashes] === BACKSLASH) backslashes += 1
     if (backslashes % 2 === 0) return quote + 1
     at = quote + 1
   }
@@ -64,8 +68,8 @@ function skipString(text: string, index: number): number {
 /** Set by skipValue when a number outside strings may be inexact (see ArraySpan). */
 let sawInexact = false
 
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
+function isDigit(code: number | undefined): boolean {
+  return code !== undefined && code >= 0x30 && code <= 0x39
 }
 
 /**
@@ -73,14 +77,14 @@ function isDigit(code: number): boolean {
  * brackets outside strings; scalars run to the next delimiter. JSON.parse of the pieces checks
  * the rest.
  */
-function skipValue(text: string, index: number): number {
-  const first = text.charCodeAt(index)
+function skipValue(text: Bytes, index: number): number {
+  const first = text[index]
   if (first === QUOTE) return skipString(text, index)
   if (first === OPEN_BRACKET || first === OPEN_BRACE) {
     let depth = 0
     let digits = 0
     for (let at = index; at < text.length; at += 1) {
-      const code = text.charCodeAt(at)
+      const code = text[at]
       if (isDigit(code)) {
         digits += 1
         if (digits >= 16) sawInexact = true
@@ -101,23 +105,23 @@ function skipValue(text: string, index: number): number {
   }
   let at = index
   while (at < text.length) {
-    const code = text.charCodeAt(at)
+    const code = text[at]
     if (code === COMMA || code === CLOSE_BRACKET || code === CLOSE_BRACE || isSpace(code)) break
     at += 1
   }
   if (at === index) throw new JsonShapeError(`a value is missing at ${index}`)
   // A scalar element: the same test as parseServiceJson's, on its few characters.
-  if (/\d{16}|[eE][+-]?\d{3}/.test(text.slice(index, at))) sawInexact = true
+  if (/\d{16}|[eE][+-]?\d{3}/.test(decode(text, index, at))) sawInexact = true
   return at
 }
 
 /** The elements of the array that opens at `start`. */
-function splitArrayAt(text: string, start: number): ArraySpan {
-  if (text.charCodeAt(start) !== OPEN_BRACKET) throw new JsonShapeError('not an array')
+function splitArrayAt(text: Bytes, start: number): ArraySpan {
+  if (text[start] !== OPEN_BRACKET) throw new JsonShapeError('not an array')
   const bounds: number[] = []
   let at = skipSpace(text, start + 1)
   sawInexact = false
-  if (text.charCodeAt(at) === CLOSE_BRACKET) {
+  if (text[at] === CLOSE_BRACKET) {
     return { start, end: at + 1, elements: new Uint32Array(0), inexactNumbers: false }
   }
   for (;;) {
@@ -125,7 +129,7 @@ function splitArrayAt(text: string, start: number): ArraySpan {
     const to = skipValue(text, at)
     bounds.push(from, to)
     at = skipSpace(text, to)
-    const code = text.charCodeAt(at)
+    const code = text[at]
     if (code === CLOSE_BRACKET) {
       return {
         start,
@@ -143,7 +147,7 @@ function splitArrayAt(text: string, start: number): ArraySpan {
  * Finds the list in `text`: the body itself when `member` is null, else the array held by that
  * member of the body's object. Throws JsonShapeError when it is not there.
  */
-export function findJsonArray(text: string, member: string | null): ArraySpan {
+export function findJsonArray(text: Bytes, member: string | null): ArraySpan {
   const start = skipSpace(text, 0)
   if (member === null) {
     const span = splitArrayAt(text, start)
@@ -152,17 +156,17 @@ export function findJsonArray(text: string, member: string | null): ArraySpan {
     }
     return span
   }
-  if (text.charCodeAt(start) !== OPEN_BRACE) throw new JsonShapeError('not an object')
+  if (text[start] !== OPEN_BRACE) throw new JsonShapeError('not an object')
   let at = skipSpace(text, start + 1)
   let found: ArraySpan | null = null
-  while (at < text.length && text.charCodeAt(at) !== CLOSE_BRACE) {
-    if (text.charCodeAt(at) !== QUOTE) throw new JsonShapeError(`expected a key at ${at}`)
+  while (at < text.length && text[at] !== CLOSE_BRACE) {
+    if (text[at] !== QUOTE) throw new JsonShapeError(`expected a key at ${at}`)
     const keyEnd = skipString(text, at)
-    const key = JSON.parse(text.slice(at, keyEnd)) as string
+    const key = JSON.parse(decode(text, at, keyEnd)) as string
     at = skipSpace(text, keyEnd)
-    if (text.charCodeAt(at) !== COLON) throw new JsonShapeError(`expected : at ${at}`)
+    if (text[at] !== COLON) throw new JsonShapeError(`expected : at ${at}`)
     at = skipSpace(text, at + 1)
-    if (key === member && text.charCodeAt(at) === OPEN_BRACKET) {
+    if (key === member && text[at] === OPEN_BRACKET) {
       // The last of duplicate keys wins, as with JSON.parse.
       found = splitArrayAt(text, at)
       at = found.end
@@ -170,20 +174,26 @@ export function findJsonArray(text: string, member: string | null): ArraySpan {
       at = skipValue(text, at)
     }
     at = skipSpace(text, at)
-    if (text.charCodeAt(at) === COMMA) at = skipSpace(text, at + 1)
+    if (text[at] === COMMA) at = skipSpace(text, at + 1)
   }
   if (found === null) throw new JsonShapeError(`no "${member}" array`)
   return found
 }
 
+const utf8 = new TextDecoder('utf-8')
+
+function decode(text: Bytes, from: number, to: number): string {
+  return utf8.decode(text.subarray(from, to))
+}
+
 /** The body with the array's elements left out (`[]`), to parse and check the rest of it. */
-export function withoutElements(text: string, span: ArraySpan): string {
-  return text.slice(0, span.start) + '[]' + text.slice(span.end)
+export function withoutElements(text: Bytes, span: ArraySpan): string {
+  return decode(text, 0, span.start) + '[]' + decode(text, span.end, text.length)
 }
 
 /** The text of element `index`. */
-export function elementText(text: string, span: ArraySpan, index: number): string {
-  return text.slice(span.elements[index * 2], span.elements[index * 2 + 1])
+export function elementText(text: Bytes, span: ArraySpan, index: number): string {
+  return decode(text, span.elements[index * 2]!, span.elements[index * 2 + 1]!)
 }
 
 export function elementCount(span: ArraySpan): number {

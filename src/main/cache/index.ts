@@ -32,10 +32,9 @@ export interface CacheChange {
   profileId: string | null
 }
 
-/** A row to store as it came: its JSON text (never serialised again) and its id. */
+/** A row to store as it came: its JSON text (never serialised again; valid JSON). */
 export interface JsonRow {
   json: string
-  id: string | null
 }
 
 export interface CachedList {
@@ -202,16 +201,16 @@ function createCache(db: Database.Database): Cache {
       const batch: unknown[] = []
       let position = 0
       for (const row of rows) {
-        batch.push(profileId, kind, position, row.json, row.id)
+        batch.push(profileId, kind, position, row.json)
         position += 1
-        if (batch.length === ROWS_PER_INSERT * 5) {
-          statements.insertListItems.run(batch)
+        if (batch.length === ROWS_PER_INSERT * 4) {
+          statements.insertListRows.run(batch)
           batch.length = 0
         }
       }
-      for (let at = 0; at < batch.length; at += 5) {
-        statements.insertListItem.run(
-          ...(batch.slice(at, at + 5) as [string, string, number, string, string | null]),
+      for (let at = 0; at < batch.length; at += 4) {
+        statements.insertListRow.run(
+          ...(batch.slice(at, at + 4) as [string, string, number, string]),
         )
       }
       statements.upsertListMeta.run(profileId, kind, fetchedAt)

@@ -30,6 +30,7 @@ export interface ListWindow {
 /** Filter words beyond this are ignored (a query of 8 words narrows enough). */
 export const MAX_FILTER_WORDS = 8
 /** A field name usable in a JSON path without escaping. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 export const SORT_FIELD_PATTERN = /^[^"\\\u0000-\u001f]{1,100}$/
 
 const BASE = 'FROM cached_items WHERE profile_id = ? AND kind = ?'
@@ -95,8 +96,9 @@ export function createListWindows(db: Database.Database) {
 
       let matched = total
       if (words.length > 0) {
-        const count = statement(`count:${words.length}`, () =>
-          `SELECT count(*) AS n ${BASE}${wordClause(words.length)}`,
+        const count = statement(
+          `count:${words.length}`,
+          () => `SELECT count(*) AS n ${BASE}${wordClause(words.length)}`,
         )
         matched = (count.get(profileId, kind, ...words) as { n: number } | undefined)?.n ?? 0
       }

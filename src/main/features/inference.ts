@@ -38,7 +38,9 @@ export function inferenceHandlers(
 
     async 'inference.window'(input) {
       requireProfile(context, input.profileId)
-      const window = await readWindow(context, 'inference', inferenceModelSchema, input, { error: null })
+      const window = await readWindow(context, 'inference', inferenceModelSchema, input, {
+        error: null,
+      })
       return withKeys(input.profileId, window)
     },
 

@@ -148,12 +148,10 @@ export async function fetchWindow<T>(
   }
 
   // Every row is checked before anything is answered or stored (a bad row refuses the list).
-  const ids: (string | null)[] = new Array(answer.count)
   const items: T[] = []
   let index = 0
   for (const checked of answer.rows()) {
     onRow?.(checked)
-    ids[index] = checked.id
     if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
     index += 1
   }
@@ -166,7 +164,7 @@ export async function fetchWindow<T>(
     .then(() => {
       // A profile removed meanwhile keeps nothing in the cache.
       if (context.profiles.get(profileId) === undefined) return
-      context.cache.putListRows(profileId, kind, storedRows(answer, ids), fetchedAt)
+      context.cache.putListRows(profileId, kind, storedRows(answer), fetchedAt)
     })
     .catch((error: unknown) => {
       context.events.emit('notice', {
@@ -197,8 +195,6 @@ function* checkedRows(answer: ListRows, onRow?: (row: ListRow) => void): Generat
   }
 }
 
-function* storedRows(answer: ListRows, ids: (string | null)[]): Generator<JsonRow> {
-  for (let index = 0; index < answer.count; index += 1) {
-    yield { json: answer.text(index), id: ids[index] ?? null }
-  }
+function* storedRows(answer: ListRows): Generator<JsonRow> {
+  for (let index = 0; index < answer.count; index += 1) yield { json: answer.text(index) }
 }

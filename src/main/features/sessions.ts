@@ -25,11 +25,7 @@ export function sessionHandlers(
   context: DeskContext,
 ): Pick<
   BridgeHandlers,
-  | 'sessions.cached'
-  | 'sessions.refresh'
-  | 'sessions.logout'
-  | 'sessions.window'
-  | 'sessions.fetch'
+  'sessions.cached' | 'sessions.refresh' | 'sessions.logout' | 'sessions.window' | 'sessions.fetch'
 > {
   function cachedList(profileId: string, error: BridgeError | null): SessionList {
     const cached = context.cache.getList(profileId, 'sessions')
