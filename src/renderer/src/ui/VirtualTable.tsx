@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useRef } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import type { CSSProperties, ReactNode } from 'react'
 import type { ListSort } from '../../../shared/bridge'
 import { usePagedRows } from './paged-rows'
@@ -26,6 +26,11 @@ export interface RowSource<Row> {
   firstRows: readonly Row[]
   /** Reads `limit` rows from `offset`, in the same order and filter. */
   load(offset: number, limit: number): Promise<readonly Row[]>
+  /**
+   * Names the order and filter only: when it changes the table scrolls back to the top (a
+   * refreshed list in the same view keeps the user's place).
+   */
+  view?: string
 }
 
 /** A column the table may be sorted by names the row field main sorts on. */
@@ -67,6 +72,13 @@ export function VirtualTable<Row>({
 }: VirtualTableProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const rowAtRef = useRef<(index: number) => Row | undefined>(() => undefined)
+  const view = source.view ?? ''
+  const shownView = useRef(view)
+  useEffect(() => {
+    if (shownView.current === view) return
+    shownView.current = view
+    scrollRef.current?.scrollTo({ top: 0 })
+  }, [view])
   const getItemKey = useCallback(
     (index: number) => {
       const row = rowAtRef.current(index)

@@ -59,9 +59,13 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
     if (mine) void setQuery(deferredQuery)
   }, [mine, deferredQuery, setQuery])
 
+  const shownView = JSON.stringify([state.query, state.sort])
   const source = useMemo<RowSource<InferenceModel>>(
-    () => (mine ? { key: listKey, count: matched, firstRows, load: loadRows } : NO_MODELS),
-    [mine, listKey, matched, firstRows, loadRows],
+    () =>
+      mine
+        ? { key: listKey, count: matched, firstRows, load: loadRows, view: shownView }
+        : NO_MODELS,
+    [mine, listKey, matched, firstRows, loadRows, shownView],
   )
   const columns = useMemo(() => buildColumns(keys), [keys])
   const total = mine ? state.total : 0

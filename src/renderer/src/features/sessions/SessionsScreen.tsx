@@ -120,13 +120,13 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   )
 
   const current = state.profileId === profile.id
-  const { listKey, total, firstRows, loadRows } = state
+  const { listKey, total, firstRows, loadRows, sort } = state
   const source = useMemo<RowSource<Session>>(
     () =>
       current
-        ? { key: listKey, count: total, firstRows, load: loadRows }
+        ? { key: listKey, count: total, firstRows, load: loadRows, view: JSON.stringify(sort) }
         : { key: '', count: 0, firstRows: [], load: async () => [] },
-    [current, listKey, total, firstRows, loadRows],
+    [current, listKey, total, firstRows, loadRows, sort],
   )
   // Auth problems are shown by the signed-out panel and the sign-in dialog, offline ones by the
   // app's offline banner; everything else is shown here.
