@@ -44,7 +44,7 @@ function isSpace(code: number | undefined): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 }
 
-type Bytes = Uint8Array
+type Bytes = Buffer
 
 function skipSpace(text: Bytes, index: number): number {
   while (index < text.length && isSpace(text[index])) index += 1
@@ -180,10 +180,8 @@ export function findJsonArray(text: Bytes, member: string | null): ArraySpan {
   return found
 }
 
-const utf8 = new TextDecoder('utf-8')
-
 function decode(text: Bytes, from: number, to: number): string {
-  return utf8.decode(text.subarray(from, to))
+  return text.toString('utf8', from, to)
 }
 
 /** The body with the array's elements left out (`[]`), to parse and check the rest of it. */
