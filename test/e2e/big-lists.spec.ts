@@ -102,6 +102,7 @@ test('sessions: thousands of rows read in windows as the table scrolls; sorted i
   await expect(lastSeen).toHaveAttribute('aria-sort', 'descending')
   const firstRow = table.getByRole('row').nth(1)
   await expect(firstRow).toContainText(`session-${pad(SESSIONS - 1)}`)
+  await page.screenshot({ path: test.info().outputPath('sessions-sorted.png') })
   // A third click: the service's order again.
   await lastSeen.getByRole('button').click()
   await expect(lastSeen).toHaveAttribute('aria-sort', 'none')
@@ -152,4 +153,5 @@ test('inference: thousands of models, filtered and sorted in main, read in windo
   await idHeader.getByRole('button').click()
   await expect(idHeader).toHaveAttribute('aria-sort', 'descending')
   await expect(table.getByRole('row').nth(1)).toContainText(`model-${pad(MODELS - 2)}-instruct`)
+  await page.screenshot({ path: test.info().outputPath('models-sorted.png') })
 })
