@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { filterModelsById } from '../../src/renderer/src/features/inference/filter'
 import { touchesActivity, touchesSessions } from '../../src/renderer/src/lib/cache-events'
 import { displayValue, extraFields, extraKeys } from '../../src/renderer/src/lib/extra-fields'
-
-describe('filterModelsById', () => {
-  const models = [{ id: 'llama-3.1-70b-instruct' }, { id: 'llama-3.1-8b' }, { id: 'mistral-7b' }]
-
-  it('keeps models whose id contains every word, ignoring case', () => {
-    expect(filterModelsById(models, 'LLAMA 70b').map((m) => m.id)).toEqual([
-      'llama-3.1-70b-instruct',
-    ])
-    expect(filterModelsById(models, '3.1').map((m) => m.id)).toEqual([
-      'llama-3.1-70b-instruct',
-      'llama-3.1-8b',
-    ])
-  })
-
-  it('returns everything for an empty query and nothing for a miss', () => {
-    expect(filterModelsById(models, '   ')).toHaveLength(3)
-    expect(filterModelsById(models, 'gpt')).toEqual([])
-  })
-})
 
 describe('extra fields', () => {
   const known = ['id', 'isCurrent']

@@ -7,8 +7,10 @@ import {
   operations,
   toValidationIssues,
 } from '../../shared/api'
+import { LIST_OPERATIONS } from '../../shared/api'
 import type {
   ExportFormat,
+  ListOperationName,
   OperationDef,
   OperationName,
   ResponseOf,
@@ -18,6 +20,13 @@ import { APP_ERROR_CODES } from '../../shared/bridge'
 import { filenameFromContentDisposition } from './content-disposition'
 import { redactError, ServiceError } from './errors'
 import { parseServiceJson } from './json'
+import {
+  elementCount,
+  elementText,
+  findJsonArray,
+  JsonShapeError,
+  withoutElements,
+} from './json-rows'
 import { describeOrigin, findErrorCode, toNetworkError } from './network'
 import { requestRaw } from './raw-http'
 import type { RawResponse } from './raw-http'
@@ -82,8 +91,37 @@ export interface RawFetchOptions {
   idleTimeoutMs?: number
 }
 
+/** One row of a big list answer, validated, as the service sent it. */
+export interface ListRow {
+  /** The row's JSON text, exactly as in the answer. */
+  json: string
+  /** The row parsed (numbers kept exact) and validated with the operation's row schema. */
+  value: Record<string, unknown>
+  /** Its `id` when that is a string. */
+  id: string | null
+}
+
+/** A big list answer, read row by row (see `callRows`). */
+export interface ListRows {
+  count: number
+  /**
+   * Each row, parsed and validated as it is reached; a row that breaks the contract throws
+   * BAD_RESPONSE naming it (so a consumer writing rows in a transaction stores none).
+   */
+  rows(): Generator<ListRow>
+  /** Row `index`'s JSON text as sent, unparsed (for a second pass over rows already checked). */
+  text(index: number): string
+}
+
 export interface ServiceClient {
   readonly baseUrl: string
+  /**
+   * A big list (LIST_OPERATIONS) without parsing the answer whole: the body is split into its
+   * rows' texts, and the rest of the body (the envelope) is parsed and validated at once; each
+   * row is parsed and validated when `rows()` reaches it. Errors are ServiceErrors as with
+   * `call`.
+   */
+  callRows(name: ListOperationName, input?: CallInput, options?: CallOptions): Promise<ListRows>
   call<N extends OperationName>(
     name: N,
     input?: CallInput,
@@ -294,6 +332,21 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     })
   }
 
+  async function callRows(
+    name: ListOperationName,
+    input: CallInput = {},
+    callOptions: CallOptions = {},
+  ): Promise<ListRows> {
+    const result = await guarded(async () => {
+      const request = prepare(name, input)
+      const headers = { ...authHeaders(), accept: 'application/json' }
+      const exchanged = await exchange(request, headers, callOptions.signal)
+      if (!isSuccess(exchanged.status)) throw errorFromExchange(exchanged)
+      return exchanged
+    })
+    return readRows(name, result)
+  }
+
   async function callText(
     name: OperationName,
     input: CallInput = {},
@@ -418,6 +471,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   return {
+    callRows,
     get baseUrl() {
       return options.baseUrl
     },
@@ -508,12 +562,40 @@ function tooLarge(url: URL, limit: number, size: string): ServiceError {
  */
 async function readBounded(response: Response, url: URL, limit: number): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length'))
+  if (Number.isSafeInteger(declared) && declared > 0 && declared <= limit) {
+    // A declared length: one buffer, filled as chunks arrive (a 10 MB answer is held once,
+    // not as chunks and then again joined).
+    let whole = Buffer.allocUnsafe(declared)
+    let filled = 0
+    await readChunks(response, url, limit, (chunk) => {
+      if (filled + chunk.byteLength > whole.length) {
+        // More than declared: grow (a server may lie; the limit still holds).
+        const grown = Buffer.allocUnsafe(Math.max(whole.length * 2, filled + chunk.byteLength))
+        whole.copy(grown, 0, 0, filled)
+        whole = grown
+      }
+      whole.set(chunk, filled)
+      filled += chunk.byteLength
+    })
+    return whole.subarray(0, filled)
+  }
+  const chunks: Uint8Array[] = []
+  await readChunks(response, url, limit, (chunk) => chunks.push(chunk))
+  return Buffer.concat(chunks)
+}
+
+async function readChunks(
+  response: Response,
+  url: URL,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => undefined)
     throw tooLarge(url, limit, formatBytes(declared))
   }
-  if (!response.body) return Buffer.alloc(0)
-  const chunks: Uint8Array[] = []
+  if (!response.body) return
   let received = 0
   const reader = response.body.getReader()
   try {
@@ -525,7 +607,7 @@ async function readBounded(response: Response, url: URL, limit: number): Promise
         await reader.cancel().catch(() => undefined)
         throw tooLarge(url, limit, `more than ${formatBytes(limit)}`)
       }
-      chunks.push(value)
+      onChunk(value)
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error
@@ -542,7 +624,6 @@ async function readBounded(response: Response, url: URL, limit: number): Promise
       { cause: error, details: { reason: code, receivedBytes: received } },
     )
   }
-  return Buffer.concat(chunks)
 }
 
 /** Errors undici gives when the connection ends while a body is being read. */
@@ -666,6 +747,62 @@ function readJson(name: OperationName, result: Exchange): unknown {
     return parseServiceJson(result.bytes.toString('utf8'))
   } catch {
     throw badResponse(name, `the body is not JSON (content type ${mediaType ?? 'not given'})`)
+  }
+}
+
+/** A list answer split into rows; the envelope (all but the rows) is checked here. */
+function readRows(name: ListOperationName, result: Exchange): ListRows {
+  const { member, row } = LIST_OPERATIONS[name]
+  const text = result.bytes
+  if (text.length === 0) {
+    throw badResponse(name, `HTTP ${result.status} with an empty body`)
+  }
+  let span: ReturnType<typeof findJsonArray>
+  let envelope: unknown
+  try {
+    span = findJsonArray(text, member)
+    envelope = parseServiceJson(withoutElements(text, span))
+  } catch (error) {
+    if (!(error instanceof JsonShapeError) && !(error instanceof SyntaxError)) throw error
+    // Not the list we expect: the whole-body parse says precisely what it is instead.
+    parseAnswer(name, operations[name].response, readJson(name, result))
+    throw badResponse(name, `the list could not be read (${error.message})`)
+  }
+  parseAnswer(name, operations[name].response, envelope)
+  const prefix = member === null ? [] : [member]
+  const count = elementCount(span)
+  return {
+    count,
+    text: (index) => elementText(text, span, index),
+    *rows() {
+      for (let index = 0; index < count; index += 1) {
+        const json = elementText(text, span, index)
+        let value: unknown
+        try {
+          value = span.inexactNumbers ? parseServiceJson(json) : JSON.parse(json)
+        } catch {
+          throw badResponse(name, `${[...prefix, index].join('.')}: not JSON`)
+        }
+        const parsed = row.safeParse(value)
+        if (!parsed.success) {
+          const issues = toValidationIssues(parsed.error).map((issue) => ({
+            ...issue,
+            path: [...prefix, String(index), ...issue.path],
+          }))
+          const summary = issues
+            .slice(0, 3)
+            .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+            .join('; ')
+          throw badResponse(name, summary, issues)
+        }
+        const id = (value as { id?: unknown }).id
+        yield {
+          json,
+          value: value as Record<string, unknown>,
+          id: typeof id === 'string' ? id : null,
+        }
+      }
+    },
   }
 }
 

@@ -3,8 +3,10 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { ActivityEntry, Notice } from '../../shared/bridge'
 import { activityEntrySchema } from '../../shared/bridge'
+import { createListWindows } from './list-windows'
+import type { ListWindow, ListWindowQuery } from './list-windows'
 import { migrate, NewerSchemaError } from './migrations'
-import { prepareStatements } from './statements'
+import { prepareStatements, ROWS_PER_INSERT } from './statements'
 import type { ActivityRow, Statements } from './statements'
 
 export { LATEST_VERSION, MIGRATION_1_SQL, MIGRATION_2_SQL, MIGRATION_3_SQL } from './migrations'
@@ -16,7 +18,10 @@ export { LATEST_VERSION, MIGRATION_1_SQL, MIGRATION_2_SQL, MIGRATION_3_SQL } fro
  * without losing anything the user cannot fetch again.
  */
 
-export const CACHED_LIST_KINDS = ['sessions', 'certificates', 'incidents'] as const
+export type { ListWindow, ListWindowQuery } from './list-windows'
+export { MAX_FILTER_WORDS, SORT_FIELD_PATTERN } from './list-windows'
+
+export const CACHED_LIST_KINDS = ['sessions', 'certificates', 'incidents', 'inference'] as const
 export type CachedListKind = (typeof CACHED_LIST_KINDS)[number]
 
 export interface CacheChange {
@@ -25,6 +30,11 @@ export interface CacheChange {
   tables: string[]
   /** Whose rows changed; null when the change is not one profile's. */
   profileId: string | null
+}
+
+/** A row to store as it came: its JSON text (never serialised again; valid JSON). */
+export interface JsonRow {
+  json: string
 }
 
 export interface CachedList {
@@ -36,7 +46,29 @@ export interface CachedList {
 export interface Cache {
   /** Replaces the profile's list of that kind, in one transaction. */
   putList(profileId: string, kind: CachedListKind, items: unknown[], fetchedAt: number): void
+  /**
+   * Like putList, for rows kept as the service's own JSON text (a big list read row by row):
+   * one transaction; if the iterator throws (a row broke the contract), nothing changes.
+   * Returns the number of rows stored.
+   */
+  putListRows(
+    profileId: string,
+    kind: CachedListKind,
+    rows: Iterable<JsonRow>,
+    fetchedAt: number,
+  ): number
   getList(profileId: string, kind: CachedListKind): CachedList | null
+  /** When the list was fetched; null when it never was. */
+  listFetchedAt(profileId: string, kind: CachedListKind): number | null
+  /** A window of the list, filtered and sorted in SQLite, with its counts (JSON texts). */
+  listWindow(profileId: string, kind: CachedListKind, query: ListWindowQuery): ListWindow
+  /** The first cached item whose `field` equals `value`, parsed; undefined when none. */
+  findListItem(
+    profileId: string,
+    kind: CachedListKind,
+    field: string,
+    value: string | number | boolean,
+  ): unknown
   /** One item of a cached list by its `id` field; undefined when not cached. */
   getItem(profileId: string, kind: CachedListKind, itemId: string): unknown
   /** Forgets the profile's cached lists (its activity stays: it is a record of what was done). */
@@ -162,6 +194,31 @@ function createCache(db: Database.Database): Cache {
     },
   )
 
+  const replaceListRows = db.transaction(
+    (profileId: string, kind: CachedListKind, rows: Iterable<JsonRow>, fetchedAt: number) => {
+      statements.deleteListItems.run(profileId, kind)
+      // Rows go in batches: one statement call per row costs more than SQLite's own work.
+      const batch: unknown[] = []
+      let position = 0
+      for (const row of rows) {
+        batch.push(profileId, kind, position, row.json)
+        position += 1
+        if (batch.length === ROWS_PER_INSERT * 4) {
+          statements.insertListRows.run(batch)
+          batch.length = 0
+        }
+      }
+      for (let at = 0; at < batch.length; at += 4) {
+        statements.insertListRow.run(
+          ...(batch.slice(at, at + 4) as [string, string, number, string]),
+        )
+      }
+      statements.upsertListMeta.run(profileId, kind, fetchedAt)
+      return position
+    },
+  )
+  const windows = createListWindows(db)
+
   const forgetProfile = db.transaction((profileId: string) => {
     statements.deleteProfileItems.run(profileId)
     statements.deleteProfileLists.run(profileId)
@@ -175,6 +232,31 @@ function createCache(db: Database.Database): Cache {
       if (!Number.isFinite(fetchedAt)) throw new TypeError('fetchedAt must be epoch milliseconds')
       replaceList(profileId, kind, items, Math.round(fetchedAt))
       emit({ name: 'putList', tables: ['cached_items', 'cached_lists'], profileId })
+    },
+
+    putListRows(profileId, kind, rows, fetchedAt) {
+      assertProfileId(profileId)
+      assertKind(kind)
+      if (!Number.isFinite(fetchedAt)) throw new TypeError('fetchedAt must be epoch milliseconds')
+      const stored = replaceListRows(profileId, kind, rows, Math.round(fetchedAt))
+      emit({ name: 'putList', tables: ['cached_items', 'cached_lists'], profileId })
+      return stored
+    },
+
+    listFetchedAt(profileId, kind) {
+      assertKind(kind)
+      return statements.selectListMeta.get(profileId, kind)?.fetched_at ?? null
+    },
+
+    listWindow(profileId, kind, query) {
+      assertKind(kind)
+      return windows.window(profileId, kind, query)
+    },
+
+    findListItem(profileId, kind, field, value) {
+      assertKind(kind)
+      const json = windows.first(profileId, kind, field, value)
+      return json === null ? undefined : parseJson(json)
     },
 
     getList(profileId, kind) {

@@ -39,6 +39,13 @@ export interface Statements {
   insertListItem: Statement<
     [profileId: string, kind: string, position: number, itemJson: string, itemId: string | null]
   >
+  /**
+   * ROWS_PER_INSERT rows of (profile_id, kind, position, item_json), one after the other;
+   * item_id is read from the JSON by SQLite (its `id` when that is a string).
+   */
+  insertListRows: Statement<unknown[]>
+  /** One row of the same. */
+  insertListRow: Statement<[profileId: string, kind: string, position: number, itemJson: string]>
   deleteProfileItems: Statement<[profileId: string]>
   deleteProfileLists: Statement<[profileId: string]>
   insertActivity: Statement<[ActivityInsert], ActivityRow>
@@ -46,8 +53,22 @@ export interface Statements {
   selectActivityOfAllProfiles: Statement<[limit: number], ActivityRow>
 }
 
+/** Inserts `rows` rows of (profile_id, kind, position, item_json); item_id is read from the JSON. */
+function insertJsonRowsSql(rows: number): string {
+  const values = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')
+  return `INSERT INTO cached_items (profile_id, kind, position, item_json, item_id)
+    SELECT column1, column2, column3, column4,
+      CASE json_type(column4, '$.id') WHEN 'text' THEN json_extract(column4, '$.id') END
+    FROM (VALUES ${values})`
+}
+
+/** Rows per insertListRows call (4 parameters each, far below SQLite's 32,766). */
+export const ROWS_PER_INSERT = 64
+
 export function prepareStatements(db: Database.Database): Statements {
   return {
+    insertListRows: db.prepare<unknown[]>(insertJsonRowsSql(ROWS_PER_INSERT)),
+    insertListRow: db.prepare<[string, string, number, string]>(insertJsonRowsSql(1)),
     selectListMeta: db.prepare<[profileId: string, kind: string], ListRow>(
       'SELECT fetched_at FROM cached_lists WHERE profile_id = ? AND kind = ?',
     ),

@@ -235,7 +235,9 @@ export async function verifyToken(
 ): Promise<void> {
   const client = makeClient(context, baseUrl, token)
   try {
-    await client.call('listSessions')
+    // Every row is read and checked (a wrong service fails here), none is kept.
+    const answer = await client.callRows('listSessions')
+    for (const row of answer.rows()) void row
   } catch (error) {
     throw explainVerification(error)
   }

@@ -4,6 +4,7 @@ import type { BridgeError, ChannelOutput } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { isExternalHttps } from './shell'
 import type { DeskContext } from './context'
+import { fetchIntoCache, fetchWindow, listSettled, readWindow } from './lists'
 import {
   bridgeErrorOf,
   isConnectivityError,
@@ -22,7 +23,10 @@ type SessionList = ChannelOutput<'sessions.cached'>
 
 export function sessionHandlers(
   context: DeskContext,
-): Pick<BridgeHandlers, 'sessions.cached' | 'sessions.refresh' | 'sessions.logout'> {
+): Pick<
+  BridgeHandlers,
+  'sessions.cached' | 'sessions.refresh' | 'sessions.logout' | 'sessions.window' | 'sessions.fetch'
+> {
   function cachedList(profileId: string, error: BridgeError | null): SessionList {
     const cached = context.cache.getList(profileId, 'sessions')
     return {
@@ -36,22 +40,29 @@ export function sessionHandlers(
   return {
     async 'sessions.cached'({ profileId }) {
       requireProfile(context, profileId)
+      await listSettled(context, profileId, 'sessions')
       return cachedList(profileId, null)
     },
 
+    /** The whole list (for scripts and tests); the screen reads windows (sessions.fetch). */
     async 'sessions.refresh'({ profileId }) {
       try {
-        const sessions = await withProfileClient(context, profileId, (client) =>
-          client.call('listSessions'),
-        )
-        const fetchedAt = Date.now()
         // The cache emits cache.changed after the write; open views refetch on it.
-        context.cache.putList(profileId, 'sessions', sessions, fetchedAt)
-        return { items: sessions, fetchedAt, offline: false, error: null }
+        await fetchIntoCache(context, profileId, 'sessions', 'listSessions')
       } catch (error) {
         if (!isConnectivityError(error)) throw error
         return cachedList(profileId, bridgeErrorOf(context, error))
       }
+      return cachedList(profileId, null)
+    },
+
+    async 'sessions.window'(input) {
+      requireProfile(context, input.profileId)
+      return readWindow(context, 'sessions', sessionSchema, input, { error: null })
+    },
+
+    async 'sessions.fetch'(input) {
+      return fetchWindow<Session>(context, 'sessions', 'listSessions', input)
     },
 
     async 'sessions.logout'({ profileId }) {
@@ -91,7 +102,6 @@ function readSession(item: unknown): Session[] {
 
 /** The id of the session being ended, from the last list we saw, for the activity log. */
 function currentSessionId(context: DeskContext, profileId: string): string | null {
-  const cached = context.cache.getList(profileId, 'sessions')
-  const current = cached?.items.flatMap(readSession).find((session) => session.isCurrent)
-  return current?.id ?? null
+  const current = readSession(context.cache.findListItem(profileId, 'sessions', 'isCurrent', true))
+  return current[0]?.id ?? null
 }

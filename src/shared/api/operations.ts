@@ -5,6 +5,7 @@ import {
   dataEnvelope,
   EXPORT_FORMATS,
   inferenceCatalogSchema,
+  inferenceModelSchema,
   logoutResponseSchema,
   migrationSchema,
   pageMetaSchema,
@@ -385,3 +386,15 @@ export function buildPath(template: string, params: Record<string, string>): str
 export function pathParamNames(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string)
 }
+
+/**
+ * The operations whose answer is one big list (10 MB and more: issue 9), and where the list is
+ * in the body (`member` null: the body is the array). The client reads these row by row
+ * (`callRows`): each row is parsed and validated on its own and kept as the text the service
+ * sent.
+ */
+export const LIST_OPERATIONS = {
+  listSessions: { member: null, row: sessionSchema },
+  listInferenceModels: { member: 'data', row: inferenceModelSchema },
+} as const satisfies Partial<Record<OperationName, { member: string | null; row: z.ZodType }>>
+export type ListOperationName = keyof typeof LIST_OPERATIONS

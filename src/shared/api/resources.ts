@@ -80,9 +80,13 @@ export const migrationSchema = z.looseObject({
 export type Migration = z.infer<typeof migrationSchema>
 
 /** 2.5 */
+/** One model of the inference catalog (op 6): an id, and whatever else the service sends. */
+export const inferenceModelSchema = z.looseObject({ id: z.string() })
+export type InferenceModel = z.infer<typeof inferenceModelSchema>
+
 export const inferenceCatalogSchema = z.looseObject({
   object: z.literal('list'),
-  data: z.array(z.looseObject({ id: z.string() })),
+  data: z.array(inferenceModelSchema),
 })
 export type InferenceCatalog = z.infer<typeof inferenceCatalogSchema>
 

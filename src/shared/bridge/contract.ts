@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { OPERATION_NAMES, sessionSchema } from '../api'
 import { certificateChannels, certificateEvents } from './channels/certificates'
+import { listChannels } from './channels/lists'
 import { migrationChannels, migrationEvents } from './channels/migrations'
 import { operationChannels, operationEvents } from './channels/operations'
 import { recentsChannels, recentsEvents } from './channels/recents'
@@ -173,6 +174,7 @@ export const channels = {
     output: z.object({ opened: z.boolean() }),
   },
 
+  ...listChannels,
   ...settingsChannels,
   ...recentsChannels,
   ...certificateChannels,

@@ -21,8 +21,10 @@ export function Welcome() {
     setExploreError(null)
     try {
       const profile = await bridge.call('sandbox.explore', {})
-      await activate(profile.id)
+      // The route is set before the profile makes the shell appear: a screen chosen in the
+      // shell meanwhile is never taken back (the welcome screen shows whatever the route).
       navigate('sessions')
+      await activate(profile.id)
       await reloadProfiles()
     } catch (error) {
       setExploreError(asBridgeError(error))
@@ -55,8 +57,9 @@ export function Welcome() {
               cancelLabel="Back"
               onCancel={() => setChoice('none')}
               onSubmit={async (submission) => {
-                await addProfile(submission)
+                // Before the profile makes the shell appear (see explore).
                 navigate('sessions')
+                await addProfile(submission)
               }}
             />
           </section>

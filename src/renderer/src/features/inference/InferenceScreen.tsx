@@ -1,27 +1,29 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react'
-import { toEpochMs } from '../../../../shared/api'
+import { toEpochMs, type InferenceModel } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
-import { isAuthError } from '../../lib/errors'
-import { displayValue, extraKeys } from '../../lib/extra-fields'
+import { isAuthError, isConnectivityError } from '../../lib/errors'
+import { displayValue } from '../../lib/extra-fields'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
-import type { Column } from '../../ui/Table'
-import { VirtualTable } from '../../ui/VirtualTable'
-import { filterModelsById } from './filter'
+import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { useInferenceStore } from './store'
 
-type Model = ReturnType<typeof useInferenceStore.getState>['models'][number]
-
-function buildColumns(models: readonly Model[]): Column<Model>[] {
+function buildColumns(keys: readonly string[]): SortableColumn<InferenceModel>[] {
   // The catalog's model objects carry whatever the service sends beside `id`: show it all.
-  const others = extraKeys(models, ['id'])
   return [
-    { key: 'id', header: 'Model ID', className: 'col-mono', render: (m) => m.id },
-    ...others.map((key) => ({
+    {
+      key: 'id',
+      header: 'Model ID',
+      className: 'col-mono',
+      sortField: 'id',
+      render: (m) => m.id,
+    },
+    ...keys.map((key) => ({
       key,
       header: key,
-      render: (m: Model) => {
+      sortField: key,
+      render: (m: InferenceModel) => {
         const value = (m as Record<string, unknown>)[key]
         if (value === undefined) return <span className="muted">—</span>
         // OpenAI-style catalogs put a Unix time in `created`.
@@ -34,23 +36,41 @@ function buildColumns(models: readonly Model[]): Column<Model>[] {
   ]
 }
 
+const NO_MODELS: RowSource<InferenceModel> = {
+  key: '',
+  count: 0,
+  firstRows: [],
+  load: async () => [],
+}
+
 export function InferenceScreen({ profile }: { profile: Profile }) {
-  const { models, loading, loaded, error, load, profileId } = useInferenceStore()
-  const [query, setQuery] = useState('')
+  const state = useInferenceStore()
+  const { load, setQuery, profileId, listKey, matched, firstRows, loadRows, keys } = state
+  const [query, setQueryText] = useState(state.query)
 
   useEffect(() => {
     if (profile.signedIn) void load(profile.id)
   }, [load, profile.id, profile.signedIn])
 
-  // Filtering 150,000 ids per key press is a few ms; deferred, typing never waits for it.
+  // The catalog is filtered in main; typing never waits for it.
   const deferredQuery = useDeferredValue(query)
   const mine = profileId === profile.id
-  const shown = useMemo(
-    () => (mine ? filterModelsById(models, deferredQuery) : []),
-    [mine, models, deferredQuery],
+  useEffect(() => {
+    if (mine) void setQuery(deferredQuery)
+  }, [mine, deferredQuery, setQuery])
+
+  const shownView = JSON.stringify([state.query, state.sort])
+  const source = useMemo<RowSource<InferenceModel>>(
+    () =>
+      mine
+        ? { key: listKey, count: matched, firstRows, load: loadRows, view: shownView }
+        : NO_MODELS,
+    [mine, listKey, matched, firstRows, loadRows, shownView],
   )
-  const columns = useMemo(() => buildColumns(shown), [shown])
-  const total = mine ? models.length : 0
+  const columns = useMemo(() => buildColumns(keys), [keys])
+  const total = mine ? state.total : 0
+  const shownQuery = mine ? state.query.trim() : ''
+  const error = state.error
 
   return (
     <section className="screen" aria-labelledby="inference-title">
@@ -68,9 +88,13 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
             placeholder="Filter by model ID"
             aria-label="Search models by ID"
             value={query}
-            onChange={(event) => setQuery(event.target.value)}
+            onChange={(event) => setQueryText(event.target.value)}
           />
-          <Button onClick={() => void load(profile.id)} busy={loading} disabled={!profile.signedIn}>
+          <Button
+            onClick={() => void load(profile.id)}
+            busy={state.loading}
+            disabled={!profile.signedIn}
+          >
             Refresh
           </Button>
         </div>
@@ -85,7 +109,8 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
         </div>
       ) : null}
 
-      {error && !isAuthError(error) ? (
+      {/* Offline with a catalog read before: it is shown under the app's offline banner. */}
+      {error && !isAuthError(error) && !(isConnectivityError(error) && state.fetchedAt !== null) ? (
         <ErrorBanner
           error={error}
           context="Could not load the model catalog"
@@ -93,23 +118,25 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
         />
       ) : null}
 
-      {profile.signedIn && !loaded ? (
+      {profile.signedIn && !state.loaded ? (
         <p className="loading" role="status">
           Loading models…
         </p>
       ) : (
         <>
           <p className="table-summary" aria-live="polite">
-            {deferredQuery.trim()
-              ? `${shown.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} models match`
+            {shownQuery
+              ? `${matched.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} models match`
               : `${total.toLocaleString('en-US')} models`}
           </p>
           <VirtualTable
             label="Inference models"
             columns={columns}
-            rows={shown}
+            source={source}
+            sort={state.sort}
+            onSort={(sort) => void state.setSort(sort)}
             rowKey={(m) => m.id}
-            empty={query.trim() ? `No model ID contains “${query.trim()}”.` : 'No models.'}
+            empty={shownQuery ? `No model ID contains “${shownQuery}”.` : 'No models.'}
           />
         </>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { toEpochMs, type Session } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
@@ -10,8 +10,7 @@ import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
-import type { Column } from '../../ui/Table'
-import { VirtualTable } from '../../ui/VirtualTable'
+import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { ExtraFields } from './ExtraFields'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
 import { useSessionsStore } from './store'
@@ -36,7 +35,7 @@ function Text({ value }: { value: string | null }) {
  * session (current badge, sign-in method, id, and any field the contract does not name) and the
  * client (IP address, user agent). Every field is still shown in full; nothing is truncated.
  */
-const COLUMNS: Column<Session>[] = [
+const COLUMNS: SortableColumn<Session>[] = [
   {
     key: 'session',
     header: 'Session',
@@ -56,12 +55,28 @@ const COLUMNS: Column<Session>[] = [
       </div>
     ),
   },
-  { key: 'createdAt', header: 'Created', render: (s) => <Timestamp value={s.createdAt} /> },
-  { key: 'lastSeenAt', header: 'Last seen', render: (s) => <Timestamp value={s.lastSeenAt} /> },
-  { key: 'expiresAt', header: 'Expires', render: (s) => <Timestamp value={s.expiresAt} /> },
+  {
+    key: 'createdAt',
+    header: 'Created',
+    sortField: 'createdAt',
+    render: (s) => <Timestamp value={s.createdAt} />,
+  },
+  {
+    key: 'lastSeenAt',
+    header: 'Last seen',
+    sortField: 'lastSeenAt',
+    render: (s) => <Timestamp value={s.lastSeenAt} />,
+  },
+  {
+    key: 'expiresAt',
+    header: 'Expires',
+    sortField: 'expiresAt',
+    render: (s) => <Timestamp value={s.expiresAt} />,
+  },
   {
     key: 'mfaSatisfiedAt',
     header: 'MFA satisfied',
+    sortField: 'mfaSatisfiedAt',
     render: (s) => <Timestamp value={s.mfaSatisfiedAt} />,
   },
   {
@@ -96,8 +111,8 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
-        // A refresh in flight wrote this change and is about to answer with the same list:
-        // reading it again would move (and parse) the whole list twice; 46,781 rows are 10 MB.
+        // A refresh in flight wrote this change and is about to answer with the same list.
+        // Otherwise re-reading is one window (a hundred rows), whatever the list's size.
         if (useSessionsStore.getState().refreshing) return
         if (touchesSessions(change, profile.id)) void reloadCached()
       }),
@@ -105,7 +120,14 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   )
 
   const current = state.profileId === profile.id
-  const sessions = current ? state.items : []
+  const { listKey, total, firstRows, loadRows, sort } = state
+  const source = useMemo<RowSource<Session>>(
+    () =>
+      current
+        ? { key: listKey, count: total, firstRows, load: loadRows, view: JSON.stringify(sort) }
+        : { key: '', count: 0, firstRows: [], load: async () => [] },
+    [current, listKey, total, firstRows, loadRows, sort],
+  )
   // Auth problems are shown by the signed-out panel and the sign-in dialog, offline ones by the
   // app's offline banner; everything else is shown here.
   const error =
@@ -216,7 +238,9 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
           label="Sessions"
           columns={COLUMNS}
           estimateRowHeight={58}
-          rows={sessions}
+          source={source}
+          sort={state.sort}
+          onSort={(sort) => void state.setSort(sort)}
           rowKey={(s) => s.id}
           rowClassName={(s) => (s.isCurrent ? 'row-current' : undefined)}
           empty={

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { SqlField, SqlResultMeta } from '../../../../shared/bridge/channels/sql'
 import { bridge } from '../../bridge'
+import { usePagedRows } from '../../ui/paged-rows'
 
 /*
  * The result grid. Rows and columns are virtualised (TanStack Virtual, fixed row height), so
@@ -37,7 +38,7 @@ interface ResultGridProps {
   onCopySelection(): void
 }
 
-type Page = (string | null)[][]
+const NO_ROWS: (string | null)[][] = []
 
 export function ResultGrid({
   meta,
@@ -51,26 +52,6 @@ export function ResultGrid({
 }: ResultGridProps) {
   const scroller = useRef<HTMLDivElement>(null)
   const [widths, setWidths] = useState(() => meta.fields.map(initialWidth))
-  const [, setVersion] = useState(0)
-  const repaint = useCallback(() => setVersion((version) => version + 1), [])
-
-  // A new result or a new order: pages start over (the first page came with the run).
-  const sortKey = sort ? `${sort.column}:${sort.direction}` : ''
-  const cache = useMemo(
-    () => ({
-      pages: new Map<number, Page>(sortKey === '' ? [[0, meta.firstRows]] : []),
-      loading: new Set<number>(),
-      live: true,
-    }),
-    [meta.firstRows, sortKey],
-  )
-  useEffect(
-    () => () => {
-      cache.live = false
-    },
-    [cache],
-  )
-
   // TanStack Virtual hands out fresh functions by design; the compiler skips this component.
   // eslint-disable-next-line react-hooks/incompatible-library
   const rows = useVirtualizer({
@@ -94,34 +75,22 @@ export function ResultGrid({
   const firstVisible = virtualRows[0]?.index ?? 0
   const lastVisible = virtualRows[virtualRows.length - 1]?.index ?? 0
 
-  useEffect(() => {
-    const wanted: number[] = []
-    for (
-      let page = Math.floor(firstVisible / PAGE_ROWS);
-      page <= Math.floor(lastVisible / PAGE_ROWS);
-      page += 1
-    ) {
-      if (!cache.pages.has(page) && !cache.loading.has(page)) wanted.push(page)
-    }
-    for (const page of wanted) {
-      cache.loading.add(page)
-      bridge
-        .call('sql.rows', { resultId: meta.resultId, offset: page * PAGE_ROWS, limit: PAGE_ROWS })
-        .then((window) => {
-          cache.loading.delete(page)
-          if (!cache.live) return
-          cache.pages.set(page, window.rows)
-          trimPages(cache.pages, page)
-          repaint()
-        })
-        .catch(() => {
-          cache.loading.delete(page)
-        })
-    }
-  }, [firstVisible, lastVisible, meta.resultId, cache, repaint])
-
-  const cellText = (row: number): (string | null)[] | undefined =>
-    cache.pages.get(Math.floor(row / PAGE_ROWS))?.[row % PAGE_ROWS]
+  // A new result or a new order: pages start over (the first page came with the run).
+  const sortKey = sort ? `${sort.column}:${sort.direction}` : ''
+  const loadRows = useCallback(
+    (offset: number, limit: number) =>
+      bridge.call('sql.rows', { resultId: meta.resultId, offset, limit }).then((w) => w.rows),
+    [meta.resultId],
+  )
+  const cellText = usePagedRows<(string | null)[]>({
+    source: `${meta.resultId} ${sortKey}`,
+    firstRows: sortKey === '' ? meta.firstRows : NO_ROWS,
+    pageSize: PAGE_ROWS,
+    maxPages: MAX_PAGES,
+    first: firstVisible,
+    last: lastVisible,
+    load: loadRows,
+  })
 
   const totalWidth = columns.getTotalSize() + NUMBER_COLUMN_WIDTH
   const virtualColumns = columns.getVirtualItems()
@@ -303,8 +272,3 @@ function initialWidth(field: SqlField): number {
 }
 
 /** Keeps the pages nearest the one just read. */
-function trimPages(pages: Map<number, Page>, around: number) {
-  if (pages.size <= MAX_PAGES) return
-  const far = [...pages.keys()].sort((a, b) => Math.abs(b - around) - Math.abs(a - around))
-  for (const page of far.slice(0, pages.size - MAX_PAGES)) pages.delete(page)
-}

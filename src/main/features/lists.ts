@@ -1,0 +1,200 @@
+import type { z } from 'zod'
+import { LIST_OPERATIONS, type ListOperationName } from '../../shared/api'
+import type { BridgeError } from '../../shared/bridge'
+import type { listWindowInput } from '../../shared/bridge/channels/lists'
+import { parseServiceJson } from '../api/json'
+import type { ListRow, ListRows } from '../api/client'
+import type { CachedListKind, JsonRow } from '../cache'
+import type { DeskContext } from './context'
+import { bridgeErrorOf, isConnectivityError, withProfileClient } from './context'
+
+/*
+ * Big lists in windows (issue 9), for the sessions and inference screens. A fetch reads the
+ * service's answer row by row (each row parsed and validated once, kept as the service's own
+ * JSON text) into the SQLite cache in one transaction; the screen then reads windows of it,
+ * filtered and sorted in SQLite. No full list is held in memory or crosses the bridge.
+ *
+ * A fetch that asks for the first rows in the service's order (the common case: the screen
+ * opens, Refresh) answers as soon as every row is checked, and the list is written to the cache
+ * right after the answer has left (the SQL console's first page, the same idea): writing
+ * 150,000 rows takes longer than reading them. Windows asked for meanwhile wait for the write.
+ */
+
+export type WindowInput = z.output<typeof listWindowInput>
+
+export interface WindowAnswer<T> {
+  total: number
+  matched: number
+  offset: number
+  items: T[]
+  fetchedAt: number | null
+  offline: boolean
+  error: BridgeError | null
+}
+
+/** Words of a filter query, as the cache matches them against row ids. */
+export function queryWords(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean)
+}
+
+/** Cache writes that follow an answer, per desk and `profileId kind`: windows wait for them. */
+const pendingWrites = new WeakMap<DeskContext, Map<string, Promise<void>>>()
+
+function pendingOf(context: DeskContext): Map<string, Promise<void>> {
+  let pending = pendingWrites.get(context)
+  if (pending === undefined) {
+    pending = new Map()
+    pendingWrites.set(context, pending)
+  }
+  return pending
+}
+
+/** Resolves once no write of that list is under way (at once when none is). */
+export async function listSettled(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+): Promise<void> {
+  await pendingOf(context).get(`${profileId} ${kind}`)
+}
+
+/** A window of the cached list; rows that no longer pass the contract are left out. */
+export async function readWindow<T>(
+  context: DeskContext,
+  kind: CachedListKind,
+  row: z.ZodType<T>,
+  input: WindowInput,
+  state: { error: BridgeError | null },
+): Promise<WindowAnswer<T>> {
+  await listSettled(context, input.profileId, kind)
+  const window = context.cache.listWindow(input.profileId, kind, {
+    offset: input.offset,
+    limit: input.limit,
+    words: queryWords(input.query),
+    sort: input.sort,
+  })
+  const items: T[] = []
+  for (const json of window.items) {
+    let value: unknown
+    try {
+      value = parseServiceJson(json)
+    } catch {
+      continue
+    }
+    const parsed = row.safeParse(value)
+    if (parsed.success) items.push(parsed.data)
+  }
+  return {
+    total: window.total,
+    matched: window.matched,
+    offset: input.offset,
+    items,
+    fetchedAt: context.cache.listFetchedAt(input.profileId, kind),
+    offline: state.error !== null || context.connectivity.offline(input.profileId),
+    error: state.error ?? context.connectivity.lastError(input.profileId),
+  }
+}
+
+async function readList(
+  context: DeskContext,
+  profileId: string,
+  operation: ListOperationName,
+): Promise<ListRows> {
+  return withProfileClient(context, profileId, (client) => client.callRows(operation))
+}
+
+/**
+ * Reads a big list from the service into the cache (one transaction: a row that breaks the
+ * contract leaves the cached list as it was). `onRow` sees each validated row as it passes.
+ */
+export async function fetchIntoCache(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+  operation: ListOperationName,
+  onRow?: (row: ListRow) => void,
+): Promise<number> {
+  const answer = await readList(context, profileId, operation)
+  await listSettled(context, profileId, kind)
+  return context.cache.putListRows(profileId, kind, checkedRows(answer, onRow), Date.now())
+}
+
+/**
+ * Fetch, then the first window; an unreachable service answers with the cached window and
+ * offline: true (the screen keeps the list under the offline banner). Other errors throw.
+ */
+export async function fetchWindow<T>(
+  context: DeskContext,
+  kind: CachedListKind,
+  operation: ListOperationName,
+  input: WindowInput,
+  onRow?: (row: ListRow) => void,
+): Promise<WindowAnswer<T>> {
+  const row = LIST_OPERATIONS[operation].row as unknown as z.ZodType<T>
+  const { profileId } = input
+  let answer: ListRows
+  try {
+    answer = await readList(context, profileId, operation)
+  } catch (error) {
+    if (!isConnectivityError(error)) throw error
+    return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
+  }
+
+  if (input.query.trim() !== '' || input.sort !== null) {
+    // Filtered or sorted: the cache does it, so the list is written first.
+    await listSettled(context, profileId, kind)
+    context.cache.putListRows(profileId, kind, checkedRows(answer, onRow), Date.now())
+    return readWindow(context, kind, row, input, { error: null })
+  }
+
+  // Every row is checked before anything is answered or stored (a bad row refuses the list).
+  const items: T[] = []
+  let index = 0
+  for (const checked of answer.rows()) {
+    onRow?.(checked)
+    if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
+    index += 1
+  }
+  const fetchedAt = Date.now()
+  const key = `${profileId} ${kind}`
+  const pending = pendingOf(context)
+  const previous = pending.get(key) ?? Promise.resolve()
+  const write = previous
+    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    .then(() => {
+      // A profile removed meanwhile keeps nothing in the cache.
+      if (context.profiles.get(profileId) === undefined) return
+      context.cache.putListRows(profileId, kind, storedRows(answer), fetchedAt)
+    })
+    .catch((error: unknown) => {
+      context.events.emit('notice', {
+        id: `list-cache-${Date.now()}`,
+        level: 'warning',
+        message: `The list could not be saved in the local cache: ${bridgeErrorOf(context, error).message}`,
+      })
+    })
+    .finally(() => {
+      if (pending.get(key) === write) pending.delete(key)
+    })
+  pending.set(key, write)
+  return {
+    total: answer.count,
+    matched: answer.count,
+    offset: input.offset,
+    items,
+    fetchedAt,
+    offline: false,
+    error: null,
+  }
+}
+
+function* checkedRows(answer: ListRows, onRow?: (row: ListRow) => void): Generator<JsonRow> {
+  for (const row of answer.rows()) {
+    onRow?.(row)
+    yield row
+  }
+}
+
+function* storedRows(answer: ListRows): Generator<JsonRow> {
+  for (let index = 0; index < answer.count; index += 1) yield { json: answer.text(index) }
+}

@@ -1,0 +1,481 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createServiceClient, isServiceError } from '../../src/main/api'
+import {
+  elementCount,
+  elementText,
+  findJsonArray,
+  JsonShapeError,
+  withoutElements,
+} from '../../src/main/api/json-rows'
+import { openCache, type Cache } from '../../src/main/cache'
+import { createDesk, type Desk } from '../../src/main/desk'
+import { queryWords } from '../../src/main/features/lists'
+import { createVault } from '../../src/main/vault'
+import type { ChannelOutput, Result } from '../../src/shared/bridge'
+import { makeTempDir, type TempDir } from '../support/tools'
+
+/*
+ * Big lists in windows (issue 9): the byte scanner that splits a list answer into its rows, the
+ * client's row-by-row read, the cache's windows (filter and sort in SQLite), and the
+ * sessions.* / inference.* window channels through the real desk against a local service.
+ * Sizes here are small; the bench (bench/lists.ts) runs the 10 MB ones.
+ */
+
+const bytes = (text: string) => Buffer.from(text, 'utf8')
+
+function rowsOf(text: string, member: string | null): string[] {
+  const body = bytes(text)
+  const span = findJsonArray(body, member)
+  return Array.from({ length: elementCount(span) }, (_, index) => elementText(body, span, index))
+}
+
+describe('findJsonArray: rows of a list answer, as sent', () => {
+  it('splits a top-level array, keeping each element exactly as written', () => {
+    expect(rowsOf(' [ {"id":"a" , "n": 1}, {"id":"b"} ,null,"x",[1,[2]] ] \n', null)).toEqual([
+      '{"id":"a" , "n": 1}',
+      '{"id":"b"}',
+      'null',
+      '"x"',
+      '[1,[2]]',
+    ])
+    expect(rowsOf('[]', null)).toEqual([])
+    expect(rowsOf('[ ]', null)).toEqual([])
+  })
+
+  it('is not fooled by brackets, quotes and escapes inside strings, or by multi-byte text', () => {
+    const tricky = [
+      { id: 'a]b}c', note: 'say "[hi]"' },
+      { id: 'back\\slash\\', more: '\\"' },
+      { id: 'ünïcødé ✓ 😀', x: '{' },
+    ]
+    const text = JSON.stringify(tricky)
+    expect(rowsOf(text, null).map((row) => JSON.parse(row))).toEqual(tricky)
+  })
+
+  it('finds the list inside an envelope, and leaves the envelope to be checked', () => {
+    const text = '{"object":"list","meta":{"data":[9]},"data":[{"id":"m1"},{"id":"m2"}],"x":"]"}'
+    const body = bytes(text)
+    const span = findJsonArray(body, 'data')
+    expect(rowsOf(text, 'data')).toEqual(['{"id":"m1"}', '{"id":"m2"}'])
+    expect(JSON.parse(withoutElements(body, span))).toEqual({
+      object: 'list',
+      meta: { data: [9] },
+      data: [],
+      x: ']',
+    })
+  })
+
+  it('says when numbers need the exact parse (16+ digits, exponents)', () => {
+    expect(findJsonArray(bytes('[{"id":"a","n":12345}]'), null).inexactNumbers).toBe(false)
+    expect(findJsonArray(bytes('[{"id":"a","n":9007199254740993}]'), null).inexactNumbers).toBe(
+      true,
+    )
+    expect(findJsonArray(bytes('[{"n":1e400}]'), null).inexactNumbers).toBe(true)
+    // Digits inside strings do not count.
+    expect(findJsonArray(bytes('[{"id":"12345678901234567890"}]'), null).inexactNumbers).toBe(false)
+  })
+
+  it('refuses what is not the list it looks for, without looping', () => {
+    for (const [text, member] of [
+      ['{"id":"a"}', null],
+      ['[{"id":"a"}', null],
+      ['[{"id":"a"}] trailing', null],
+      ['[{"id":"a} ]', null],
+      ['[1 2]', null],
+      ['{"object":"list"}', 'data'],
+      ['[{"id":"a"}]', 'data'],
+      ['', null],
+    ] as const) {
+      expect(() => findJsonArray(bytes(text), member), text).toThrow(JsonShapeError)
+    }
+  })
+})
+
+/** A local service answering op 1 and op 6 with whatever the test sets. */
+let service: Server
+let serviceUrl: string
+const answers: { sessions: string; catalog: string; down: boolean } = {
+  sessions: '[]',
+  catalog: '{"object":"list","data":[]}',
+  down: false,
+}
+
+beforeAll(async () => {
+  service = createServer((request, response) => {
+    request.resume()
+    if (answers.down) {
+      request.socket.destroy()
+      return
+    }
+    const body =
+      request.url === '/auth/me/sessions'
+        ? answers.sessions
+        : request.url === '/api/inference/catalog'
+          ? answers.catalog
+          : null
+    response.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' })
+    response.end(body ?? '{"code":"NOT_FOUND","message":"Not found"}')
+  })
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+  serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await new Promise((resolve) => service.close(resolve))
+})
+
+function session(index: number, extra: Record<string, unknown> = {}) {
+  return {
+    id: `session-${String(index).padStart(4, '0')}`,
+    authMethod: ['oidc', 'password', 'email_otp'][index % 3],
+    createdAt: 1_700_000_000_000 + index,
+    lastSeenAt: 1_700_000_000_000 + ((index * 7) % 50),
+    expiresAt: 1_800_000_000_000,
+    ipAddress: index % 4 === 0 ? null : `203.0.113.${index % 250}`,
+    userAgent: 'Mozilla/5.0',
+    mfaSatisfiedAt: null,
+    isCurrent: index === 3,
+    ...extra,
+  }
+}
+
+describe('callRows: a big list read row by row', () => {
+  const client = () =>
+    createServiceClient({ baseUrl: serviceUrl, token: 'test-token', maxRetries: 0 })
+
+  it('yields each row validated, as the service wrote it, numbers kept exact', async () => {
+    answers.sessions = `[${JSON.stringify(session(1))},{"id":"big","authMethod":"oidc","createdAt":1,"counter":9007199254740993,"lastSeenAt":1,"expiresAt":2,"ipAddress":null,"userAgent":null,"mfaSatisfiedAt":null,"isCurrent":false,"extra":{"a":[1]}}]`
+    const rows = await client().callRows('listSessions')
+    expect(rows.count).toBe(2)
+    const read = [...rows.rows()]
+    expect(read[0]).toEqual({
+      json: JSON.stringify(session(1)),
+      value: session(1),
+      id: 'session-0001',
+    })
+    expect(read[1]!.value.counter).toBe('9007199254740993')
+    expect(read[1]!.json).toContain('"counter":9007199254740993')
+    expect(rows.text(1)).toBe(read[1]!.json)
+  })
+
+  it('names the row that breaks the contract (BAD_RESPONSE), and checks the envelope', async () => {
+    answers.sessions = `[${JSON.stringify(session(1))},{"id":7}]`
+    const rows = await client().callRows('listSessions')
+    const error = (() => {
+      try {
+        for (const row of rows.rows()) void row
+      } catch (caught) {
+        return caught
+      }
+      return null
+    })()
+    expect(isServiceError(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'BAD_RESPONSE' })
+    expect((error as Error).message).toMatch(/listSessions.*1\.id/)
+
+    answers.catalog = '{"object":"nope","data":[{"id":"m"}]}'
+    await expect(client().callRows('listInferenceModels')).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+    })
+    answers.catalog = '<html>not json</html>'
+    await expect(client().callRows('listInferenceModels')).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: expect.stringMatching(/not JSON/),
+    })
+  })
+})
+
+describe('cache windows: filter and sort in SQLite', () => {
+  let temp: TempDir
+  let cache: Cache
+  beforeEach(async () => {
+    temp = await makeTempDir('infradesk-lists-cache')
+    cache = openCache(path.join(temp.dir, 'cache.sqlite')).cache
+    const ids = ['llama-3.1-70b', 'Llama-3.1-8B', 'mistral-7b', 'gpt-oss-120b', 'LLAMA-2-70B-chat']
+    cache.putListRows(
+      'p1',
+      'inference',
+      ids.map((id, index) => ({
+        json: JSON.stringify({ id, created: [5, 3, null, 1, 4][index] }),
+      })),
+      1_000,
+    )
+  })
+  afterEach(async () => {
+    cache.close()
+    await temp.remove()
+  })
+
+  const ids = (window: { items: string[] }) =>
+    window.items.map((json) => (JSON.parse(json) as { id: string }).id)
+
+  it('pages the list in the service order, with its counts', () => {
+    const window = cache.listWindow('p1', 'inference', { offset: 1, limit: 2 })
+    expect(window).toMatchObject({ total: 5, matched: 5 })
+    expect(ids(window)).toEqual(['Llama-3.1-8B', 'mistral-7b'])
+    expect(ids(cache.listWindow('p1', 'inference', { offset: 4, limit: 10 }))).toEqual([
+      'LLAMA-2-70B-chat',
+    ])
+    expect(cache.listWindow('p1', 'inference', { offset: 9, limit: 10 }).items).toEqual([])
+    expect(cache.listFetchedAt('p1', 'inference')).toBe(1_000)
+    // Another profile's list is not there.
+    expect(cache.listWindow('p2', 'inference', { offset: 0, limit: 10 })).toMatchObject({
+      total: 0,
+      items: [],
+    })
+    // The id column is filled from each row's JSON (getItem uses it).
+    expect(cache.getItem('p1', 'inference', 'mistral-7b')).toEqual({
+      id: 'mistral-7b',
+      created: null,
+    })
+  })
+
+  it('filters by every word of the id, case-insensitively ("llama 70b")', () => {
+    const window = cache.listWindow('p1', 'inference', {
+      offset: 0,
+      limit: 10,
+      words: ['LLAMA', '70b'],
+    })
+    expect(window).toMatchObject({ total: 5, matched: 2 })
+    expect(ids(window)).toEqual(['llama-3.1-70b', 'LLAMA-2-70B-chat'])
+    expect(
+      ids(cache.listWindow('p1', 'inference', { offset: 0, limit: 10, words: ['3.1'] })),
+    ).toEqual(['llama-3.1-70b', 'Llama-3.1-8B'])
+    expect(
+      cache.listWindow('p1', 'inference', { offset: 0, limit: 10, words: ['gpt-4'] }),
+    ).toMatchObject({ matched: 0, items: [] })
+    // The screen's query, as main splits it: blank keeps every row.
+    expect(queryWords('  LLAMA   70b ')).toEqual(['llama', '70b'])
+    expect(
+      cache.listWindow('p1', 'inference', { offset: 0, limit: 10, words: queryWords('   ') })
+        .matched,
+    ).toBe(5)
+    // A % or _ in the query is text, not a pattern.
+    expect(
+      cache.listWindow('p1', 'inference', { offset: 0, limit: 10, words: ['%'] }).matched,
+    ).toBe(0)
+  })
+
+  it('sorts by a field, missing values last both ways, ties in the service order', () => {
+    const by = (field: string, direction: 'asc' | 'desc', words?: string[]) =>
+      ids(
+        cache.listWindow('p1', 'inference', {
+          offset: 0,
+          limit: 10,
+          words,
+          sort: { field, direction },
+        }),
+      )
+    expect(by('created', 'asc')).toEqual([
+      'gpt-oss-120b',
+      'Llama-3.1-8B',
+      'LLAMA-2-70B-chat',
+      'llama-3.1-70b',
+      'mistral-7b',
+    ])
+    expect(by('created', 'desc')).toEqual([
+      'llama-3.1-70b',
+      'LLAMA-2-70B-chat',
+      'Llama-3.1-8B',
+      'gpt-oss-120b',
+      'mistral-7b',
+    ])
+    expect(by('id', 'asc').at(0)).toBe('LLAMA-2-70B-chat')
+    expect(by('created', 'asc', ['llama'])).toEqual([
+      'Llama-3.1-8B',
+      'LLAMA-2-70B-chat',
+      'llama-3.1-70b',
+    ])
+    // A field no row has: the service's order.
+    expect(by('nothing', 'desc')).toEqual(by('nothing', 'asc'))
+    expect(() =>
+      cache.listWindow('p1', 'inference', {
+        offset: 0,
+        limit: 1,
+        sort: { field: 'a"b', direction: 'asc' },
+      }),
+    ).toThrow(TypeError)
+  })
+
+  it('replaces a list in one transaction: a row that fails leaves the old list', () => {
+    function* failing() {
+      yield { json: '{"id":"new"}' }
+      throw new Error('row 2 broke the contract')
+    }
+    expect(() => cache.putListRows('p1', 'inference', failing(), 2_000)).toThrow(/row 2/)
+    expect(cache.listWindow('p1', 'inference', { offset: 0, limit: 1 }).total).toBe(5)
+    expect(cache.listFetchedAt('p1', 'inference')).toBe(1_000)
+    // Many rows go in batches; positions stay dense and in order.
+    const many = Array.from({ length: 1000 }, (_, index) => ({ json: `{"id":"m${index}"}` }))
+    expect(cache.putListRows('p1', 'inference', many, 3_000)).toBe(1000)
+    expect(ids(cache.listWindow('p1', 'inference', { offset: 998, limit: 5 }))).toEqual([
+      'm998',
+      'm999',
+    ])
+  })
+
+  it('finds an item by a field (the current session)', () => {
+    cache.putListRows(
+      'p1',
+      'sessions',
+      [session(1), session(3), session(5)].map((value) => ({ json: JSON.stringify(value) })),
+      1,
+    )
+    expect(cache.findListItem('p1', 'sessions', 'isCurrent', true)).toMatchObject({
+      id: 'session-0003',
+    })
+    expect(cache.findListItem('p1', 'sessions', 'id', 'nope')).toBeUndefined()
+  })
+})
+
+describe('the window channels, through the desk', () => {
+  let temp: TempDir
+  let desk: Desk
+  let profileId: string
+  const keychain = `Infradesk-lists-test-${randomUUID()}`
+
+  async function value<T>(channel: string, input: unknown): Promise<T> {
+    const result: Result<unknown> = await desk.dispatch(channel, input)
+    if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
+    return result.value as T
+  }
+
+  beforeAll(async () => {
+    temp = await makeTempDir('infradesk-lists-desk')
+    desk = await createDesk({
+      dataDir: temp.dir,
+      mode: 'web',
+      openExternal: async () => undefined,
+      vault: createVault({ service: keychain }),
+      version: '0.0.0-test',
+      restoreSandbox: false,
+      requestTimeoutMs: 5_000,
+    })
+    answers.down = false
+    answers.sessions = JSON.stringify(Array.from({ length: 250 }, (_, index) => session(index)))
+    const profile = await value<{ id: string }>('profiles.add', {
+      name: 'Lists',
+      baseUrl: serviceUrl,
+      color: '#2563eb',
+      protected: false,
+      token: 'lists-token',
+      sessionOnly: true,
+    })
+    profileId = profile.id
+  })
+
+  afterAll(async () => {
+    await desk.close()
+    await temp.remove()
+  })
+
+  type SessionWindow = ChannelOutput<'sessions.window'>
+  type ModelWindow = ChannelOutput<'inference.window'>
+
+  it('sessions: fetch answers the first window and counts; windows page the cached list', async () => {
+    const empty = await value<SessionWindow>('sessions.window', { profileId })
+    expect(empty).toMatchObject({ total: 0, items: [], fetchedAt: null })
+
+    const fetched = await value<SessionWindow>('sessions.fetch', { profileId, limit: 100 })
+    expect(fetched).toMatchObject({ total: 250, matched: 250, offset: 0, offline: false })
+    expect(fetched.items).toHaveLength(100)
+    expect(fetched.items[0]).toEqual(session(0))
+    expect(fetched.fetchedAt).toEqual(expect.any(Number))
+
+    // The write follows the answer; a window waits for it.
+    const page = await value<SessionWindow>('sessions.window', {
+      profileId,
+      offset: 200,
+      limit: 100,
+    })
+    expect(page.items.map((item) => item.id)).toEqual(
+      Array.from({ length: 50 }, (_, index) => session(200 + index).id),
+    )
+    expect(page.fetchedAt).toBe(fetched.fetchedAt)
+
+    const sorted = await value<SessionWindow>('sessions.window', {
+      profileId,
+      limit: 3,
+      sort: { field: 'lastSeenAt', direction: 'desc' },
+    })
+    const seen = sorted.items.map((item) => item.lastSeenAt)
+    expect(seen[0]).toBe(1_700_000_000_049)
+    expect([...seen].sort((a, b) => b - a)).toEqual(seen)
+    // The whole-list channel still answers the same list.
+    const whole = await value<ChannelOutput<'sessions.cached'>>('sessions.cached', { profileId })
+    expect(whole.items).toHaveLength(250)
+  })
+
+  it('sessions: an unreachable service answers the cached window, offline', async () => {
+    answers.down = true
+    try {
+      const offline = await value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+      expect(offline).toMatchObject({ total: 250, offline: true })
+      expect(offline.error?.code).toMatch(/OFFLINE|TIMEOUT/)
+      expect(offline.items).toHaveLength(10)
+    } finally {
+      answers.down = false
+    }
+  })
+
+  it('sessions: a row that breaks the contract refuses the list and keeps the cached one', async () => {
+    answers.sessions = JSON.stringify([session(1), { id: 'broken' }])
+    const result = await desk.dispatch('sessions.fetch', { profileId })
+    expect(result).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
+    const cached = await value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+    expect(cached.total).toBe(250)
+  })
+
+  it('inference: fetch, filter and sort in main, with the columns of the whole catalog', async () => {
+    answers.catalog = JSON.stringify({
+      object: 'list',
+      data: [
+        { id: 'llama-3.1-70b', created: 3, owned_by: 'meta' },
+        { id: 'mistral-7b', created: 1, owned_by: 'mistral' },
+        { id: 'Llama-3.1-8B', created: 2, owned_by: 'meta', context: 8192 },
+      ],
+    })
+    const fetched = await value<ModelWindow>('inference.fetch', { profileId })
+    expect(fetched).toMatchObject({ total: 3, matched: 3 })
+    expect(fetched.keys).toEqual(['created', 'owned_by', 'context'])
+    expect(fetched.items.map((model) => model.id)).toEqual([
+      'llama-3.1-70b',
+      'mistral-7b',
+      'Llama-3.1-8B',
+    ])
+    const filtered = await value<ModelWindow>('inference.window', {
+      profileId,
+      query: 'LLAMA 8b',
+    })
+    expect(filtered).toMatchObject({ total: 3, matched: 1 })
+    expect(filtered.items.map((model) => model.id)).toEqual(['Llama-3.1-8B'])
+    const sorted = await value<ModelWindow>('inference.window', {
+      profileId,
+      query: 'llama',
+      sort: { field: 'created', direction: 'asc' },
+    })
+    expect(sorted.items.map((model) => model.id)).toEqual(['Llama-3.1-8B', 'llama-3.1-70b'])
+    // A fetch with a filter answers the filtered window.
+    const again = await value<ModelWindow>('inference.fetch', { profileId, query: 'mistral' })
+    expect(again).toMatchObject({ total: 3, matched: 1 })
+  })
+
+  it('refuses windows it cannot serve (validation in main)', async () => {
+    for (const input of [
+      { profileId, limit: 0 },
+      { profileId, limit: 501 },
+      { profileId, offset: -1 },
+      { profileId, sort: { field: 'a"b' } },
+      { profileId, query: 'x'.repeat(201) },
+    ]) {
+      expect(await desk.dispatch('inference.window', input)).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION_ERROR' },
+      })
+    }
+  })
+})
