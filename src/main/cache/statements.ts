@@ -75,8 +75,11 @@ export function prepareStatements(db: Database.Database): Statements {
     selectListItems: db.prepare<[profileId: string, kind: string], ItemRow>(
       'SELECT item_json FROM cached_items WHERE profile_id = ? AND kind = ? ORDER BY position',
     ),
+    // INDEXED BY: without statistics SQLite picks the primary key for the ORDER BY and scans
+    // the whole list (4 ms at 10,000 rows). The id index already ends with `position` (a
+    // WITHOUT ROWID index carries the primary key), so it answers the ORDER BY too.
     selectItemById: db.prepare<[profileId: string, kind: string, itemId: string], ItemRow>(
-      `SELECT item_json FROM cached_items
+      `SELECT item_json FROM cached_items INDEXED BY cached_items_by_id
          WHERE profile_id = ? AND kind = ? AND item_id = ?
          ORDER BY position LIMIT 1`,
     ),
