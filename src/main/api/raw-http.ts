@@ -61,7 +61,8 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
     /*
      * The read buffers, used in turn: while the sink writes one read's bytes from one buffer,
      * the socket reads the next into the other, so the network and the disk overlap. TLS gets
-     * one buffer: its `onread` takes a static buffer (nodejs/node#35753), not a generator.
+     * one static buffer, the form nodejs/node#35753 added for TLS sockets: a generator there is
+     * not tested here, and a read into a buffer still being written would corrupt the file.
      */
     const ring =
       url.protocol === 'https:'
