@@ -44,7 +44,8 @@ export class IncompleteResponseError extends Error {
 
 const MAX_HEAD_BYTES = 64 * 1024
 const MAX_LINE_BYTES = 4 * 1024
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** An HTTP token (RFC 9110 5.6.2): what a header field's name must be, in either direction. */
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9]\d\d)(?: [^\r\n]*)?$/
 const CR = 13
 const LF = 10
@@ -220,7 +221,8 @@ export class Http1ResponseParser {
       }
       const colon = field.indexOf(':')
       const name = colon > 0 ? field.slice(0, colon) : ''
-      if (!TOKEN.test(name)) throw new MalformedResponseError('The answer has a malformed header')
+      if (!HTTP_TOKEN.test(name))
+        throw new MalformedResponseError('The answer has a malformed header')
       try {
         headers.append(name, field.slice(colon + 1).trim())
       } catch {

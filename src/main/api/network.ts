@@ -1,5 +1,6 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { ServiceError } from './errors'
+import { IDLE_TIMEOUT_CODE } from './raw-http'
 
 /*
  * Turns what Node's fetch (undici) throws into an app error that says exactly what failed.
@@ -49,6 +50,11 @@ const TLS_REASONS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate does not match the host name',
   ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak TLS on this port',
   ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the server does not speak TLS on this port',
+}
+
+/** A connection failure's code in words ('connection reset'), or null for a code we do not know. */
+export function networkReason(code: string): string | null {
+  return OFFLINE_REASONS[code] ?? null
 }
 
 function isTlsCode(code: string): boolean {
@@ -112,7 +118,7 @@ export function toNetworkError(error: unknown, url: URL, context: AbortContext =
   if (
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'ERR_HTTP_IDLE'
+    code === IDLE_TIMEOUT_CODE
   ) {
     return new ServiceError(APP_ERROR_CODES.TIMEOUT, `No answer from ${origin} in time`, {
       cause: error,
@@ -136,6 +142,11 @@ export function toNetworkError(error: unknown, url: URL, context: AbortContext =
     cause: error,
     details: code ? { reason: code } : undefined,
   })
+}
+
+/** A wait for a message: `60 s`, or `1500 ms` when it is not whole seconds. */
+export function formatWait(ms: number): string {
+  return formatSeconds(ms / 1000)
 }
 
 function formatSeconds(seconds: number): string {

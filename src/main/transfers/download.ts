@@ -1,7 +1,7 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { errorFromResponse, isServiceError, ServiceError } from '../api'
 import type { RawResponse } from '../api'
-import { describeOrigin, findErrorCode } from '../api/network'
+import { describeOrigin, findErrorCode, formatWait, networkReason } from '../api/network'
 import { IDLE_TIMEOUT_CODE } from '../api/raw-http'
 import type { AtomicFile } from './atomic-file'
 
@@ -197,18 +197,10 @@ function originOf(url: string): string {
   }
 }
 
-/** What the transport's body errors (raw-http.ts, Node system errors) mean, in words. */
-const BODY_BREAKS: Record<string, string> = {
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed',
-  ERR_HTTP_INCOMPLETE: 'the connection closed before the end of the answer',
-  ERR_HTTP_MALFORMED: 'the answer is not valid HTTP/1.1',
-}
-
 /** A connection that broke while the archive was arriving: OFFLINE, saying how much came. */
 function brokeMidBody(error: unknown, url: string, received: number): ServiceError {
   const code = findErrorCode(error)
-  const reason = (code && BODY_BREAKS[code]) ?? code ?? 'network error'
+  const reason = (code && networkReason(code)) ?? code ?? 'network error'
   return new ServiceError(
     APP_ERROR_CODES.OFFLINE,
     `The connection to ${originOf(url)} broke during the download, after ${received} bytes of this attempt (${reason})`,
@@ -217,11 +209,9 @@ function brokeMidBody(error: unknown, url: string, received: number): ServiceErr
 }
 
 function stalled(url: string, ms: number): ServiceError {
-  const origin = originOf(url)
-  const wait = ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
   return new ServiceError(
     APP_ERROR_CODES.TIMEOUT,
-    `The download from ${origin} stalled: no data for ${wait}`,
+    `The download from ${originOf(url)} stalled: no data for ${formatWait(ms)}`,
   )
 }
 
