@@ -14,54 +14,15 @@ import { performance } from 'node:perf_hooks'
 import { createServiceClient } from '../src/main/api'
 import { AtomicFile } from '../src/main/transfers'
 import { writeVolumeArchive } from '../src/main/transfers/volume-archive'
+import { startSandbox } from '../test/e2e/support/processes'
 import type { Bench, BenchResult, Figure } from './support'
+import { median, round } from './support'
 
 const MIB = 1024 * 1024
 const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 3)
 const RSS_SAMPLE_MS = 10
 const TARGET_RATIO = 0.95
 const TARGET_RSS_MIB = 64
-
-interface Sandbox {
-  url: string
-  admin: string
-  stop(): void
-}
-
-/** The sandbox as its own process: `tsx src/sandbox/cli.ts --port 0`. */
-function startSandboxProcess(): Promise<Sandbox> {
-  const root = join(import.meta.dirname, '..')
-  const child = spawn(
-    process.execPath,
-    [join(root, 'node_modules', '.bin', 'tsx'), 'src/sandbox/cli.ts', '--port', '0'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  )
-  return new Promise((resolve, reject) => {
-    let buffer = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffer += chunk
-      const line = buffer.split('\n').find((candidate) => candidate.startsWith('SANDBOX_READY '))
-      if (line === undefined) return
-      const ready = JSON.parse(line.slice('SANDBOX_READY '.length)) as {
-        url: string
-        tokens: { admin: string }
-      }
-      resolve({
-        url: ready.url.replace(/\/+$/, ''),
-        admin: ready.tokens.admin,
-        stop: () => child.kill('SIGTERM'),
-      })
-    })
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)))
-  })
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? 0
-}
-
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
 
 /** curl's wall time, and its CPU time (user + system, from bash's `time`). */
 function curlDownload(url: string, file: string): Promise<{ ms: number; cpuSeconds: number }> {
@@ -84,12 +45,12 @@ function curlDownload(url: string, file: string): Promise<{ ms: number; cpuSecon
 }
 
 async function run(): Promise<BenchResult> {
-  const sandbox = await startSandboxProcess()
+  const sandbox = await startSandbox()
   const work = mkdtempSync(join(tmpdir(), 'infradesk-bench-export-'))
   try {
-    const client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.admin })
+    const client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.tokens.admin })
     const seedResponse = await fetch(`${sandbox.url}/__sandbox/seed`, {
-      headers: { authorization: `Bearer ${sandbox.admin}` },
+      headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
     })
     const seed = (await seedResponse.json()) as {
       volumes: { nodeId: string; name: string; sizeBytes: number }[]
@@ -212,7 +173,7 @@ async function run(): Promise<BenchResult> {
       ],
     }
   } finally {
-    sandbox.stop()
+    await sandbox.stop()
     rmSync(work, { recursive: true, force: true })
   }
 }

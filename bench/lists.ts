@@ -8,7 +8,6 @@
  *   - web mode's RSS growth over its idle size, against the 3x-the-body target.
  * Needs `npm run build` (out/renderer) and Chromium; says so and stops when either is missing.
  */
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { chromium } from '@playwright/test'
+import { startWebApp } from '../test/e2e/support/processes'
 import type { Bench, Figure } from './support'
 import { round } from './support'
 
@@ -56,26 +56,6 @@ function rssMB(pid: number): number {
   return round(kb / 1024)
 }
 
-async function startWebMode(dataDir: string) {
-  const child = spawn(
-    process.execPath,
-    // As `npm run web` runs it: the built host (`npm run build` made it with the renderer).
-    ['out/main/web.js', '--port', '0', '--data-dir', dataDir],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
-  )
-  const url = await new Promise<URL>((resolve, reject) => {
-    let output = ''
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk
-      const line = output.split('\n').find((candidate) => candidate.startsWith('WEB_READY '))
-      if (line) resolve(new URL((JSON.parse(line.slice(10)) as { url: string }).url))
-    })
-    child.once('exit', (code) => reject(new Error(`web mode exited (${code}): ${output}`)))
-  })
-  return { child, url }
-}
-
 async function run() {
   const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
   if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
@@ -98,7 +78,9 @@ async function run() {
   await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
   const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
   const dir = mkdtempSync(join(tmpdir(), 'infradesk-bench-lists-'))
-  const web = await startWebMode(dir)
+  // As `npm run web` runs it: the built host (`npm run build` made it with the renderer).
+  const web = await startWebApp(dir)
+  const webUrl = new URL(web.url)
   const browser = await chromium.launch({
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -106,9 +88,9 @@ async function run() {
   const figures: Figure[] = []
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    await page.goto(web.url.href)
+    await page.goto(web.url)
     const bodyMB = round(bodies.sessions.length / 1024 / 1024)
-    const baseline = rssMB(web.child.pid as number)
+    const baseline = rssMB(web.pid)
 
     // The profile, added through the bridge (its token check is the first 10 MB fetch).
     const added = await page.evaluate(
@@ -130,7 +112,7 @@ async function run() {
       [serviceUrl],
     )
     if (!added.ok) throw new Error('could not add the bench profile')
-    await page.goto(`${web.url.origin}/#/sessions`)
+    await page.goto(`${webUrl.origin}/#/sessions`)
     const firstSession = page.getByText('session-000001', { exact: true }).first()
     const refreshed = performance.now()
     await page.getByRole('button', { name: 'Refresh' }).click()
@@ -143,7 +125,7 @@ async function run() {
       runs: 1,
       target: '< 2000 ms',
     })
-    const afterSessions = rssMB(web.child.pid as number)
+    const afterSessions = rssMB(web.pid)
 
     await page.getByRole('link', { name: /Activity/ }).click()
     await page.reload()
@@ -172,7 +154,7 @@ async function run() {
       runs: 1,
       target: '< 2000 ms',
     })
-    const afterInference = rssMB(web.child.pid as number)
+    const afterInference = rssMB(web.pid)
     const peak = Math.max(afterSessions, afterInference)
     const catalogMB = round(bodies.catalog.length / 1024 / 1024)
     figures.push({
@@ -220,8 +202,7 @@ async function run() {
     )
   } finally {
     await browser.close()
-    web.child.kill('SIGTERM')
-    await new Promise((resolve) => web.child.once('exit', resolve))
+    await web.stop()
     service.close()
     rmSync(dir, { recursive: true, force: true })
   }

@@ -11,16 +11,16 @@
  * - reaching the last row: scroll to the end, until its cells are painted;
  * - the renderer's heap for the result (after GC, CDP), against the answer's JSON size.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createInterface } from 'node:readline'
 import { chromium, type Page } from '@playwright/test'
 import { createDesk } from '../src/main/desk'
 import { startWebHost } from '../src/main/web/host'
+import { startSandbox } from '../test/e2e/support/processes'
 import type { Bench, BenchResult, Figure } from './support'
+import { median, round, summarize } from './support'
 
 const RUNS = 5
 const ROWS = 100_000
@@ -33,39 +33,6 @@ const QUERY = `select id, occurred_at, kind, customer_id, amount, payload,
   round(id / 3.0, 4) as third, upper(kind) as kind_upper, id::text || '@example.com' as email,
   timestamptz '2030-01-01 00:00:00+00' - occurred_at as age
 from events order by id`
-
-interface Sandbox {
-  url: string
-  admin: string
-  child: ChildProcess
-}
-
-async function startSandboxProcess(): Promise<Sandbox> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], {
-    cwd: join(import.meta.dirname, '..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const lines = createInterface({ input: child.stdout! })
-  for await (const line of lines) {
-    if (line.startsWith('SANDBOX_READY ')) {
-      const ready = JSON.parse(line.slice('SANDBOX_READY '.length)) as {
-        url: string
-        tokens: { admin: string }
-      }
-      return { url: ready.url.replace(/\/+$/, ''), admin: ready.tokens.admin, child }
-    }
-  }
-  throw new Error('The sandbox did not start')
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return round(sorted[Math.floor(sorted.length / 2)] ?? 0)
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100
-}
 
 /*
  * The in-page parts are plain script text: tsx would wrap a function's inner functions in a
@@ -137,7 +104,7 @@ function scrollToLast(page: Page, rowIndex: number): Promise<number> {
 
 async function run(): Promise<BenchResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'infradesk-bench-sql-'))
-  const sandbox = await startSandboxProcess()
+  const sandbox = await startSandbox()
   const desk = await createDesk({
     dataDir,
     mode: 'web',
@@ -160,13 +127,13 @@ async function run(): Promise<BenchResult> {
       baseUrl: sandbox.url,
       color: '#2563eb',
       protected: false,
-      token: sandbox.admin,
+      token: sandbox.tokens.admin,
       sessionOnly: true,
     })
     if (!added.ok) throw new Error(`profiles.add: ${added.error.message}`)
     const seed = (await (
       await fetch(`${sandbox.url}/__sandbox/seed`, {
-        headers: { authorization: `Bearer ${sandbox.admin}` },
+        headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
       })
     ).json()) as { databases: { postgres: string[] } }
     const databaseId = seed.databases.postgres[0]!
@@ -176,7 +143,7 @@ async function run(): Promise<BenchResult> {
       const response = await fetch(`${sandbox.url}/api/databases/${databaseId}/postgres/query`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${sandbox.admin}`,
+          authorization: `Bearer ${sandbox.tokens.admin}`,
           'content-type': 'application/json',
         },
         body: JSON.stringify({ sql: QUERY, maxRows: ROWS }),
@@ -233,15 +200,8 @@ async function run(): Promise<BenchResult> {
       )
     }
     const jsonBytes = first.bytes
-    const figure = (name: string, values: number[], unit = 'ms', target?: string): Figure => ({
-      name,
-      unit,
-      value: round(median(values)),
-      runs: values.length,
-      min: round(Math.min(...values)),
-      max: round(Math.max(...values)),
-      ...(target === undefined ? {} : { target }),
-    })
+    const figure = (name: string, values: number[], unit = 'ms', target?: string): Figure =>
+      summarize(name, values, { unit, ...(target === undefined ? {} : { target }) })
     const figures: Figure[] = [
       figure('baseline: Node fetch + JSON.parse of the same request', baselines),
       figure('Run → first rows painted', runs),
@@ -270,7 +230,7 @@ async function run(): Promise<BenchResult> {
     await browser.close()
     await host.close()
     await desk.close()
-    sandbox.child.kill('SIGTERM')
+    await sandbox.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

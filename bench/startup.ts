@@ -24,26 +24,12 @@ import { startSandbox } from '../src/sandbox'
 import { invokePath } from '../src/shared/bridge/web-protocol'
 import { repoRoot, startTsxChild } from '../test/e2e/support/child'
 import type { Bench, Figure } from './support'
+import { round, summarize } from './support'
 
 const CERTIFICATES = 10_000
 const RUNS = 5
 const TARGET_MS = 1_000
 const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium'
-
-/** The median and range of `times` as a bench figure (ms). */
-function figure(name: string, times: number[], target?: string): Figure {
-  const sorted = [...times].sort((x, y) => x - y)
-  const round = (ms: number) => Math.round(ms * 10) / 10
-  return {
-    name,
-    unit: 'ms',
-    value: round(sorted[Math.floor(sorted.length / 2)] ?? 0),
-    runs: sorted.length,
-    min: round(sorted[0] ?? 0),
-    max: round(sorted.at(-1) ?? 0),
-    ...(target === undefined ? {} : { target }),
-  }
-}
 
 async function startWeb(dataDir: string) {
   return startTsxChild({
@@ -109,28 +95,28 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
     const baseline = await measureLaunches(browser, small.dataDir)
 
     const figures: Figure[] = [
-      figure(
+      summarize(
         `launch → painted list of ${scale.cachedRows} cached certificates`,
         launches.launch,
-        `< ${TARGET_MS} ms`,
+        { target: `< ${TARGET_MS} ms` },
       ),
-      figure('  of which: process start → web mode ready', launches.ready),
-      figure('  of which: web mode ready → painted list', launches.page),
-      figure('  page clock: DOMContentLoaded', launches.dom),
-      figure('  page clock: certificates.cached answer received', launches.answer),
-      figure('  page clock: list painted', launches.paint),
-      figure(
+      summarize('  of which: process start → web mode ready', launches.ready),
+      summarize('  of which: web mode ready → painted list', launches.page),
+      summarize('  page clock: DOMContentLoaded', launches.dom),
+      summarize('  page clock: certificates.cached answer received', launches.answer),
+      summarize('  page clock: list painted', launches.paint),
+      summarize(
         `baseline: launch → painted list of ${baseline.listedRows} certificates`,
         baseline.launch,
       ),
-      figure('  of which: process start → web mode ready', baseline.ready),
-      figure('  of which: web mode ready → painted list', baseline.page),
-      figure('bridge answer certificates.cached (10k rows, in page)', scale.bridgeTimes),
-      figure('SQLite read of 10k certificate rows', readTimes),
-      figure('refresh: 10k certificates from the sandbox (op 16 pages)', [scale.refreshMs]),
+      summarize('  of which: process start → web mode ready', baseline.ready),
+      summarize('  of which: web mode ready → painted list', baseline.page),
+      summarize('bridge answer certificates.cached (10k rows, in page)', scale.bridgeTimes),
+      summarize('SQLite read of 10k certificate rows', readTimes),
+      summarize('refresh: 10k certificates from the sandbox (op 16 pages)', [scale.refreshMs]),
     ]
     // The machine's load while measuring: figures from a busy machine are not comparable.
-    const load = loadavg().map((value) => Math.round(value * 100) / 100)
+    const load = loadavg().map((value) => round(value))
     return {
       figures,
       notes: [

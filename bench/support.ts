@@ -49,14 +49,28 @@ export async function measure(
     await work()
     times.push(performance.now() - start)
   }
-  times.sort((a, b) => a - b)
+  return summarize(name, times, options)
+}
+
+/** The middle value (the upper one of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+/** `values` as one figure: their median, with min..max and how many there were. */
+export function summarize(
+  name: string,
+  values: readonly number[],
+  options: { unit?: string; target?: string } = {},
+): Figure {
   return {
     name,
-    unit: 'ms',
-    value: round(times[Math.floor(times.length / 2)] ?? 0),
-    runs,
-    min: round(times[0] ?? 0),
-    max: round(times[times.length - 1] ?? 0),
+    unit: options.unit ?? 'ms',
+    value: round(median(values)),
+    runs: values.length,
+    min: round(Math.min(...values)),
+    max: round(Math.max(...values)),
     ...(options.target === undefined ? {} : { target: options.target }),
   }
 }
@@ -84,8 +98,8 @@ export async function rate(
   }
 }
 
-export function round(value: number): number {
-  return Math.round(value * 100) / 100
+export function round(value: number, digits = 2): number {
+  return Math.round(value * 10 ** digits) / 10 ** digits
 }
 
 export function machine() {

@@ -17,6 +17,8 @@ const LOG_TAIL_CHARS = 20_000
 
 export interface RunningChild<Ready> {
   ready: Ready
+  /** The process id: the program itself for a built .js file; tsx's launcher for a .ts source. */
+  pid: number
   /** The tail of everything the child wrote, for failure messages. */
   output(): string
   /** SIGTERM, then SIGKILL if it has not exited after a while; resolves once it is gone. */
@@ -100,5 +102,5 @@ export async function startTsxChild<Schema extends z.ZodType>(options: {
     child.once('exit', (code, signal) => fail(`exited before it was ready (${code ?? signal})`))
   })
 
-  return { ready, output: () => log, stop }
+  return { ready, pid: child.pid ?? 0, output: () => log, stop }
 }

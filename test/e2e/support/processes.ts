@@ -12,6 +12,7 @@ export interface WebApp {
   /** Open this once: it carries the launch secret, which the host swaps for a cookie. */
   url: string
   dataDir: string
+  pid: number
   output(): string
   stop(): Promise<void>
 }
@@ -24,7 +25,7 @@ export async function startWebApp(dataDir: string, env?: NodeJS.ProcessEnv): Pro
     readySchema: z.looseObject({ url: z.url() }),
     ...(env ? { env } : {}),
   })
-  return { url: child.ready.url, dataDir, output: child.output, stop: child.stop }
+  return { url: child.ready.url, dataDir, pid: child.pid, output: child.output, stop: child.stop }
 }
 
 /** A sandbox of the service in its own process, as an "external" service for the app. */
