@@ -89,7 +89,7 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
         {EXPORT_FORMATS.map((candidate) => {
           const candidateInfo = EXPORT_FORMAT_INFO[candidate]
           return (
-            <label key={candidate} className="cert-format">
+            <label key={candidate} className="choice-card cert-format">
               <input
                 type="radio"
                 name="export-format"

@@ -154,7 +154,7 @@ export function ResolveMigrationDialog({
         >
           <legend className="field-label">Authoritative side</legend>
           {SIDES.map((side) => (
-            <label key={side.value} className="resolve-side">
+            <label key={side.value} className="choice-card resolve-side">
               <input
                 type="radio"
                 name="authoritativeSide"

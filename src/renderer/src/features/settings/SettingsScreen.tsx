@@ -88,7 +88,7 @@ function ThemeChoice({ current: saved }: { current: Theme }) {
       <legend className="settings-legend">Theme</legend>
       <div className="theme-choices">
         {THEME_CHOICES.map((choice) => (
-          <label key={choice.value} className="theme-choice">
+          <label key={choice.value} className="choice-card theme-choice">
             <input
               type="radio"
               name="theme"
