@@ -157,6 +157,25 @@ describe('failure paths leave no file', () => {
     },
   )
 
+  it.runIf(IS_ROOT)(
+    'after a failed write the file refuses more writes and the commit, and abort removes it',
+    async () => {
+      const mounted = await mountTmpfs(temp.dir, 'tiny-after', { sizeBytes: 1024 * 1024 })
+      try {
+        const file = await AtomicFile.create(mounted.dir, 'big.bin')
+        const failed = await rejection(file.write(Buffer.alloc(2 * 1024 * 1024)))
+        expect(failed.code).toBe('DISK_FULL')
+        // The hash already counted the chunk the file could not hold: it must not be trusted.
+        expect((await rejection(file.write(Buffer.from('more')))).code).toBe('DISK_FULL')
+        expect((await rejection(file.commit({ collision: 'fail' }))).code).toBe('DISK_FULL')
+        await file.abort()
+        expect(await readdir(mounted.dir)).toEqual([])
+      } finally {
+        await mounted.unmount()
+      }
+    },
+  )
+
   it.skipIf(IS_ROOT)(`a full disk: skipped, ${NOT_ROOT_REASON}`, () => undefined)
 
   it('a cancel midway: CANCELLED, nothing left', async () => {

@@ -32,6 +32,8 @@ export async function startWebApp(dataDir: string, env?: NodeJS.ProcessEnv): Pro
 export interface ExternalSandbox {
   url: string
   tokens: { admin: string; viewer: string }
+  /** tsx's launcher: the sandbox itself is its child process. */
+  pid: number
   output(): string
   stop(): Promise<void>
 }
@@ -49,6 +51,7 @@ export async function startSandbox(): Promise<ExternalSandbox> {
   return {
     url: child.ready.url.replace(/\/+$/, ''),
     tokens: child.ready.tokens,
+    pid: child.pid,
     output: child.output,
     stop: child.stop,
   }
