@@ -3,6 +3,7 @@ import type { Profile } from '../../../shared/bridge'
 import { ActivityScreen } from '../features/activity/ActivityScreen'
 import { AppsScreen } from '../features/apps/AppsScreen'
 import { CertificatesScreen } from '../features/certificates/CertificatesScreen'
+import { useCertificatesStore } from '../features/certificates/store'
 import { DatabasesScreen } from '../features/databases/DatabasesScreen'
 import { DeploymentsScreen } from '../features/deployments/DeploymentsScreen'
 import { InferenceScreen } from '../features/inference/InferenceScreen'
@@ -30,14 +31,24 @@ import { selectActiveProfile, useAppStore } from './store'
 type ProfileScreen = ComponentType<{ profile: Profile }>
 type ProfileFreeScreen = ComponentType<{ profile: Profile | null }>
 
-/** Each route's screen: most need the active profile; these two work without one. */
+/**
+ * Each route's screen: most need the active profile; these two work without one. `preload`
+ * starts a screen's first read before it is rendered, when the app opens on it.
+ */
 const SCREENS: Record<
   Route,
-  { needsProfile: true; Screen: ProfileScreen } | { needsProfile: false; Screen: ProfileFreeScreen }
+  (
+    | { needsProfile: true; Screen: ProfileScreen }
+    | { needsProfile: false; Screen: ProfileFreeScreen }
+  ) & { preload?: (profile: Profile) => void }
 > = {
   sessions: { needsProfile: true, Screen: SessionsScreen },
   inference: { needsProfile: true, Screen: InferenceScreen },
-  certificates: { needsProfile: true, Screen: CertificatesScreen },
+  certificates: {
+    needsProfile: true,
+    Screen: CertificatesScreen,
+    preload: (profile) => useCertificatesStore.getState().preload(profile.id),
+  },
   volumes: { needsProfile: true, Screen: VolumesScreen },
   transfers: { needsProfile: false, Screen: TransfersScreen },
   sql: { needsProfile: true, Screen: SqlScreen },
@@ -53,6 +64,15 @@ const SCREENS: Record<
   apps: { needsProfile: true, Screen: AppsScreen },
   activity: { needsProfile: false, Screen: ActivityScreen },
   settings: { needsProfile: false, Screen: SettingsScreen },
+}
+
+/**
+ * The app is about to show its first screen: start that screen's first read now, so that it
+ * runs while React renders the shell (~70 ms on a cold page) instead of after it.
+ */
+export function preloadScreen(route: Route, profile: Profile | null): void {
+  const { preload } = SCREENS[route]
+  if (preload && profile) preload(profile)
 }
 
 /** Alt+1…9 jump to the first nine screens of the navigation. */
