@@ -35,7 +35,7 @@ export default defineConfig({
       rolldownOptions: {
         // web: the same main-process core for `npm run web` (plain Node, no Electron), so web
         // mode starts from one built file instead of compiling TypeScript at every launch.
-        input: { index: resolve('src/main/index.ts'), web: resolve('src/main/web/cli.ts') },
+        input: { index: resolve('src/main/index.ts'), web: resolve('src/main/web/main.ts') },
       },
     },
   },

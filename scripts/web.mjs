@@ -1,6 +1,6 @@
 // `npm run web -- [--port N] [--sandbox] [--data-dir DIR] [--host 127.0.0.1|localhost]`
 // Builds the app when out/ is missing or older than its sources, then runs the web-mode host
-// (out/main/web.js, built from src/main/web/cli.ts) under this Node, forwarding arguments and
+// (out/main/web.js, built from src/main/web/main.ts) under this Node, forwarding arguments and
 // signals. Needs no Electron binary: electron-vite only reads electron's package.json for its
 // version. Running the built file instead of compiling TypeScript at launch is a third of the
 // start-up time (bench/startup.ts).

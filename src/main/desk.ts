@@ -141,6 +141,15 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const restoring =
     deps.restoreSandbox === false ? Promise.resolve() : restoreSandbox(context, sandboxOptions)
   context.sandbox.hold(restoring)
+  // The keychain's first answer is slow (loading keytar, opening its D-Bus session: 20-30 ms)
+  // and the renderer's first call, profiles.list, asks it about every profile. Asked in the
+  // background, that cost is paid while the window loads its script; on the next turn of the
+  // event loop, so that keytar's load does not delay web mode's listen either.
+  setImmediate(() => {
+    void Promise.all(profiles.list().map((profile) => context.vault.get(profile.id))).catch(
+      () => undefined,
+    )
+  })
 
   let closed = false
   return {

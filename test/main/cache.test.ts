@@ -1,9 +1,22 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LATEST_VERSION, MIGRATION_1_SQL, openCache } from '../../src/main/cache'
+import {
+  LATEST_VERSION,
+  MIGRATION_1_SQL,
+  OPEN_MARKER_SUFFIX,
+  openCache,
+} from '../../src/main/cache'
 import type { Cache, CacheChange } from '../../src/main/cache'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
@@ -189,14 +202,41 @@ describe('recovery from a damaged file', () => {
     expect(aside.subarray(100).equals(original.subarray(100))).toBe(true)
   })
 
-  it('moves aside a file with a damaged page in the middle, and rebuilds', () => {
-    writeRealCache()
+  function damageMiddlePage(): void {
     const pageSize = readFileSync(file).readUInt16BE(16)
     const pages = readFileSync(file).length / pageSize
     expect(pages).toBeGreaterThan(4)
     // Garbage over a b-tree page in the middle: the header still says "SQLite format 3".
     overwrite(Math.floor(pages / 2) * pageSize, randomBytes(pageSize))
+  }
+
+  it('after a crash (the open marker left behind), finds a damaged page at open and rebuilds', () => {
+    writeRealCache()
+    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(false)
+    damageMiddlePage()
+    // What a session that crashed or was killed leaves beside the file.
+    writeFileSync(file + OPEN_MARKER_SUFFIX, '')
     expectRecovered(open())
+  })
+
+  it('after a clean close, opens without the check; the check at close finds the damage, and the next open rebuilds', () => {
+    writeRealCache()
+    damageMiddlePage()
+    const first = open()
+    expect(first.notices).toEqual([])
+    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(true)
+    first.cache.close()
+    // The failed check keeps the marker: the next open checks, and moves the file aside.
+    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(true)
+    expectRecovered(open())
+  })
+
+  it('clears the open marker at a clean close of a healthy file', () => {
+    const { cache } = open()
+    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(true)
+    cache.putList('p1', 'sessions', sessions, 1)
+    cache.close()
+    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(false)
   })
 
   it('moves aside a file of random garbage, and leaves other files alone', () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { ActivityEntry, Notice } from '../../shared/bridge'
@@ -96,13 +96,25 @@ export interface OpenedCache {
 export const CACHE_FILE_NAME = 'cache.sqlite'
 const MAX_ACTIVITY_LIMIT = 10_000
 
+/**
+ * Beside the cache file while a session has it open (`cache.sqlite.open`). It is removed at a
+ * clean close, and only when the integrity check run at that close passed; found at open, it
+ * means the last session crashed, was killed, or ended with a failed check, and the file is
+ * checked before use. See docs/ARCHITECTURE-NOTES.md, "The cache's integrity check".
+ */
+export const OPEN_MARKER_SUFFIX = '.open'
+
 /** Opens (creating or migrating) the cache at `file`; a damaged file is moved aside and rebuilt. */
 export function openCache(file: string): OpenedCache {
   mkdirSync(path.dirname(file), { recursive: true })
+  const marker = file + OPEN_MARKER_SUFFIX
+  // The check reads every page (~100 ms for 10,000 certificates): only when the last session
+  // did not end with a passed one. A new file has no marker and nothing to check.
+  const check = existsSync(marker)
   const notices: Notice[] = []
   let db: Database.Database
   try {
-    db = openDatabase(file)
+    db = openDatabase(file, check)
   } catch (error) {
     const damage = describeDamage(error)
     if (damage === null) throw error
@@ -115,25 +127,41 @@ export function openCache(file: string): OpenedCache {
         `${path.basename(aside)} and a new one was created; cached lists will be fetched ` +
         'again. Profiles and tokens are not affected.',
     })
-    db = openDatabase(file)
+    db = openDatabase(file, false)
   }
-  return { cache: createCache(db), notices }
+  writeFileSync(marker, '')
+  return { cache: createCache(db, marker), notices }
 }
 
-/** Opens, configures, checks and migrates; closes again and rethrows on any failure. */
-function openDatabase(file: string): Database.Database {
+/**
+ * Opens, configures, checks (when `check`) and migrates; closes again and rethrows on any
+ * failure. A file that is not SQLite at all fails here whether checked or not.
+ */
+function openDatabase(file: string, check: boolean): Database.Database {
   const db = new Database(file)
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('busy_timeout = 5000')
-    const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') throw new DamagedFileError(String(check))
+    if (check) {
+      const result = quickCheck(db)
+      if (result !== 'ok') throw new DamagedFileError(result)
+    }
     migrate(db)
     return db
   } catch (error) {
     db.close()
     throw error
+  }
+}
+
+/** SQLite's quick_check: 'ok', or what it found (an error it threw counts as a finding). */
+function quickCheck(db: Database.Database): string {
+  try {
+    return String(db.pragma('quick_check', { simple: true }))
+  } catch (error) {
+    if (describeDamage(error) === null) throw error
+    return error instanceof Error ? error.message : String(error)
   }
 }
 
@@ -164,7 +192,7 @@ function moveAside(file: string): string {
   return aside
 }
 
-function createCache(db: Database.Database): Cache {
+function createCache(db: Database.Database, marker: string): Cache {
   const statements: Statements = prepareStatements(db)
   const listeners = new Set<(change: CacheChange) => void>()
 
@@ -320,7 +348,17 @@ function createCache(db: Database.Database): Cache {
 
     close() {
       listeners.clear()
-      if (db.open) db.close()
+      if (!db.open) return
+      // Checked on the way out, when nobody waits for the file: a pass clears the marker, so
+      // the next open can skip the check; a failure (or a crash before this) leaves it.
+      let healthy: boolean
+      try {
+        healthy = quickCheck(db) === 'ok'
+      } catch {
+        healthy = false
+      }
+      db.close()
+      if (healthy) rmSync(marker, { force: true })
     },
   }
 }

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -54,6 +53,13 @@ export interface WebHost {
   port: number
   close(): Promise<void>
 }
+
+/*
+ * node:http as CommonJS, not through an ES import: importing it makes Node build the module's
+ * ES facade, which reads every export, and its lazy WebSocket/EventSource getters load undici
+ * (25-40 ms of every start, before the host can listen). process.getBuiltinModule skips it.
+ */
+const { createServer } = process.getBuiltinModule('node:http')
 
 /** Bridge inputs are small JSON documents; a certificate upload with its chain is the largest. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024

@@ -10,6 +10,7 @@ import {
   type EventName,
   type EventPayload,
 } from '../../shared/bridge'
+import { fastSafeParse } from './fast-parse'
 import { TransportError } from './web-transport'
 
 /*
@@ -73,7 +74,8 @@ export function createBridge(transport: BridgeTransport): Bridge {
         })
       }
       if (!result.data.ok) throw new BridgeCallError(channel, result.data.error)
-      const output = channels[channel].output.safeParse(result.data.value)
+      // The contract's schema, checked on a fast path for big answers (fast-parse.ts).
+      const output = fastSafeParse(channels[channel].output, result.data.value)
       if (!output.success) {
         throw new BridgeCallError(channel, {
           code: 'BAD_RESPONSE',

@@ -4,9 +4,9 @@ import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
 import { useSettingsStore } from './settings-store'
 import { Notices } from './Notices'
-import { Shell } from './Shell'
+import { preloadScreen, Shell } from './Shell'
 import { followThemeSetting } from './theme'
-import { useAppStore } from './store'
+import { selectActiveProfile, useAppStore } from './store'
 import { Welcome } from './Welcome'
 
 export function App() {
@@ -16,11 +16,18 @@ export function App() {
   const start = useAppStore((s) => s.start)
 
   useEffect(() => {
+    // Called inside start()'s state change, before React renders the shell for it.
+    const stopPreload = useAppStore.subscribe((state, previous) => {
+      if (previous.phase !== 'ready' && state.phase === 'ready') {
+        preloadScreen(state.route, selectActiveProfile(state))
+      }
+    })
     void start()
     void useSettingsStore.getState().load()
     const stopTheme = followThemeSetting()
     const stopEvents = subscribeAppEvents()
     return () => {
+      stopPreload()
       stopTheme()
       stopEvents()
     }

@@ -11,7 +11,7 @@ import { CertificateList } from './CertificateList'
 import { DetailsPane } from './DetailsPane'
 import { ExportDialog } from './ExportDialog'
 import { FolderTree, type FolderSelection } from './FolderTree'
-import { expiryCounts, folderTree, sortRows } from './model'
+import { distinctValues, expiryCounts, folderTree, sortRows } from './model'
 import { MoveCertificatesDialog, MoveFolderDialog } from './MoveDialogs'
 import { useCertificatesStore } from './store'
 import { UploadDialog } from './UploadDialog'
@@ -71,11 +71,11 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   const selectedRows = rows.filter((row) => state.selected.has(row.id))
   const single = selectedRows.length === 1 ? selectedRows[0] : undefined
   const types = useMemo(
-    () => distinct([...KNOWN_TYPES, ...state.rows.map((row) => row.type)]),
+    () => distinctValues(KNOWN_TYPES, state.rows, (row) => row.type),
     [state.rows],
   )
   const statuses = useMemo(
-    () => distinct([...KNOWN_STATUSES, ...state.rows.map((row) => row.status)]),
+    () => distinctValues(KNOWN_STATUSES, state.rows, (row) => row.status),
     [state.rows],
   )
 
@@ -326,8 +326,4 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
       ) : null}
     </section>
   )
-}
-
-function distinct(values: (string | null)[]): string[] {
-  return [...new Set(values.filter((value): value is string => value !== null && value !== ''))]
 }

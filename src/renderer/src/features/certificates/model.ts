@@ -38,15 +38,50 @@ export function expiryLabel(expiry: Expiry): string {
   }
 }
 
+/** `2027-07-26T02:39:51.000Z`: UTC to the millisecond, as toISOString writes it. */
+function isCanonicalIso(text: string): boolean {
+  return (
+    text.length === 24 && text.charCodeAt(23) === 90 /* Z */ && text.charCodeAt(10) === 84
+  ) /* T */
+}
+
+/**
+ * How many rows are expired, and how many expire within EXPIRING_SOON_DAYS; the same kinds as
+ * expiryOf. Run over the whole list before the first paint: dates written as toISOString
+ * writes them (all the cache holds, in practice) are compared as text with now's, which is
+ * the same order and several times cheaper than Date.parse; any other form is parsed.
+ */
 export function expiryCounts(rows: readonly CertificateRow[], now: number) {
+  const nowText = new Date(now).toISOString()
+  const soonText = new Date(now + EXPIRING_SOON_DAYS * DAY_MS).toISOString()
   let expired = 0
   let soon = 0
   for (const row of rows) {
+    const end = row.notAfter
+    if (end !== null && isCanonicalIso(end)) {
+      if (end <= nowText) expired += 1
+      else if (end < soonText) soon += 1
+      continue
+    }
     const kind = expiryOf(row, now).kind
     if (kind === 'expired') expired += 1
     else if (kind === 'soon') soon += 1
   }
   return { expired, soon }
+}
+
+/** The known values first, then the others the rows hold, each once; null and '' left out. */
+export function distinctValues(
+  known: readonly string[],
+  rows: readonly CertificateRow[],
+  pick: (row: CertificateRow) => string | null,
+): string[] {
+  const seen = new Set(known)
+  for (const row of rows) {
+    const value = pick(row)
+    if (value !== null && value !== '') seen.add(value)
+  }
+  return [...seen]
 }
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })

@@ -41,6 +41,12 @@ interface CertificatesState {
   activeId: string | null
 
   show(profileId: string, options: { refresh: boolean }): Promise<void>
+  /**
+   * Starts reading the cached list before the screen is first rendered (the app calls it as
+   * soon as it knows the active profile); the screen's show() then waits for that read
+   * instead of making its own.
+   */
+  preload(profileId: string): void
   setFilter(patch: Partial<CertificateFilter>): void
   reloadCached(): Promise<void>
   refresh(): Promise<void>
@@ -52,6 +58,8 @@ interface CertificatesState {
 }
 
 let generation = 0
+/** The read preload() started, while no other read has started since. */
+let preloaded: { profileId: string; generation: number; read: Promise<void> } | null = null
 let filterTimer: ReturnType<typeof setTimeout> | undefined
 
 const DEFAULT_FILTER: CertificateFilter = { showSystem: false }
@@ -93,6 +101,24 @@ export const useCertificatesStore = create<CertificatesState>()((set, get) => {
     }
   }
 
+  /** A profile other than the one shown: its list starts empty, nothing selected. */
+  function switchTo(profileId: string) {
+    if (get().profileId === profileId) return
+    set({
+      profileId,
+      rows: [],
+      folders: [],
+      fetchedAt: null,
+      loaded: false,
+      offline: false,
+      error: null,
+      refreshing: false,
+      selected: new Set(),
+      anchorId: null,
+      activeId: null,
+    })
+  }
+
   async function readCache(profileId: string, mine: number) {
     try {
       const list = await bridge.call('certificates.cached', { profileId, filter: get().filter })
@@ -118,27 +144,27 @@ export const useCertificatesStore = create<CertificatesState>()((set, get) => {
     activeId: null,
 
     async show(profileId, { refresh }) {
-      const mine = ++generation
-      if (get().profileId !== profileId) {
-        set({
-          profileId,
-          rows: [],
-          folders: [],
-          fetchedAt: null,
-          loaded: false,
-          offline: false,
-          error: null,
-          refreshing: false,
-          selected: new Set(),
-          anchorId: null,
-          activeId: null,
-        })
+      const early = preloaded
+      preloaded = null
+      let mine: number
+      if (early !== null && early.profileId === profileId && early.generation === generation) {
+        mine = early.generation
+        await early.read
+      } else {
+        mine = ++generation
+        switchTo(profileId)
+        await readCache(profileId, mine)
       }
-      await readCache(profileId, mine)
       // The cached list is painted before the service is asked: on a busy machine the refresh
       // (every page of op 16) competes for the CPU with that first paint.
       if (refresh && mine === generation) await afterNextPaint()
       if (refresh && mine === generation) await get().refresh()
+    },
+
+    preload(profileId) {
+      const mine = ++generation
+      switchTo(profileId)
+      preloaded = { profileId, generation: mine, read: readCache(profileId, mine) }
     },
 
     setFilter(patch) {
