@@ -3,16 +3,19 @@ import { LIST_OPERATIONS, type ListOperationName } from '../../shared/api'
 import type { BridgeError } from '../../shared/bridge'
 import type { listWindowInput } from '../../shared/bridge/channels/lists'
 import { parseServiceJson } from '../api/json'
-import type { ListRow, ListRows } from '../api/client'
-import type { CachedListKind, JsonRow } from '../cache'
+import type { ListRow, RowSink } from '../api/client'
+import type { CachedListKind } from '../cache'
+import type { ListSpool } from '../cache/list-spool'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, isConnectivityError, withProfileClient } from './context'
 
 /*
  * Big lists in windows (issue 9), for the sessions and inference screens. A fetch reads the
- * service's answer row by row (each row parsed and validated once, kept as the service's own
- * JSON text) into the SQLite cache in one transaction; the screen then reads windows of it,
- * filtered and sorted in SQLite. No full list is held in memory or crosses the bridge.
+ * service's answer as it arrives, row by row (each row parsed and validated once, kept as the
+ * service's own JSON text), into a spool on disk (cache/list-spool.ts); once the whole answer
+ * is read and checked, the spooled rows replace the cached list in one transaction. The screen
+ * then reads windows of it, filtered and sorted in SQLite. No full list, not even the answer's
+ * body, is held in memory, and none crosses the bridge.
  *
  * A fetch that asks for the first rows in the service's order (the common case: the screen
  * opens, Refresh) answers as soon as every row is checked, and the list is written to the cache
@@ -95,17 +98,60 @@ export async function readWindow<T>(
   }
 }
 
-async function readList(
+/**
+ * Reads the list from the service into a new spool, every row validated (`observer` sees each
+ * one too). Throws as the client does; the spool is then already discarded.
+ */
+async function readIntoSpool(
   context: DeskContext,
   profileId: string,
   operation: ListOperationName,
-): Promise<ListRows> {
-  return withProfileClient(context, profileId, (client) => client.callRows(operation))
+  observer?: RowSink,
+): Promise<ListSpool> {
+  const spool = context.listSpools.open()
+  const sink: RowSink = {
+    begin() {
+      spool.clear()
+      observer?.begin()
+    },
+    row(row) {
+      observer?.row(row)
+      spool.add(row.json)
+    },
+  }
+  try {
+    await withProfileClient(context, profileId, (client) => client.callRows(operation, sink))
+  } catch (error) {
+    spool.discard()
+    throw error
+  }
+  return spool
+}
+
+/** Replaces the cached list with the spooled rows (one transaction), and frees the spool. */
+function storeSpool(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+  spool: ListSpool,
+  fetchedAt: number,
+): number {
+  try {
+    return context.cache.putListRows(profileId, kind, spool.rows(), fetchedAt)
+  } finally {
+    spool.discard()
+  }
+}
+
+/** Sees each row as it passes (e.g. the fields of the models); a new attempt starts again. */
+function observing(onRow?: (row: ListRow) => void): RowSink | undefined {
+  return onRow === undefined ? undefined : { begin: () => undefined, row: onRow }
 }
 
 /**
- * Reads a big list from the service into the cache (one transaction: a row that breaks the
- * contract leaves the cached list as it was). `onRow` sees each validated row as it passes.
+ * Reads a big list from the service into the cache (one transaction, once every row passed:
+ * a row that breaks the contract leaves the cached list as it was). `onRow` sees each
+ * validated row as it passes.
  */
 export async function fetchIntoCache(
   context: DeskContext,
@@ -114,9 +160,9 @@ export async function fetchIntoCache(
   operation: ListOperationName,
   onRow?: (row: ListRow) => void,
 ): Promise<number> {
-  const answer = await readList(context, profileId, operation)
+  const spool = await readIntoSpool(context, profileId, operation, observing(onRow))
   await listSettled(context, profileId, kind)
-  return context.cache.putListRows(profileId, kind, checkedRows(answer, onRow), Date.now())
+  return storeSpool(context, profileId, kind, spool, Date.now())
 }
 
 /**
@@ -132,29 +178,40 @@ export async function fetchWindow<T>(
 ): Promise<WindowAnswer<T>> {
   const row = LIST_OPERATIONS[operation].row as unknown as z.ZodType<T>
   const { profileId } = input
-  let answer: ListRows
+  const filtered = input.query.trim() !== '' || input.sort !== null
+  if (filtered) {
+    // Filtered or sorted: the cache does it, so the list is written first.
+    try {
+      await fetchIntoCache(context, profileId, kind, operation, onRow)
+    } catch (error) {
+      if (!isConnectivityError(error)) throw error
+      return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
+    }
+    return readWindow(context, kind, row, input, { error: null })
+  }
+
+  // The first window, gathered as the rows pass; answered once every row is checked.
+  const items: T[] = []
+  let index = 0
+  const firstWindow: RowSink = {
+    begin() {
+      items.length = 0
+      index = 0
+    },
+    row(checked) {
+      onRow?.(checked)
+      if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
+      index += 1
+    },
+  }
+  let spool: ListSpool
   try {
-    answer = await readList(context, profileId, operation)
+    spool = await readIntoSpool(context, profileId, operation, firstWindow)
   } catch (error) {
     if (!isConnectivityError(error)) throw error
     return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
   }
-
-  if (input.query.trim() !== '' || input.sort !== null) {
-    // Filtered or sorted: the cache does it, so the list is written first.
-    await listSettled(context, profileId, kind)
-    context.cache.putListRows(profileId, kind, checkedRows(answer, onRow), Date.now())
-    return readWindow(context, kind, row, input, { error: null })
-  }
-
-  // Every row is checked before anything is answered or stored (a bad row refuses the list).
-  const items: T[] = []
-  let index = 0
-  for (const checked of answer.rows()) {
-    onRow?.(checked)
-    if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
-    index += 1
-  }
+  const total = spool.count
   const fetchedAt = Date.now()
   const key = `${profileId} ${kind}`
   const pending = pendingOf(context)
@@ -163,10 +220,14 @@ export async function fetchWindow<T>(
     .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
     .then(() => {
       // A profile removed meanwhile keeps nothing in the cache.
-      if (context.profiles.get(profileId) === undefined) return
-      context.cache.putListRows(profileId, kind, storedRows(answer), fetchedAt)
+      if (context.profiles.get(profileId) === undefined) {
+        spool.discard()
+        return
+      }
+      storeSpool(context, profileId, kind, spool, fetchedAt)
     })
     .catch((error: unknown) => {
+      spool.discard()
       context.events.emit('notice', {
         id: `list-cache-${Date.now()}`,
         level: 'warning',
@@ -178,23 +239,12 @@ export async function fetchWindow<T>(
     })
   pending.set(key, write)
   return {
-    total: answer.count,
-    matched: answer.count,
+    total,
+    matched: total,
     offset: input.offset,
     items,
     fetchedAt,
     offline: false,
     error: null,
   }
-}
-
-function* checkedRows(answer: ListRows, onRow?: (row: ListRow) => void): Generator<JsonRow> {
-  for (const row of answer.rows()) {
-    onRow?.(row)
-    yield row
-  }
-}
-
-function* storedRows(answer: ListRows): Generator<JsonRow> {
-  for (let index = 0; index < answer.count; index += 1) yield { json: answer.text(index) }
 }
