@@ -94,6 +94,8 @@ export interface OpenedCache {
 }
 
 export const CACHE_FILE_NAME = 'cache.sqlite'
+/** SQLite's own page cache of the file, in KiB. */
+const PAGE_CACHE_KIB = 2000
 const MAX_ACTIVITY_LIMIT = 10_000
 
 /** Opens (creating or migrating) the cache at `file`; a damaged file is moved aside and rebuilt. */
@@ -127,6 +129,10 @@ function openDatabase(file: string): Database.Database {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('busy_timeout = 5000')
+    // SQLite's stock page cache (2 MB), not better-sqlite3's 16 MB: the file is in the OS's
+    // cache anyway, and after a 10 MB list is written those 16 MB stay in the process for good
+    // (issue 9's memory target). Windows over a 150,000-row list take ~5% longer.
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
     const check = db.pragma('quick_check', { simple: true })
     if (check !== 'ok') throw new DamagedFileError(String(check))
     migrate(db)
