@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createServiceClient, isServiceError } from '../../src/main/api'
 import type { ListRow, RowSink } from '../../src/main/api/client'
 import { openCache, type Cache } from '../../src/main/cache'
+import { createListSpools } from '../../src/main/cache/list-spool'
 import { createDesk, type Desk } from '../../src/main/desk'
 import { queryWords } from '../../src/main/features/lists'
 import { createVault } from '../../src/main/vault'
@@ -327,6 +328,30 @@ describe('cache windows: filter and sort in SQLite', () => {
       'm998',
       'm999',
     ])
+  })
+
+  it('spools rows on disk and gives them back exactly, in order, into one replacement', () => {
+    const spools = createListSpools(cache)
+    const spool = spools.open()
+    const other = spools.open()
+    const rows = Array.from({ length: 3000 }, (_, index) =>
+      JSON.stringify({
+        id: `m${index}`,
+        note: index % 7 === 0 ? 'ünï 😀 "q" \\ ' : 'x'.repeat(index % 90),
+      }),
+    )
+    spool.add('{"id":"from an attempt that broke"}')
+    other.add('{"id":"another list"}')
+    spool.clear()
+    for (const row of rows) spool.add(row)
+    expect(spool.count).toBe(3000)
+    expect([...spool.rows()].map((row) => row.json)).toEqual(rows)
+    expect(cache.putListRows('p1', 'inference', spool.rows(), 4_000)).toBe(3000)
+    spool.discard()
+    const window = cache.listWindow('p1', 'inference', { offset: 2996, limit: 10 })
+    expect(window.items).toEqual(rows.slice(2996))
+    expect([...other.rows()].map((row) => row.json)).toEqual(['{"id":"another list"}'])
+    other.discard()
   })
 
   it('finds an item by a field (the current session)', () => {

@@ -325,15 +325,19 @@ export class JsonRowSplitter {
 
   /** The element that began at `start` (-1: in an earlier chunk) ends before `end`. */
   private finishElement(chunk: Buffer, start: number, end: number): void {
-    const bytes =
+    // Decoded straight from the chunk when the row is all in it (the common case: no copy,
+    // no view object per row); joined with its earlier pieces otherwise.
+    const joined =
       this.element.length === 0
-        ? chunk.subarray(start, end)
+        ? null
         : Buffer.concat([...this.element, chunk.subarray(Math.max(start, 0), end)])
-    let last = bytes.length
-    while (last > 0 && isSpace(bytes[last - 1]!)) last -= 1
-    const text = bytes.toString('utf8', 0, last)
+    const bytes = joined ?? chunk
+    const from = joined === null ? start : 0
+    let last = joined === null ? end : joined.length
+    while (last > from && isSpace(bytes[last - 1]!)) last -= 1
+    const text = bytes.toString('utf8', from, last)
     const inexact = this.inexact
-    this.element = []
+    if (joined !== null) this.element = []
     this.inElement = false
     this.inexact = false
     this.count += 1
