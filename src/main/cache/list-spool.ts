@@ -134,7 +134,8 @@ export function createListSpools(cache: Cache): ListSpools {
         },
         discard() {
           pending = []
-          remove.run(id)
+          // Once the cache is closed its temporary database is gone, with the rows.
+          if (db.open) remove.run(id)
         },
       }
     }
