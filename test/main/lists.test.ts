@@ -170,6 +170,13 @@ describe('callRows: a big list read row by row as it arrives', () => {
     }
     await expect(client({ maxRetries: 2 }).callRows('listSessions', sink)).rejects.toBe(failure)
     expect(seen).toBe(3)
+    const starting: RowSink = {
+      begin() {
+        throw failure
+      },
+      row: () => undefined,
+    }
+    await expect(client({ maxRetries: 2 }).callRows('listSessions', starting)).rejects.toBe(failure)
   })
 
   it('reads again from the start when the connection breaks mid-answer (GET retries)', async () => {

@@ -89,7 +89,11 @@ export async function readListAnswer(
     index += 1
   })
 
-  sink.begin()
+  try {
+    sink.begin()
+  } catch (error) {
+    throw new SinkFailure(error)
+  }
   let received = 0
   await readChunks(response, url, limit, (chunk) => {
     received += chunk.byteLength
