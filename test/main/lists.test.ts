@@ -29,23 +29,30 @@ const answers: {
   down: boolean
   /** Requests left whose connection is cut halfway through the body. */
   cutBodies: number
+  /** Answers for the next op 1 requests, in turn, before `sessions`. */
+  nextSessions: string[]
+  /** Op 1 requests received so far. */
+  sessionRequests: number
 } = {
   sessions: '[]',
   catalog: '{"object":"list","data":[]}',
   down: false,
   cutBodies: 0,
+  nextSessions: [],
+  sessionRequests: 0,
 }
 
 beforeAll(async () => {
   service = createServer((request, response) => {
     request.resume()
+    if (request.url === '/auth/me/sessions') answers.sessionRequests += 1
     if (answers.down) {
       request.socket.destroy()
       return
     }
     const body =
       request.url === '/auth/me/sessions'
-        ? answers.sessions
+        ? (answers.nextSessions.shift() ?? answers.sessions)
         : request.url === '/api/inference/catalog'
           ? answers.catalog
           : null
@@ -456,6 +463,50 @@ describe('the window channels, through the desk', () => {
     // The whole-list channel still answers the same list.
     const whole = await value<ChannelOutput<'sessions.cached'>>('sessions.cached', { profileId })
     expect(whole.items).toHaveLength(250)
+  })
+
+  it('sessions: a list a later read replaces is not written (the screen opened, then Refresh)', async () => {
+    const writes: unknown[] = []
+    const stop = desk.onEvent((event, payload) => {
+      if (event === 'cache.changed' && (payload as { name?: string }).name === 'putList') {
+        writes.push(payload)
+      }
+    })
+    try {
+      const [opened, refreshed] = await Promise.all([
+        value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+        value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+      ])
+      expect(opened.total).toBe(250)
+      expect(refreshed.total).toBe(250)
+      const cached = await value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+      expect(cached.fetchedAt).toBe(refreshed.fetchedAt)
+      // One write: the second read's list. The first, which it replaces, was never written.
+      expect(writes).toHaveLength(1)
+
+      // When the later read fails, the earlier list is written after all.
+      answers.nextSessions = [
+        JSON.stringify(Array.from({ length: 120 }, (_, index) => session(index))),
+        JSON.stringify([session(1), { id: 'broken' }]),
+      ]
+      // The later request is sent once the service has the earlier one (answers go in turn).
+      const before = answers.sessionRequests
+      const earlierFetch = desk.dispatch('sessions.fetch', { profileId, limit: 10 })
+      while (answers.sessionRequests === before) await new Promise((done) => setTimeout(done, 1))
+      const [earlier, later] = await Promise.all([
+        earlierFetch,
+        desk.dispatch('sessions.fetch', { profileId, limit: 10 }),
+      ])
+      expect(earlier).toMatchObject({ ok: true, value: { total: 120 } })
+      expect(later).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
+      expect(await value<SessionWindow>('sessions.window', { profileId, limit: 1 })).toMatchObject({
+        total: 120,
+      })
+      answers.nextSessions = []
+      await value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+    } finally {
+      stop()
+    }
   })
 
   it('sessions: an unreachable service answers the cached window, offline', async () => {

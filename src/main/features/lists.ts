@@ -52,6 +52,40 @@ function pendingOf(context: DeskContext): Map<string, Promise<void>> {
   return pending
 }
 
+/**
+ * Reads of each list from the service, per desk and `profileId kind`: those under way (by the
+ * order they began in), and the last to begin of those that succeeded. A deferred write whose
+ * list a later read replaces is skipped (see `fetchWindow`).
+ */
+interface ListReads {
+  began: number
+  running: Map<number, Promise<unknown>>
+  newestSucceeded: number
+}
+
+const listReads = new WeakMap<DeskContext, Map<string, ListReads>>()
+
+function readsOf(context: DeskContext, key: string): ListReads {
+  let byKey = listReads.get(context)
+  if (byKey === undefined) {
+    byKey = new Map()
+    listReads.set(context, byKey)
+  }
+  let reads = byKey.get(key)
+  if (reads === undefined) {
+    reads = { began: 0, running: new Map(), newestSucceeded: 0 }
+    byKey.set(key, reads)
+  }
+  return reads
+}
+
+/** Whether a read of the list that began after read `order` succeeds (waits for those running). */
+async function replacedByLaterRead(reads: ListReads, order: number): Promise<boolean> {
+  const later = [...reads.running].filter(([began]) => began > order).map(([, read]) => read)
+  await Promise.allSettled(later)
+  return reads.newestSucceeded > order
+}
+
 /** Resolves once no write of that list is under way (at once when none is). */
 export async function listSettled(
   context: DeskContext,
@@ -100,9 +134,31 @@ export async function readWindow<T>(
 
 /**
  * Reads the list from the service into a new spool, every row validated (`observer` sees each
- * one too). Throws as the client does; the spool is then already discarded.
+ * one too); `order` says when the read began among the list's reads. Throws as the client
+ * does; the spool is then already discarded.
  */
 async function readIntoSpool(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+  operation: ListOperationName,
+  observer?: RowSink,
+): Promise<{ spool: ListSpool; order: number }> {
+  const reads = readsOf(context, `${profileId} ${kind}`)
+  reads.began += 1
+  const order = reads.began
+  const read = readRows(context, profileId, operation, observer)
+  reads.running.set(order, read)
+  try {
+    const spool = await read
+    reads.newestSucceeded = Math.max(reads.newestSucceeded, order)
+    return { spool, order }
+  } finally {
+    reads.running.delete(order)
+  }
+}
+
+async function readRows(
   context: DeskContext,
   profileId: string,
   operation: ListOperationName,
@@ -160,7 +216,7 @@ export async function fetchIntoCache(
   operation: ListOperationName,
   onRow?: (row: ListRow) => void,
 ): Promise<number> {
-  const spool = await readIntoSpool(context, profileId, operation, observing(onRow))
+  const { spool } = await readIntoSpool(context, profileId, kind, operation, observing(onRow))
   await listSettled(context, profileId, kind)
   return storeSpool(context, profileId, kind, spool, Date.now())
 }
@@ -204,13 +260,14 @@ export async function fetchWindow<T>(
       index += 1
     },
   }
-  let spool: ListSpool
+  let read: { spool: ListSpool; order: number }
   try {
-    spool = await readIntoSpool(context, profileId, operation, firstWindow)
+    read = await readIntoSpool(context, profileId, kind, operation, firstWindow)
   } catch (error) {
     if (!isConnectivityError(error)) throw error
     return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
   }
+  const { spool } = read
   const total = spool.count
   const fetchedAt = Date.now()
   const key = `${profileId} ${kind}`
@@ -218,9 +275,15 @@ export async function fetchWindow<T>(
   const previous = pending.get(key) ?? Promise.resolve()
   const write = previous
     .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-    .then(() => {
+    .then(async () => {
+      // A read of the same list that began later (the screen opened, then Refresh) replaces
+      // this one: writing it would be wasted (0.5 s with the event loop held for 150,000
+      // rows) and would hold that read up. If that read fails, this list is written.
       // A profile removed meanwhile keeps nothing in the cache.
-      if (context.profiles.get(profileId) === undefined) {
+      if (
+        (await replacedByLaterRead(readsOf(context, key), read.order)) ||
+        context.profiles.get(profileId) === undefined
+      ) {
         spool.discard()
         return
       }
