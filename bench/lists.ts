@@ -51,9 +51,15 @@ function bigBodies() {
 }
 
 function rssMB(pid: number): number {
+  return rssOf(pid).total
+}
+
+/** The process's resident memory in MB: all of it, anonymous (heaps), and mapped files (code). */
+function rssOf(pid: number): { total: number; anonymous: number; files: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
-  return round(kb / 1024)
+  const mb = (field: string) =>
+    round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024)
+  return { total: mb('VmRSS'), anonymous: mb('RssAnon'), files: mb('RssFile') }
 }
 
 async function run() {
@@ -91,6 +97,7 @@ async function run() {
     await page.goto(web.url)
     const bodyMB = round(bodies.sessions.length / 1024 / 1024)
     const baseline = rssMB(web.pid)
+    const baselineParts = rssOf(web.pid)
 
     // The profile, added through the bridge (its token check is the first 10 MB fetch).
     const added = await page.evaluate(
@@ -155,6 +162,7 @@ async function run() {
       target: '< 2000 ms',
     })
     const afterInference = rssMB(web.pid)
+    const afterParts = rssOf(web.pid)
     const peak = Math.max(afterSessions, afterInference)
     const catalogMB = round(bodies.catalog.length / 1024 / 1024)
     figures.push({
@@ -183,6 +191,19 @@ async function run() {
       name: '  inference: growth while the catalog was fetched and shown / its body',
       unit: 'x',
       value: round((afterInference - afterSessions) / catalogMB),
+      runs: 1,
+    })
+    // Where the growth is: the heaps (V8's, malloc's) or code and data files mapped on first use.
+    figures.push({
+      name: '  of the growth: anonymous memory (V8 and malloc heaps)',
+      unit: 'MB',
+      value: round(afterParts.anonymous - baselineParts.anonymous),
+      runs: 1,
+    })
+    figures.push({
+      name: '  of the growth: mapped files (code first run, libraries)',
+      unit: 'MB',
+      value: round(afterParts.files - baselineParts.files),
       runs: 1,
     })
   } catch (error) {

@@ -5,6 +5,7 @@ import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
 import { CACHE_FILE_NAME, openCache } from './cache'
+import { createListSpools } from './cache/list-spool'
 import { createRecentInputs } from './cache/recents'
 import { createTransferLog } from './cache/transfers'
 import { createProfileStore, PROFILES_FILE_NAME } from './profiles'
@@ -92,6 +93,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     cache,
     settings,
     recents: createRecentInputs(cache),
+    listSpools: createListSpools(cache),
     transfers: createTransferLog(cache),
     desktop: deps.desktop ?? null,
     onClose: (cleanup) => {

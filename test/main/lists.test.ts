@@ -4,14 +4,9 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createServiceClient, isServiceError } from '../../src/main/api'
-import {
-  elementCount,
-  elementText,
-  findJsonArray,
-  JsonShapeError,
-  withoutElements,
-} from '../../src/main/api/json-rows'
+import type { ListRow, RowSink } from '../../src/main/api/client'
 import { openCache, type Cache } from '../../src/main/cache'
+import { createListSpools } from '../../src/main/cache/list-spool'
 import { createDesk, type Desk } from '../../src/main/desk'
 import { queryWords } from '../../src/main/features/lists'
 import { createVault } from '../../src/main/vault'
@@ -19,104 +14,58 @@ import type { ChannelOutput, Result } from '../../src/shared/bridge'
 import { makeTempDir, type TempDir } from '../support/tools'
 
 /*
- * Big lists in windows (issue 9): the byte scanner that splits a list answer into its rows, the
- * client's row-by-row read, the cache's windows (filter and sort in SQLite), and the
- * sessions.* / inference.* window channels through the real desk against a local service.
- * Sizes here are small; the bench (bench/lists.ts) runs the 10 MB ones.
+ * Big lists in windows (issue 9): the client's row-by-row read of a list answer as it arrives
+ * (the splitter itself: json-rows.test.ts), the cache's windows (filter and sort in SQLite),
+ * and the sessions.* / inference.* window channels through the real desk against a local
+ * service. Sizes here are small; the bench (bench/lists.ts) runs the 10 MB ones.
  */
-
-const bytes = (text: string) => Buffer.from(text, 'utf8')
-
-function rowsOf(text: string, member: string | null): string[] {
-  const body = bytes(text)
-  const span = findJsonArray(body, member)
-  return Array.from({ length: elementCount(span) }, (_, index) => elementText(body, span, index))
-}
-
-describe('findJsonArray: rows of a list answer, as sent', () => {
-  it('splits a top-level array, keeping each element exactly as written', () => {
-    expect(rowsOf(' [ {"id":"a" , "n": 1}, {"id":"b"} ,null,"x",[1,[2]] ] \n', null)).toEqual([
-      '{"id":"a" , "n": 1}',
-      '{"id":"b"}',
-      'null',
-      '"x"',
-      '[1,[2]]',
-    ])
-    expect(rowsOf('[]', null)).toEqual([])
-    expect(rowsOf('[ ]', null)).toEqual([])
-  })
-
-  it('is not fooled by brackets, quotes and escapes inside strings, or by multi-byte text', () => {
-    const tricky = [
-      { id: 'a]b}c', note: 'say "[hi]"' },
-      { id: 'back\\slash\\', more: '\\"' },
-      { id: 'ünïcødé ✓ 😀', x: '{' },
-    ]
-    const text = JSON.stringify(tricky)
-    expect(rowsOf(text, null).map((row) => JSON.parse(row))).toEqual(tricky)
-  })
-
-  it('finds the list inside an envelope, and leaves the envelope to be checked', () => {
-    const text = '{"object":"list","meta":{"data":[9]},"data":[{"id":"m1"},{"id":"m2"}],"x":"]"}'
-    const body = bytes(text)
-    const span = findJsonArray(body, 'data')
-    expect(rowsOf(text, 'data')).toEqual(['{"id":"m1"}', '{"id":"m2"}'])
-    expect(JSON.parse(withoutElements(body, span))).toEqual({
-      object: 'list',
-      meta: { data: [9] },
-      data: [],
-      x: ']',
-    })
-  })
-
-  it('says when numbers need the exact parse (16+ digits, exponents)', () => {
-    expect(findJsonArray(bytes('[{"id":"a","n":12345}]'), null).inexactNumbers).toBe(false)
-    expect(findJsonArray(bytes('[{"id":"a","n":9007199254740993}]'), null).inexactNumbers).toBe(
-      true,
-    )
-    expect(findJsonArray(bytes('[{"n":1e400}]'), null).inexactNumbers).toBe(true)
-    // Digits inside strings do not count.
-    expect(findJsonArray(bytes('[{"id":"12345678901234567890"}]'), null).inexactNumbers).toBe(false)
-  })
-
-  it('refuses what is not the list it looks for, without looping', () => {
-    for (const [text, member] of [
-      ['{"id":"a"}', null],
-      ['[{"id":"a"}', null],
-      ['[{"id":"a"}] trailing', null],
-      ['[{"id":"a} ]', null],
-      ['[1 2]', null],
-      ['{"object":"list"}', 'data'],
-      ['[{"id":"a"}]', 'data'],
-      ['', null],
-    ] as const) {
-      expect(() => findJsonArray(bytes(text), member), text).toThrow(JsonShapeError)
-    }
-  })
-})
 
 /** A local service answering op 1 and op 6 with whatever the test sets. */
 let service: Server
 let serviceUrl: string
-const answers: { sessions: string; catalog: string; down: boolean } = {
+const answers: {
+  sessions: string
+  catalog: string
+  down: boolean
+  /** Requests left whose connection is cut halfway through the body. */
+  cutBodies: number
+  /** Answers for the next op 1 requests, in turn, before `sessions`. */
+  nextSessions: string[]
+  /** Op 1 requests received so far. */
+  sessionRequests: number
+} = {
   sessions: '[]',
   catalog: '{"object":"list","data":[]}',
   down: false,
+  cutBodies: 0,
+  nextSessions: [],
+  sessionRequests: 0,
 }
 
 beforeAll(async () => {
   service = createServer((request, response) => {
     request.resume()
+    if (request.url === '/auth/me/sessions') answers.sessionRequests += 1
     if (answers.down) {
       request.socket.destroy()
       return
     }
     const body =
       request.url === '/auth/me/sessions'
-        ? answers.sessions
+        ? (answers.nextSessions.shift() ?? answers.sessions)
         : request.url === '/api/inference/catalog'
           ? answers.catalog
           : null
+    if (body !== null && answers.cutBodies > 0) {
+      answers.cutBodies -= 1
+      const bytes = Buffer.from(body)
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(bytes.length),
+      })
+      response.write(bytes.subarray(0, bytes.length >> 1), () => request.socket.destroy())
+      return
+    }
     response.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' })
     response.end(body ?? '{"code":"NOT_FOUND","message":"Not found"}')
   })
@@ -143,48 +92,125 @@ function session(index: number, extra: Record<string, unknown> = {}) {
   }
 }
 
-describe('callRows: a big list read row by row', () => {
-  const client = () =>
-    createServiceClient({ baseUrl: serviceUrl, token: 'test-token', maxRetries: 0 })
+/** A sink that keeps what it is given, and how often a read began. */
+function collect(): RowSink & { rows: ListRow[]; begun: number } {
+  const sink = {
+    rows: [] as ListRow[],
+    begun: 0,
+    begin() {
+      sink.begun += 1
+      sink.rows = []
+    },
+    row(row: ListRow) {
+      sink.rows.push(row)
+    },
+  }
+  return sink
+}
 
-  it('yields each row validated, as the service wrote it, numbers kept exact', async () => {
+describe('callRows: a big list read row by row as it arrives', () => {
+  const client = (options: { maxRetries?: number; maxResponseBytes?: number } = {}) =>
+    createServiceClient({
+      baseUrl: serviceUrl,
+      token: 'test-token',
+      maxRetries: 0,
+      retryDelayMs: 1,
+      ...options,
+    })
+
+  it('hands on each row validated, as the service wrote it, numbers kept exact', async () => {
     answers.sessions = `[${JSON.stringify(session(1))},{"id":"big","authMethod":"oidc","createdAt":1,"counter":9007199254740993,"lastSeenAt":1,"expiresAt":2,"ipAddress":null,"userAgent":null,"mfaSatisfiedAt":null,"isCurrent":false,"extra":{"a":[1]}}]`
-    const rows = await client().callRows('listSessions')
-    expect(rows.count).toBe(2)
-    const read = [...rows.rows()]
-    expect(read[0]).toEqual({
+    const sink = collect()
+    expect(await client().callRows('listSessions', sink)).toBe(2)
+    expect(sink.rows[0]).toEqual({
       json: JSON.stringify(session(1)),
       value: session(1),
       id: 'session-0001',
     })
-    expect(read[1]!.value.counter).toBe('9007199254740993')
-    expect(read[1]!.json).toContain('"counter":9007199254740993')
-    expect(rows.text(1)).toBe(read[1]!.json)
+    expect(sink.rows[1]!.value.counter).toBe('9007199254740993')
+    expect(sink.rows[1]!.json).toContain('"counter":9007199254740993')
   })
 
   it('names the row that breaks the contract (BAD_RESPONSE), and checks the envelope', async () => {
     answers.sessions = `[${JSON.stringify(session(1))},{"id":7}]`
-    const rows = await client().callRows('listSessions')
-    const error = (() => {
-      try {
-        for (const row of rows.rows()) void row
-      } catch (caught) {
-        return caught
-      }
-      return null
-    })()
+    const sink = collect()
+    const error: unknown = await client()
+      .callRows('listSessions', sink)
+      .catch((caught: unknown) => caught)
     expect(isServiceError(error)).toBe(true)
     expect(error).toMatchObject({ code: 'BAD_RESPONSE' })
     expect((error as Error).message).toMatch(/listSessions.*1\.id/)
+    // The rows before it were handed on: the sink keeps them aside until the call resolves.
+    expect(sink.rows).toHaveLength(1)
 
     answers.catalog = '{"object":"nope","data":[{"id":"m"}]}'
-    await expect(client().callRows('listInferenceModels')).rejects.toMatchObject({
+    await expect(client().callRows('listInferenceModels', collect())).rejects.toMatchObject({
       code: 'BAD_RESPONSE',
     })
     answers.catalog = '<html>not json</html>'
-    await expect(client().callRows('listInferenceModels')).rejects.toMatchObject({
+    await expect(client().callRows('listInferenceModels', collect())).rejects.toMatchObject({
       code: 'BAD_RESPONSE',
       message: expect.stringMatching(/not JSON/),
+    })
+    answers.catalog = '{"object":"list","data":[{"id":"m"}'
+    await expect(client().callRows('listInferenceModels', collect())).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: expect.stringMatching(/could not be read/),
+    })
+    answers.catalog = '{"code":"FORBIDDEN","message":"no"}'
+    await expect(client().callRows('listInferenceModels', collect())).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: expect.stringMatching(/data/),
+    })
+  })
+
+  it('throws what the sink throws, as it is, and stops reading', async () => {
+    answers.sessions = JSON.stringify(Array.from({ length: 50 }, (_, index) => session(index)))
+    const failure = new Error('the disk is full')
+    let seen = 0
+    const sink: RowSink = {
+      begin: () => undefined,
+      row() {
+        seen += 1
+        if (seen === 3) throw failure
+      },
+    }
+    await expect(client({ maxRetries: 2 }).callRows('listSessions', sink)).rejects.toBe(failure)
+    expect(seen).toBe(3)
+    const starting: RowSink = {
+      begin() {
+        throw failure
+      },
+      row: () => undefined,
+    }
+    await expect(client({ maxRetries: 2 }).callRows('listSessions', starting)).rejects.toBe(failure)
+  })
+
+  it('reads again from the start when the connection breaks mid-answer (GET retries)', async () => {
+    answers.sessions = JSON.stringify(Array.from({ length: 400 }, (_, index) => session(index)))
+    answers.cutBodies = 1
+    const sink = collect()
+    expect(await client({ maxRetries: 2 }).callRows('listSessions', sink)).toBe(400)
+    expect(sink.begun).toBe(2)
+    expect(sink.rows.map((row) => row.id)).toEqual(
+      Array.from({ length: 400 }, (_, index) => session(index).id),
+    )
+    // Without retries the break is the answer: OFFLINE, saying the answer was cut.
+    answers.cutBodies = 1
+    await expect(client().callRows('listSessions', collect())).rejects.toMatchObject({
+      code: 'OFFLINE',
+      message: expect.stringMatching(/broke while the answer was arriving/),
+    })
+    answers.cutBodies = 0
+  })
+
+  it('refuses an answer past the size limit, with a clear error', async () => {
+    answers.sessions = JSON.stringify(Array.from({ length: 400 }, (_, index) => session(index)))
+    await expect(
+      client({ maxResponseBytes: 10_000 }).callRows('listSessions', collect()),
+    ).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: expect.stringMatching(/too large/),
     })
   })
 })
@@ -318,6 +344,35 @@ describe('cache windows: filter and sort in SQLite', () => {
     ])
   })
 
+  it('spools rows on disk and gives them back exactly, in order, into one replacement', () => {
+    const spools = createListSpools(cache)
+    const spool = spools.open()
+    const other = spools.open()
+    const rows = Array.from({ length: 3000 }, (_, index) =>
+      JSON.stringify({
+        id: `m${index}`,
+        note: index % 7 === 0 ? 'ünï 😀 "q" \\ ' : 'x'.repeat(index % 90),
+      }),
+    )
+    spool.add('{"id":"from an attempt that broke"}')
+    other.add('{"id":"another list"}')
+    spool.clear()
+    for (const row of rows) spool.add(row)
+    expect(spool.count).toBe(3000)
+    expect([...spool.rows()].map((row) => row.json)).toEqual(rows)
+    expect(cache.putListRows('p1', 'inference', spool.rows(), 4_000)).toBe(3000)
+    spool.discard()
+    const window = cache.listWindow('p1', 'inference', { offset: 2996, limit: 10 })
+    expect(window.items).toEqual(rows.slice(2996))
+    expect([...other.rows()].map((row) => row.json)).toEqual(['{"id":"another list"}'])
+    // A list still on its way when the cache closes (the desk closing): freeing it is no error.
+    const late = spools.open()
+    late.add('{"id":"late"}')
+    cache.close()
+    expect(() => late.discard()).not.toThrow()
+    cache = openCache(path.join(temp.dir, 'cache.sqlite')).cache
+  })
+
   it('finds an item by a field (the current session)', () => {
     cache.putListRows(
       'p1',
@@ -408,6 +463,50 @@ describe('the window channels, through the desk', () => {
     // The whole-list channel still answers the same list.
     const whole = await value<ChannelOutput<'sessions.cached'>>('sessions.cached', { profileId })
     expect(whole.items).toHaveLength(250)
+  })
+
+  it('sessions: a list a later read replaces is not written (the screen opened, then Refresh)', async () => {
+    const writes: unknown[] = []
+    const stop = desk.onEvent((event, payload) => {
+      if (event === 'cache.changed' && (payload as { name?: string }).name === 'putList') {
+        writes.push(payload)
+      }
+    })
+    try {
+      const [opened, refreshed] = await Promise.all([
+        value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+        value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+      ])
+      expect(opened.total).toBe(250)
+      expect(refreshed.total).toBe(250)
+      const cached = await value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+      expect(cached.fetchedAt).toBe(refreshed.fetchedAt)
+      // One write: the second read's list. The first, which it replaces, was never written.
+      expect(writes).toHaveLength(1)
+
+      // When the later read fails, the earlier list is written after all.
+      answers.nextSessions = [
+        JSON.stringify(Array.from({ length: 120 }, (_, index) => session(index))),
+        JSON.stringify([session(1), { id: 'broken' }]),
+      ]
+      // The later request is sent once the service has the earlier one (answers go in turn).
+      const before = answers.sessionRequests
+      const earlierFetch = desk.dispatch('sessions.fetch', { profileId, limit: 10 })
+      while (answers.sessionRequests === before) await new Promise((done) => setTimeout(done, 1))
+      const [earlier, later] = await Promise.all([
+        earlierFetch,
+        desk.dispatch('sessions.fetch', { profileId, limit: 10 }),
+      ])
+      expect(earlier).toMatchObject({ ok: true, value: { total: 120 } })
+      expect(later).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
+      expect(await value<SessionWindow>('sessions.window', { profileId, limit: 1 })).toMatchObject({
+        total: 120,
+      })
+      answers.nextSessions = []
+      await value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+    } finally {
+      stop()
+    }
   })
 
   it('sessions: an unreachable service answers the cached window, offline', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient, isServiceError } from '../../src/main/api'
 import type { CallInput, ServiceClient } from '../../src/main/api'
 import { parseServiceJson } from '../../src/main/api/json'
-import { operations, OPERATION_NAMES } from '../../src/shared/api'
+import { LIST_OPERATIONS, operations, OPERATION_NAMES } from '../../src/shared/api'
 import type { OperationName } from '../../src/shared/api'
 
 /*
@@ -134,6 +134,37 @@ describe('every response parser, any answer', () => {
     // The inputs are valid: every run reached the server (none stopped at request validation).
     expect(requests - sentBefore).toBe(40)
   })
+
+  it.each(['listSessions', 'listInferenceModels'] as const)(
+    '%s read row by row (callRows): rows the schema accepts, or a ServiceError',
+    async (name) => {
+      const row = LIST_OPERATIONS[name].row
+      await fc.assert(
+        fc.asyncProperty(answers, async (answer) => {
+          next = answer
+          let rows = 0
+          try {
+            const count = await client.callRows(name, {
+              begin: () => {
+                rows = 0
+              },
+              row: (read) => {
+                expect(row.safeParse(read.value).success).toBe(true)
+                rows += 1
+              },
+            })
+            expect(answer.status).toBeGreaterThanOrEqual(200)
+            expect(answer.status).toBeLessThan(300)
+            expect(count).toBe(rows)
+          } catch (error) {
+            if (!isServiceError(error)) throw error
+            expect(error.message).not.toContain('could not complete the request')
+          }
+        }),
+        { numRuns: 60 },
+      )
+    },
+  )
 
   it('the certificate export reads any answer as a file or a ServiceError', async () => {
     await fc.assert(

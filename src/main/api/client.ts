@@ -7,7 +7,6 @@ import {
   operations,
   toValidationIssues,
 } from '../../shared/api'
-import { LIST_OPERATIONS } from '../../shared/api'
 import type {
   ExportFormat,
   ListOperationName,
@@ -18,16 +17,12 @@ import type {
 } from '../../shared/api'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { filenameFromContentDisposition } from './content-disposition'
+import { badResponse, mainMediaType, parseAnswer, parseJsonBody } from './answer-checks'
+import { readBounded } from './body'
 import { redactError, ServiceError } from './errors'
-import { parseServiceJson } from './json'
-import {
-  elementCount,
-  elementText,
-  findJsonArray,
-  JsonShapeError,
-  withoutElements,
-} from './json-rows'
-import { describeOrigin, findErrorCode, toNetworkError } from './network'
+import { readListAnswer, SinkFailure } from './list-answer'
+import type { RowSink } from './list-answer'
+import { describeOrigin, toNetworkError } from './network'
 import { requestRaw } from './raw-http'
 import type { RawResponse } from './raw-http'
 
@@ -91,37 +86,24 @@ export interface RawFetchOptions {
   idleTimeoutMs?: number
 }
 
-/** One row of a big list answer, validated, as the service sent it. */
-export interface ListRow {
-  /** The row's JSON text, exactly as in the answer. */
-  json: string
-  /** The row parsed (numbers kept exact) and validated with the operation's row schema. */
-  value: Record<string, unknown>
-  /** Its `id` when that is a string. */
-  id: string | null
-}
-
-/** A big list answer, read row by row (see `callRows`). */
-export interface ListRows {
-  count: number
-  /**
-   * Each row, parsed and validated as it is reached; a row that breaks the contract throws
-   * BAD_RESPONSE naming it (so a consumer writing rows in a transaction stores none).
-   */
-  rows(): Generator<ListRow>
-  /** Row `index`'s JSON text as sent, unparsed (for a second pass over rows already checked). */
-  text(index: number): string
-}
+export type { ListRow, RowSink } from './list-answer'
 
 export interface ServiceClient {
   readonly baseUrl: string
   /**
-   * A big list (LIST_OPERATIONS) without parsing the answer whole: the body is split into its
-   * rows' texts, and the rest of the body (the envelope) is parsed and validated at once; each
-   * row is parsed and validated when `rows()` reaches it. Errors are ServiceErrors as with
-   * `call`.
+   * A big list (LIST_OPERATIONS) read as it arrives, never held whole (list-answer.ts): each
+   * row is parsed, validated and handed to `sink` in order; resolves with the row count once
+   * the body has ended and its envelope is checked. A row or envelope that breaks the contract
+   * rejects with BAD_RESPONSE naming it (after the rows before it reached the sink: a sink that
+   * stores them keeps them aside until then). Errors are ServiceErrors as with `call`, except
+   * what the sink throws, which is thrown as it is.
    */
-  callRows(name: ListOperationName, input?: CallInput, options?: CallOptions): Promise<ListRows>
+  callRows(
+    name: ListOperationName,
+    sink: RowSink,
+    input?: CallInput,
+    options?: CallOptions,
+  ): Promise<number>
   call<N extends OperationName>(
     name: N,
     input?: CallInput,
@@ -196,6 +178,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     try {
       return await work()
     } catch (error) {
+      if (error instanceof SinkFailure) throw error.reason
       if (error instanceof ServiceError) throw redactError(error, secrets)
       // A bug of ours, not the network's: nothing of its text crosses (it may quote a header).
       throw new ServiceError('INTERNAL_ERROR', 'Infradesk could not complete the request', {
@@ -250,18 +233,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   /**
    * One request, retried for safe calls on network errors and 502/503/504. Each attempt has its
-   * own timeout, which covers reading the whole answer.
+   * own timeout, which covers reading the whole answer. With `stream`, a 2xx body is handed to
+   * it instead of being read into `bytes` (an attempt that breaks mid-body calls it again).
    */
   async function exchange(
     request: PreparedRequest,
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
     callTimeoutMs = timeoutMs,
+    stream?: (response: Response) => Promise<void>,
   ): Promise<Exchange> {
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = request.safe && attempt < maxRetries
       try {
-        const result = await attemptOnce(request, headers, signal, callTimeoutMs)
+        const result = await attemptOnce(request, headers, signal, callTimeoutMs, stream)
         if (!(mayRetry && RETRYABLE_STATUSES.has(result.status))) return result
       } catch (error) {
         if (!(
@@ -281,6 +266,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     headers: Record<string, string>,
     caller: AbortSignal | undefined,
     attemptTimeoutMs: number,
+    stream?: (response: Response) => Promise<void>,
   ): Promise<Exchange> {
     const timeout = attemptTimeoutMs > 0 ? AbortSignal.timeout(attemptTimeoutMs) : undefined
     const signals = [timeout, caller].filter((item): item is AbortSignal => item !== undefined)
@@ -295,9 +281,19 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // A redirect would carry the token elsewhere: it is reported instead (see readError).
         redirect: 'manual',
       })
+      if (stream !== undefined && isSuccess(response.status)) {
+        await stream(response)
+        return {
+          url: request.url,
+          status: response.status,
+          headers: response.headers,
+          bytes: Buffer.alloc(0),
+        }
+      }
       const bytes = await readBounded(response, request.url, maxResponseBytes)
       return { url: request.url, status: response.status, headers: response.headers, bytes }
     } catch (error) {
+      if (error instanceof SinkFailure) throw error
       throw toNetworkError(error, request.url, {
         timeout,
         timeoutMs: attemptTimeoutMs,
@@ -334,17 +330,26 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   async function callRows(
     name: ListOperationName,
+    sink: RowSink,
     input: CallInput = {},
     callOptions: CallOptions = {},
-  ): Promise<ListRows> {
-    const result = await guarded(async () => {
+  ): Promise<number> {
+    return guarded(async () => {
       const request = prepare(name, input)
       const headers = { ...authHeaders(), accept: 'application/json' }
-      const exchanged = await exchange(request, headers, callOptions.signal)
-      if (!isSuccess(exchanged.status)) throw errorFromExchange(exchanged)
-      return exchanged
+      let count = 0
+      const result = await exchange(
+        request,
+        headers,
+        callOptions.signal,
+        callOptions.timeoutMs ?? timeoutMs,
+        async (response) => {
+          count = await readListAnswer(name, response, request.url, maxResponseBytes, sink)
+        },
+      )
+      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      return count
     })
-    return readRows(name, result)
   }
 
   async function callText(
@@ -484,6 +489,16 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
 /* ------------------------------------------------------------------ helpers */
 
+/** The body as JSON, or BAD_RESPONSE saying what it is instead. */
+function readJson(name: OperationName, result: Exchange): unknown {
+  return parseJsonBody(
+    name,
+    result.status,
+    result.headers.get('content-type'),
+    result.bytes.toString('utf8'),
+  )
+}
+
 const PEM_FORMATS = new Set<ExportFormat>([
   'pem',
   'chain',
@@ -538,101 +553,6 @@ function pemProblem(text: string): string | null {
   if (open !== null) return `the ${open} block has no END line`
   if (blocks === 0) return 'no PEM block'
   return null
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`
-  return `${bytes} bytes`
-}
-
-function tooLarge(url: URL, limit: number, size: string): ServiceError {
-  return new ServiceError(
-    APP_ERROR_CODES.BAD_RESPONSE,
-    `The answer from ${describeOrigin(url)} is too large (${size}; the limit is ` +
-      `${formatBytes(limit)}). Narrow the request, or raise the response size limit.`,
-    { details: { limitBytes: limit } },
-  )
-}
-
-/**
- * The whole body, refused as soon as it passes `limit` bytes (by its Content-Length when it
- * declares one, else while reading), so an oversized answer never lands in memory. A connection
- * that breaks after the headers is reported as such, with how much had arrived.
- */
-async function readBounded(response: Response, url: URL, limit: number): Promise<Buffer> {
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isSafeInteger(declared) && declared > 0 && declared <= limit) {
-    // A declared length: one buffer, filled as chunks arrive (a 10 MB answer is held once,
-    // not as chunks and then again joined).
-    let whole = Buffer.allocUnsafe(declared)
-    let filled = 0
-    await readChunks(response, url, limit, (chunk) => {
-      if (filled + chunk.byteLength > whole.length) {
-        // More than declared: grow (a server may lie; the limit still holds).
-        const grown = Buffer.allocUnsafe(Math.max(whole.length * 2, filled + chunk.byteLength))
-        whole.copy(grown, 0, 0, filled)
-        whole = grown
-      }
-      whole.set(chunk, filled)
-      filled += chunk.byteLength
-    })
-    return whole.subarray(0, filled)
-  }
-  const chunks: Uint8Array[] = []
-  await readChunks(response, url, limit, (chunk) => chunks.push(chunk))
-  return Buffer.concat(chunks)
-}
-
-async function readChunks(
-  response: Response,
-  url: URL,
-  limit: number,
-  onChunk: (chunk: Uint8Array) => void,
-): Promise<void> {
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined)
-    throw tooLarge(url, limit, formatBytes(declared))
-  }
-  if (!response.body) return
-  let received = 0
-  const reader = response.body.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      received += value.byteLength
-      if (received > limit) {
-        await reader.cancel().catch(() => undefined)
-        throw tooLarge(url, limit, `more than ${formatBytes(limit)}`)
-      }
-      onChunk(value)
-    }
-  } catch (error) {
-    if (error instanceof ServiceError) throw error
-    // A timeout or a cancel keeps its meaning (the caller's signals decide); a broken
-    // connection says that the answer was cut, not that nobody answered.
-    const code = findErrorCode(error)
-    if (error instanceof DOMException || code === undefined || !(code in BODY_BREAKS)) {
-      throw error
-    }
-    throw new ServiceError(
-      APP_ERROR_CODES.OFFLINE,
-      `The connection to ${describeOrigin(url)} broke while the answer was arriving ` +
-        `(after ${formatBytes(received)}${Number.isFinite(declared) && declared > 0 ? ` of ${formatBytes(declared)}` : ''})`,
-      { cause: error, details: { reason: code, receivedBytes: received } },
-    )
-  }
-}
-
-/** Errors undici gives when the connection ends while a body is being read. */
-const BODY_BREAKS: Record<string, true> = {
-  UND_ERR_SOCKET: true,
-  ECONNRESET: true,
-  UND_ERR_CLOSED: true,
-  EPIPE: true,
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: true,
 }
 
 function parseBaseUrl(baseUrl: string): URL {
@@ -705,11 +625,6 @@ function isRedirect(status: number): boolean {
   return status >= 300 && status <= 399
 }
 
-function mainMediaType(header: string | null): string | null {
-  const type = header?.split(';')[0]?.trim().toLowerCase()
-  return type ? type : null
-}
-
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -726,101 +641,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms)
     signal?.addEventListener('abort', onAbort, { once: true })
   })
-}
-
-function badResponse(name: OperationName, what: string, details?: unknown): ServiceError {
-  const number = operations[name].number
-  return new ServiceError(
-    APP_ERROR_CODES.BAD_RESPONSE,
-    `The service's answer to ${name} (operation ${number}) is not usable: ${what}`,
-    { details },
-  )
-}
-
-/** The body as JSON, or BAD_RESPONSE saying what it is instead. */
-function readJson(name: OperationName, result: Exchange): unknown {
-  const mediaType = mainMediaType(result.headers.get('content-type'))
-  if (result.bytes.length === 0) {
-    throw badResponse(name, `HTTP ${result.status} with an empty body`)
-  }
-  try {
-    return parseServiceJson(result.bytes.toString('utf8'))
-  } catch {
-    throw badResponse(name, `the body is not JSON (content type ${mediaType ?? 'not given'})`)
-  }
-}
-
-/** A list answer split into rows; the envelope (all but the rows) is checked here. */
-function readRows(name: ListOperationName, result: Exchange): ListRows {
-  const { member, row } = LIST_OPERATIONS[name]
-  const text = result.bytes
-  if (text.length === 0) {
-    throw badResponse(name, `HTTP ${result.status} with an empty body`)
-  }
-  let span: ReturnType<typeof findJsonArray>
-  let envelope: unknown
-  try {
-    span = findJsonArray(text, member)
-    envelope = parseServiceJson(withoutElements(text, span))
-  } catch (error) {
-    if (!(error instanceof JsonShapeError) && !(error instanceof SyntaxError)) throw error
-    // Not the list we expect: the whole-body parse says precisely what it is instead.
-    parseAnswer(name, operations[name].response, readJson(name, result))
-    throw badResponse(name, `the list could not be read (${error.message})`)
-  }
-  parseAnswer(name, operations[name].response, envelope)
-  const prefix = member === null ? [] : [member]
-  const count = elementCount(span)
-  return {
-    count,
-    text: (index) => elementText(text, span, index),
-    *rows() {
-      for (let index = 0; index < count; index += 1) {
-        const json = elementText(text, span, index)
-        let value: unknown
-        try {
-          value = span.inexactNumbers ? parseServiceJson(json) : JSON.parse(json)
-        } catch {
-          throw badResponse(name, `${[...prefix, index].join('.')}: not JSON`)
-        }
-        const parsed = row.safeParse(value)
-        if (!parsed.success) {
-          const issues = toValidationIssues(parsed.error).map((issue) => ({
-            ...issue,
-            path: [...prefix, String(index), ...issue.path],
-          }))
-          const summary = issues
-            .slice(0, 3)
-            .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-            .join('; ')
-          throw badResponse(name, summary, issues)
-        }
-        const id = (value as { id?: unknown }).id
-        yield {
-          json,
-          value: value as Record<string, unknown>,
-          id: typeof id === 'string' ? id : null,
-        }
-      }
-    },
-  }
-}
-
-/** Lenient parse with the operation's response schema; a mismatch names the fields. */
-function parseAnswer<S extends z.ZodType>(
-  name: OperationName,
-  schema: S,
-  value: unknown,
-): z.output<S> {
-  const parsed = schema.safeParse(value)
-  if (parsed.success) return parsed.data
-  const issues = toValidationIssues(parsed.error)
-  const summary = issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
-    .join('; ')
-  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''
-  throw badResponse(name, `${summary}${more}`, issues)
 }
 
 /** A non-2xx answer as a ServiceError: the body's code decides, the status is the fallback. */

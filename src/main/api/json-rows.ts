@@ -1,35 +1,34 @@
 /*
- * A big list answer split into its rows without parsing it whole, or even decoding it to one
- * string (issue 9: "big data is
- * streamed, never parsed and re-serialised twice"). The scanner finds the list's array (the
- * body itself, or one member of the body's object, as in `{ "object": "list", "data": [...] }`)
- * and the text of each element, exactly as the service sent it. Each row is then parsed and
- * validated on its own, and kept as that text: nothing builds 150,000 objects at once, and
- * nothing is serialised again to be stored.
+ * A big list answer split into its rows as its bytes arrive, without holding the body, parsing
+ * it whole, or even decoding it to one string (issue 9: "big data is streamed, never parsed and
+ * re-serialised twice"). The splitter finds the list's array (the body itself, or one member of
+ * the body's object, as in `{ "object": "list", "data": [...] }`) and hands on the text of each
+ * element, exactly as the service sent it, as soon as its last byte has arrived. Each row is
+ * then parsed and validated on its own: nothing builds 150,000 objects at once, nothing keeps
+ * the rows, and nothing is serialised again to be stored.
  *
- * The scanner works on the body's UTF-8 bytes (JSON's delimiters are ASCII, which never occur
- * inside a multi-byte character). It only has to find where values begin and end (strings and
- * nesting); each element's text is then checked by JSON.parse, and the rest of the body (the
- * envelope around the array) is parsed too, so a malformed body is refused as a whole.
+ * The splitter works on UTF-8 bytes (JSON's delimiters are ASCII, which never occur inside a
+ * multi-byte character; a row split between two chunks is joined before it is decoded). It
+ * only finds where values begin and end (strings and nesting); each element's text is checked
+ * by JSON.parse, and the rest of the body (the envelope around the array, kept with the array
+ * left empty) is parsed too, so a malformed body is refused as a whole. Memory: the element
+ * being read, and the envelope (small for a list answer; whatever is not the list otherwise,
+ * bounded by the client's response size limit).
  */
-
-export interface ArraySpan {
-  /** Index of the array's `[`. */
-  start: number
-  /** Index just past its `]`. */
-  end: number
-  /** [from, to) of each element's text, whitespace trimmed. */
-  elements: Uint32Array
-  /**
-   * Some number in the elements may not survive JSON.parse exactly (16+ digits, or an
-   * exponent): parse them with parseServiceJson. False: plain JSON.parse is exact.
-   */
-  inexactNumbers: boolean
-}
 
 export class JsonShapeError extends Error {
   override name = 'JsonShapeError'
 }
+
+/** One element of the array, as sent (whitespace around it trimmed). */
+export type RowHandler = (
+  text: string,
+  /**
+   * Some number in it may not survive JSON.parse exactly (16+ digits, or an exponent): parse
+   * it with parseServiceJson. False: plain JSON.parse is exact.
+   */
+  inexactNumbers: boolean,
+) => void
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -39,161 +38,324 @@ const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
 const COMMA = 0x2c
 const COLON = 0x3a
+/** Keys longer than this are not the list's member (it is a short name); kept no further. */
+const MAX_KEY_BYTES = 256
 
-function isSpace(code: number | undefined): boolean {
+function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 }
 
-type Bytes = Buffer
-
-function skipSpace(text: Bytes, index: number): number {
-  while (index < text.length && isSpace(text[index])) index += 1
-  return index
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
 }
 
-/** Index just past the string that opens at `index` (a `"`). */
-function skipString(text: Bytes, index: number): number {
-  let at = index + 1
-  for (;;) {
-    const quote = text.indexOf(QUOTE, at)
-    if (quote < 0) throw new JsonShapeError('a string is not closed')
-    // Escaped when an odd number of backslashes stands before it.
-    let backslashes = 0
-    while (text[quote - 1 - backslashes] === BACKSLASH) backslashes += 1
-    if (backslashes % 2 === 0) return quote + 1
-    at = quote + 1
-  }
-}
-
-/** Set by skipValue when a number outside strings may be inexact (see ArraySpan). */
-let sawInexact = false
-
-function isDigit(code: number | undefined): boolean {
-  return code !== undefined && code >= 0x30 && code <= 0x39
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
 }
 
 /**
- * Index just past the value that starts at `index`. Containers are skipped by counting
- * brackets outside strings; scalars run to the next delimiter. JSON.parse of the pieces checks
- * the rest.
+ * Where the splitter is: before the array (in the envelope), in it, after it, or in a body
+ * that cannot hold it (not an array, or not an object when a member is asked for), which is
+ * kept whole to say what it is instead.
  */
-function skipValue(text: Bytes, index: number): number {
-  const first = text[index]
-  if (first === QUOTE) return skipString(text, index)
-  if (first === OPEN_BRACKET || first === OPEN_BRACE) {
-    let depth = 0
-    let digits = 0
-    for (let at = index; at < text.length; at += 1) {
-      const code = text[at]
-      if (isDigit(code)) {
-        digits += 1
-        if (digits >= 16) sawInexact = true
+type Place = 'start' | 'before' | 'array' | 'after' | 'other'
+
+export class JsonRowSplitter {
+  private place: Place = 'start'
+  private count = 0
+  /** The envelope's bytes so far (the array's elements left out). */
+  private readonly envelope: Buffer[] = []
+  private envelopeBytes = 0
+  /** Envelope scanning (outside the array): strings and nesting, and the keys of depth 1. */
+  private depth = 0
+  private inString = false
+  /** The previous chunk ended inside a string, just after an unpaired backslash. */
+  private escaped = false
+  /** At depth 1 of the top object: the next string is a key (after `{` or `,`). */
+  private expectKey = false
+  /** The bytes of the depth-1 key being read, or of the last one read. */
+  private key: number[] = []
+  private keyTooLong = false
+  private keyIsString = false
+  /** After the member's key and its `:`: whether its value begins with `[`. */
+  private memberValueNext = false
+  private found = false
+  /** The element being read: its bytes from earlier chunks, and its own state. */
+  private element: Buffer[] = []
+  private inElement = false
+  private elementDepth = 0
+  private digits = 0
+  private inexact = false
+  /** The array's last delimiter was a comma (an element must follow). */
+  private afterComma = false
+
+  constructor(
+    /** The member of the body's object that holds the list, or null: the body is the list. */
+    private readonly member: string | null,
+    private readonly onRow: RowHandler,
+  ) {}
+
+  /** Rows handed on so far. */
+  get rows(): number {
+    return this.count
+  }
+
+  /** Whether the array was found and its elements are being (or were) read. */
+  get started(): boolean {
+    return this.found
+  }
+
+  /** The next bytes of the body. Throws JsonShapeError when the list cannot be read. */
+  push(input: Uint8Array): void {
+    const chunk = asBuffer(input)
+    let at = 0
+    while (at < chunk.length) {
+      if (this.place === 'array') at = this.scanArray(chunk, at)
+      else at = this.scanEnvelope(chunk, at)
+    }
+  }
+
+  /**
+   * The end of the body: the envelope's text, the array written `[]` in it, to be parsed and
+   * checked by the caller. Throws JsonShapeError when the array was not found or not closed.
+   */
+  end(): string {
+    if (this.place === 'array') throw new JsonShapeError('the array is not closed')
+    if (!this.found) {
+      throw new JsonShapeError(this.member === null ? 'not an array' : `no "${this.member}" array`)
+    }
+    return this.envelopeText()
+  }
+
+  /** Everything kept of the body: all of it when the list was not found (to say what it is). */
+  envelopeText(): string {
+    return Buffer.concat(this.envelope, this.envelopeBytes).toString('utf8')
+  }
+
+  private keep(chunk: Buffer, from: number, to: number): void {
+    if (to <= from) return
+    // Copied: a transport may read its next bytes into the same buffer.
+    const piece = Buffer.from(chunk.subarray(from, to))
+    this.envelope.push(piece)
+    this.envelopeBytes += piece.length
+  }
+
+  /** Scans the envelope from `from`; returns where the array's elements begin, or the end. */
+  private scanEnvelope(chunk: Buffer, from: number): number {
+    let at = from
+    while (at < chunk.length) {
+      if (this.inString) {
+        const end = this.stringEnd(chunk, at)
+        if (this.keyIsString) this.keyBytes(chunk, at, end < 0 ? chunk.length : end - 1)
+        if (end < 0) {
+          at = chunk.length
+          break
+        }
+        at = end
+        this.inString = false
         continue
       }
-      if ((code === 0x65 || code === 0x45) && digits > 0) sawInexact = true
-      digits = 0
+      const code = chunk[at]!
+      at += 1
+      if (isSpace(code)) continue
+      if (this.place === 'start') {
+        const list = this.member === null ? code === OPEN_BRACKET : code === OPEN_BRACE
+        this.place = list ? 'before' : 'other'
+        if (list && this.member === null) {
+          this.found = true
+          this.openArray(chunk, from, at)
+          return at
+        }
+      }
+      if (this.memberValueNext) {
+        this.memberValueNext = false
+        if (code === OPEN_BRACKET && this.place !== 'other') {
+          if (this.found) throw new JsonShapeError(`the "${this.member}" member appears twice`)
+          this.found = true
+          this.openArray(chunk, from, at)
+          return at
+        }
+      }
       if (code === QUOTE) {
-        at = skipString(text, at) - 1
+        this.inString = true
+        this.keyIsString = this.expectKey && this.depth === 1
+        if (this.keyIsString) {
+          this.key = [QUOTE]
+          this.keyTooLong = false
+          this.expectKey = false
+        }
       } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
-        depth += 1
+        this.depth += 1
+        this.expectKey = this.depth === 1 && code === OPEN_BRACE
       } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
-        depth -= 1
-        if (depth === 0) return at + 1
+        this.depth -= 1
+      } else if (code === COMMA) {
+        this.expectKey = this.depth === 1
+      } else if (code === COLON && this.depth === 1 && this.member !== null) {
+        this.memberValueNext = this.isMemberKey()
       }
     }
-    throw new JsonShapeError('an array or object is not closed')
+    this.keep(chunk, from, at)
+    return at
   }
-  let at = index
-  while (at < text.length) {
-    const code = text[at]
-    if (code === COMMA || code === CLOSE_BRACKET || code === CLOSE_BRACE || isSpace(code)) break
-    at += 1
-  }
-  if (at === index) throw new JsonShapeError(`a value is missing at ${index}`)
-  // A scalar element: the same test as parseServiceJson's, on its few characters.
-  if (/\d{16}|[eE][+-]?\d{3}/.test(decode(text, index, at))) sawInexact = true
-  return at
-}
 
-/** The elements of the array that opens at `start`. */
-function splitArrayAt(text: Bytes, start: number): ArraySpan {
-  if (text[start] !== OPEN_BRACKET) throw new JsonShapeError('not an array')
-  const bounds: number[] = []
-  let at = skipSpace(text, start + 1)
-  sawInexact = false
-  if (text[at] === CLOSE_BRACKET) {
-    return { start, end: at + 1, elements: new Uint32Array(0), inexactNumbers: false }
+  /** The array's `[` ends at `at`: the envelope keeps it; its elements follow. */
+  private openArray(chunk: Buffer, from: number, at: number): void {
+    this.keep(chunk, from, at)
+    this.depth += 1
+    this.place = 'array'
+    this.afterComma = false
   }
-  for (;;) {
-    const from = at
-    const to = skipValue(text, at)
-    bounds.push(from, to)
-    at = skipSpace(text, to)
-    const code = text[at]
-    if (code === CLOSE_BRACKET) {
-      return {
-        start,
-        end: at + 1,
-        elements: Uint32Array.from(bounds),
-        inexactNumbers: sawInexact,
+
+  private keyBytes(chunk: Buffer, from: number, to: number): void {
+    if (this.keyTooLong) return
+    if (this.key.length + (to - from) > MAX_KEY_BYTES) {
+      this.keyTooLong = true
+      return
+    }
+    for (let at = from; at < to; at += 1) this.key.push(chunk[at]!)
+  }
+
+  private isMemberKey(): boolean {
+    if (!this.keyIsString || this.keyTooLong) return false
+    this.keyIsString = false
+    let key: unknown
+    try {
+      key = JSON.parse(Buffer.from([...this.key, QUOTE]).toString('utf8'))
+    } catch {
+      return false
+    }
+    return key === this.member
+  }
+
+  /**
+   * Index just past the closing quote of the string being read, from `from`; -1 when the chunk
+   * ends first (`escaped` then says whether its last backslash escapes the next chunk's first
+   * byte).
+   */
+  private stringEnd(chunk: Buffer, from: number): number {
+    let at = from
+    if (this.escaped) {
+      this.escaped = false
+      at += 1
+    }
+    for (;;) {
+      const quote = chunk.indexOf(QUOTE, at)
+      const stop = quote < 0 ? chunk.length : quote
+      // Escaped when an odd number of backslashes (since `at`) stands before it.
+      let backslashes = 0
+      while (stop - 1 - backslashes >= at && chunk[stop - 1 - backslashes] === BACKSLASH) {
+        backslashes += 1
+      }
+      if (quote < 0) {
+        this.escaped = backslashes % 2 === 1
+        return -1
+      }
+      if (backslashes % 2 === 0) return quote + 1
+      at = quote + 1
+    }
+  }
+
+  /** Scans the array's elements from `from`; returns where the envelope resumes, or the end. */
+  private scanArray(chunk: Buffer, from: number): number {
+    let start = this.inElement ? from : -1
+    let at = from
+    while (at < chunk.length) {
+      if (this.inString) {
+        const end = this.stringEnd(chunk, at)
+        if (end < 0) {
+          at = chunk.length
+          break
+        }
+        at = end
+        this.inString = false
+        continue
+      }
+      const code = chunk[at]!
+      if (
+        this.elementDepth === 0 &&
+        (code === COMMA || code === CLOSE_BRACKET || code === CLOSE_BRACE)
+      ) {
+        this.digits = 0
+        if (this.inElement) {
+          this.finishElement(chunk, start, at)
+          start = -1
+        } else if (code === COMMA || this.afterComma) {
+          throw new JsonShapeError('a value is missing in the array')
+        }
+        if (code === COMMA) {
+          this.afterComma = true
+          at += 1
+          continue
+        }
+        if (code === CLOSE_BRACE) throw new JsonShapeError('the array is closed by }')
+        // The envelope resumes with the `]`.
+        this.place = 'after'
+        this.expectKey = false
+        return at
+      }
+      if (!this.inElement) {
+        if (isSpace(code)) {
+          at += 1
+          continue
+        }
+        this.inElement = true
+        this.afterComma = false
+        start = at
+      }
+      at += 1
+      if (isDigit(code)) {
+        this.digits += 1
+        if (this.digits >= 16) this.inexact = true
+        continue
+      }
+      if ((code === 0x65 || code === 0x45) && this.digits > 0) this.inexact = true
+      this.digits = 0
+      if (code === QUOTE) {
+        this.inString = true
+      } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+        this.elementDepth += 1
+      } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+        this.elementDepth -= 1
       }
     }
-    if (code !== COMMA) throw new JsonShapeError(`expected , or ] at ${at}`)
-    at = skipSpace(text, at + 1)
+    if (this.inElement) this.element.push(Buffer.from(chunk.subarray(start, chunk.length)))
+    return at
+  }
+
+  /** The element that began at `start` (-1: in an earlier chunk) ends before `end`. */
+  private finishElement(chunk: Buffer, start: number, end: number): void {
+    // Decoded straight from the chunk when the row is all in it (the common case: no copy,
+    // no view object per row); joined with its earlier pieces otherwise.
+    const joined =
+      this.element.length === 0
+        ? null
+        : Buffer.concat([...this.element, chunk.subarray(Math.max(start, 0), end)])
+    const bytes = joined ?? chunk
+    const from = joined === null ? start : 0
+    let last = joined === null ? end : joined.length
+    while (last > from && isSpace(bytes[last - 1]!)) last -= 1
+    const text = bytes.toString('utf8', from, last)
+    const inexact = this.inexact
+    if (joined !== null) this.element = []
+    this.inElement = false
+    this.inexact = false
+    this.count += 1
+    this.onRow(text, inexact)
   }
 }
 
-/**
- * Finds the list in `text`: the body itself when `member` is null, else the array held by that
- * member of the body's object. Throws JsonShapeError when it is not there.
- */
-export function findJsonArray(text: Bytes, member: string | null): ArraySpan {
-  const start = skipSpace(text, 0)
-  if (member === null) {
-    const span = splitArrayAt(text, start)
-    if (skipSpace(text, span.end) !== text.length) {
-      throw new JsonShapeError('text follows the array')
-    }
-    return span
-  }
-  if (text[start] !== OPEN_BRACE) throw new JsonShapeError('not an object')
-  let at = skipSpace(text, start + 1)
-  let found: ArraySpan | null = null
-  while (at < text.length && text[at] !== CLOSE_BRACE) {
-    if (text[at] !== QUOTE) throw new JsonShapeError(`expected a key at ${at}`)
-    const keyEnd = skipString(text, at)
-    const key = JSON.parse(decode(text, at, keyEnd)) as string
-    at = skipSpace(text, keyEnd)
-    if (text[at] !== COLON) throw new JsonShapeError(`expected : at ${at}`)
-    at = skipSpace(text, at + 1)
-    if (key === member && text[at] === OPEN_BRACKET) {
-      // The last of duplicate keys wins, as with JSON.parse.
-      found = splitArrayAt(text, at)
-      at = found.end
-    } else {
-      at = skipValue(text, at)
-    }
-    at = skipSpace(text, at)
-    if (text[at] === COMMA) at = skipSpace(text, at + 1)
-  }
-  if (found === null) throw new JsonShapeError(`no "${member}" array`)
-  return found
-}
-
-function decode(text: Bytes, from: number, to: number): string {
-  return text.toString('utf8', from, to)
-}
-
-/** The body with the array's elements left out (`[]`), to parse and check the rest of it. */
-export function withoutElements(text: Bytes, span: ArraySpan): string {
-  return decode(text, 0, span.start) + '[]' + decode(text, span.end, text.length)
-}
-
-/** The text of element `index`. */
-export function elementText(text: Bytes, span: ArraySpan, index: number): string {
-  return decode(text, span.elements[index * 2]!, span.elements[index * 2 + 1]!)
-}
-
-export function elementCount(span: ArraySpan): number {
-  return span.elements.length / 2
+/** Every row of a whole body (tests, and bodies already in memory). */
+export function splitJsonRows(
+  body: Uint8Array,
+  member: string | null,
+): { rows: string[]; envelope: string; inexact: boolean[] } {
+  const rows: string[] = []
+  const inexact: boolean[] = []
+  const splitter = new JsonRowSplitter(member, (text, maybe) => {
+    rows.push(text)
+    inexact.push(maybe)
+  })
+  splitter.push(body)
+  return { rows, envelope: splitter.end(), inexact }
 }

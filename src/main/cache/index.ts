@@ -94,6 +94,8 @@ export interface OpenedCache {
 }
 
 export const CACHE_FILE_NAME = 'cache.sqlite'
+/** SQLite's own page cache of the file, in KiB. */
+const PAGE_CACHE_KIB = 2000
 const MAX_ACTIVITY_LIMIT = 10_000
 
 /**
@@ -143,6 +145,10 @@ function openDatabase(file: string, check: boolean): Database.Database {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('busy_timeout = 5000')
+    // SQLite's stock page cache (2 MB), not better-sqlite3's 16 MB: the file is in the OS's
+    // cache anyway, and after a 10 MB list is written those 16 MB stay in the process for good
+    // (issue 9's memory target). Windows over a 150,000-row list take ~5% longer.
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
     if (check) {
       const result = quickCheck(db)
       if (result !== 'ok') throw new DamagedFileError(result)

@@ -5,6 +5,7 @@ import { createServiceClient, isServiceError, ServiceError, toBridgeError } from
 import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
+import type { ListSpools } from '../cache/list-spool'
 import type { RecentInputs } from '../cache/recents'
 import type { TransferLog } from '../cache/transfers'
 import type { SettingsStore } from '../settings'
@@ -28,6 +29,8 @@ export interface DeskContext {
   cache: Cache
   settings: SettingsStore
   recents: RecentInputs
+  /** Big lists on their way into the cache (features/lists.ts). */
+  listSpools: ListSpools
   /** Every export written to disk (Transfers panel), across runs. */
   transfers: TransferLog
   /** Save/open dialogs, reveal in folder, notifications: the Electron shell's; null in web mode. */
@@ -236,8 +239,7 @@ export async function verifyToken(
   const client = makeClient(context, baseUrl, token)
   try {
     // Every row is read and checked (a wrong service fails here), none is kept.
-    const answer = await client.callRows('listSessions')
-    for (const row of answer.rows()) void row
+    await client.callRows('listSessions', { begin: () => undefined, row: () => undefined })
   } catch (error) {
     throw explainVerification(error)
   }

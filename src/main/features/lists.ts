@@ -3,16 +3,19 @@ import { LIST_OPERATIONS, type ListOperationName } from '../../shared/api'
 import type { BridgeError } from '../../shared/bridge'
 import type { listWindowInput } from '../../shared/bridge/channels/lists'
 import { parseServiceJson } from '../api/json'
-import type { ListRow, ListRows } from '../api/client'
-import type { CachedListKind, JsonRow } from '../cache'
+import type { ListRow, RowSink } from '../api/client'
+import type { CachedListKind } from '../cache'
+import type { ListSpool } from '../cache/list-spool'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, isConnectivityError, withProfileClient } from './context'
 
 /*
  * Big lists in windows (issue 9), for the sessions and inference screens. A fetch reads the
- * service's answer row by row (each row parsed and validated once, kept as the service's own
- * JSON text) into the SQLite cache in one transaction; the screen then reads windows of it,
- * filtered and sorted in SQLite. No full list is held in memory or crosses the bridge.
+ * service's answer as it arrives, row by row (each row parsed and validated once, kept as the
+ * service's own JSON text), into a spool on disk (cache/list-spool.ts); once the whole answer
+ * is read and checked, the spooled rows replace the cached list in one transaction. The screen
+ * then reads windows of it, filtered and sorted in SQLite. No full list, not even the answer's
+ * body, is held in memory, and none crosses the bridge.
  *
  * A fetch that asks for the first rows in the service's order (the common case: the screen
  * opens, Refresh) answers as soon as every row is checked, and the list is written to the cache
@@ -47,6 +50,50 @@ function pendingOf(context: DeskContext): Map<string, Promise<void>> {
     pendingWrites.set(context, pending)
   }
   return pending
+}
+
+/**
+ * Reads of each list from the service, per desk and `profileId kind`: those under way (by the
+ * order they began in), and the last to begin of those that succeeded. A deferred write whose
+ * list a later read replaces is skipped (see `fetchWindow`).
+ */
+interface ListReads {
+  began: number
+  running: Map<number, Promise<unknown>>
+  newestSucceeded: number
+}
+
+const listReads = new WeakMap<DeskContext, Map<string, ListReads>>()
+
+function readsOf(context: DeskContext, key: string): ListReads {
+  let byKey = listReads.get(context)
+  if (byKey === undefined) {
+    byKey = new Map()
+    listReads.set(context, byKey)
+  }
+  let reads = byKey.get(key)
+  if (reads === undefined) {
+    reads = { began: 0, running: new Map(), newestSucceeded: 0 }
+    byKey.set(key, reads)
+  }
+  return reads
+}
+
+/**
+ * Waits for the reads of big lists under way, of any list (the answer someone waits for comes
+ * before a write nobody waits for: writing 150,000 rows holds the event loop ~0.5 s), then says
+ * whether a read of list `key` that began after read `order` succeeded (it replaces that list).
+ */
+async function replacedAfterReads(
+  context: DeskContext,
+  key: string,
+  order: number,
+): Promise<boolean> {
+  const running = [...(listReads.get(context)?.values() ?? [])].flatMap((reads) => [
+    ...reads.running.values(),
+  ])
+  await Promise.allSettled(running)
+  return readsOf(context, key).newestSucceeded > order
 }
 
 /** Resolves once no write of that list is under way (at once when none is). */
@@ -95,17 +142,82 @@ export async function readWindow<T>(
   }
 }
 
-async function readList(
+/**
+ * Reads the list from the service into a new spool, every row validated (`observer` sees each
+ * one too); `order` says when the read began among the list's reads. Throws as the client
+ * does; the spool is then already discarded.
+ */
+async function readIntoSpool(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+  operation: ListOperationName,
+  observer?: RowSink,
+): Promise<{ spool: ListSpool; order: number }> {
+  const reads = readsOf(context, `${profileId} ${kind}`)
+  reads.began += 1
+  const order = reads.began
+  const read = readRows(context, profileId, operation, observer)
+  reads.running.set(order, read)
+  try {
+    const spool = await read
+    reads.newestSucceeded = Math.max(reads.newestSucceeded, order)
+    return { spool, order }
+  } finally {
+    reads.running.delete(order)
+  }
+}
+
+async function readRows(
   context: DeskContext,
   profileId: string,
   operation: ListOperationName,
-): Promise<ListRows> {
-  return withProfileClient(context, profileId, (client) => client.callRows(operation))
+  observer?: RowSink,
+): Promise<ListSpool> {
+  const spool = context.listSpools.open()
+  const sink: RowSink = {
+    begin() {
+      spool.clear()
+      observer?.begin()
+    },
+    row(row) {
+      observer?.row(row)
+      spool.add(row.json)
+    },
+  }
+  try {
+    await withProfileClient(context, profileId, (client) => client.callRows(operation, sink))
+  } catch (error) {
+    spool.discard()
+    throw error
+  }
+  return spool
+}
+
+/** Replaces the cached list with the spooled rows (one transaction), and frees the spool. */
+function storeSpool(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+  spool: ListSpool,
+  fetchedAt: number,
+): number {
+  try {
+    return context.cache.putListRows(profileId, kind, spool.rows(), fetchedAt)
+  } finally {
+    spool.discard()
+  }
+}
+
+/** Sees each row as it passes (e.g. the fields of the models); a new attempt starts again. */
+function observing(onRow?: (row: ListRow) => void): RowSink | undefined {
+  return onRow === undefined ? undefined : { begin: () => undefined, row: onRow }
 }
 
 /**
- * Reads a big list from the service into the cache (one transaction: a row that breaks the
- * contract leaves the cached list as it was). `onRow` sees each validated row as it passes.
+ * Reads a big list from the service into the cache (one transaction, once every row passed:
+ * a row that breaks the contract leaves the cached list as it was). `onRow` sees each
+ * validated row as it passes.
  */
 export async function fetchIntoCache(
   context: DeskContext,
@@ -114,9 +226,9 @@ export async function fetchIntoCache(
   operation: ListOperationName,
   onRow?: (row: ListRow) => void,
 ): Promise<number> {
-  const answer = await readList(context, profileId, operation)
+  const { spool } = await readIntoSpool(context, profileId, kind, operation, observing(onRow))
   await listSettled(context, profileId, kind)
-  return context.cache.putListRows(profileId, kind, checkedRows(answer, onRow), Date.now())
+  return storeSpool(context, profileId, kind, spool, Date.now())
 }
 
 /**
@@ -132,41 +244,63 @@ export async function fetchWindow<T>(
 ): Promise<WindowAnswer<T>> {
   const row = LIST_OPERATIONS[operation].row as unknown as z.ZodType<T>
   const { profileId } = input
-  let answer: ListRows
+  const filtered = input.query.trim() !== '' || input.sort !== null
+  if (filtered) {
+    // Filtered or sorted: the cache does it, so the list is written first.
+    try {
+      await fetchIntoCache(context, profileId, kind, operation, onRow)
+    } catch (error) {
+      if (!isConnectivityError(error)) throw error
+      return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
+    }
+    return readWindow(context, kind, row, input, { error: null })
+  }
+
+  // The first window, gathered as the rows pass; answered once every row is checked.
+  const items: T[] = []
+  let index = 0
+  const firstWindow: RowSink = {
+    begin() {
+      items.length = 0
+      index = 0
+    },
+    row(checked) {
+      onRow?.(checked)
+      if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
+      index += 1
+    },
+  }
+  let read: { spool: ListSpool; order: number }
   try {
-    answer = await readList(context, profileId, operation)
+    read = await readIntoSpool(context, profileId, kind, operation, firstWindow)
   } catch (error) {
     if (!isConnectivityError(error)) throw error
     return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
   }
-
-  if (input.query.trim() !== '' || input.sort !== null) {
-    // Filtered or sorted: the cache does it, so the list is written first.
-    await listSettled(context, profileId, kind)
-    context.cache.putListRows(profileId, kind, checkedRows(answer, onRow), Date.now())
-    return readWindow(context, kind, row, input, { error: null })
-  }
-
-  // Every row is checked before anything is answered or stored (a bad row refuses the list).
-  const items: T[] = []
-  let index = 0
-  for (const checked of answer.rows()) {
-    onRow?.(checked)
-    if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
-    index += 1
-  }
+  const { spool } = read
+  const total = spool.count
   const fetchedAt = Date.now()
   const key = `${profileId} ${kind}`
   const pending = pendingOf(context)
   const previous = pending.get(key) ?? Promise.resolve()
   const write = previous
     .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-    .then(() => {
-      // A profile removed meanwhile keeps nothing in the cache.
-      if (context.profiles.get(profileId) === undefined) return
-      context.cache.putListRows(profileId, kind, storedRows(answer), fetchedAt)
+    .then(async () => {
+      // The write waits for the list reads under way, whose answers someone waits for. A read
+      // of the same list that began later (the screen opened, then Refresh) replaces this one:
+      // then it is not written at all (if that read fails, it is). A profile removed meanwhile
+      // keeps nothing in the cache.
+      if (
+        (await replacedAfterReads(context, key, read.order)) ||
+        context.profiles.get(profileId) === undefined
+      ) {
+        spool.discard()
+        return
+      }
+      storeSpool(context, profileId, kind, spool, fetchedAt)
     })
     .catch((error: unknown) => {
+      spool.discard()
       context.events.emit('notice', {
         id: `list-cache-${Date.now()}`,
         level: 'warning',
@@ -178,23 +312,12 @@ export async function fetchWindow<T>(
     })
   pending.set(key, write)
   return {
-    total: answer.count,
-    matched: answer.count,
+    total,
+    matched: total,
     offset: input.offset,
     items,
     fetchedAt,
     offline: false,
     error: null,
   }
-}
-
-function* checkedRows(answer: ListRows, onRow?: (row: ListRow) => void): Generator<JsonRow> {
-  for (const row of answer.rows()) {
-    onRow?.(row)
-    yield row
-  }
-}
-
-function* storedRows(answer: ListRows): Generator<JsonRow> {
-  for (let index = 0; index < answer.count; index += 1) yield { json: answer.text(index) }
 }
