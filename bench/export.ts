@@ -26,7 +26,7 @@ import type { Bench, BenchResult, Figure } from './support'
 import { median, round } from './support'
 
 const MIB = 1024 * 1024
-const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 3)
+const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 5)
 const RSS_SAMPLE_MS = 10
 const TARGET_RATIO = 0.95
 const TARGET_RSS_MIB = 64
