@@ -2,11 +2,13 @@
 import './zod-jitless'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './app/App'
+import { App, startApp } from './app/App'
 import './styles.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
+// The first bridge calls leave now, while React renders the splash (see startApp).
+startApp()
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,4 +1,3 @@
-import { useEffect } from 'react'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
@@ -9,29 +8,36 @@ import { followThemeSetting } from './theme'
 import { selectActiveProfile, useAppStore } from './store'
 import { Welcome } from './Welcome'
 
+/**
+ * Starts the app's state: the first bridge calls (app.info, profiles.list, settings), the
+ * theme and the event stream. Called by main.tsx before React's first render, not from an
+ * effect: an effect runs only after the splash has been rendered and committed, ~50 ms later
+ * on a cold page, and every screen's first paint waits for these answers.
+ */
+export function startApp(): () => void {
+  // Set before start() can finish: the first screen's read starts inside start()'s state
+  // change, before React renders the shell for it.
+  const stopPreload = useAppStore.subscribe((state, previous) => {
+    if (previous.phase !== 'ready' && state.phase === 'ready') {
+      preloadScreen(state.route, selectActiveProfile(state))
+    }
+  })
+  void useAppStore.getState().start()
+  void useSettingsStore.getState().load()
+  const stopTheme = followThemeSetting()
+  const stopEvents = subscribeAppEvents()
+  return () => {
+    stopPreload()
+    stopTheme()
+    stopEvents()
+  }
+}
+
 export function App() {
   const phase = useAppStore((s) => s.phase)
   const loadError = useAppStore((s) => s.loadError)
   const hasProfiles = useAppStore((s) => s.profiles.length > 0)
   const start = useAppStore((s) => s.start)
-
-  useEffect(() => {
-    // Called inside start()'s state change, before React renders the shell for it.
-    const stopPreload = useAppStore.subscribe((state, previous) => {
-      if (previous.phase !== 'ready' && state.phase === 'ready') {
-        preloadScreen(state.route, selectActiveProfile(state))
-      }
-    })
-    void start()
-    void useSettingsStore.getState().load()
-    const stopTheme = followThemeSetting()
-    const stopEvents = subscribeAppEvents()
-    return () => {
-      stopPreload()
-      stopTheme()
-      stopEvents()
-    }
-  }, [start])
 
   if (phase === 'loading') {
     return (
