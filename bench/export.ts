@@ -118,6 +118,51 @@ async function downloadPair(
   }
 }
 
+function mibPerSecond(bytes: number, ms: number): number {
+  return round(bytes / MIB / (ms / 1000))
+}
+
+function valuesOf(pairs: Pair[], key: keyof Pair): number[] {
+  return pairs.map((pair) => pair[key])
+}
+
+/**
+ * curl's and the app's throughput (medians of `pairs`, of `size` bytes each) and their ratio,
+ * named with `prefix`; no pairs, no figures. `ratio` names the ratio and gives its target.
+ */
+function throughputFigures(
+  pairs: Pair[],
+  size: number,
+  prefix: string,
+  ratio: { name: string; target?: string },
+): Figure[] {
+  if (pairs.length === 0) return []
+  const mibps = (ms: number) => mibPerSecond(size, ms)
+  const curlMs = median(valuesOf(pairs, 'curlMs'))
+  const appMs = median(valuesOf(pairs, 'appMs'))
+  return [
+    {
+      name: `${prefix}curl -o: throughput`,
+      unit: 'MiB/s',
+      value: mibps(curlMs),
+      runs: pairs.length,
+    },
+    {
+      name: `${prefix}app's transfer code: throughput`,
+      unit: 'MiB/s',
+      value: mibps(appMs),
+      runs: pairs.length,
+    },
+    {
+      name: `${prefix}${ratio.name}`,
+      unit: 'x',
+      value: round(curlMs / appMs, 3),
+      runs: pairs.length,
+      ...(ratio.target === undefined ? {} : { target: ratio.target }),
+    },
+  ]
+}
+
 async function run(): Promise<BenchResult> {
   const sandbox = await startSandbox()
   const work = mkdtempSync(join(tmpdir(), 'infradesk-bench-export-'))
@@ -139,58 +184,46 @@ async function run(): Promise<BenchResult> {
     if (exported.downloadUrl === undefined) throw new Error('op 15 gave no downloadUrl')
     const size = exported.sizeBytes ?? volume.sizeBytes
     const sized = { ...exported, sizeBytes: size }
-    const mibps = (ms: number) => round(size / MIB / (ms / 1000))
+    const mibps = (ms: number) => mibPerSecond(size, ms)
     const perGiB = (seconds: number) => round(seconds / (size / MIB / 1024))
     console.log(`volume ${volume.name}: ${round(size / MIB)} MiB, ${RUNS} runs each, alternating`)
 
-    const pinned: Pair[] = []
+    /** RUNS alternating pairs, each printed as it ends (`label` names the core setting). */
+    const measurePairs = async (label: string): Promise<Pair[]> => {
+      const pairs: Pair[] = []
+      for (let index = 0; index < RUNS; index++) {
+        const pair = await downloadPair(
+          client,
+          sized,
+          work,
+          `${label.replace(/\W+/g, '-')}-${index}`,
+        )
+        pairs.push(pair)
+        console.log(
+          `${label}, run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s, RSS +${round(pair.rssGrowth / MIB)} MiB`,
+        )
+      }
+      return pairs
+    }
     if (cores) {
       pinProcess(process.pid, cores.client)
       pinProcessTree(sandbox.pid, cores.server)
     }
-    for (let index = 0; index < RUNS; index++) {
-      const pair = await downloadPair(client, sized, work, `pinned-${index}`)
-      pinned.push(pair)
-      console.log(
-        `run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s, RSS +${round(pair.rssGrowth / MIB)} MiB`,
-      )
-    }
+    const pinned = await measurePairs(cores ? 'own cores' : 'not pinned')
     // For reference: the same pairs with every process free to use every core.
-    const shared: Pair[] = []
+    let shared: Pair[] = []
     if (cores) {
       pinProcess(process.pid, cores.all)
       pinProcessTree(sandbox.pid, cores.all)
-      for (let index = 0; index < RUNS; index++) {
-        const pair = await downloadPair(client, sized, work, `shared-${index}`)
-        shared.push(pair)
-        console.log(
-          `shared cores, run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s`,
-        )
-      }
+      shared = await measurePairs('shared cores')
     }
 
-    const of = (pairs: Pair[], key: keyof Pair) => pairs.map((pair) => pair[key])
-    const rss = of(pinned, 'rssGrowth')
+    const rss = valuesOf(pinned, 'rssGrowth')
     const figures: Figure[] = [
-      {
-        name: 'curl -o: throughput',
-        unit: 'MiB/s',
-        value: mibps(median(of(pinned, 'curlMs'))),
-        runs: RUNS,
-      },
-      {
-        name: "app's transfer code: throughput",
-        unit: 'MiB/s',
-        value: mibps(median(of(pinned, 'appMs'))),
-        runs: RUNS,
-      },
-      {
+      ...throughputFigures(pinned, size, '', {
         name: 'ratio app / curl',
-        unit: 'x',
-        value: round(median(of(pinned, 'curlMs')) / median(of(pinned, 'appMs')), 3),
-        runs: RUNS,
         target: `>= ${TARGET_RATIO}`,
-      },
+      }),
       {
         name: 'app: peak RSS growth during a download',
         unit: 'MiB',
@@ -203,44 +236,27 @@ async function run(): Promise<BenchResult> {
       {
         name: 'curl: CPU time per GiB (user + system)',
         unit: 's',
-        value: perGiB(median(of(pinned, 'curlCpu'))),
+        value: perGiB(median(valuesOf(pinned, 'curlCpu'))),
         runs: RUNS,
       },
       {
         name: 'app: CPU time per GiB (user + system, SHA-256 included)',
         unit: 's',
-        value: perGiB(median(of(pinned, 'appCpu'))),
+        value: perGiB(median(valuesOf(pinned, 'appCpu'))),
         runs: RUNS,
       },
       {
         name: 'app: until the last byte was written (before fsync, checks, rename)',
         unit: 'ms',
-        value: round(median(of(pinned, 'appLastByteMs'))),
+        value: round(median(valuesOf(pinned, 'appLastByteMs'))),
         runs: RUNS,
       },
     ]
-    if (shared.length > 0) {
-      figures.push(
-        {
-          name: 'shared cores: curl -o throughput',
-          unit: 'MiB/s',
-          value: mibps(median(of(shared, 'curlMs'))),
-          runs: RUNS,
-        },
-        {
-          name: "shared cores: app's throughput",
-          unit: 'MiB/s',
-          value: mibps(median(of(shared, 'appMs'))),
-          runs: RUNS,
-        },
-        {
-          name: 'shared cores: ratio app / curl (no target: the CPU is the limit)',
-          unit: 'x',
-          value: round(median(of(shared, 'curlMs')) / median(of(shared, 'appMs')), 3),
-          runs: RUNS,
-        },
-      )
-    }
+    figures.push(
+      ...throughputFigures(shared, size, 'shared cores: ', {
+        name: 'ratio app / curl (no target: the CPU is the limit)',
+      }),
+    )
     return {
       figures,
       notes: [
