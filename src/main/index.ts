@@ -2,7 +2,7 @@ import { app, BrowserWindow, nativeTheme, shell } from 'electron'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDesk } from './desk'
+import { deferredEndpoint } from './bridge/deferred-endpoint'
 import type { Desk } from './desk'
 import type { AppLocation } from './shell/app-url'
 import { appEntryUrl, isAppUrl, isExternalHttps } from './shell/app-url'
@@ -28,7 +28,8 @@ const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.ur
 const iconPath = fileURLToPath(new URL('../../resources/icon.png', import.meta.url))
 
 let mainWindow: BrowserWindow | null = null
-let desk: Desk | null = null
+/** The core: it opens behind the window (calls made meanwhile wait for it). */
+let deskOpening: Promise<Desk> | null = null
 let shuttingDown = false
 /** A deep link that arrived before the window was there (cold start, early macOS open-url). */
 let pendingLink: DeepLink | null = deepLinkFromArgv(process.argv)
@@ -75,19 +76,27 @@ async function openExternal(url: string): Promise<void> {
 }
 
 async function start() {
-  desk = await createDesk({
+  installMenu({ isDev: Boolean(devServerUrl) })
+  // The window loads its page while the core opens (deferredEndpoint): the first bridge calls
+  // wait for it instead of the window waiting for the whole core before it is even created.
+  deskOpening = openDesk()
+  registerBridgeIpc({ desk: deferredEndpoint(deskOpening), location, window: () => mainWindow })
+  openWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openWindow()
+  })
+  await followThemeSetting(await deskOpening)
+}
+
+/** The main-process core, loaded on demand so that loading it does not delay the window. */
+async function openDesk(): Promise<Desk> {
+  const { createDesk } = await import('./desk')
+  return createDesk({
     dataDir: app.getPath('userData'),
     mode: 'desktop',
     openExternal,
     desktop: createDesktopIntegration({ window: () => mainWindow }),
     version: app.getVersion(),
-  })
-  installMenu({ isDev: Boolean(devServerUrl) })
-  await followThemeSetting(desk)
-  registerBridgeIpc({ desk, location, window: () => mainWindow })
-  openWindow()
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) openWindow()
   })
 }
 
@@ -152,7 +161,7 @@ function openDeepLink(link: DeepLink) {
   if (!window || window.isDestroyed()) {
     // Not ready yet: the window opens on the link's route (see openWindow).
     pendingLink = link
-    if (app.isReady() && desk) openWindow()
+    if (app.isReady() && deskOpening) openWindow()
     return
   }
   if (window.webContents.isLoading() || !isAppUrl(location, window.webContents.getURL())) {
@@ -171,13 +180,14 @@ app.on('window-all-closed', () => {
 
 // Close the desk (SQLite, the embedded sandbox) before the process goes away.
 app.on('will-quit', (event) => {
-  if (shuttingDown || !desk) return
+  if (shuttingDown || !deskOpening) return
   event.preventDefault()
   shuttingDown = true
-  const closing = desk
-  desk = null
+  // A desk still opening is waited for, then closed like an open one.
+  const closing = deskOpening
+  deskOpening = null
   closing
-    .close()
+    .then((opened) => opened.close())
     .catch(() => undefined)
     .finally(() => app.quit())
 })

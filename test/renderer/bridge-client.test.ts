@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BridgeTransport } from '../../src/shared/bridge'
-import { decodeEventFrame, encodeEventMessage } from '../../src/shared/bridge/web-protocol'
+import { decodeEventFrame } from '../../src/shared/bridge/web-event-frame'
+import { encodeEventMessage } from '../../src/shared/bridge/web-protocol'
 import { BridgeCallError, createBridge } from '../../src/renderer/src/bridge-client'
 
 /**

@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDesk } from '../desk'
+import { deferredEndpoint } from '../bridge/deferred-endpoint'
 import type { Desk } from '../desk'
 import { startWebHost } from './host'
 import type { WebHost } from './host'
 import { openInSystemBrowser } from './open-browser'
 import { parseWebArgs, UsageError } from './options'
+import type { WebOptions } from './options'
 
 /*
  * `npm run web`: the main-process core and a loopback host that serves the built renderer and
@@ -47,20 +48,49 @@ async function main(argv: string[]): Promise<void> {
     throw error
   }
 
-  let desk: Desk | null = null
   let host: WebHost | null = null
+  let opening: Promise<Desk> | null = null
   let stopping = false
   const stop = async (code: number) => {
     if (stopping) return
     stopping = true
     await host?.close().catch(() => undefined)
+    const desk = await opening?.catch(() => null)
     await desk?.close().catch(() => undefined)
     process.exit(code)
   }
   process.on('SIGINT', () => void stop(0))
   process.on('SIGTERM', () => void stop(0))
 
-  desk = await createDesk({
+  // The host listens first and the core loads behind it (see deferredEndpoint): the URL is out,
+  // and the page loads its script, while the cache, the keychain and the handlers open. The core
+  // starts loading only once the host listens, so its loading does not hold the listen back.
+  let listening: () => void = () => undefined
+  const deskReady = new Promise<void>((resolve) => (listening = resolve)).then(() => {
+    opening = openDesk(options)
+    return opening
+  })
+  host = await startWebHost({
+    desk: deferredEndpoint(deskReady),
+    rendererDir: path.join(root, 'out', 'renderer'),
+    port: options.port,
+    host: options.host,
+  })
+  process.stdout.write(`Infradesk web mode: ${host.url}\n`)
+  process.stdout.write(`WEB_READY ${JSON.stringify({ url: host.url })}\n`)
+  listening()
+  // A desk that cannot open (an unusable data folder) still ends the process with its reason,
+  // after the URL is out: the page then finds the host gone, not a half-working app.
+  await deskReady
+}
+
+/**
+ * The main-process core, loaded on demand: importing it (SQLite, zod, the handlers) is most of
+ * the start's cost, and the host does not need it to listen.
+ */
+async function openDesk(options: WebOptions): Promise<Desk> {
+  const { createDesk } = await import('../desk')
+  const desk = await createDesk({
     dataDir: options.dataDir,
     mode: 'web',
     openExternal: openInSystemBrowser,
@@ -68,7 +98,6 @@ async function main(argv: string[]): Promise<void> {
     restoreSandbox: options.restoreSandbox,
     ...(options.sandboxPort === undefined ? {} : { sandboxPort: options.sandboxPort }),
   })
-
   if (options.sandbox) {
     const listed = await desk.dispatch('profiles.list', {})
     const hasProfiles = listed.ok && (listed.value as { profiles: unknown[] }).profiles.length > 0
@@ -80,15 +109,7 @@ async function main(argv: string[]): Promise<void> {
       }
     }
   }
-
-  host = await startWebHost({
-    desk,
-    rendererDir: path.join(root, 'out', 'renderer'),
-    port: options.port,
-    host: options.host,
-  })
-  process.stdout.write(`Infradesk web mode: ${host.url}\n`)
-  process.stdout.write(`WEB_READY ${JSON.stringify({ url: host.url })}\n`)
+  return desk
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import type { BridgeTransport } from '../../shared/bridge'
-import { decodeEventFrame, invokePath, WEB_EVENTS_PATH } from '../../shared/bridge/web-protocol'
+import { decodeEventFrame } from '../../shared/bridge/web-event-frame'
+import { invokePath, WEB_EVENTS_PATH } from '../../shared/bridge/web-protocol'
 
 /*
  * The bridge over the web-mode loopback host. The host has already exchanged the launch secret

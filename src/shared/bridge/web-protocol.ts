@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /*
  * The wire framing of the bridge in web mode, shared by the loopback host (main) and the
  * renderer's web transport, so the two cannot drift apart.
@@ -36,12 +34,15 @@ export function channelFromPath(pathname: string): string | null {
   }
 }
 
-/** One event as carried in an SSE message's `data`. */
-export const webEventFrameSchema = z.object({
-  event: z.string().min(1),
-  payload: z.unknown(),
-})
-export type WebEventFrame = z.infer<typeof webEventFrameSchema>
+/**
+ * One event as carried in an SSE message's `data`. Read back with zod by
+ * `web-event-frame.ts`; kept apart so that the host, which only writes frames, starts without
+ * loading zod (web mode listens before the rest of the core has loaded).
+ */
+export interface WebEventFrame {
+  event: string
+  payload: unknown
+}
 
 /**
  * One SSE message carrying `{ event, payload }`. JSON.stringify never emits a raw newline, so
@@ -50,16 +51,4 @@ export type WebEventFrame = z.infer<typeof webEventFrameSchema>
 export function encodeEventMessage(event: string, payload: unknown): string {
   const frame: WebEventFrame = { event, payload }
   return `data: ${JSON.stringify(frame)}\n\n`
-}
-
-/** Reads an SSE message's `data`; null when it is not a well-formed frame. */
-export function decodeEventFrame(data: string): WebEventFrame | null {
-  let json: unknown
-  try {
-    json = JSON.parse(data)
-  } catch {
-    return null
-  }
-  const parsed = webEventFrameSchema.safeParse(json)
-  return parsed.success ? parsed.data : null
 }
