@@ -18,6 +18,8 @@ import {
   openCache,
 } from '../../src/main/cache'
 import type { Cache, CacheChange } from '../../src/main/cache'
+import { createCertificateCache } from '../../src/main/cache/certificates'
+import { MIGRATIONS } from '../../src/main/cache/migrations'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -153,6 +155,43 @@ describe('migrations', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
       const columns = db.prepare('PRAGMA table_info(cached_items)').all() as { name: string }[]
       expect(columns.map((column) => column.name)).toContain('item_id')
+    } finally {
+      db.close()
+    }
+  })
+
+  it('brings a version 8 certificate list to version 9, whose folder list reads the index alone', () => {
+    const old = new Database(file)
+    for (const migration of MIGRATIONS.slice(0, 8)) migration(old)
+    old.pragma('user_version = 8')
+    const insert = old.prepare(
+      `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
+         folder_path_json, search_text, row_json) VALUES (?, ?, NULL, NULL, 0, ?, ?, ?, '{}')`,
+    )
+    insert.run('p1', 'c1', 'f-ops', '["Ops"]', 'a')
+    insert.run('p1', 'c2', 'f-ops', '["Ops"]', 'b')
+    insert.run('p1', 'c3', 'f-web', '["Ops","Web"]', 'c')
+    insert.run('p1', 'c4', null, '[]', 'd')
+    old.close()
+
+    const { cache } = open()
+    expect(createCertificateCache(cache).folders('p1')).toEqual([
+      { id: 'f-ops', path: ['Ops'] },
+      { id: 'f-web', path: ['Ops', 'Web'] },
+    ])
+    cache.close()
+
+    const db = new Database(file, { readonly: true })
+    try {
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT folder_id, max(folder_path_json) FROM certificate_rows
+             WHERE profile_id = ? AND folder_id IS NOT NULL GROUP BY folder_id`,
+        )
+        .all('p1') as { detail: string }[]
+      expect(plan.map((step) => step.detail).join('\n')).toContain(
+        'COVERING INDEX certificate_rows_by_folder_path',
+      )
     } finally {
       db.close()
     }

@@ -2,7 +2,7 @@ import type { CertificateFilter, CertificateFolder, CertificateRow } from '../..
 import type { Cache } from './index'
 
 /*
- * The certificate list in SQLite (schema v8): one row per certificate and profile, keeping both
+ * The certificate list in SQLite (schema v8, folder index v9): one row per certificate and profile, keeping both
  * the compact row the list shows and every field the service sent (for the details pane).
  *
  * A refresh may be filtered (op 16's type, status, search, showSystem go to the service). Its

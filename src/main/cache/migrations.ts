@@ -4,6 +4,7 @@ import { MIGRATION_5_SQL } from './schema/v5-sql'
 import { MIGRATION_6_SQL } from './schema/v6-operations'
 import { MIGRATION_7_SQL } from './schema/v7-volumes'
 import { MIGRATION_8_SQL } from './schema/v8-certificates'
+import { MIGRATION_9_SQL } from './schema/v9-certificate-folders'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -83,6 +84,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_6_SQL),
   (db) => db.exec(MIGRATION_7_SQL),
   (db) => db.exec(MIGRATION_8_SQL),
+  (db) => db.exec(MIGRATION_9_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

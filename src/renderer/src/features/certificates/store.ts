@@ -64,6 +64,16 @@ let filterTimer: ReturnType<typeof setTimeout> | undefined
 
 const DEFAULT_FILTER: CertificateFilter = { showSystem: false }
 
+/** The selected ids still listed; the empty selection as it is (no set of 10,000 ids built). */
+function keptSelection(
+  selected: ReadonlySet<string>,
+  rows: readonly CertificateRow[],
+): ReadonlySet<string> {
+  if (selected.size === 0) return selected
+  const present = new Set(rows.map((row) => row.id))
+  return new Set([...selected].filter((id) => present.has(id)))
+}
+
 function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
 }
@@ -71,8 +81,7 @@ function afterNextPaint(): Promise<void> {
 export const useCertificatesStore = create<CertificatesState>()((set, get) => {
   function apply(profileId: string, list: CertificateList, fromRefresh: boolean) {
     const offline = list.offline || isConnectivityError(list.error)
-    const present = new Set(list.rows.map((row) => row.id))
-    const selected = new Set([...get().selected].filter((id) => present.has(id)))
+    const selected = keptSelection(get().selected, list.rows)
     set({
       rows: list.rows,
       folders: list.folders,
