@@ -146,7 +146,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   // The keychain's first answer is slow (loading keytar, opening its D-Bus session: 20-30 ms)
   // and the renderer's first call, profiles.list, asks it about every profile. Asked in the
   // background, that cost is paid while the window loads its script; on the next turn of the
-  // event loop, so that keytar's load does not delay web mode's listen either.
+  // event loop, so that keytar's load does not hold back the desk's return to its caller.
   setImmediate(() => {
     void Promise.all(profiles.list().map((profile) => context.vault.get(profile.id))).catch(
       () => undefined,

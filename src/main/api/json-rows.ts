@@ -145,14 +145,7 @@ export class JsonRowSplitter {
     let at = from
     while (at < chunk.length) {
       if (this.inString) {
-        const end = this.stringEnd(chunk, at)
-        if (this.keyIsString) this.keyBytes(chunk, at, end < 0 ? chunk.length : end - 1)
-        if (end < 0) {
-          at = chunk.length
-          break
-        }
-        at = end
-        this.inString = false
+        at = this.continueString(chunk, at, this.keyIsString)
         continue
       }
       const code = chunk[at]!
@@ -229,6 +222,19 @@ export class JsonRowSplitter {
   }
 
   /**
+   * Reads on in the string being read, from `at` (an envelope key's bytes are collected when
+   * `collectKey`); returns where the scan resumes: past the closing quote, or the chunk's end
+   * when the string goes on into the next chunk. Both scans skip strings through here.
+   */
+  private continueString(chunk: Buffer, at: number, collectKey: boolean): number {
+    const end = this.stringEnd(chunk, at)
+    if (collectKey) this.keyBytes(chunk, at, end < 0 ? chunk.length : end - 1)
+    if (end < 0) return chunk.length
+    this.inString = false
+    return end
+  }
+
+  /**
    * Index just past the closing quote of the string being read, from `from`; -1 when the chunk
    * ends first (`escaped` then says whether its last backslash escapes the next chunk's first
    * byte).
@@ -262,13 +268,7 @@ export class JsonRowSplitter {
     let at = from
     while (at < chunk.length) {
       if (this.inString) {
-        const end = this.stringEnd(chunk, at)
-        if (end < 0) {
-          at = chunk.length
-          break
-        }
-        at = end
-        this.inString = false
+        at = this.continueString(chunk, at, false)
         continue
       }
       const code = chunk[at]!

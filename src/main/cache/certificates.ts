@@ -2,8 +2,9 @@ import type { CertificateFilter, CertificateFolder, CertificateRow } from '../..
 import type { Cache } from './index'
 
 /*
- * The certificate list in SQLite (schema v8, folder index v9): one row per certificate and profile, keeping both
- * the compact row the list shows and every field the service sent (for the details pane).
+ * The certificate list in SQLite (schema v8, its folder index v9): one row per certificate and
+ * profile, keeping both the compact row the list shows and every field the service sent (for
+ * the details pane).
  *
  * A refresh may be filtered (op 16's type, status, search, showSystem go to the service). Its
  * answer replaces exactly the cached rows the same filter selects here, and leaves the others:
