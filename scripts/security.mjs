@@ -64,6 +64,8 @@ function runScanner(csvFile) {
     [
       '--require',
       path.join(root, 'scripts', 'security', 'offline.cjs'),
+      '--require',
+      path.join(root, 'scripts', 'security', 'ordered-writes.cjs'),
       cli,
       '--input',
       scanned,
@@ -96,7 +98,34 @@ function explanationOf(finding) {
   return null
 }
 
-/** How many times an empty result is scanned again (see below). */
+const CSV_HEADER = 'issue,severity,confidence,filename,location,sample,description,url'
+const SEVERITIES = new Set(['INFORMATIONAL', 'LOW', 'MEDIUM', 'HIGH'])
+
+/**
+ * The CSV's records, once it is known to be the CSV electronegativity means to write: its
+ * header, then records of eight fields, each naming a check and a known severity. Anything else
+ * (a damaged file) throws, and the gate fails: a record it cannot read is never skipped.
+ */
+function checkedRecords(rows) {
+  const [header, ...records] = rows.filter((row) => !(row.length === 1 && row[0] === ''))
+  if (header?.join(',') !== CSV_HEADER) {
+    throw new Error(`electronegativity wrote an unexpected CSV header: ${header?.join(',')}`)
+  }
+  for (const record of records) {
+    const [issue, severity] = record
+    if (record.length !== 8 || !/^[A-Z_]+$/.test(issue) || !SEVERITIES.has(severity)) {
+      throw new Error(`electronegativity wrote an unreadable CSV record: ${record.join(',')}`)
+    }
+  }
+  return records
+}
+
+/** Whether a CSV result names a file: a global check's finding has `N/A` there. */
+function hasFileFinding(rows) {
+  return rows.slice(1).some((record) => record.length >= 5 && record[3] !== 'N/A')
+}
+
+/** How many times a result without a finding in a file is scanned again (see below). */
 const EMPTY_RESULT_RETRIES = 2
 
 function scanOnce() {
@@ -112,25 +141,22 @@ function scanOnce() {
 
 function main() {
   let rows = scanOnce()
-  // electronegativity 1.10 lists files with node-dir and swallows a listing error, so on a busy
-  // machine it now and then reports nothing at all (about 1 run in 10 here). A true empty result
-  // stays empty when scanned again; a lost listing does not.
-  for (let retry = 0; retry < EMPTY_RESULT_RETRIES && rows.length <= 1; retry++) {
-    console.log('(the scanner reported nothing; scanning again to rule out a lost file listing)')
+  // A scan that found nothing in any file is made again: electronegativity 1.10 lists files with
+  // node-dir and swallows a listing error. (Such empty results were most likely its CSV
+  // write race, now ordered by ordered-writes.cjs; a true empty result stays empty anyway.)
+  for (let retry = 0; retry < EMPTY_RESULT_RETRIES && !hasFileFinding(rows); retry++) {
+    console.log('(no finding in any file; scanning again to rule out a lost file listing)')
     rows = scanOnce()
   }
-  const [header, ...records] = rows
-  if (!header || header[0] !== 'issue') throw new Error('electronegativity wrote no CSV header')
-  const findings = records
-    .filter((record) => record.length >= 5)
-    .map(([issue, severity, confidence, file, location, sample]) => ({
-      issue,
-      severity,
-      confidence,
-      file,
-      location,
-      sample,
-    }))
+  const records = checkedRecords(rows)
+  const findings = records.map(([issue, severity, confidence, file, location, sample]) => ({
+    issue,
+    severity,
+    confidence,
+    file,
+    location,
+    sample,
+  }))
 
   let unexplained = 0
   const shown = path.relative(root, scanned) || '.'
