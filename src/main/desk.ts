@@ -156,6 +156,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   let closed = false
   return {
     dispatch: (channel, input) => dispatcher.dispatch(channel, input),
+    dispatchJson: (channel, input) => dispatcher.dispatchJson(channel, input),
     onEvent: (listener: BridgeEventListener) => events.subscribe(listener),
     async close() {
       if (closed) return

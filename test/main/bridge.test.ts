@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceError, toBridgeError } from '../../src/main/api'
-import { createDispatcher, describeUnexpectedError } from '../../src/main/bridge/dispatcher'
+import {
+  answersAsJson,
+  createDispatcher,
+  describeUnexpectedError,
+} from '../../src/main/bridge/dispatcher'
 import type { BridgeHandlers } from '../../src/main/bridge/dispatcher'
 import { createEventHub } from '../../src/main/bridge/events'
 import { appEntryUrl, isAppUrl } from '../../src/main/shell/app-url'
@@ -170,6 +174,71 @@ describe('bridge dispatcher', () => {
     }
     expect(results[0]).toMatchObject({ error: { code: 'BAD_RESPONSE' } })
     expect(results[1]).toMatchObject({ error: { code: 'INTERNAL_ERROR' } })
+  })
+})
+
+describe('bridge dispatcher, answers as JSON bytes (the web host)', () => {
+  const parsed = async (bytes: Promise<Buffer>) => JSON.parse((await bytes).toString('utf8'))
+
+  it('serialises what dispatch answers for a channel whose handler writes no JSON', async () => {
+    const { dispatcher } = dispatcherWith({
+      'sessions.refresh': async () => {
+        throw new ServiceError('FORBIDDEN', 'Insufficient permissions', { status: 403 })
+      },
+    })
+    const calls: [unknown, unknown][] = [
+      ['profiles.list', {}],
+      ['profiles.drop', {}],
+      ['profiles.activate', { id: 42 }],
+      ['sessions.refresh', { profileId: 'p1' }],
+    ]
+    for (const [channel, input] of calls) {
+      expect(await parsed(dispatcher.dispatchJson(channel, input))).toEqual(
+        JSON.parse(JSON.stringify(await dispatcher.dispatch(channel, input))),
+      )
+    }
+  })
+
+  it("sends a handler's own JSON bytes inside the ok envelope, its input parsed first", async () => {
+    const received: unknown[] = []
+    const { dispatcher } = dispatcherWith({
+      'certificates.cached': answersAsJson<'certificates.cached'>(
+        async () => {
+          throw new Error('dispatchJson must not call the object handler')
+        },
+        async (input) => {
+          received.push(input)
+          return Buffer.from('{"rows":[{"name":"é ✓"}],"folders":[]}')
+        },
+      ),
+    })
+    expect(
+      await parsed(dispatcher.dispatchJson('certificates.cached', { profileId: 'p1' })),
+    ).toEqual({ ok: true, value: { rows: [{ name: 'é ✓' }], folders: [] } })
+    // The contract's default filled in, as for dispatch.
+    expect(received).toEqual([{ profileId: 'p1', filter: {} }])
+    // An input the contract refuses never reaches it.
+    expect(await parsed(dispatcher.dispatchJson('certificates.cached', {}))).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    })
+    expect(received).toHaveLength(1)
+  })
+
+  it('turns a failing JSON handler into the same failure Result, without the token', async () => {
+    const failing = async () => {
+      throw new ServiceError('BAD_RESPONSE', `The service echoed Bearer ${TOKEN}`, { status: 502 })
+    }
+    const { dispatcher } = dispatcherWith({
+      'certificates.refresh': answersAsJson<'certificates.refresh'>(failing, failing),
+    })
+    const input = { profileId: 'p1' }
+    const bytes = await dispatcher.dispatchJson('certificates.refresh', input)
+    expect(bytes.toString('utf8')).not.toContain(TOKEN)
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual(
+      JSON.parse(JSON.stringify(await dispatcher.dispatch('certificates.refresh', input))),
+    )
+    expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ ok: false, error: { status: 502 } })
   })
 })
 

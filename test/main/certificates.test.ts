@@ -180,6 +180,41 @@ describe('the list: cache first, every page from the service', () => {
     expect(everything.rows).toHaveLength(TOTAL)
   })
 
+  it('answers the web host with the same list as JSON bytes, the rows unparsed in main', async () => {
+    const parsedJson = async (channel: string, input: unknown) => {
+      const text = (await desk.dispatchJson(channel, input)).toString('utf8')
+      carried.push(text)
+      return JSON.parse(text) as Result<unknown>
+    }
+    const filters = [
+      { showSystem: true },
+      {},
+      { status: 'expired', search: 'NorthWind' },
+      { type: 'internal', showSystem: true },
+      { search: 'no such certificate anywhere' },
+    ]
+    for (const filter of filters) {
+      const input = { profileId: profile.id, filter }
+      expect(await parsedJson('certificates.cached', input)).toEqual(
+        await call('certificates.cached', input),
+      )
+    }
+    // A refresh answers with what it cached.
+    const refresh = { profileId: profile.id, filter: { search: 'www' } }
+    const refreshed = await parsedJson('certificates.refresh', refresh)
+    expect(refreshed).toMatchObject({ ok: true, value: { offline: false } })
+    expect(refreshed).toEqual(await call('certificates.cached', refresh))
+    // A refusal is the same Result either way.
+    const unknown = { profileId: randomUUID() }
+    expect(await parsedJson('certificates.cached', unknown)).toEqual(
+      await call('certificates.cached', unknown),
+    )
+    expect(await parsedJson('certificates.cached', unknown)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    })
+  })
+
   it('the details of one certificate: every field the service sent, facts from its PEM', async () => {
     const [first] = (await value<List>('certificates.cached', { profileId: profile.id })).rows
     const details = await value<ChannelOutput<'certificates.details'>>('certificates.details', {

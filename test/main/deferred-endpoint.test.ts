@@ -19,6 +19,10 @@ function endpointWithHub() {
       calls.push([channel, input])
       return Promise.resolve({ ok: true, value: { channel } })
     },
+    dispatchJson(channel, input): Promise<Buffer> {
+      calls.push([channel, input])
+      return Promise.resolve(Buffer.from(JSON.stringify({ ok: true, value: { channel } })))
+    },
     onEvent: (listener) => hub.subscribe(listener),
   }
   return { hub, calls, endpoint }
@@ -51,6 +55,21 @@ describe('deferredEndpoint', () => {
     core.open(endpoint)
     expect(await answer).toEqual({ ok: true, value: { channel: 'profiles.list' } })
     expect(calls).toEqual([['profiles.list', {}]])
+  })
+
+  it('holds a call for JSON bytes the same way', async () => {
+    const core = opening()
+    const { endpoint, calls } = endpointWithHub()
+    const answer = deferredEndpoint(core.ready).dispatchJson('certificates.cached', { a: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(calls).toEqual([])
+
+    core.open(endpoint)
+    expect(JSON.parse((await answer).toString('utf8'))).toEqual({
+      ok: true,
+      value: { channel: 'certificates.cached' },
+    })
+    expect(calls).toEqual([['certificates.cached', { a: 1 }]])
   })
 
   it('delivers events to a listener that subscribed before the core was open', async () => {

@@ -18,6 +18,10 @@ export function deferredEndpoint(ready: Promise<BridgeEndpoint>): BridgeEndpoint
       const endpoint = await ready
       return endpoint.dispatch(channel, input)
     },
+    async dispatchJson(channel, input): Promise<Buffer> {
+      const endpoint = await ready
+      return endpoint.dispatchJson(channel, input)
+    },
     onEvent(listener: BridgeEventListener) {
       let unsubscribe: (() => void) | null = null
       let removed = false

@@ -7,9 +7,30 @@ import type { BridgeError, ChannelName, ChannelOutput, Channels, Result } from '
 /** What a handler receives: the input after the contract's schema parsed it (defaults filled). */
 export type HandlerInput<C extends ChannelName> = z.output<Channels[C]['input']>
 
+/**
+ * A channel's handler. It may also carry `json`: the same answer written as UTF-8 JSON bytes by
+ * the handler itself, for an answer main already holds as JSON text (the cached certificate
+ * rows, stored as JSON in SQLite). The web host sends those bytes as they are, instead of
+ * parsing the text into objects and serialising them again (~45 ms of the first 10,000-row
+ * read). `json` must encode exactly what the handler returns; the tests hold them to it.
+ */
+export type Handler<C extends ChannelName> = ((
+  input: HandlerInput<C>,
+) => Promise<ChannelOutput<C>>) & {
+  json?: (input: HandlerInput<C>) => Promise<Buffer>
+}
+
 /** One handler per channel of the contract; the compiler refuses a missing one. */
 export type BridgeHandlers = {
-  [C in ChannelName]: (input: HandlerInput<C>) => Promise<ChannelOutput<C>>
+  [C in ChannelName]: Handler<C>
+}
+
+/** A handler together with its answer written as JSON bytes (see Handler). */
+export function answersAsJson<C extends ChannelName>(
+  handler: (input: HandlerInput<C>) => Promise<ChannelOutput<C>>,
+  json: (input: HandlerInput<C>) => Promise<Buffer>,
+): Handler<C> {
+  return Object.assign(handler, { json })
 }
 
 export interface Dispatcher {
@@ -18,6 +39,11 @@ export interface Dispatcher {
    * unknown channel, a malformed input and a failing handler, comes back as a Result.
    */
   dispatch(channel: unknown, input: unknown): Promise<Result<unknown>>
+  /**
+   * The same call, its Result as UTF-8 JSON (what the web host sends): through the handler's
+   * `json` when it has one, otherwise `dispatch` serialised.
+   */
+  dispatchJson(channel: unknown, input: unknown): Promise<Buffer>
 }
 
 export interface DispatcherOptions {
@@ -33,36 +59,76 @@ export interface DispatcherOptions {
   onUnexpectedError?(channel: ChannelName, error: unknown): void
 }
 
+/** `{"ok":true,"value":` and `}`: the envelope ok() makes, around bytes already JSON. */
+const OK_OPENING = Buffer.from('{"ok":true,"value":')
+const OK_CLOSING = Buffer.from('}')
+
 export function createDispatcher(
   handlers: BridgeHandlers,
   options: DispatcherOptions = {},
 ): Dispatcher {
   const toBridgeError = options.toBridgeError ?? defaultToBridgeError
-  return {
-    async dispatch(channel, input) {
-      if (!isChannelName(channel)) {
-        return fail({
+
+  /** The channel and its parsed input, or the Result that refuses the call. */
+  function accept(
+    channel: unknown,
+    input: unknown,
+  ): { channel: ChannelName; input: unknown } | { refusal: Result<never> } {
+    if (!isChannelName(channel)) {
+      return {
+        refusal: fail({
           code: APP_ERROR_CODES.UNKNOWN_CHANNEL,
           // The name is echoed only when it is a short string, so a caller cannot make us
           // reflect arbitrary data (or a pasted secret) back in an error message.
           message: `Unknown bridge channel${describeChannel(channel)}`,
-        })
+        }),
       }
-      // An absent input means "no fields" for the many channels whose input is an empty object.
-      const parsed = channels[channel].input.safeParse(input ?? {})
-      if (!parsed.success) {
-        return fail({
+    }
+    // An absent input means "no fields" for the many channels whose input is an empty object.
+    const parsed = channels[channel].input.safeParse(input ?? {})
+    if (!parsed.success) {
+      return {
+        refusal: fail({
           code: 'VALIDATION_ERROR',
           message: 'Request validation failed',
           details: toValidationIssues(parsed.error),
-        })
+        }),
       }
-      try {
-        return ok(await runHandler(handlers, channel, parsed.data))
-      } catch (error) {
-        if (!isServiceError(error)) options.onUnexpectedError?.(channel, error)
-        return fail(toBridgeError(error))
+    }
+    return { channel, input: parsed.data }
+  }
+
+  /** The handler's answer, or its failure as a Result. */
+  async function settle<T>(channel: ChannelName, run: () => Promise<T>): Promise<Result<T>> {
+    try {
+      return ok(await run())
+    } catch (error) {
+      if (!isServiceError(error)) options.onUnexpectedError?.(channel, error)
+      return fail(toBridgeError(error))
+    }
+  }
+
+  async function dispatch(channel: unknown, input: unknown): Promise<Result<unknown>> {
+    const call = accept(channel, input)
+    if ('refusal' in call) return call.refusal
+    return settle(call.channel, () => runHandler(handlers, call.channel, call.input))
+  }
+
+  return {
+    dispatch,
+    async dispatchJson(channel, input) {
+      const call = accept(channel, input)
+      if ('refusal' in call) return Buffer.from(JSON.stringify(call.refusal))
+      const json = jsonOf(handlers, call.channel)
+      if (json === undefined) {
+        const result = await settle(call.channel, () =>
+          runHandler(handlers, call.channel, call.input),
+        )
+        return Buffer.from(JSON.stringify(result))
       }
+      const result = await settle(call.channel, () => json(call.input))
+      if (!result.ok) return Buffer.from(JSON.stringify(result))
+      return Buffer.concat([OK_OPENING, result.value, OK_CLOSING])
     },
   }
 }
@@ -75,6 +141,14 @@ export function createDispatcher(
 function runHandler(handlers: BridgeHandlers, channel: ChannelName, input: unknown) {
   const handler = handlers[channel] as (value: unknown) => Promise<unknown>
   return handler(input)
+}
+
+/** The handler's `json`, typed the same way as runHandler's call. */
+function jsonOf(
+  handlers: BridgeHandlers,
+  channel: ChannelName,
+): ((value: unknown) => Promise<Buffer>) | undefined {
+  return (handlers[channel] as { json?: (value: unknown) => Promise<Buffer> }).json
 }
 
 function describeChannel(channel: unknown): string {

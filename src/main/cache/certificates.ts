@@ -25,6 +25,11 @@ export interface CertificateCache {
    * asks; this order only makes its default sort cheap).
    */
   list(profileId: string, filter: CertificateFilter): CertificateRow[]
+  /**
+   * The same rows as a JSON array, as SQLite assembles it from the stored row texts (UTF-8
+   * bytes, never parsed here): what the web transport sends as it is.
+   */
+  listJson(profileId: string, filter: CertificateFilter): Buffer
   /** Replaces the rows `filter` selects with `entries`, in one transaction. */
   replace(
     profileId: string,
@@ -42,6 +47,7 @@ export interface CertificateCache {
 }
 
 const TABLES = ['certificate_rows', 'certificate_items', 'certificate_lists']
+const EMPTY_ARRAY = Buffer.from('[]')
 
 interface FilterParams {
   profileId: string
@@ -66,8 +72,9 @@ export function createCertificateCache(cache: Cache): CertificateCache {
     // (nearly) in order sorts in linear time, 4 ms instead of 50 ms for 10,000 rows. The order
     // is the subquery's, which group_concat keeps in practice; its own ORDER BY would sort
     // copies of the rows at twice the cost, and nothing depends on the order being exact.
-    const selectRows = db.prepare<[FilterParams], { rows_json: string | null }>(
-      `SELECT '[' || group_concat(row_json, ',') || ']' AS rows_json
+    // As a BLOB: the bytes go to the web transport without becoming a string (listJson).
+    const selectRows = db.prepare<[FilterParams], { rows_json: Buffer | null }>(
+      `SELECT CAST('[' || group_concat(row_json, ',') || ']' AS BLOB) AS rows_json
          FROM (SELECT row_json FROM certificate_rows WHERE ${MATCHES} ORDER BY search_text)`,
     )
     const deleteMatchingItems = db.prepare<[FilterParams]>(
@@ -172,9 +179,14 @@ export function createCertificateCache(cache: Cache): CertificateCache {
     return {
       list(profileId, filter) {
         const found = selectRows.get(filterParams(profileId, filter))?.rows_json
-        const rows = found === null || found === undefined ? [] : parseJson(found)
-        // Rows we wrote ourselves; the bridge validates each against its schema on the way out.
+        const rows = found === null || found === undefined ? [] : parseJson(found.toString('utf8'))
+        // Rows we wrote ourselves; the renderer checks each against the contract on arrival.
         return Array.isArray(rows) ? (rows as CertificateRow[]) : []
+      },
+      listJson(profileId, filter) {
+        // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
+        // page's parse fails and the screen says so; a refresh rewrites the rows.
+        return selectRows.get(filterParams(profileId, filter))?.rows_json ?? EMPTY_ARRAY
       },
       replace(profileId, filter, entries, fetchedAt) {
         replace(profileId, filter, entries, fetchedAt)

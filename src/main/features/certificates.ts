@@ -2,6 +2,7 @@ import type { CertificateFilter, CertificateList } from '../../shared/bridge'
 import type { BridgeError, CertificateFacts } from '../../shared/bridge'
 import { ServiceError } from '../api'
 import type { certificateChannels } from '../../shared/bridge/channels/certificates'
+import { answersAsJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createCertificateCache } from '../cache/certificates'
 import type { CertificateCacheEntry } from '../cache/certificates'
@@ -26,6 +27,8 @@ import {
 
 /** Asked per page; the service may cap it (its `meta.limit` then says so). */
 export const PAGE_LIMIT = 500
+/** `{"rows":`: the start of a cached list written as JSON. */
+const ROWS_OPENING = Buffer.from('{"rows":')
 /** A bound on paging, should a service never send a short page. */
 const MAX_PAGES = 2_000
 
@@ -36,13 +39,9 @@ export function certificateHandlers(
   const staged = createStagedFiles()
   context.onClose(() => staged.clear())
 
-  function cachedList(
-    profileId: string,
-    filter: CertificateFilter,
-    error: BridgeError | null,
-  ): CertificateList {
+  /** The cached list without its rows (those are read either as objects or as JSON bytes). */
+  function listBesideRows(profileId: string, error: BridgeError | null) {
     return {
-      rows: certificates.list(profileId, filter),
       folders: certificates.folders(profileId),
       fetchedAt: certificates.fetchedAt(profileId),
       offline: error !== null || context.connectivity.offline(profileId),
@@ -50,24 +49,65 @@ export function certificateHandlers(
     }
   }
 
-  return {
-    async 'certificates.cached'({ profileId, filter }) {
-      requireProfile(context, profileId)
-      return cachedList(profileId, filter, null)
-    },
+  function cachedList(
+    profileId: string,
+    filter: CertificateFilter,
+    error: BridgeError | null,
+  ): CertificateList {
+    return { rows: certificates.list(profileId, filter), ...listBesideRows(profileId, error) }
+  }
 
-    async 'certificates.refresh'({ profileId, filter }) {
-      try {
-        const entries = await withProfileClient(context, profileId, (client) =>
-          fetchAllPages(filter, (query) => client.call('listCertificates', { query })),
-        )
-        certificates.replace(profileId, filter, entries, Date.now())
+  /** cachedList as JSON, the rows' bytes as SQLite joined them (see Handler in dispatcher.ts). */
+  function cachedListJson(
+    profileId: string,
+    filter: CertificateFilter,
+    error: BridgeError | null,
+  ): Buffer {
+    // `{"folders":…}` without its `{` (four fields, never empty): the fields after the rows.
+    const rest = JSON.stringify(listBesideRows(profileId, error)).slice(1)
+    return Buffer.concat([
+      ROWS_OPENING,
+      certificates.listJson(profileId, filter),
+      Buffer.from(`,${rest}`),
+    ])
+  }
+
+  /** Every page from the service into the cache, then the answer; offline, the cache's. */
+  async function refreshed<T>(
+    profileId: string,
+    filter: CertificateFilter,
+    answer: (error: BridgeError | null) => T,
+  ): Promise<T> {
+    try {
+      const entries = await withProfileClient(context, profileId, (client) =>
+        fetchAllPages(filter, (query) => client.call('listCertificates', { query })),
+      )
+      certificates.replace(profileId, filter, entries, Date.now())
+      return answer(null)
+    } catch (error) {
+      if (!isConnectivityError(error)) throw error
+      return answer(bridgeErrorOf(context, error))
+    }
+  }
+
+  return {
+    'certificates.cached': answersAsJson(
+      async ({ profileId, filter }) => {
+        requireProfile(context, profileId)
         return cachedList(profileId, filter, null)
-      } catch (error) {
-        if (!isConnectivityError(error)) throw error
-        return cachedList(profileId, filter, bridgeErrorOf(context, error))
-      }
-    },
+      },
+      async ({ profileId, filter }) => {
+        requireProfile(context, profileId)
+        return cachedListJson(profileId, filter, null)
+      },
+    ),
+
+    'certificates.refresh': answersAsJson(
+      ({ profileId, filter }) =>
+        refreshed(profileId, filter, (error) => cachedList(profileId, filter, error)),
+      ({ profileId, filter }) =>
+        refreshed(profileId, filter, (error) => cachedListJson(profileId, filter, error)),
+    ),
 
     async 'certificates.details'({ profileId, id, readPem }) {
       requireProfile(context, profileId)

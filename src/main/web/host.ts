@@ -30,6 +30,8 @@ import { lookupStatic, readIndexHtml, sendFile } from './static'
 /** What the host needs of the desk: the two halves of the bridge. */
 export interface BridgeEndpoint {
   dispatch(channel: unknown, input: unknown): Promise<Result<unknown>>
+  /** The same call, its Result as UTF-8 JSON: what this host sends (see Dispatcher). */
+  dispatchJson(channel: unknown, input: unknown): Promise<Buffer>
   onEvent(listener: BridgeEventListener): () => void
 }
 
@@ -165,7 +167,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         error: { code: 'VALIDATION_ERROR', message: 'The request body is not valid JSON' },
       })
     }
-    return sendJson(response, 200, await options.desk.dispatch(channel, input))
+    return sendJsonBytes(response, 200, await options.desk.dispatchJson(channel, input))
   }
 
   function streamEvents(request: IncomingMessage, response: ServerResponse) {
@@ -281,7 +283,10 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'to
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown) {
-  const bytes = Buffer.from(JSON.stringify(value), 'utf8')
+  sendJsonBytes(response, status, Buffer.from(JSON.stringify(value), 'utf8'))
+}
+
+function sendJsonBytes(response: ServerResponse, status: number, bytes: Buffer) {
   response.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': bytes.length,
