@@ -52,7 +52,9 @@ async function main(argv: string[]): Promise<void> {
   let opening: Promise<Desk> | null = null
   let stopping = false
   const stop = async (code: number) => {
-    if (stopping) return
+    // A second signal does not wait for the first one's clean close (a core still opening, a
+    // close stuck on the disk): SQLite's WAL keeps the cache whole through an exit anyway.
+    if (stopping) process.exit(code)
     stopping = true
     await host?.close().catch(() => undefined)
     const desk = await opening?.catch(() => null)

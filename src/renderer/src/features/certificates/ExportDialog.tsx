@@ -12,6 +12,7 @@ import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
+import { formatBytes } from '../transfers/format'
 import { useAction } from './useAction'
 
 /*
@@ -186,10 +187,4 @@ function SecretField(props: {
       )}
     </Field>
   )
-}
-
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} bytes`
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KiB`
-  return `${(size / 1024 / 1024).toFixed(1)} MiB`
 }
