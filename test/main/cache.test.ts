@@ -20,6 +20,7 @@ import {
 import type { Cache, CacheChange } from '../../src/main/cache'
 import { createCertificateCache } from '../../src/main/cache/certificates'
 import { MIGRATIONS } from '../../src/main/cache/migrations'
+import { createSqlStore } from '../../src/main/cache/sql'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -107,6 +108,38 @@ describe('cached lists', () => {
     } finally {
       db.close()
     }
+  })
+})
+
+describe('SQL history search', () => {
+  it('finds statements whatever the case, letters beyond ASCII included', () => {
+    const store = createSqlStore(open().cache)
+    const statements = [
+      "SELECT * FROM Kunden WHERE stadt = 'MÜNCHEN'",
+      'select count(*) from ÉVÉNEMENTS',
+      'select 1',
+    ]
+    statements.forEach((sql, index) =>
+      store.addHistory({
+        profileId: 'p1',
+        databaseId: 'db1',
+        sql,
+        startedAt: 1_000 + index,
+        durationMs: 3,
+        rowCount: 1,
+        command: 'SELECT',
+        outcome: 'success',
+        errorCode: null,
+        errorMessage: null,
+      }),
+    )
+    const found = (search: string) =>
+      store.listHistory({ profileId: 'p1', search, limit: 10 }).map((entry) => entry.sql)
+    expect(found('münchen')).toEqual([statements[0]])
+    expect(found('Événements')).toEqual([statements[1]])
+    expect(found('KUNDEN')).toEqual([statements[0]])
+    expect(found('  ')).toEqual([...statements].reverse())
+    expect(found('%')).toEqual([])
   })
 })
 

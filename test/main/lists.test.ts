@@ -286,6 +286,25 @@ describe('cache windows: filter and sort in SQLite', () => {
     ).toBe(0)
   })
 
+  it('folds letters beyond ASCII as the words typed are folded ("ärger" finds "Ärger")', () => {
+    const names = ['Ärger-Modell-7B', 'ÉCOLE-base', 'straße-70b', 'plain-model']
+    cache.putListRows(
+      'p3',
+      'inference',
+      names.map((id) => ({ json: JSON.stringify({ id }) })),
+      1_000,
+    )
+    const matching = (...words: string[]) =>
+      ids(cache.listWindow('p3', 'inference', { offset: 0, limit: 10, words }))
+    expect(matching(...queryWords('ÄRGER'))).toEqual(['Ärger-Modell-7B'])
+    expect(matching(...queryWords('école'))).toEqual(['ÉCOLE-base'])
+    // An ASCII word beside a non-ASCII one, in one query; and ASCII words alone as before.
+    expect(matching(...queryWords('ärger 7b'))).toEqual(['Ärger-Modell-7B'])
+    expect(matching(...queryWords('MODEL'))).toEqual(['Ärger-Modell-7B', 'plain-model'])
+    expect(matching(...queryWords('STRASSE'))).toEqual([])
+    expect(matching(...queryWords('STRAßE'))).toEqual(['straße-70b'])
+  })
+
   it('sorts by a field, missing values last both ways, ties in the service order', () => {
     const by = (field: string, direction: 'asc' | 'desc', words?: string[]) =>
       ids(

@@ -149,6 +149,12 @@ function openDatabase(file: string, check: boolean): Database.Database {
     // cache anyway, and after a 10 MB list is written those 16 MB stay in the process for good
     // (issue 9's memory target). Windows over a 150,000-row list take ~5% longer.
     db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
+    // SQLite's lower() folds ASCII letters only; searches that hold other letters ("Ärger")
+    // fold the text the way JavaScript folds the words typed. A call into JS per row: used only
+    // where a search holds a non-ASCII character.
+    db.function('unicode_lower', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : null,
+    )
     if (check) {
       const result = quickCheck(db)
       if (result !== 'ok') throw new DamagedFileError(result)

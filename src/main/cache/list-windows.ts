@@ -52,8 +52,15 @@ export function createListWindows(db: Database.Database) {
     `SELECT item_json ${BASE} AND position >= ? ORDER BY position LIMIT ?`,
   )
 
-  function wordClause(count: number): string {
-    return ' AND instr(lower(item_id), ?) > 0'.repeat(count)
+  /** One condition per word; `lower()` for ASCII words, which it folds as JS does. */
+  function wordClause(words: readonly string[]): string {
+    return words
+      .map((word) =>
+        isAscii(word)
+          ? ' AND instr(lower(item_id), ?) > 0'
+          : ' AND instr(unicode_lower(item_id), ?) > 0',
+      )
+      .join('')
   }
 
   function orderClause(sort: ListWindowQuery['sort']): string {
@@ -95,18 +102,20 @@ export function createListWindows(db: Database.Database) {
       }
 
       let matched = total
+      // Which words need unicode_lower: part of each statement's cache key.
+      const folding = words.map((word) => (isAscii(word) ? 'a' : 'u')).join('')
       if (words.length > 0) {
         const count = statement(
-          `count:${words.length}`,
-          () => `SELECT count(*) AS n ${BASE}${wordClause(words.length)}`,
+          `count:${folding}`,
+          () => `SELECT count(*) AS n ${BASE}${wordClause(words)}`,
         )
         matched = (count.get(profileId, kind, ...words) as { n: number } | undefined)?.n ?? 0
       }
       const shape = sort === null ? 'service' : sort.field === 'id' ? 'id' : 'field'
       const direction = sort?.direction === 'desc' ? 'desc' : 'asc'
-      const select = statement(`window:${words.length}:${shape}:${direction}`, () =>
+      const select = statement(`window:${folding}:${shape}:${direction}`, () =>
         [
-          `SELECT item_json ${BASE}${wordClause(words.length)}`,
+          `SELECT item_json ${BASE}${wordClause(words)}`,
           orderClause(sort),
           'LIMIT ? OFFSET ?',
         ].join(' '),
@@ -118,4 +127,9 @@ export function createListWindows(db: Database.Database) {
       return { total, matched, items: rows.map((row) => row.item_json) }
     },
   }
+}
+
+function isAscii(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters too
+  return /^[\u0000-\u007f]*$/.test(text)
 }

@@ -109,7 +109,7 @@ export function createSqlStore(cache: Cache): SqlStore {
       `SELECT * FROM sql_history
        WHERE profile_id = ?
          AND (? IS NULL OR database_id = ?)
-         AND (? IS NULL OR instr(lower(sql), lower(?)) > 0)
+         AND (? IS NULL OR instr(unicode_lower(sql), ?) > 0)
        ORDER BY started_at DESC, id DESC LIMIT ?`,
     )
     const selectSchema = db.prepare<
@@ -170,7 +170,8 @@ export function createSqlStore(cache: Cache): SqlStore {
       },
       listHistory({ profileId, databaseId, search, limit }) {
         const database = databaseId ? databaseId : null
-        const text = search?.trim() ? search.trim() : null
+        // Folded here as unicode_lower folds the statements' text (cache/index.ts).
+        const text = search?.trim() ? search.trim().toLowerCase() : null
         return selectHistory
           .all(profileId, database, database, text, text, limit)
           .map(toHistoryEntry)
