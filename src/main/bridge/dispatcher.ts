@@ -108,26 +108,23 @@ export function createDispatcher(
     }
   }
 
-  async function dispatch(channel: unknown, input: unknown): Promise<Result<unknown>> {
-    const call = accept(channel, input)
-    if ('refusal' in call) return call.refusal
+  /** The handler's answer to an accepted call, as objects. */
+  function answer(call: { channel: ChannelName; input: unknown }): Promise<Result<unknown>> {
     return settle(call.channel, () => runHandler(handlers, call.channel, call.input))
   }
 
   return {
-    dispatch,
+    async dispatch(channel, input) {
+      const call = accept(channel, input)
+      return 'refusal' in call ? call.refusal : answer(call)
+    },
     async dispatchJson(channel, input) {
       const call = accept(channel, input)
-      if ('refusal' in call) return Buffer.from(JSON.stringify(call.refusal))
+      if ('refusal' in call) return encodeJson(call.refusal)
       const json = jsonOf(handlers, call.channel)
-      if (json === undefined) {
-        const result = await settle(call.channel, () =>
-          runHandler(handlers, call.channel, call.input),
-        )
-        return Buffer.from(JSON.stringify(result))
-      }
+      if (json === undefined) return encodeJson(await answer(call))
       const result = await settle(call.channel, () => json(call.input))
-      if (!result.ok) return Buffer.from(JSON.stringify(result))
+      if (!result.ok) return encodeJson(result)
       return Buffer.concat([OK_OPENING, result.value, OK_CLOSING])
     },
   }
@@ -141,6 +138,10 @@ export function createDispatcher(
 function runHandler(handlers: BridgeHandlers, channel: ChannelName, input: unknown) {
   const handler = handlers[channel] as (value: unknown) => Promise<unknown>
   return handler(input)
+}
+
+function encodeJson(result: Result<unknown>): Buffer {
+  return Buffer.from(JSON.stringify(result), 'utf8')
 }
 
 /** The handler's `json`, typed the same way as runHandler's call. */

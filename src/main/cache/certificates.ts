@@ -176,18 +176,18 @@ export function createCertificateCache(cache: Cache): CertificateCache {
       deleteMeta.run(profileId)
     })
 
+    const listJson = (profileId: string, filter: CertificateFilter): Buffer =>
+      // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
+      // page's parse fails and the screen says so; a refresh rewrites the rows.
+      selectRows.get(filterParams(profileId, filter))?.rows_json ?? EMPTY_ARRAY
+
     return {
       list(profileId, filter) {
-        const found = selectRows.get(filterParams(profileId, filter))?.rows_json
-        const rows = found === null || found === undefined ? [] : parseJson(found.toString('utf8'))
+        const rows = parseJson(listJson(profileId, filter).toString('utf8'))
         // Rows we wrote ourselves; the renderer checks each against the contract on arrival.
         return Array.isArray(rows) ? (rows as CertificateRow[]) : []
       },
-      listJson(profileId, filter) {
-        // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
-        // page's parse fails and the screen says so; a refresh rewrites the rows.
-        return selectRows.get(filterParams(profileId, filter))?.rows_json ?? EMPTY_ARRAY
-      },
+      listJson,
       replace(profileId, filter, entries, fetchedAt) {
         replace(profileId, filter, entries, fetchedAt)
         notify({ name: 'replaceCertificates', tables: TABLES, profileId })

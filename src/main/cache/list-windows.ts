@@ -52,11 +52,14 @@ export function createListWindows(db: Database.Database) {
     `SELECT item_json ${BASE} AND position >= ? ORDER BY position LIMIT ?`,
   )
 
-  /** One condition per word; `lower()` for ASCII words, which it folds as JS does. */
-  function wordClause(words: readonly string[]): string {
-    return words
-      .map((word) =>
-        isAscii(word)
+  /**
+   * One condition per word of `folding` (foldingOf): `lower()` for an ASCII word, which it
+   * folds as JS does; unicode_lower (a call into JS per row) for any other.
+   */
+  function wordClause(folding: string): string {
+    return [...folding]
+      .map((kind) =>
+        kind === 'a'
           ? ' AND instr(lower(item_id), ?) > 0'
           : ' AND instr(unicode_lower(item_id), ?) > 0',
       )
@@ -102,12 +105,12 @@ export function createListWindows(db: Database.Database) {
       }
 
       let matched = total
-      // Which words need unicode_lower: part of each statement's cache key.
-      const folding = words.map((word) => (isAscii(word) ? 'a' : 'u')).join('')
+      // Which words need unicode_lower: the statements' cache key, and what they are made of.
+      const folding = foldingOf(words)
       if (words.length > 0) {
         const count = statement(
           `count:${folding}`,
-          () => `SELECT count(*) AS n ${BASE}${wordClause(words)}`,
+          () => `SELECT count(*) AS n ${BASE}${wordClause(folding)}`,
         )
         matched = (count.get(profileId, kind, ...words) as { n: number } | undefined)?.n ?? 0
       }
@@ -115,7 +118,7 @@ export function createListWindows(db: Database.Database) {
       const direction = sort?.direction === 'desc' ? 'desc' : 'asc'
       const select = statement(`window:${folding}:${shape}:${direction}`, () =>
         [
-          `SELECT item_json ${BASE}${wordClause(words)}`,
+          `SELECT item_json ${BASE}${wordClause(folding)}`,
           orderClause(sort),
           'LIMIT ? OFFSET ?',
         ].join(' '),
@@ -129,7 +132,8 @@ export function createListWindows(db: Database.Database) {
   }
 }
 
-function isAscii(text: string): boolean {
+/** One letter per word: `a` for an ASCII word, `u` for one that needs unicode_lower. */
+function foldingOf(words: readonly string[]): string {
   // eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters too
-  return /^[\u0000-\u007f]*$/.test(text)
+  return words.map((word) => (/^[\u0000-\u007f]*$/.test(word) ? 'a' : 'u')).join('')
 }
