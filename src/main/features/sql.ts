@@ -3,7 +3,13 @@ import { performance } from 'node:perf_hooks'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
 import type { SqlResultMeta, sqlChannels } from '../../shared/bridge/channels/sql'
-import { classifyStatement } from '../../shared/sql/classifier'
+import {
+  classifyStatement,
+  commandOf,
+  destructiveReason,
+  TRANSACTION_CONTROL,
+} from '../../shared/sql/classifier'
+import { splitStatements } from '../../shared/sql/splitter'
 import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
@@ -55,24 +61,67 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     confirmedWrite: boolean
   }
 
-  /** Refuses what the tab or the profile does not allow; nothing is sent then. */
+  /**
+   * Refuses what the tab, the profile or the settings do not allow; nothing is sent then. The
+   * text is judged statement by statement (a service runs every one of them): one write makes
+   * the call a write.
+   */
   function guard(profile: StoredProfile, sql: string, input: Guarded): void {
-    const classification = classifyStatement(sql)
-    if (classification.kind === 'read') return
     if (input.readOnly) {
-      throw new ServiceError(
-        SQL_ERROR_CODES.READ_ONLY_TAB,
-        `This tab is read-only and the statement was not sent: ${classification.reason}`,
-        { details: { reason: classification.reason } },
+      const control = splitStatements(sql).find((statement) =>
+        TRANSACTION_CONTROL.has(commandOf(statement.text) ?? ''),
       )
+      if (control !== undefined) {
+        const reason = `${commandOf(control.text)?.toUpperCase()} would end the read-only transaction this tab runs in`
+        throw new ServiceError(
+          SQL_ERROR_CODES.READ_ONLY_TAB,
+          `This tab is read-only and the statement was not sent: ${reason}`,
+          { details: { reason } },
+        )
+      }
     }
-    if (profile.protected && !input.confirmedWrite) {
-      throw new ServiceError(
-        SQL_ERROR_CODES.WRITE_NOT_CONFIRMED,
-        `"${profile.name}" is protected: confirm this statement before it is sent (${classification.reason})`,
-        { details: { reason: classification.reason } },
-      )
+    const classification = classifyStatement(sql)
+    if (classification.kind === 'write') {
+      if (input.readOnly) {
+        throw new ServiceError(
+          SQL_ERROR_CODES.READ_ONLY_TAB,
+          `This tab is read-only and the statement was not sent: ${classification.reason}`,
+          { details: { reason: classification.reason } },
+        )
+      }
+      if (profile.protected && !input.confirmedWrite) {
+        throw new ServiceError(
+          SQL_ERROR_CODES.WRITE_NOT_CONFIRMED,
+          `"${profile.name}" is protected: confirm this statement before it is sent (${classification.reason})`,
+          { details: { reason: classification.reason } },
+        )
+      }
     }
+    if (context.settings.get().confirmDestructive && !input.confirmedWrite) {
+      const reason = destructiveReason(sql)
+      if (reason !== null) {
+        throw new ServiceError(
+          SQL_ERROR_CODES.DESTRUCTIVE_NOT_CONFIRMED,
+          `Confirm this statement before it is sent: ${reason}`,
+          { details: { reason } },
+        )
+      }
+    }
+  }
+
+  /** Profiles whose service refused the read-only prefix (one statement per call only). */
+  const singleStatementServices = new Set<string>()
+
+  /**
+   * What goes on the wire for a statement. A read-only tab's text runs behind `SET TRANSACTION
+   * READ ONLY` in the same call, so PostgreSQL itself refuses a write the classifier missed
+   * (docs/ARCHITECTURE-NOTES.md, "The SQL guard"). Positions in errors count from `prefix`.
+   */
+  function wireTextOf(profileId: string, input: { sql: string; readOnly: boolean }) {
+    if (!input.readOnly || singleStatementServices.has(profileId)) {
+      return { sql: input.sql, prefix: '' }
+    }
+    return { sql: READ_ONLY_PREFIX + input.sql, prefix: READ_ONLY_PREFIX }
   }
 
   type Outcome = { parsed: ParsedResult } | { error: unknown }
@@ -129,14 +178,28 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       }
       return elapsedMs
     }
-    try {
-      const text = await withProfileClient(context, profile.id, (client) =>
+    const send = (sql: string) =>
+      withProfileClient(context, profile.id, (client) =>
         client.callText(
           'runPostgresQuery',
-          { params: { id: input.databaseId }, body: { sql: input.sql, maxRows: input.maxRows } },
+          { params: { id: input.databaseId }, body: { sql, maxRows: input.maxRows } },
           { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
         ),
       )
+    const wire = wireTextOf(profile.id, input)
+    try {
+      let text: string
+      try {
+        text = await send(wire.sql)
+      } catch (caught) {
+        if (wire.prefix === '' || !refusesSeveralStatements(caught)) {
+          throw shiftPosition(caught, wire.prefix.length)
+        }
+        // This service takes one statement per call: PostgreSQL cannot keep the tab read-only
+        // for it, and the classifier alone guards it from now on (it did for this text).
+        singleStatementServices.add(profile.id)
+        text = await send(input.sql)
+      }
       return { text, receivedAt: performance.timeOrigin + performance.now(), started, finish }
     } catch (caught) {
       const error = explainCancel(caught)
@@ -282,6 +345,15 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 
     async 'sql.explain'(input) {
       const profile = requireProfile(context, input.profileId)
+      const count = splitStatements(input.sql).length
+      if (count > 1) {
+        // EXPLAIN plans one statement; the service would run the others as they are.
+        throw new ServiceError('VALIDATION_ERROR', 'Request validation failed', {
+          details: [
+            { path: 'sql', message: `EXPLAIN takes one statement; this text holds ${count}` },
+          ],
+        })
+      }
       const prefix = input.analyze ? 'EXPLAIN (ANALYZE, FORMAT JSON) ' : 'EXPLAIN (FORMAT JSON) '
       const sql = prefix + input.sql
       guard(profile, sql, input)
@@ -467,7 +539,23 @@ function planOf(parsed: ParsedResult): unknown {
   }
 }
 
-/** Error positions count from the statement the user wrote, not from our EXPLAIN prefix. */
+/** Sent before a read-only tab's text, in the same call (one implicit transaction). */
+export const READ_ONLY_PREFIX = 'SET TRANSACTION READ ONLY;\n'
+
+/**
+ * A service that runs op 5 as one prepared statement refuses two in one call (PostgreSQL:
+ * "cannot insert multiple commands into a prepared statement").
+ */
+function refusesSeveralStatements(error: unknown): boolean {
+  return (
+    isServiceError(error) &&
+    /multiple commands|multiple statements|more than one statement|one statement/i.test(
+      error.message,
+    )
+  )
+}
+
+/** Error positions count from the statement the user wrote, not from our prefix. */
 function shiftPosition(error: unknown, by: number): unknown {
   if (!isServiceError(error)) return error
   const details = error.details as { position?: unknown } | undefined

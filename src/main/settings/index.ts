@@ -24,6 +24,7 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
     defaultMaxRows: DEFAULT_MAX_ROWS,
     theme: 'system',
+    confirmDestructive: true,
     ...overrides,
   }
 }

@@ -52,9 +52,10 @@ export async function runStatement(
   const limit = Number.isFinite(maxRows) ? Math.max(0, Math.floor(maxRows)) : 0
   await session.beforeStatement()
   const started = performance.now()
-  const viaCursor = isCursorCandidate(sql) && !session.inTransactionBlock()
+  const { readOnly, body } = splitReadOnlyPrefix(sql)
+  const viaCursor = isCursorCandidate(body) && !session.inTransactionBlock()
   const outcome =
-    (viaCursor ? await runThroughCursor(session, sql, limit) : null) ??
+    (viaCursor ? await runThroughCursor(session, body, limit, readOnly) : null) ??
     (await runAsWritten(session, sql, limit))
   const durationMs = Math.round((performance.now() - started) * 1000) / 1000
   const names = await typeNames.namesFor(
@@ -76,17 +77,29 @@ export async function runStatement(
 
 type ShapedResult = Omit<SqlOutcome, 'fields' | 'durationMs'> & { fields: RawResult['fields'] }
 
+/**
+ * A client may send `SET TRANSACTION READ ONLY;` before a query (Infradesk's read-only tabs do):
+ * the query still goes through the cursor, in a read-only transaction.
+ */
+function splitReadOnlyPrefix(sql: string): { readOnly: boolean; body: string } {
+  const prefix = /^\s*set\s+transaction\s+read\s+only\s*;/i.exec(sql)
+  return prefix
+    ? { readOnly: true, body: sql.slice(prefix[0].length) }
+    : { readOnly: false, body: sql }
+}
+
 async function runThroughCursor(
   session: SqlSession,
   sql: string,
   limit: number,
+  readOnly: boolean,
 ): Promise<ShapedResult | null> {
   const body = sql.replace(/[\s;]+$/, '')
   // One round trip. The caller's text holds no ';' (isCursorCandidate), and what follows it
   // holds no quote or comment end, so an unterminated literal in it can only fail. Each ';'
   // starts a line, so a trailing -- comment in the caller's text cannot swallow it.
   const script = [
-    'BEGIN',
+    readOnly ? 'BEGIN READ ONLY' : 'BEGIN',
     `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${body}`,
     `FETCH FORWARD ${limit} FROM ${CURSOR}`,
     `MOVE FORWARD ALL IN ${CURSOR}`,

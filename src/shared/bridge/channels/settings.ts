@@ -19,6 +19,8 @@ export const settingsSchema = z.object({
   /** The SQL console's maxRows for a new tab. */
   defaultMaxRows: z.int().min(1).max(MAX_ROWS_LIMIT),
   theme: z.enum(THEMES),
+  /** The SQL console asks before UPDATE/DELETE without WHERE, DROP and TRUNCATE, on every profile. */
+  confirmDestructive: z.boolean(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 

@@ -243,6 +243,11 @@ export const SQL_ERROR_CODES = {
   READ_ONLY_TAB: 'READ_ONLY_TAB',
   /** A protected profile's write was sent without the user's confirmation. */
   WRITE_NOT_CONFIRMED: 'WRITE_NOT_CONFIRMED',
+  /**
+   * UPDATE/DELETE without WHERE, DROP or TRUNCATE was sent without the user's confirmation while
+   * the setting `confirmDestructive` is on (any profile).
+   */
+  DESTRUCTIVE_NOT_CONFIRMED: 'DESTRUCTIVE_NOT_CONFIRMED',
   /** The kept result was released (tab closed, or pushed out by newer results). */
   RESULT_RELEASED: 'RESULT_RELEASED',
 } as const

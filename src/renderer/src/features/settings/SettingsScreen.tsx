@@ -48,6 +48,7 @@ export function SettingsScreen({ profile }: { profile: Profile | null }) {
       {settings ? (
         <>
           <ThemeChoice current={settings.theme} />
+          <SqlSafety confirmDestructive={settings.confirmDestructive} />
           <SettingsForm
             key={formKey(settings)}
             settings={settings}
@@ -61,6 +62,42 @@ export function SettingsScreen({ profile }: { profile: Profile | null }) {
         </p>
       )}
     </section>
+  )
+}
+
+/** Saved on change, like the theme: a safety switch should not wait for a Save button. */
+function SqlSafety({ confirmDestructive }: { confirmDestructive: boolean }) {
+  const update = useSettingsStore((s) => s.update)
+  const [error, setError] = useState<BridgeError | null>(null)
+
+  async function toggle(next: boolean) {
+    setError(null)
+    try {
+      await update({ confirmDestructive: next })
+    } catch (caught) {
+      setError(asBridgeError(caught))
+    }
+  }
+
+  return (
+    <fieldset className="card settings-group">
+      <legend className="settings-legend">SQL console</legend>
+      <label className="choice-card">
+        <input
+          type="checkbox"
+          name="confirmDestructive"
+          checked={confirmDestructive}
+          onChange={(event) => void toggle(event.target.checked)}
+        />
+        <span>
+          <strong>Ask before destructive statements</strong>
+          <span className="muted">
+            UPDATE or DELETE without WHERE, DROP and TRUNCATE, on every profile
+          </span>
+        </span>
+      </label>
+      {error ? <ErrorBanner error={error} context="Could not change the setting" /> : null}
+    </fieldset>
   )
 }
 

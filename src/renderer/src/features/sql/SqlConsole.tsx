@@ -3,7 +3,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type { SqlHistoryEntry, SqlSchemaTree, SqlTab } from '../../../../shared/bridge/channels/sql'
 import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
-import { classifyStatement } from '../../../../shared/sql/classifier'
 import { splitStatements, statementAt, type Statement } from '../../../../shared/sql/splitter'
 import { useSettingsStore } from '../../app/settings-store'
 import { asBridgeError, bridge } from '../../bridge'
@@ -13,6 +12,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { SuggestInput } from '../../ui/SuggestInput'
 import { ResultsPane, sqlErrorDetails } from './ResultsPane'
+import { planRun, type FlaggedStatement } from './run-plan'
 import { SchemaPanel } from './SchemaPanel'
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor'
 import { flushTabSaves, selectRuntime, useSqlStore, type StatementOutcome } from './store'
@@ -143,7 +143,8 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
 
 interface PendingConfirmation {
   statements: Statement[]
-  writes: { statement: Statement; reason: string }[]
+  flagged: FlaggedStatement[]
+  title: 'protected' | 'destructive'
   mode: RunMode
   maxRows: number
 }
@@ -286,24 +287,20 @@ function TabWorkspace({
       setRuntime({ notice: 'Nothing to run: the editor holds no statement there.' })
       return
     }
-    const writes = statements.flatMap((statement) => {
-      const sql =
-        mode === 'explain' && analyze ? `EXPLAIN ANALYZE ${statement.text}` : statement.text
-      const classification = classifyStatement(sql)
-      return classification.kind === 'write' ? [{ statement, reason: classification.reason }] : []
+    const plan = planRun(statements, {
+      mode,
+      analyze,
+      readOnly: tab.readOnly,
+      protectedProfile: profile.protected,
+      confirmDestructive: useSettingsStore.getState().settings?.confirmDestructive ?? true,
     })
-    if (writes.length > 0 && tab.readOnly) {
-      const [first] = writes
-      setRuntime({
-        outcomes: [],
-        view: 'results',
-        notice: `Refused: this tab is read-only, and ${writes.length === 1 ? 'the statement is' : `${writes.length} statements are`} not read-only (${first?.reason}). Nothing was sent.`,
-      })
-      if (first) editor.current?.flash(first.statement.from, first.statement.to)
+    if (plan.kind === 'refuse') {
+      setRuntime({ outcomes: [], view: 'results', notice: plan.notice })
+      editor.current?.flash(plan.statement.from, plan.statement.to)
       return
     }
-    if (writes.length > 0 && profile.protected) {
-      setConfirm({ statements, writes, mode, maxRows })
+    if (plan.kind === 'confirm') {
+      setConfirm({ statements, flagged: plan.flagged, title: plan.title, mode, maxRows })
       return
     }
     void execute(statements, mode, false, maxRows)
@@ -449,22 +446,23 @@ function TabWorkspace({
               to: outcome.from + outcome.statement.length,
             }))
             if (statements.length > 0) {
-              const writes = statements.some(
-                (statement) => classifyStatement(statement.text).kind === 'write',
-              )
-              if (writes && profile.protected) {
+              const plan = planRun(statements, {
+                mode: 'run',
+                analyze: false,
+                readOnly: tab.readOnly,
+                protectedProfile: profile.protected,
+                confirmDestructive:
+                  useSettingsStore.getState().settings?.confirmDestructive ?? true,
+              })
+              if (plan.kind === 'confirm') {
                 setConfirm({
                   statements,
-                  writes: statements.flatMap((statement) => {
-                    const classification = classifyStatement(statement.text)
-                    return classification.kind === 'write'
-                      ? [{ statement, reason: classification.reason }]
-                      : []
-                  }),
+                  flagged: plan.flagged,
+                  title: plan.title,
                   mode: 'run',
                   maxRows,
                 })
-              } else if (!(writes && tab.readOnly)) {
+              } else if (plan.kind === 'send') {
                 void execute(statements, 'run', false, maxRows)
               }
             }
@@ -474,7 +472,11 @@ function TabWorkspace({
       </div>
       <ConfirmDialog
         open={confirm !== null}
-        title={`Run on protected profile "${profile.name}"?`}
+        title={
+          confirm?.title === 'destructive'
+            ? 'Run a destructive statement?'
+            : `Run on protected profile "${profile.name}"?`
+        }
         confirmLabel={
           confirm && confirm.statements.length > 1
             ? `Run ${confirm.statements.length} statements`
@@ -491,11 +493,15 @@ function TabWorkspace({
         }}
       >
         <p>
-          {confirm && confirm.writes.length === 1
-            ? 'This statement is not read-only:'
-            : `These ${confirm?.writes.length ?? 0} statements are not read-only:`}
+          {confirm?.title === 'destructive'
+            ? confirm.flagged.length === 1
+              ? 'This statement changes or removes more than it may seem:'
+              : `These ${confirm.flagged.length} statements change or remove more than they may seem:`
+            : confirm && confirm.flagged.length === 1
+              ? 'This statement is not read-only:'
+              : `These ${confirm?.flagged.length ?? 0} statements are not read-only:`}
         </p>
-        {confirm?.writes.map(({ statement, reason }, index) => (
+        {confirm?.flagged.map(({ statement, reason }, index) => (
           <div key={index} className="sql-confirm-item">
             <pre className="sql-confirm-sql">{statement.text}</pre>
             <div className="sql-confirm-reason">{reason}</div>

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+/** What main puts before a read-only tab's text (src/main/features/sql.ts, READ_ONLY_PREFIX). */
+const READ_ONLY_PREFIX = 'SET TRANSACTION READ ONLY;\n'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox'
+import type { ChannelOutput, Profile } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
+import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy'
+
+/*
+ * The SQL guard in main, through the bridge, against a real sandbox (PGlite) behind a relay that
+ * records what reached it: what the guard refuses never leaves the app (nothing recorded, the
+ * rows all there), and what a read-only tab sends runs in a transaction PostgreSQL keeps
+ * read-only.
+ */
+
+let harness: TestDesk
+let sandbox: RunningSandbox
+let relay: RecordingProxy
+let profile: Profile
+let databaseId: string
+
+type RunMeta = ChannelOutput<'sql.run'>
+
+function runInput(sql: string, extra: Record<string, unknown> = {}) {
+  return {
+    profileId: profile.id,
+    databaseId,
+    tabId: 'guard-tab',
+    runId: randomUUID(),
+    sql,
+    maxRows: 100,
+    ...extra,
+  }
+}
+
+/** Statements (op 5 bodies) the service received since the test began. */
+function statementsSent(): string[] {
+  return relay.received
+    .filter((request) => request.path.endsWith('/postgres/query'))
+    .map((request) => (JSON.parse(request.body) as { sql: string }).sql)
+}
+
+async function count(table: string): Promise<string | null | undefined> {
+  const meta = await harness.value<RunMeta>('sql.run', runInput(`select count(*) from ${table}`))
+  return meta.firstRows[0]?.[0]
+}
+
+beforeAll(async () => {
+  harness = await openTestDesk('sql-guard')
+  sandbox = await startSandbox({ port: 0 })
+  relay = await startRecordingProxy(sandbox.url)
+  databaseId = sandbox.seed().databases.postgres[0] as string
+  profile = await harness.value<Profile>('profiles.add', {
+    name: 'Guarded',
+    baseUrl: relay.url,
+    color: '#16a34a',
+    protected: true,
+    token: sandbox.tokens.admin,
+  })
+  // A table of our own, a sequence, and a view that writes when read (it calls nextval): a
+  // read the classifier cannot see through, for PostgreSQL's read-only transaction to refuse.
+  await harness.value(
+    'sql.run',
+    runInput(
+      'create table guard_probe (id int); insert into guard_probe values (1), (2), (3); ' +
+        "create sequence guard_seq; create view guard_sneaky as select nextval('guard_seq') as n",
+      { confirmedWrite: true },
+    ),
+  )
+})
+
+afterAll(async () => {
+  await harness?.close(profile ? [profile.id] : [])
+  await relay?.close()
+  await sandbox?.close()
+})
+
+beforeEach(() => {
+  relay.received.length = 0
+})
+
+describe('a protected profile refuses every text holding a write, and sends nothing', () => {
+  it.each([
+    ['begin; delete from guard_probe; commit', /DELETE changes data/],
+    ['select 1; truncate guard_probe', /TRUNCATE/],
+    ['select 1; drop table guard_probe', /DROP/],
+    ['WITH x AS (SELECT 1 AS a) SELECT * INTO guard_copy FROM x', /SELECT … INTO/],
+    [`select "nextval"('guard_seq')`, /nextval/],
+    [`select U&"\\006eextval"('guard_seq')`, /not known to be read-only/],
+    ["COMMIT PREPARED 'guard'", /COMMIT PREPARED/],
+    ["select lo_from_bytea(0, 'x')", /lo_from_bytea/],
+    ["select pg_notify('guard', 'x')", /pg_notify/],
+    ["select setval('guard_seq', 100)", /setval/],
+    ['select pg_advisory_lock(7)', /pg_advisory_lock/],
+    ['select guard_cleanup()', /guard_cleanup\(\), which is not known to be read-only/],
+  ])('%s', async (sql, reason) => {
+    const refused = await harness.failure('sql.run', runInput(sql))
+    expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
+    expect(refused.message).toMatch(reason)
+    expect(statementsSent()).toEqual([])
+    expect(await count('guard_probe')).toBe('3')
+  })
+})
+
+describe('a read-only tab', () => {
+  it('refuses a write after a read, sends nothing, and the table is never made', async () => {
+    const refused = await harness.failure(
+      'sql.run',
+      runInput('select 1; create table guard_made (i int)', { readOnly: true }),
+    )
+    expect(refused.code).toBe('READ_ONLY_TAB')
+    expect(refused.message).toMatch(/CREATE changes the schema/)
+    expect(statementsSent()).toEqual([])
+    const missing = await harness.value<RunMeta>(
+      'sql.run',
+      runInput("select to_regclass('guard_made') is null"),
+    )
+    expect(missing.firstRows[0]?.[0]).toBe('true')
+  })
+
+  it('refuses transaction control, which would end its read-only transaction', async () => {
+    const refused = await harness.failure(
+      'sql.run',
+      runInput('select 1; commit; select 2', { readOnly: true }),
+    )
+    expect(refused.code).toBe('READ_ONLY_TAB')
+    expect(refused.message).toMatch(/COMMIT would end the read-only transaction/)
+    expect(statementsSent()).toEqual([])
+  })
+
+  it('runs its reads in a transaction PostgreSQL keeps read-only', async () => {
+    const meta = await harness.value<RunMeta>(
+      'sql.run',
+      runInput('select id from guard_probe order by id', { readOnly: true }),
+    )
+    expect(meta.firstRows).toEqual([['1'], ['2'], ['3']])
+    expect(statementsSent()).toEqual([`${READ_ONLY_PREFIX}select id from guard_probe order by id`])
+    // The view writes (nextval) behind a plain SELECT: the classifier passes it, the database
+    // refuses it, and the sequence does not move.
+    const refused = await harness.failure(
+      'sql.run',
+      runInput('select * from guard_sneaky', { readOnly: true }),
+    )
+    expect(refused.details).toMatchObject({
+      sqlState: '25006',
+      message: expect.stringMatching(/read-only transaction/),
+    })
+    const sequence = await harness.value<RunMeta>(
+      'sql.run',
+      runInput('select last_value, is_called from guard_seq'),
+    )
+    expect(sequence.firstRows[0]).toEqual(['1', 'false'])
+  })
+
+  it('reports an error at the place the user wrote it, not shifted by the prefix', async () => {
+    const refused = await harness.failure(
+      'sql.run',
+      runInput('select nosuch from guard_probe', { readOnly: true }),
+    )
+    expect(refused.details).toMatchObject({ position: 8 })
+  })
+})
+
+describe('sql.explain', () => {
+  it('refuses a text with more than one statement, on the field, and sends nothing', async () => {
+    for (const analyze of [false, true]) {
+      const refused = await harness.failure('sql.explain', {
+        ...runInput('select 1; delete from guard_probe'),
+        analyze,
+        confirmedWrite: true,
+      })
+      expect(refused.code).toBe('VALIDATION_ERROR')
+      expect(refused.details).toEqual([
+        { path: 'sql', message: 'EXPLAIN takes one statement; this text holds 2' },
+      ])
+    }
+    expect(statementsSent()).toEqual([])
+    expect(await count('guard_probe')).toBe('3')
+  })
+})
+
+describe('destructive statements ask first on every profile (setting on by default)', () => {
+  beforeAll(async () => {
+    await harness.value('profiles.update', { id: profile.id, protected: false })
+  })
+  afterAll(async () => {
+    await harness.value('settings.update', { confirmDestructive: true })
+  })
+
+  it.each([
+    ['delete from guard_probe', /DELETE without WHERE/],
+    ['update guard_probe set id = 0', /UPDATE without WHERE/],
+    ['drop table guard_probe', /DROP/],
+    ['truncate guard_probe', /TRUNCATE/],
+  ])('%s is refused unconfirmed and sends nothing', async (sql, reason) => {
+    const settings = await harness.value<{ confirmDestructive: boolean }>('settings.get')
+    expect(settings.confirmDestructive).toBe(true)
+    const refused = await harness.failure('sql.run', runInput(sql))
+    expect(refused.code).toBe('DESTRUCTIVE_NOT_CONFIRMED')
+    expect(refused.message).toMatch(reason)
+    expect(statementsSent()).toEqual([])
+  })
+
+  it('a write with WHERE runs unasked; a confirmed destructive one runs', async () => {
+    const updated = await harness.value<RunMeta>(
+      'sql.run',
+      runInput('update guard_probe set id = id where id = 1'),
+    )
+    expect(updated).toMatchObject({ command: 'UPDATE', rowCount: 1 })
+    const all = await harness.value<RunMeta>(
+      'sql.run',
+      runInput('update guard_probe set id = id', { confirmedWrite: true }),
+    )
+    expect(all).toMatchObject({ command: 'UPDATE', rowCount: 3 })
+  })
+
+  it('with the setting off, it runs unasked', async () => {
+    await harness.value('settings.update', { confirmDestructive: false })
+    const all = await harness.value<RunMeta>('sql.run', runInput('update guard_probe set id = id'))
+    expect(all).toMatchObject({ command: 'UPDATE', rowCount: 3 })
+  })
+})
