@@ -4,14 +4,14 @@ import type { RunningSandbox, SandboxOptions } from './index'
 
 /*
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] [--viewer-token T]
- *                    [--database-url postgres://...] [--certificates N] [--faults]
+ *                    [--database-url postgres://...] [--certificates N] [--faults] [--variant]
  * When ready, prints exactly one line on stdout (scripts wait for it):
  *   SANDBOX_READY {"url":"http://127.0.0.1:4010","tokens":{"admin":"...","viewer":"..."}}
  */
 
 const USAGE =
   'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] ' +
-  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults]'
+  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults] [--variant]'
 const DEFAULT_PORT = 4010
 
 class UsageError extends Error {}
@@ -32,6 +32,8 @@ function readOptions(argv: string[]): SandboxOptions {
         certificates: { type: 'string' },
         // Test-only fault injection (src/sandbox/faults.ts).
         faults: { type: 'boolean' },
+        // The second personality: the other choice wherever the interface leaves one open.
+        variant: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -62,6 +64,7 @@ function readOptions(argv: string[]): SandboxOptions {
     ...(values['viewer-token'] === undefined ? {} : { viewerToken: values['viewer-token'] }),
     ...(values['database-url'] === undefined ? {} : { databaseUrl: values['database-url'] }),
     ...(values.faults ? { faults: true } : {}),
+    ...(values.variant ? { variant: true } : {}),
     // Errors that became a 500 go to stderr, one line each; never the request or its token.
     onUnexpectedError: (error) => {
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)

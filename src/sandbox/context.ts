@@ -22,6 +22,8 @@ export interface SandboxCore {
   readonly downloadFaults: DownloadFaults
   /** The sandbox's own absolute URL, e.g. http://127.0.0.1:4010 (known once listening). */
   readonly baseUrl: string
+  /** The second personality (SandboxOptions.variant): the other choice at every open point. */
+  readonly variant: boolean
   now(): Date
 }
 

@@ -32,6 +32,11 @@ export interface SandboxOptions {
   onUnexpectedError?: (error: unknown) => void
   /** Fault injection for tests (`--faults`, see faults.ts); off by default. */
   faults?: boolean
+  /**
+   * The second personality (`--variant`): at every point the interface leaves open ("not
+   * shown"), the other reasonable choice (docs/SERVICE.md lists them). The app must read both.
+   */
+  variant?: boolean
 }
 
 export interface RunningSandbox {
@@ -107,6 +112,7 @@ async function buildCore(
   baseUrl: string,
   databaseUrl?: string,
   certificateCount = 0,
+  variant = false,
 ) {
   const pki = await createSandboxPki()
   const seed = await buildSeed({
@@ -129,6 +135,7 @@ async function buildCore(
     downloads: createDownloadSigner(),
     downloadFaults: createDownloadFaults(),
     baseUrl,
+    variant,
     now: () => new Date(),
   }
   const reset = async () => {
@@ -184,7 +191,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   let built: Awaited<ReturnType<typeof buildCore>>
   try {
-    built = await buildCore(tokens, baseUrl, options.databaseUrl, options.certificateCount)
+    built = await buildCore(
+      tokens,
+      baseUrl,
+      options.databaseUrl,
+      options.certificateCount,
+      options.variant ?? false,
+    )
   } catch (error) {
     failed()
     await closeServer(server)
