@@ -5,6 +5,7 @@ import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
 import { CACHE_FILE_NAME, openCache } from './cache'
+import { preparePrivateFolder } from './data-folder'
 import { createListSpools } from './cache/list-spool'
 import { createRecentInputs } from './cache/recents'
 import { createTransferLog } from './cache/transfers'
@@ -30,7 +31,7 @@ import { profileHandlers } from './features/profiles'
 import { restoreSandbox, sandboxHandlers } from './features/sandbox'
 import { serviceHandlers } from './features/service'
 import { sessionHandlers } from './features/sessions'
-import { shellHandlers } from './features/shell'
+import { externalHttpsHref, shellHandlers } from './features/shell'
 import type { BridgeEndpoint } from './web/host'
 
 /*
@@ -73,6 +74,8 @@ export interface Desk extends BridgeEndpoint {
 }
 
 export async function createDesk(deps: DeskDeps): Promise<Desk> {
+  // 0700 before anything is written in it; decided here, before the stores add their files.
+  preparePrivateFolder(deps.dataDir, [CACHE_FILE_NAME, PROFILES_FILE_NAME, SETTINGS_FILE_NAME])
   const { cache, notices: cacheNotices } = openCache(path.join(deps.dataDir, CACHE_FILE_NAME))
   const profiles = createProfileStore(path.join(deps.dataDir, PROFILES_FILE_NAME))
   const settings = createSettingsStore(
@@ -105,7 +108,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     sandbox: createEmbeddedSandbox(),
     connectivity: createConnectivityTracker(events, secrets),
     notices,
-    openExternal: deps.openExternal,
+    openExternal: (url) => openParsedHttps(deps.openExternal, url),
     ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
     ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
     ...(deps.downloadTiming === undefined ? {} : { downloadTiming: deps.downloadTiming }),
@@ -169,4 +172,14 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       cache.close()
     },
   }
+}
+
+/**
+ * Every openExternal of the features goes through here: the system browser gets the URL as the
+ * URL standard parsed it, https only, never the string a feature (or the service) handed over.
+ */
+function openParsedHttps(open: (url: string) => Promise<void>, url: string): Promise<void> {
+  const href = externalHttpsHref(url)
+  if (href === null) return Promise.reject(new Error('Only https links are opened'))
+  return open(href)
 }

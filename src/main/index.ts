@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { deferredEndpoint } from './bridge/deferred-endpoint'
 import type { Desk } from './desk'
 import type { AppLocation } from './shell/app-url'
-import { appEntryUrl, isAppUrl, isExternalHttps } from './shell/app-url'
+import { appEntryUrl, externalHttpsHref, isAppUrl } from './shell/app-url'
 import type { DeepLink } from './shell/deep-link'
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, deepLinkHash, parseDeepLink } from './shell/deep-link'
 import { IPC_EVENT_CHANNEL } from '../shared/bridge/ipc-names'
@@ -69,10 +69,12 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function openExternal(url: string): Promise<void> {
-  if (!isExternalHttps(url)) throw new Error('Only https links are opened')
+  const href = externalHttpsHref(url)
+  if (href === null) throw new Error('Only https links are opened')
   // electronegativity: OPEN_EXTERNAL_JS_CHECK — the one call to shell.openExternal: the line
-  // above lets only a parsed https: URL through (no file:, smb:, custom schemes, javascript:).
-  await shell.openExternal(url)
+  // above lets only a parsed https: URL through (no file:, smb:, custom schemes, javascript:),
+  // and it is the parsed form that is opened, never the string given.
+  await shell.openExternal(href)
 }
 
 async function start() {

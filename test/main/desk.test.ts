@@ -353,10 +353,11 @@ describe('desk', () => {
       profileId: sandboxProfile.id,
     })
     expect(answer.message).toEqual(expect.any(String))
-    expect(answer.openedLogoutUrl).toBe(
-      answer.logoutUrl !== null && answer.logoutUrl.startsWith('https:'),
-    )
-    if (answer.openedLogoutUrl) expect(opened).toContain(answer.logoutUrl)
+    // The sandbox (at 127.0.0.1) names an identity provider's page on another site: shown to
+    // copy, never opened (logout-url-desk.test.ts has the cases that are opened).
+    expect(answer.logoutUrl).toMatch(/^https:\/\//)
+    expect(answer).toMatchObject({ logoutUrlTrusted: false, openedLogoutUrl: false })
+    expect(opened).not.toContain(answer.logoutUrl)
 
     expect(await outsideVault().get(sandboxProfile.id)).toBeNull()
     expect(await keychainEntry(sandboxProfile.id)).toBeNull()

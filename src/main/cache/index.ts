@@ -1,8 +1,14 @@
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { ActivityEntry, Notice } from '../../shared/bridge'
 import { activityEntrySchema } from '../../shared/bridge'
+import {
+  ensurePrivateFile,
+  makePrivateFolder,
+  PRIVATE_FILE_MODE,
+  tightenPrivateFile,
+} from '../data-folder'
 import { createListWindows } from './list-windows'
 import type { ListWindow, ListWindowQuery } from './list-windows'
 import { migrate, NewerSchemaError } from './migrations'
@@ -105,10 +111,12 @@ const MAX_ACTIVITY_LIMIT = 10_000
  * checked before use. See docs/ARCHITECTURE-NOTES.md, "The cache's integrity check".
  */
 export const OPEN_MARKER_SUFFIX = '.open'
+/** The files SQLite keeps beside the database: they hold its pages too. */
+const WAL_SUFFIXES = ['-wal', '-shm', '-journal']
 
 /** Opens (creating or migrating) the cache at `file`; a damaged file is moved aside and rebuilt. */
 export function openCache(file: string): OpenedCache {
-  mkdirSync(path.dirname(file), { recursive: true })
+  makePrivateFolder(path.dirname(file))
   const marker = file + OPEN_MARKER_SUFFIX
   // The check reads every page (~100 ms for 10,000 certificates): only when the last session
   // did not end with a passed one. A new file has no marker and nothing to check.
@@ -131,7 +139,8 @@ export function openCache(file: string): OpenedCache {
     })
     db = openDatabase(file, false)
   }
-  writeFileSync(marker, '')
+  writeFileSync(marker, '', { mode: PRIVATE_FILE_MODE })
+  tightenPrivateFile(marker)
   return { cache: createCache(db, marker), notices }
 }
 
@@ -140,6 +149,10 @@ export function openCache(file: string): OpenedCache {
  * failure. A file that is not SQLite at all fails here whether checked or not.
  */
 function openDatabase(file: string, check: boolean): Database.Database {
+  // The lists and the activity log are the user's alone: the file is 0600 before SQLite opens
+  // it, so the -wal and -shm it creates take that mode; ones an older run left are tightened.
+  ensurePrivateFile(file)
+  for (const suffix of WAL_SUFFIXES) tightenPrivateFile(file + suffix)
   const db = new Database(file)
   try {
     db.pragma('journal_mode = WAL')
@@ -198,7 +211,7 @@ function moveAside(file: string): string {
   let aside = `${file}.corrupt-${stamp}`
   for (let n = 2; existsSync(aside); n += 1) aside = `${file}.corrupt-${stamp}-${n}`
   renameSync(file, aside)
-  for (const suffix of ['-wal', '-shm', '-journal']) {
+  for (const suffix of WAL_SUFFIXES) {
     if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix)
   }
   return aside

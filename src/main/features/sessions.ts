@@ -2,7 +2,7 @@ import { sessionSchema } from '../../shared/api'
 import type { Session } from '../../shared/api'
 import type { BridgeError, ChannelOutput } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
-import { isExternalHttps } from './shell'
+import { logoutUrlToOpen } from './logout-url'
 import type { DeskContext } from './context'
 import { fetchIntoCache, fetchWindow, listSettled, readWindow } from './lists'
 import {
@@ -80,17 +80,24 @@ export function sessionHandlers(
       recordActivity(context, profile, 'logout', targetId, { message: answer.message })
       context.events.emit('profiles.changed', {})
 
-      const logoutUrl = answer.logoutUrl ?? null
+      // Ends the single sign-on session in the browser too, but only on the profile's own site
+      // over https (logout-url.ts); any other address is handed back to be shown as text.
+      const offered = answer.logoutUrl ?? null
+      const toOpen = offered === null ? null : logoutUrlToOpen(offered, profile.baseUrl)
       let openedLogoutUrl = false
-      if (logoutUrl !== null && isExternalHttps(logoutUrl)) {
-        // Ends the single sign-on session in the browser too; only ever an https page.
-        // electronegativity: OPEN_EXTERNAL_JS_CHECK — https checked on the line above.
-        openedLogoutUrl = await context.openExternal(logoutUrl).then(
+      if (toOpen !== null) {
+        // electronegativity: OPEN_EXTERNAL_JS_CHECK — https and the profile's site checked above.
+        openedLogoutUrl = await context.openExternal(toOpen).then(
           () => true,
           () => false,
         )
       }
-      return { message: answer.message, logoutUrl, openedLogoutUrl }
+      return {
+        message: answer.message,
+        logoutUrl: toOpen ?? offered,
+        logoutUrlTrusted: toOpen !== null,
+        openedLogoutUrl,
+      }
     },
   }
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { toValidationIssues } from '../../shared/api'
 import type { Notice } from '../../shared/bridge'
 import { ServiceError } from '../api/errors'
+import { makePrivateFolder, tightenPrivateFile } from '../data-folder'
 import { removeStaleTempFiles, writeFileAtomicSync } from '../transfers/atomic-file'
 
 /*
@@ -58,8 +59,10 @@ export interface ProfileStore {
 
 export function createProfileStore(file: string): ProfileStore {
   const directory = path.dirname(file)
-  mkdirSync(directory, { recursive: true })
+  makePrivateFolder(directory)
   removeStaleTempFiles(file)
+  // Written 0600 (writeFileAtomicSync); one an older version or a hand left looser is tightened.
+  tightenPrivateFile(file)
   const notices: Notice[] = []
   let state = readState(file, notices)
 

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { toValidationIssues } from '../../shared/api'
 import type { Notice, Settings } from '../../shared/bridge'
 import { settingsSchema } from '../../shared/bridge'
 import { ServiceError } from '../api/errors'
+import { makePrivateFolder, tightenPrivateFile } from '../data-folder'
 import { removeStaleTempFiles, writeFileAtomicSync } from '../transfers/atomic-file'
 
 /*
@@ -38,8 +39,10 @@ export interface SettingsStore {
 }
 
 export function createSettingsStore(file: string, defaults: Settings): SettingsStore {
-  mkdirSync(path.dirname(file), { recursive: true })
+  makePrivateFolder(path.dirname(file))
   removeStaleTempFiles(file)
+  // Written 0600 (writeFileAtomicSync); one an older version or a hand left looser is tightened.
+  tightenPrivateFile(file)
   const notices: Notice[] = []
   let current = read(file, defaults, notices)
   const listeners = new Set<(settings: Settings) => void>()

@@ -34,11 +34,15 @@ export function isAppUrl(location: AppLocation, candidate: string): boolean {
   }
 }
 
-/** Only https links leave the app, and only to the system browser. */
-export function isExternalHttps(candidate: string): boolean {
+/**
+ * Only https links leave the app, and only to the system browser, which is given this: the URL
+ * as parsed and written back by the URL standard, never the raw string; null when not https.
+ */
+export function externalHttpsHref(candidate: string): string | null {
   try {
-    return new URL(candidate).protocol === 'https:'
+    const url = new URL(candidate)
+    return url.protocol === 'https:' ? url.href : null
   } catch {
-    return false
+    return null
   }
 }

@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { makePrivateFolder } from '../data-folder'
+import { writeFileAtomicSync } from '../transfers/atomic-file'
 
 /** The main window's size and place, kept in `<userData>/window-state.json` between runs. */
 export const windowStateSchema = z.object({
@@ -28,12 +30,13 @@ export function loadWindowState(file: string): WindowState {
   }
 }
 
-/** Written to a temp file and renamed, so a crash mid-write leaves the previous state. */
+/**
+ * Written to a temp file and renamed, so a crash mid-write leaves the previous state; 0600 like
+ * every file of the data folder (src/main/data-folder.ts).
+ */
 export function saveWindowState(file: string, state: WindowState): void {
-  mkdirSync(path.dirname(file), { recursive: true })
-  const temp = `${file}.${process.pid}.tmp`
-  writeFileSync(temp, JSON.stringify(state, null, 2))
-  renameSync(temp, file)
+  makePrivateFolder(path.dirname(file))
+  writeFileAtomicSync(file, JSON.stringify(state, null, 2))
 }
 
 interface Rectangle {

@@ -1,6 +1,6 @@
 import { BrowserWindow, screen } from 'electron'
 import type { Session, WebContents } from 'electron'
-import { appEntryUrl, isAppUrl, isExternalHttps } from './app-url'
+import { appEntryUrl, externalHttpsHref, isAppUrl } from './app-url'
 import type { AppLocation } from './app-url'
 import { lockDownSession } from './session-policy'
 import { loadWindowState, placeOnScreen, saveWindowState } from './window-state'
@@ -119,9 +119,10 @@ function guardNavigation(contents: WebContents, options: MainWindowOptions) {
   })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
-    // electronegativity: OPEN_EXTERNAL_JS_CHECK — https only (isExternalHttps parses the URL),
-    // and options.openExternal (src/main/index.ts) checks again before the system browser.
-    if (isExternalHttps(url)) void options.openExternal(url).catch(() => undefined)
+    // electronegativity: OPEN_EXTERNAL_JS_CHECK — https only, the parsed URL passed on, and
+    // options.openExternal (src/main/index.ts) checks again before the system browser.
+    const href = externalHttpsHref(url)
+    if (href !== null) void options.openExternal(href).catch(() => undefined)
     return { action: 'deny' }
   })
 }

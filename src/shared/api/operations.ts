@@ -24,8 +24,46 @@ import {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT'
 
-/** A path parameter: every one must be non-empty, or the URL would not name a resource. */
-const segment = z.string().min(1)
+/** How many rounds of percent-decoding are looked through; deeper nesting is refused. */
+const MAX_DECODE_ROUNDS = 8
+
+/** Every valid `%XX` as its byte; a malformed escape stays as it is (servers differ there). */
+function decodeEscapes(text: string): string {
+  return text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  )
+}
+
+/**
+ * Whether a path parameter could be folded into a dot segment on its way to a handler: `.` or
+ * `..` itself, an escaped form (`%2e`, `.%2E`, `%252e%252e` for a server that decodes twice), or
+ * one part of it once a server reads `%2F` or `\` as a separator (`x/..`). Sent, such a value
+ * would make the URL name another operation, with our token: `exportVolume {nodeId:'..',
+ * name:'..'}` became `GET /api/docker/export`. No real id, name or slug looks like this.
+ */
+export function foldsToDotSegment(value: string): boolean {
+  let current = value
+  for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
+    if (current.split(/[/\\]/).some((part) => part === '.' || part === '..')) return true
+    const decoded = decodeEscapes(current)
+    if (decoded === current) return false
+    current = decoded
+  }
+  // Escapes nested deeper than any server would decode: refused rather than guessed about.
+  return true
+}
+
+export const DOT_SEGMENT_MESSAGE =
+  'Cannot be "." or ".." (nor encode one): it would change the path'
+
+/**
+ * A path parameter: non-empty, or the URL would not name a resource, and never a dot segment,
+ * or it would name another one (see foldsToDotSegment).
+ */
+const segment = z
+  .string()
+  .min(1)
+  .refine((value) => !foldsToDotSegment(value), DOT_SEGMENT_MESSAGE)
 const uuid = z.uuid()
 
 /**
@@ -373,11 +411,18 @@ export type BodyOf<N extends OperationName> = Operations[N]['body'] extends infe
   : never
 export type ResponseOf<N extends OperationName> = z.output<Operations[N]['response']>
 
-/** Fills a path template; each value is URL-encoded as one segment. */
+/**
+ * Fills a path template; each value is URL-encoded as one segment. The params schemas have
+ * refused dot segments already; refusing them here too keeps a schema that forgot the rule (a
+ * new operation's plain `z.string()`) from sending a request to another path.
+ */
 export function buildPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name]
     if (value === undefined) throw new Error(`Missing path parameter "${name}"`)
+    if (foldsToDotSegment(value)) {
+      throw new Error(`Path parameter "${name}" ${DOT_SEGMENT_MESSAGE.toLowerCase()}`)
+    }
     return encodeURIComponent(value)
   })
 }

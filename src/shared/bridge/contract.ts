@@ -133,12 +133,17 @@ export const channels = {
 
   'sessions.cached': { input: profileId, output: cachedListSchema(sessionSchema) },
   'sessions.refresh': { input: profileId, output: cachedListSchema(sessionSchema) },
-  /** Op 2; deletes the token, marks the profile signed out, opens logoutUrl (https only). */
+  /**
+   * Op 2; deletes the token, marks the profile signed out, and opens logoutUrl when it is https
+   * on the profile's own site (src/main/features/logout-url.ts).
+   */
   'sessions.logout': {
     input: profileId,
     output: z.object({
       message: z.string(),
       logoutUrl: z.string().nullable(),
+      /** Main's verdict: may be offered as a link to open; false: shown as text to copy only. */
+      logoutUrlTrusted: z.boolean(),
       openedLogoutUrl: z.boolean(),
     }),
   },

@@ -4,10 +4,20 @@ import { Button } from '../../ui/Button'
 
 /**
  * After log out, the service may name a page that ends the browser's own sign-in too. The main
- * process opens it when it can (https only); when it could not (no desktop, web mode on a
- * server) the link is shown so the user can open it wherever they browse.
+ * process decides whether it is safe to open (https, on the profile's own site) and opens it
+ * when it can. A trusted page it could not open (no desktop, web mode on a server) gets an
+ * "Open in browser" button; any other address is only shown as text with a Copy button, never
+ * as a link: the service does not get to send the browser to a site of its choosing.
  */
-export function LogoutUrlOffer({ url, opened }: { url: string; opened: boolean }) {
+export function LogoutUrlOffer({
+  url,
+  trusted,
+  opened,
+}: {
+  url: string
+  trusted: boolean
+  opened: boolean
+}) {
   const [state, setState] = useState<'idle' | 'opening' | 'opened' | 'failed'>(
     opened ? 'opened' : 'idle',
   )
@@ -16,25 +26,23 @@ export function LogoutUrlOffer({ url, opened }: { url: string; opened: boolean }
       <div className="banner-message">The service’s sign-out page was opened in your browser.</div>
     )
   }
-  const isHttps = url.startsWith('https://')
+  if (!trusted) return <ForeignLogoutUrl url={url} />
   return (
     <div className="banner-message logout-url">
       The service also offers a sign-out page for your browser: <code>{url}</code>
-      {isHttps ? (
-        <Button
-          size="small"
-          busy={state === 'opening'}
-          onClick={() => {
-            setState('opening')
-            bridge.call('shell.openExternal', { url }).then(
-              ({ opened: done }) => setState(done ? 'opened' : 'failed'),
-              () => setState('failed'),
-            )
-          }}
-        >
-          Open in browser
-        </Button>
-      ) : null}
+      <Button
+        size="small"
+        busy={state === 'opening'}
+        onClick={() => {
+          setState('opening')
+          bridge.call('shell.openExternal', { url }).then(
+            ({ opened: done }) => setState(done ? 'opened' : 'failed'),
+            () => setState('failed'),
+          )
+        }}
+      >
+        Open in browser
+      </Button>
       {state === 'failed' ? (
         <span className="muted">
           {' '}
@@ -43,4 +51,36 @@ export function LogoutUrlOffer({ url, opened }: { url: string; opened: boolean }
       ) : null}
     </div>
   )
+}
+
+/** An address off the profile's site (or not https): text to copy, nothing to click through. */
+function ForeignLogoutUrl({ url }: { url: string }) {
+  const [note, setNote] = useState<string | null>(null)
+  const copy = () => {
+    copyText(url).then(
+      () => setNote('Address copied'),
+      () => setNote('Could not copy: select the address and copy it'),
+    )
+  }
+  return (
+    <div className="banner-message logout-url">
+      The service also names a sign-out page that is not on this profile’s site, so it was not
+      opened: <code>{url}</code>{' '}
+      <Button size="small" onClick={copy} aria-label="Copy the sign-out page address">
+        Copy
+      </Button>
+      {note ? (
+        <span className="muted" role="status">
+          {' '}
+          {note}
+        </span>
+      ) : null}
+    </div>
+  )
+}
+
+/** The clipboard API needs a secure context (web mode on 127.0.0.1 is one). */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard === undefined) throw new Error('no clipboard')
+  await navigator.clipboard.writeText(text)
 }

@@ -192,6 +192,7 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
             {state.lastLogout.logoutUrl ? (
               <LogoutUrlOffer
                 url={state.lastLogout.logoutUrl}
+                trusted={state.lastLogout.logoutUrlTrusted}
                 opened={state.lastLogout.openedLogoutUrl}
               />
             ) : null}
