@@ -66,7 +66,10 @@ describe('logoutUrlToOpen: which logout URLs are opened', () => {
     ['localhost', null],
     ['192.168.1.1', null],
     ['[::1]', null],
-    ['x.github.io', null],
+    // The list's private section: every name under github.io is its own site.
+    ['x.github.io', 'x.github.io'],
+    ['a.b.x.github.io', 'x.github.io'],
+    ['shop.example.com.au', 'example.com.au'],
   ])('registrableDomain(%s) is %s', (host, domain) => {
     expect(registrableDomain(host)).toBe(domain)
   })

@@ -1,3 +1,4 @@
+import { getDomain } from 'tldts'
 import { externalHttpsHref } from './shell'
 
 /*
@@ -8,43 +9,11 @@ import { externalHttpsHref } from './shell'
  * registrable domain (`https://api.example.com` → `https://login.example.com/x`). Anything
  * else is shown as text to copy, not as a link.
  *
- * Registrable domain without the Public Suffix List: the project has none, and a rule that errs
- * only towards "not the same site" is safe here (the user can still copy the address). The
- * better tool is the `tldts` package (maintained, the whole PSL, no dependencies); until it is a
- * dependency, the conservative rule below stands:
- *   - IP addresses and one-label hosts (localhost, intranet names) match only themselves;
- *   - hosts under a known multi-tenant suffix (github.io, amazonaws.com, ...), where sibling
- *     names belong to different owners, match only themselves;
- *   - the registrable domain is the last two labels, or the last three when the last two look
- *     like a public suffix: a country-code TLD under a short or well-known second level
- *     (co.uk, com.au, gouv.fr), or a two-letter second level anywhere (us.com, eu.org).
+ * The registrable domain comes from the Public Suffix List (the `tldts` package), private
+ * section included: under `github.io` or `amazonaws.com` every name belongs to someone else, so
+ * `a.github.io` and `b.github.io` are two sites. IP addresses and one-label hosts (localhost,
+ * intranet names) have no registrable domain and match only themselves.
  */
-
-/** Suffixes where each name below belongs to someone else; the host must match exactly. */
-const MULTI_TENANT_SUFFIXES = [
-  'amazonaws.com',
-  'appspot.com',
-  'azurewebsites.net',
-  'azurestaticapps.net',
-  'blogspot.com',
-  'cloudfront.net',
-  'firebaseapp.com',
-  'fly.dev',
-  'github.io',
-  'gitlab.io',
-  'herokuapp.com',
-  'netlify.app',
-  'ngrok.io',
-  'ngrok-free.app',
-  'onrender.com',
-  'pages.dev',
-  'vercel.app',
-  'web.app',
-  'workers.dev',
-]
-
-/** Second levels of country-code TLDs that are public suffixes though longer than 3 letters. */
-const LONG_CC_SECOND_LEVELS = new Set(['gouv', 'govt', 'police', 'kommune', 'school', 'nhs'])
 
 /**
  * The address to open for a service's `logoutUrl`, parsed and normalised (what the browser is
@@ -75,29 +44,9 @@ export function sameSite(hostA: string, hostB: string): boolean {
   return domain !== null && domain === registrableDomain(b)
 }
 
-/** The registrable domain by the conservative rule above; null when only the host will do. */
+/** The registrable domain by the Public Suffix List; null when only the host will do. */
 export function registrableDomain(host: string): string | null {
-  if (isIpAddress(host)) return null
-  const labels = host.split('.')
-  if (labels.length < 2 || labels.some((label) => label === '')) return null
-  if (MULTI_TENANT_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) {
-    return null
-  }
-  const keep = looksLikePublicSuffix(labels.slice(-2)) ? 3 : 2
-  // A host that is itself a public suffix (co.uk) has no registrable domain.
-  if (labels.length < keep) return null
-  return labels.slice(-keep).join('.')
-}
-
-function looksLikePublicSuffix([secondLevel = '', tld = '']: string[]): boolean {
-  if (secondLevel.length <= 2) return true
-  const countryCode = /^[a-z]{2}$/.test(tld)
-  return countryCode && (secondLevel.length <= 3 || LONG_CC_SECOND_LEVELS.has(secondLevel))
-}
-
-function isIpAddress(host: string): boolean {
-  // The URL parser writes IPv6 in brackets and every IPv4 form (0x7f.1, 2130706433) dotted.
-  return host.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(host)
+  return getDomain(host, { allowPrivateDomains: true, extractHostname: false })
 }
 
 function withoutTrailingDot(host: string): string {
