@@ -97,7 +97,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     settings,
     recents: createRecentInputs(cache),
     listSpools: createListSpools(cache),
-    transfers: createTransferLog(cache),
+    transfers: createTransferLog(cache, { secrets: () => secrets.list() }),
     desktop: deps.desktop ?? null,
     onClose: (cleanup) => {
       cleanups.push(cleanup)

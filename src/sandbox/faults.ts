@@ -25,6 +25,11 @@ import type { RawBody, Reply } from './http'
  *   reset           reset the connection (TCP RST) instead of answering
  *   cut=N           send the headers and the first N bytes of the body, then drop the connection
  *   malformed-json  the body's first byte is replaced, so it no longer parses as JSON
+ *   echo-auth=FORM  answer 403 FORBIDDEN with an error body that quotes the request's
+ *                   Authorization header ("Bearer <token>") in its message and details, as a
+ *                   careless service or a debugging proxy might: FORM is plain, base64, base64url,
+ *                   upper, prefix (the header cut 12 characters into the token) or percent
+ *                   (encodeURIComponent). Tests check the app redacts every form (issue 4).
  *
  * Faults wrap the response, not a handler, so the same spec works on the 22 operations and on
  * volume downloads (`cut=N` on `/downloads/volumes/*` is a download cut after N bytes).
@@ -46,6 +51,26 @@ export interface FaultSpec {
   reset?: boolean
   cutAfterBytes?: number
   malformedJson?: boolean
+  echoAuth?: EchoForm
+}
+
+/** How `echo-auth` spells the Authorization header it quotes. */
+const ECHO_FORMS = {
+  plain: (header: string) => header,
+  base64: (header: string) => Buffer.from(header, 'latin1').toString('base64'),
+  base64url: (header: string) => Buffer.from(header, 'latin1').toString('base64url'),
+  upper: (header: string) => header.toUpperCase(),
+  // A service that truncates what it quotes: the scheme and the token's first 12 characters.
+  prefix: (header: string) => `${header.slice(0, 'Bearer '.length + 12)}…`,
+  percent: (header: string) => encodeURIComponent(header),
+} satisfies Record<string, (header: string) => string>
+type EchoForm = keyof typeof ECHO_FORMS
+
+function echoForm(text: string | undefined): EchoForm {
+  if (text === undefined || !Object.hasOwn(ECHO_FORMS, text)) {
+    throw new FaultSpecError(`echo-auth must be one of ${Object.keys(ECHO_FORMS).join(', ')}`)
+  }
+  return text as EchoForm
 }
 
 export class FaultSpecError extends Error {}
@@ -89,9 +114,13 @@ export function parseFaultSpec(text: string): FaultSpec {
       case 'malformed-json':
         spec.malformedJson = true
         break
+      case 'echo-auth':
+        spec.echoAuth = echoForm(value)
+        break
       default:
         throw new FaultSpecError(
-          `unknown fault "${name ?? ''}" (latency, drip, status, reset, cut, malformed-json)`,
+          `unknown fault "${name ?? ''}" (latency, drip, status, reset, cut, malformed-json, ` +
+            'echo-auth)',
         )
     }
   }
@@ -251,6 +280,10 @@ export async function applyFault(
     request.socket.resetAndDestroy()
     return true
   }
+  if (spec.echoAuth !== undefined) {
+    answerEchoingAuth(spec.echoAuth, request, response)
+    return true
+  }
   if (spec.status !== undefined) {
     // A 500 is the service's own error body; 502-504 come from a proxy in front of it, as text.
     const isGateway = spec.status !== 500
@@ -268,6 +301,23 @@ export async function applyFault(
   }
   wrapBody(response, spec)
   return false
+}
+
+/** A 403 whose error body quotes the request's Authorization header (the `echo-auth` fault). */
+function answerEchoingAuth(form: EchoForm, request: IncomingMessage, response: ServerResponse) {
+  const echoed = ECHO_FORMS[form](request.headers.authorization ?? '')
+  const text = JSON.stringify({
+    code: 'FORBIDDEN',
+    message: `The credentials ${echoed} may not do this`,
+    details: { authorization: echoed },
+  })
+  request.resume()
+  response.writeHead(403, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    Connection: 'close',
+  })
+  response.end(text)
 }
 
 /**

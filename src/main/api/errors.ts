@@ -1,5 +1,6 @@
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { BridgeError } from '../../shared/bridge'
+import { findSecrets, replaceRanges } from './redaction'
 
 /**
  * An error the main process can explain: a service code (VALIDATION_ERROR, UNAUTHORIZED, ...)
@@ -88,13 +89,13 @@ function storageFailure(error: unknown): BridgeError | null {
 
 const REDACTED = '[redacted]'
 
-/** Replaces every occurrence of each secret in `text`. Empty secrets are ignored. */
+/**
+ * Cuts every secret out of `text`, in each form a service or a proxy may echo it (base64,
+ * percent-encoded, truncated, in another case; see redaction.ts, which also says how a token
+ * too short to be looked for inside words is handled). Empty secrets are ignored.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
-  let result = text
-  for (const secret of secrets) {
-    if (secret.length > 0) result = result.split(secret).join(REDACTED)
-  }
-  return result
+  return replaceRanges(text, findSecrets(text, secrets), REDACTED)
 }
 
 /** `redact` through strings inside arrays and plain objects (error details). */
@@ -119,14 +120,18 @@ const MAX_DETAIL_DEPTH = 20
 
 /** A copy of `error` with every secret cut out of its message and details. */
 export function redactError(error: ServiceError, secrets: readonly string[]): ServiceError {
-  const present = secrets.filter((secret) => secret.length > 0)
-  const details = safeStringify(error.details)
-  const clean = (text: string) => !present.some((secret) => text.includes(secret))
-  if (details !== null && clean(error.message) && clean(details)) return error
+  const message = redact(error.message, secrets)
+  const details = redactDeep(error.details, secrets)
+  // Redacted string by string, never searched as JSON text (its escaping could hide a token);
+  // when nothing was cut, the error is kept as it is, cause included.
+  const original = safeStringify(error.details)
+  if (message === error.message && original !== null && original === safeStringify(details)) {
+    return error
+  }
   // The cause is dropped: its text is exactly what may have held the secret.
-  return new ServiceError(error.code, redact(error.message, present), {
-    status: error.status,
-    details: redactDeep(error.details, present),
+  return new ServiceError(error.code, message, {
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(details === undefined ? {} : { details }),
   })
 }
 

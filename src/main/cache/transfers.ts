@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Transfer } from '../../shared/bridge'
+import { redact } from '../api/errors'
 import type { Cache } from './index'
 
 /*
@@ -59,7 +60,18 @@ export interface TransferLog {
 
 const TABLES = ['transfers']
 
-export function createTransferLog(cache: Cache): TransferLog {
+export interface TransferLogOptions {
+  /**
+   * The tokens to cut out of an error message before it is stored. Callers pass messages that
+   * were already redacted; this is the last gate, so that no caller (present or future) can
+   * write a token into the file on disk.
+   */
+  secrets?: () => readonly string[]
+}
+
+export function createTransferLog(cache: Cache, options: TransferLogOptions = {}): TransferLog {
+  const clean = (message: string | null) =>
+    message === null || options.secrets === undefined ? message : redact(message, options.secrets())
   return cache.extend((db, notify) => {
     const insert = db.prepare<[TransferRow]>(
       `INSERT INTO transfers (id, profile_id, profile_name, kind, label, source_json, destination,
@@ -145,7 +157,7 @@ export function createTransferLog(cache: Cache): TransferLog {
           bytes_done: completed ? end.bytesDone : null,
           sha256: completed ? end.sha256 : null,
           error_code: completed ? null : end.errorCode,
-          error_message: completed ? null : end.errorMessage,
+          error_message: completed ? null : clean(end.errorMessage),
           finished_at: at,
         })
         const transfer = get(id)

@@ -1,7 +1,7 @@
 import type { OperationName } from '../../shared/api'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { Notice, Profile } from '../../shared/bridge'
-import { createServiceClient, isServiceError, ServiceError, toBridgeError } from '../api'
+import { createServiceClient, isServiceError, redact, ServiceError, toBridgeError } from '../api'
 import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
@@ -91,8 +91,9 @@ export function createSecretRegistry(): SecretRegistry {
   const secrets = new Set<string>()
   return {
     remember(secret) {
-      // Very short strings would redact ordinary words; real tokens are long.
-      if (secret.length >= 8) secrets.add(secret)
+      // Every token the app accepted, however short: `redact` decides how each is looked for
+      // (a very short one only where it stands alone, so ordinary words are not cut).
+      if (secret.length > 0) secrets.add(secret)
     },
     list: () => [...secrets],
   }
@@ -306,6 +307,12 @@ export function recordActivity(
 ): void {
   const failed = 'error' in outcome
   const bridgeError = failed ? bridgeErrorOf(context, outcome.error) : null
+  // A success message is the service's text too (logout's answer): it may echo the token.
+  const message = bridgeError
+    ? bridgeError.message
+    : 'message' in outcome && outcome.message !== null
+      ? redact(outcome.message, context.secrets.list())
+      : null
   context.cache.recordActivity({
     at: Date.now(),
     profileId: profile.id,
@@ -314,6 +321,6 @@ export function recordActivity(
     targetId,
     outcome: failed ? 'error' : 'success',
     errorCode: bridgeError?.code ?? null,
-    message: bridgeError ? bridgeError.message : 'message' in outcome ? outcome.message : null,
+    message,
   })
 }
