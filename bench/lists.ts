@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { chromium } from '@playwright/test'
+import { launchSecretOf, SECRET_HEADER } from '../src/shared/bridge/web-protocol'
 import { startWebApp } from '../test/e2e/support/processes'
 import type { Bench, Figure } from './support'
 import { round } from './support'
@@ -186,10 +187,10 @@ async function measurePass(executablePath: string, scale: number): Promise<Lists
 
     // The profile, added through the bridge (its token check is the first 10 MB fetch).
     const added = await page.evaluate(
-      async ([baseUrl]) => {
+      async ([baseUrl, headers]) => {
         const response = await fetch('/__bridge/invoke/profiles.add', {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...headers },
           body: JSON.stringify({
             name: 'Big',
             baseUrl,
@@ -201,7 +202,7 @@ async function measurePass(executablePath: string, scale: number): Promise<Lists
         })
         return (await response.json()) as { ok: boolean }
       },
-      [serviceUrl],
+      [serviceUrl, { [SECRET_HEADER]: launchSecretOf(web.url) }] as const,
     )
     if (!added.ok) throw new Error('could not add the bench profile')
     await page.goto(`${webUrl.origin}/#/sessions`)

@@ -22,7 +22,7 @@ import { z } from 'zod'
 import { openCache } from '../src/main/cache'
 import { createCertificateCache } from '../src/main/cache/certificates'
 import { startSandbox } from '../src/sandbox'
-import { invokePath } from '../src/shared/bridge/web-protocol'
+import { invokePath, launchSecretOf, SECRET_HEADER } from '../src/shared/bridge/web-protocol'
 import { repoRoot, startTsxChild } from '../test/e2e/support/child'
 import type { Bench, Figure } from './support'
 import { round, summarize } from './support'
@@ -42,18 +42,26 @@ async function startWeb(dataDir: string) {
   })
 }
 
-/** A bridge call from inside the page, as the renderer's web transport makes it. */
-async function bridge(page: Page, channel: string, input: unknown): Promise<unknown> {
+/**
+ * A bridge call from inside the page, as the renderer's web transport makes it (the launch
+ * secret, from the printed address, in its header).
+ */
+async function bridge(
+  page: Page,
+  secret: string,
+  channel: string,
+  input: unknown,
+): Promise<unknown> {
   const answer = await page.evaluate(
-    async ({ path, body }) => {
+    async ({ path, body, headers }) => {
       const response = await fetch(path, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify(body),
       })
       return (await response.json()) as { ok: boolean; value?: unknown; error?: unknown }
     },
-    { path: invokePath(channel), body: input },
+    { path: invokePath(channel), body: input, headers: { [SECRET_HEADER]: secret } },
   )
   if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`)
   return answer.value
@@ -151,7 +159,8 @@ async function fillCache(browser: Browser, certificateCount: number) {
   const page = await browser.newPage()
   try {
     await page.goto(setup.ready.url)
-    const profile = (await bridge(page, 'profiles.add', {
+    const secret = launchSecretOf(setup.ready.url)
+    const profile = (await bridge(page, secret, 'profiles.add', {
       name: 'Scale',
       baseUrl: sandbox.url,
       color: '#2563eb',
@@ -159,7 +168,7 @@ async function fillCache(browser: Browser, certificateCount: number) {
       token: sandbox.tokens.admin,
     })) as { id: string }
     const refreshStart = performance.now()
-    const list = (await bridge(page, 'certificates.refresh', {
+    const list = (await bridge(page, secret, 'certificates.refresh', {
       profileId: profile.id,
       filter: FILTER,
     })) as { rows: unknown[] }
@@ -168,13 +177,13 @@ async function fillCache(browser: Browser, certificateCount: number) {
       throw new Error(`expected ${certificateCount} cached rows, got ${list.rows.length}`)
     }
     const bridgeTimes = await page.evaluate(
-      async ({ path, body, runs }) => {
+      async ({ path, body, runs, headers }) => {
         const times: number[] = []
         for (let run = 0; run < runs; run += 1) {
           const start = performance.now()
           const response = await fetch(path, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', ...headers },
             body: JSON.stringify(body),
           })
           await response.json()
@@ -186,6 +195,7 @@ async function fillCache(browser: Browser, certificateCount: number) {
         path: invokePath('certificates.cached'),
         body: { profileId: profile.id, filter: FILTER },
         runs: 10,
+        headers: { [SECRET_HEADER]: secret },
       },
     )
     return {
@@ -282,7 +292,7 @@ async function measureLaunches(
     const app = await startWeb(dataDir)
     const readyAt = Date.now()
     try {
-      // The fragment survives the host's secret-for-cookie redirect to `/`.
+      // The route follows the secret's fragment; the page takes the secret out and keeps it.
       await page.goto(`${app.ready.url}#/certificates`)
       await painted
       times.browserCpu.push((await browserCpuMs(cdp)) - cpuBefore)

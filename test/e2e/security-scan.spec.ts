@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { Response } from '@playwright/test'
-import { WEB_EVENTS_PATH } from '../../src/shared/bridge/web-protocol'
+import {
+  launchSecretOf,
+  SECRET_STORAGE_KEY,
+  WEB_EVENTS_PATH,
+} from '../../src/shared/bridge/web-protocol'
+import { recordEventFramesScript } from './support/bridge'
 import { repoRoot } from './support/child'
 import {
   connectStagingToSandbox,
@@ -12,30 +17,41 @@ import {
 } from './support/fixtures'
 
 /*
- * After a session that touches every screen and an error path: no token (admin, viewer) and not
- * the web-mode launch secret in anything the renderer can reach (every response it received,
- * every pushed event, the DOM, input values, storage, cookies readable by script, the address
- * and history, resource timing entries), nor in any log the run wrote (the app's and the
- * sandbox's output, every file in the data folder, every log file under test-results/).
- * The launch secret is allowed in exactly one place: the address the app printed to be opened.
+ * After a session that touches every screen and an error path: no token (admin, viewer) in
+ * anything the renderer can reach (every response it received, every pushed event, the DOM,
+ * input values, storage, cookies, the address and history, resource timing entries), nor in any
+ * log the run wrote (the app's and the sandbox's output, every file in the data folder, every
+ * log file under test-results/).
+ * The launch secret is held by the page: in its sessionStorage entry, which the web transport
+ * sends as a header, and (the browser's doing) in the navigation timing entry of the address
+ * the tab was opened at. Both are readable only by scripts of this origin (port included) and
+ * go with the tab, and such a script can call the bridge anyway, so the secret gives it nothing
+ * more. What matters is that it is in no cookie (sent to every port of 127.0.0.1), not in the
+ * address bar or history (bookmarks, shoulder-surfing), not in localStorage (written to disk,
+ * kept past the tab), nowhere else in the page, nor in any response or log. Outside the page,
+ * the address the app printed to be opened is the only place it appears.
  */
 
 // Page-side scripts as strings: this file is type-checked for Node (no DOM library).
-const RECORD_EVENT_FRAMES = `(() => {
-  window.__frames = []
-  const source = new EventSource(${JSON.stringify(WEB_EVENTS_PATH)})
-  source.onmessage = (message) => window.__frames.push(message.data)
-})()`
+const RECORD_EVENT_FRAMES = recordEventFramesScript('__frames')
+// Without the two places the page holds the launch secret by design (see above): its
+// sessionStorage entry, checked apart below, and the navigation timing entry, whose name is the
+// address the tab was opened at (only a reload replaces it).
 const REACHABLE_STATE = `(async () => JSON.stringify({
   frames: window.__frames ?? [],
   html: document.documentElement.outerHTML,
   inputs: [...document.querySelectorAll('input, textarea')].map((element) => element.value),
   cookie: document.cookie,
   local: { ...localStorage },
-  session: { ...sessionStorage },
+  session: Object.fromEntries(
+    Object.entries(sessionStorage).filter(([key]) => key !== ${JSON.stringify(SECRET_STORAGE_KEY)}),
+  ),
   location: location.href,
   historyLength: history.length,
-  resources: performance.getEntries().map((entry) => entry.name),
+  resources: performance
+    .getEntries()
+    .filter((entry) => entry.entryType !== 'navigation')
+    .map((entry) => entry.name),
   databases: indexedDB.databases ? (await indexedDB.databases()).map((db) => db.name) : [],
   globals: Object.keys(window).filter((key) => typeof window[key] === 'string').map((key) => window[key]),
 }))()`
@@ -58,16 +74,13 @@ test('no token and no launch secret in anything the renderer can reach, or in an
   dataDir,
 }) => {
   const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  const secret = new URL(app.url).searchParams.get('secret') ?? ''
+  const secret = launchSecretOf(app.url)
   expect(secret.length).toBeGreaterThan(20)
   const forbidden = { admin: sandbox.tokens.admin, viewer: sandbox.tokens.viewer, secret }
 
   const received: Promise<string>[] = []
   page.on('response', (response: Response) => {
     if (new URL(response.url()).pathname === WEB_EVENTS_PATH) return
-    // The opening address (with the secret) answers 303 + an HttpOnly cookie: the browser
-    // follows it, page scripts never see it (checked below through location and history).
-    if (response.status() === 303 && response.request().isNavigationRequest()) return
     received.push(
       response.text().then(
         (body) => `${response.url()}\n${JSON.stringify(response.headers())}\n${body}`,
@@ -105,9 +118,13 @@ test('no token and no launch secret in anything the renderer can reach, or in an
         false,
       )
   }
-  // The secret cookie exists, but scripts cannot read it (HttpOnly).
-  const cookies = await page.context().cookies()
-  expect(cookies.find((cookie) => cookie.value === secret)?.httpOnly).toBe(true)
+  // The page holds the secret in its sessionStorage entry, and in no cookie of any kind
+  // (HttpOnly ones included, which document.cookie above does not show).
+  const stored = await page.evaluate<string | null>(
+    `sessionStorage.getItem(${JSON.stringify(SECRET_STORAGE_KEY)})`,
+  )
+  expect(stored === secret, 'the page holds the launch secret in sessionStorage').toBe(true)
+  expect(await page.context().cookies()).toEqual([])
 
   // Logs: the processes' output, the data folder, and every log file the run has written.
   await app.stop()

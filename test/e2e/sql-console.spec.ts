@@ -1,4 +1,4 @@
-import { bridgeCall } from './support/bridge'
+import { bridgeCall, pageSecret } from './support/bridge'
 import { connectStagingToSandbox, expect, test } from './support/fixtures'
 import {
   openSqlConsole,
@@ -165,10 +165,10 @@ test('a read-only tab refuses an UPDATE', async ({ page, startApp, startSandbox 
   expect(await bridgeCall(page, 'activity.list', { profileId: activeId })).toEqual([])
   // Main refuses it too, should a caller skip the screen.
   const refused = await page.evaluate(
-    async ({ profileId, databaseId }) => {
+    async ({ profileId, databaseId, secret }) => {
       const response = await fetch('/__bridge/invoke/sql.run', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-infradesk-secret': secret },
         body: JSON.stringify({
           profileId,
           databaseId,
@@ -181,7 +181,7 @@ test('a read-only tab refuses an UPDATE', async ({ page, startApp, startSandbox 
       })
       return (await response.json()) as { ok: boolean; error?: { code: string } }
     },
-    { profileId: activeId, databaseId: small },
+    { profileId: activeId, databaseId: small, secret: await pageSecret(page) },
   )
   expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY_TAB' } })
   expect(await bridgeCall(page, 'activity.list', { profileId: activeId })).toEqual([])

@@ -1,16 +1,13 @@
 import type { Response } from '@playwright/test'
 import { WEB_BRIDGE_PREFIX, WEB_EVENTS_PATH } from '../../src/shared/bridge/web-protocol'
+import { recordEventFramesScript } from './support/bridge'
 import { connectStagingToSandbox, expect, profileSwitcher, test } from './support/fixtures'
 
 /*
  * Scripts run inside the page are given as strings: this file is type-checked for Node (the
  * tsconfig.node program has no DOM library), and these few lines only make sense in the page.
  */
-const RECORD_EVENT_FRAMES = `(() => {
-  window.__bridgeFrames = []
-  const source = new EventSource(${JSON.stringify(WEB_EVENTS_PATH)})
-  source.onmessage = (message) => window.__bridgeFrames.push(message.data)
-})()`
+const RECORD_EVENT_FRAMES = recordEventFramesScript('__bridgeFrames')
 const RECORDED_FRAMES = 'window.__bridgeFrames ?? []'
 const INPUT_VALUES = "[...document.querySelectorAll('input, textarea')].map((e) => e.value)"
 const STORAGE = 'JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } })'
@@ -59,6 +56,8 @@ test('the admin token appears nowhere in the renderer', async ({
   const inputValues = await page.evaluate<string[]>(INPUT_VALUES)
   expect(inputValues.join('\n')).not.toContain(token)
 
+  // sessionStorage holds the web-mode launch secret by design (see security-scan.spec.ts); a
+  // service token must be in neither storage.
   const storage = await page.evaluate<string>(STORAGE)
   expect(storage).not.toContain(token)
 

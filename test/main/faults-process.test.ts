@@ -12,6 +12,7 @@ import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { BridgeError, Profile, Result } from '../../src/shared/bridge'
+import { launchSecretOf } from '../../src/shared/bridge/web-protocol'
 import { spawn } from 'node:child_process'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
@@ -154,7 +155,7 @@ describe('process: web mode killed mid cache-write, then started again', () => {
     const start = () => startWebMode(dataDir)
     const first = await start()
     const origin = first.url.origin
-    const launchSecret = first.url.searchParams.get('secret') ?? ''
+    const launchSecret = launchSecretOf(first.url)
     const call = async (base: string, key: string, channel: string, input: unknown) => {
       const response = await fetch(`${base}/__bridge/invoke/${channel}`, {
         method: 'POST',
@@ -194,7 +195,7 @@ describe('process: web mode killed mid cache-write, then started again', () => {
     const second = await start()
     try {
       const base = second.url.origin
-      const key = second.url.searchParams.get('secret') ?? ''
+      const key = launchSecretOf(second.url)
       const info = (await call(base, key, 'app.info', {})) as Result<{ notices: unknown[] }>
       expect(info.ok && info.value.notices).toEqual([])
       const listed = (await call(base, key, 'profiles.list', {})) as Result<{
@@ -357,7 +358,9 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
     // A remount needs the files closed: the desk holds the SQLite file open for writing.
     const remounted = spawnSync('mount', ['-o', 'remount,ro', mountPoint], { encoding: 'utf8' })
     expect(remounted.status, remounted.stderr).toBe(0)
-    await expect(openDesk(mountPoint)).rejects.toMatchObject({ code: 'SQLITE_CANTOPEN' })
+    // The cache file is made 0600 before SQLite opens it (data-folder.ts): that open is the one
+    // the read-only file system refuses.
+    await expect(openDesk(mountPoint)).rejects.toMatchObject({ code: 'EROFS' })
     expect(snapshot()).toEqual(before)
     spawnSync('mount', ['-o', 'remount,rw', mountPoint])
     desk = await openDesk(mountPoint)

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { launchSecretOf } from '../../src/shared/bridge/web-protocol'
 import { startTsxChild } from '../e2e/support/child'
 import type { RunningChild } from '../e2e/support/child'
 import { makeTempDir } from '../support/tools'
@@ -13,8 +14,8 @@ import type { TempDir } from '../support/tools'
  * Web mode as a user starts it (`tsx src/main/web/cli.ts`, the program `npm run web` runs), seen
  * from outside: who it refuses (wrong or missing secret, a foreign Host such as a DNS-rebinding
  * name, a foreign Origin on a bridge call and on the event stream), and what becomes of its
- * per-launch secret: different on every launch, and never written anywhere but the one address
- * it prints for the user to open.
+ * per-launch secret: different on every launch, never a cookie, and never written anywhere but
+ * the fragment of the one address it prints for the user to open.
  */
 
 interface Launch {
@@ -37,7 +38,7 @@ async function launch(name: string): Promise<Launch> {
     readySchema: z.looseObject({ url: z.url() }),
   })
   const url = new URL(child.ready.url)
-  const secret = url.searchParams.get('secret') ?? ''
+  const secret = launchSecretOf(url)
   const started = { child, url, secret, port: Number(url.port), dataDir }
   launches.push(started)
   return started
@@ -106,12 +107,15 @@ afterAll(async () => {
 })
 
 describe('web mode refuses', () => {
-  it('a missing or wrong secret, on pages, bridge calls and the event stream', async () => {
+  it('a missing or wrong secret, on bridge calls and the event stream', async () => {
     const [app] = launches as [Launch]
     const wrong = { 'x-infradesk-secret': `${app.secret.slice(0, -2)}xx` }
-    for (const headers of [{}, wrong]) {
-      expect((await send(app, { path: '/', headers })).status).toBe(401)
-      expect((await bridgeCall(app, headers)).status).toBe(401)
+    // What a browser sends another port's server, and the secret anywhere but its header.
+    const asCookie = { cookie: `infradesk_${app.port}=${app.secret}` }
+    for (const headers of [{}, wrong, asCookie]) {
+      const call = await bridgeCall(app, headers)
+      expect(call.status).toBe(401)
+      expect(call.body).toContain('open the address that `npm run web` printed')
       expect((await eventStream(app, headers)).status).toBe(401)
     }
     expect((await bridgeCall(app, withSecret(app))).status).toBe(200)
@@ -127,9 +131,6 @@ describe('web mode refuses', () => {
       expect((await send(app, { path: '/', headers })).status).toBe(421)
       expect((await bridgeCall(app, headers)).status).toBe(421)
       expect((await eventStream(app, headers)).status).toBe(421)
-      const login = await send(app, { path: `/?secret=${app.secret}`, headers: { host } })
-      expect(login.status).toBe(421)
-      expect(login.headers['set-cookie']).toBeUndefined()
     },
   )
 
@@ -155,10 +156,29 @@ describe('web mode refuses', () => {
 })
 
 describe('the launch secret', () => {
-  it('listens on loopback and prints a loopback address', () => {
+  it('listens on loopback and prints a loopback address, the secret in its fragment', () => {
     const [app] = launches as [Launch]
     expect(app.url.hostname).toBe('127.0.0.1')
     expect(app.secret).toMatch(/^[\w-]{43}$/)
+    // Browsers send neither the fragment nor put it in a Referer: the secret stays in the page.
+    expect(app.url.hash).toBe(`#secret=${app.secret}`)
+    expect(app.url.search).toBe('')
+  })
+
+  it('is never set as a cookie, and the pages are served without it', async () => {
+    const [app] = launches as [Launch]
+    const answers = [
+      await send(app, { path: '/' }),
+      await send(app, { path: `/?secret=${app.secret}` }),
+      await send(app, { path: `/auth/${app.secret}` }),
+      await bridgeCall(app, withSecret(app)),
+    ]
+    // 200, or 503 when out/renderer is not built: either way no secret was asked for.
+    expect(answers[0]?.status).not.toBe(401)
+    for (const answer of answers) {
+      expect(answer.headers['set-cookie']).toBeUndefined()
+      expect(answer.body).not.toContain(app.secret)
+    }
   })
 
   it('is different on every launch', async () => {
@@ -171,7 +191,7 @@ describe('the launch secret', () => {
   it('is never logged: it appears only in the address printed to open, nowhere on disk', async () => {
     for (const app of launches) {
       // A refused attempt and a real call, so the log has had every chance to mention it.
-      await send(app, { path: `/?secret=${app.secret}x` })
+      await bridgeCall(app, { 'x-infradesk-secret': `${app.secret}x` })
       await bridgeCall(app, withSecret(app))
       const lines = app.child.output().split('\n')
       const mentioning = lines.filter((line) => line.includes(app.secret))

@@ -2,13 +2,14 @@ import { mkdirSync } from 'node:fs'
 import { request } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
+import type { Socket } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDesk } from '../../src/main/desk'
 import type { Desk } from '../../src/main/desk'
 import { createProfileStore, PROFILES_FILE_NAME } from '../../src/main/profiles'
-import { startWebHost } from '../../src/main/web/host'
+import { DEFAULT_LIMITS, startWebHost } from '../../src/main/web/host'
 import type { WebHost } from '../../src/main/web/host'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
@@ -16,7 +17,7 @@ import type { TempDir } from '../support/tools'
 /*
  * Web mode's host over real HTTP on loopback, with a real desk on a temporary data folder. The
  * requests are made with node:http so the test controls exactly what a hostile page or process
- * could send: Host, Origin, cookies and raw paths.
+ * could send: Host, Origin, the secret header, cookies and raw paths.
  */
 
 const SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuv'
@@ -38,15 +39,20 @@ function send(options: {
   path: string
   headers?: Record<string, string>
   body?: string
+  /** Another host's port (the limits tests); the main host's by default. */
+  port?: number
 }): Promise<Answer> {
+  const port = options.port ?? host.port
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {
         host: '127.0.0.1',
-        port: host.port,
+        port,
         method: options.method ?? 'GET',
         path: options.path,
-        headers: { host: `127.0.0.1:${host.port}`, ...options.headers },
+        // A fresh connection each time (no pooled keep-alive socket left over).
+        agent: false,
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
       },
       (response) => {
         let body = ''
@@ -62,15 +68,14 @@ function send(options: {
   })
 }
 
-function cookie(): string {
-  return `infradesk_${host.port}=${SECRET}`
-}
+/** The launch secret, as the page sends it on every bridge request. */
+const withSecret = { 'x-infradesk-secret': SECRET }
 
 function invoke(channel: string, input: unknown, headers: Record<string, string> = {}) {
   return send({
     method: 'POST',
     path: `/__bridge/invoke/${channel}`,
-    headers: { cookie: cookie(), 'content-type': 'application/json', ...headers },
+    headers: { ...withSecret, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(input),
   })
 }
@@ -121,10 +126,12 @@ afterAll(async () => {
 })
 
 describe('web host: who may talk to it', () => {
-  it('prints a loopback URL that carries the secret', () => {
+  it('prints a loopback URL that carries the secret in its fragment, never sent to a server', () => {
     const url = new URL(host.url)
     expect(url.hostname).toBe('127.0.0.1')
-    expect(url.searchParams.get('secret')).toBe(SECRET)
+    expect(url.hash).toBe(`#secret=${SECRET}`)
+    expect(url.search).toBe('')
+    expect(`${url.origin}${url.pathname}`).not.toContain(SECRET)
     expect(host.origin).toBe(`http://127.0.0.1:${host.port}`)
   })
 
@@ -146,9 +153,7 @@ describe('web host: who may talk to it', () => {
     }
   })
 
-  it('answers 401 without the secret, for pages and for the bridge', async () => {
-    expect((await send({ path: '/' })).status).toBe(401)
-    expect((await send({ path: '/assets/app.js' })).status).toBe(401)
+  it('answers 401 to a bridge call or the event stream without the secret', async () => {
     const call = await send({
       method: 'POST',
       path: '/__bridge/invoke/profiles.list',
@@ -156,57 +161,64 @@ describe('web host: who may talk to it', () => {
       body: '{}',
     })
     expect(call.status).toBe(401)
+    expect(call.body).toContain('open the address that `npm run web` printed')
     expect(call.body).not.toContain('Staging')
     expect((await send({ path: '/__bridge/events' })).status).toBe(401)
+    expect((await send({ path: '/__bridge/nothing-here' })).status).toBe(401)
   })
 
-  it('answers 401 to a wrong secret in the URL, a header or a cookie', async () => {
-    const wrong = `${SECRET.slice(0, -1)}X`
-    const login = await send({ path: `/?secret=${wrong}` })
-    expect(login.status).toBe(401)
-    expect(login.headers['set-cookie']).toBeUndefined()
-    expect((await send({ path: `/auth/${wrong}` })).status).toBe(401)
-    expect((await send({ path: '/', headers: { 'x-infradesk-secret': wrong } })).status).toBe(401)
-    expect(
-      (await send({ path: '/', headers: { cookie: `infradesk_${host.port}=${wrong}` } })).status,
-    ).toBe(401)
-    // Another port's cookie (another Infradesk) is not ours.
-    expect(
-      (await send({ path: '/', headers: { cookie: `infradesk_${host.port + 1}=${SECRET}` } }))
-        .status,
-    ).toBe(401)
-  })
-
-  it('turns the secret into an HttpOnly SameSite=Strict cookie and drops it from the address', async () => {
-    for (const loginPath of [`/?secret=${SECRET}`, `/auth/${SECRET}`]) {
-      const login = await send({ path: loginPath })
-      expect(login.status).toBe(303)
-      expect(login.headers.location).toBe('/')
-      const [setCookie] = login.headers['set-cookie'] ?? []
-      expect(setCookie).toBeDefined()
-      const attributes = setCookie!.split(';').map((part) => part.trim())
-      expect(attributes[0]).toBe(`infradesk_${host.port}=${SECRET}`)
-      expect(attributes).toContain('HttpOnly')
-      expect(attributes).toContain('SameSite=Strict')
-      expect(attributes).toContain('Path=/')
-    }
-    const page = await send({ path: '/', headers: { cookie: cookie() } })
+  it('serves the renderer files without the secret: they are the same built files everywhere', async () => {
+    const page = await send({ path: '/' })
     expect(page.status).toBe(200)
     expect(page.body).not.toContain(SECRET)
+    expect((await send({ path: '/assets/app.js' })).status).toBe(200)
+  })
+
+  it('answers 401 to a wrong secret in the header, and takes none from a cookie or the URL', async () => {
+    const wrong = `${SECRET.slice(0, -1)}X`
+    const call = (headers: Record<string, string>, path = '/__bridge/invoke/profiles.list') =>
+      send({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      })
+    expect((await call({ 'x-infradesk-secret': wrong })).status).toBe(401)
+    expect((await call({ 'x-infradesk-secret': '' })).status).toBe(401)
+    // The old ways in: a cookie (under any name), the secret in the query.
+    for (const name of [`infradesk_${host.port}`, 'infradesk', 'secret']) {
+      expect((await call({ cookie: `${name}=${SECRET}` })).status, name).toBe(401)
+    }
+    expect((await call({}, `/__bridge/invoke/profiles.list?secret=${SECRET}`)).status).toBe(401)
+    expect((await call({ 'x-infradesk-secret': SECRET })).status).toBe(200)
+  })
+
+  it('never sets a cookie, whatever the request', async () => {
+    const answers = await Promise.all([
+      send({ path: '/' }),
+      send({ path: `/?secret=${SECRET}` }),
+      send({ path: `/auth/${SECRET}` }),
+      send({ path: '/profiles/abc', headers: withSecret }),
+      send({ path: '/assets/app.js', headers: withSecret }),
+      invoke('app.info', {}),
+      send({ path: '/__bridge/events', headers: { 'x-infradesk-secret': 'wrong' } }),
+    ])
+    for (const answer of answers) {
+      expect(answer.headers['set-cookie']).toBeUndefined()
+      expect(answer.status).not.toBe(303)
+      expect(answer.body).not.toContain(SECRET)
+    }
   })
 
   it('refuses a foreign Host even with the secret (DNS rebinding)', async () => {
     for (const hostHeader of ['evil.test', `evil.test:${host.port}`, '127.0.0.1', `127.0.0.1:1`]) {
-      const answer = await send({ path: '/', headers: { host: hostHeader, cookie: cookie() } })
+      const answer = await send({ path: '/', headers: { host: hostHeader } })
       expect(answer.status, hostHeader).toBe(421)
-      const login = await send({ path: `/?secret=${SECRET}`, headers: { host: hostHeader } })
-      expect(login.status, hostHeader).toBe(421)
-      expect(login.headers['set-cookie']).toBeUndefined()
+      const call = await invoke('profiles.list', {}, { host: hostHeader })
+      expect(call.status, hostHeader).toBe(421)
+      expect(call.body).not.toContain('Staging')
     }
-    const ownName = await send({
-      path: '/',
-      headers: { host: `localhost:${host.port}`, cookie: cookie() },
-    })
+    const ownName = await invoke('profiles.list', {}, { host: `localhost:${host.port}` })
     expect(ownName.status).toBe(200)
   })
 
@@ -253,7 +265,7 @@ describe('web host: the bridge', () => {
     const broken = await send({
       method: 'POST',
       path: '/__bridge/invoke/profiles.list',
-      headers: { cookie: cookie(), 'content-type': 'application/json' },
+      headers: { ...withSecret, 'content-type': 'application/json' },
       body: '{"unterminated',
     })
     expect(broken.status).toBe(400)
@@ -267,14 +279,11 @@ describe('web host: the bridge', () => {
     const form = await send({
       method: 'POST',
       path: '/__bridge/invoke/profiles.list',
-      headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...withSecret, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'a=1',
     })
     expect(form.status).toBe(415)
-    const viaGet = await send({
-      path: '/__bridge/invoke/profiles.list',
-      headers: { cookie: cookie() },
-    })
+    const viaGet = await send({ path: '/__bridge/invoke/profiles.list', headers: withSecret })
     expect(viaGet.status).toBe(405)
     const huge = await invoke('profiles.list', { padding: 'x'.repeat(5 * 1024 * 1024) })
     expect(huge.status).toBe(413)
@@ -289,7 +298,7 @@ describe('web host: the bridge', () => {
           host: '127.0.0.1',
           port: host.port,
           path: '/__bridge/events',
-          headers: { host: `127.0.0.1:${host.port}`, cookie: cookie() },
+          headers: { host: `127.0.0.1:${host.port}`, ...withSecret },
         },
         (response) => {
           expect(response.statusCode).toBe(200)
@@ -323,7 +332,7 @@ describe('web host: the bridge', () => {
 
 describe('web host: the renderer files', () => {
   it('serves files with their content type and the security headers', async () => {
-    const script = await send({ path: '/assets/app.js', headers: { cookie: cookie() } })
+    const script = await send({ path: '/assets/app.js', headers: withSecret })
     expect(script.status).toBe(200)
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8')
     expect(script.body).toBe('console.log("app")\n')
@@ -339,19 +348,17 @@ describe('web host: the renderer files', () => {
     ]) {
       expect(csp).toContain(directive)
     }
-    const style = await send({ path: '/assets/style.css', headers: { cookie: cookie() } })
+    const style = await send({ path: '/assets/style.css', headers: withSecret })
     expect(style.headers['content-type']).toBe('text/css; charset=utf-8')
   })
 
   it('answers client routes with index.html, its asset paths made absolute', async () => {
-    const page = await send({ path: '/profiles/abc', headers: { cookie: cookie() } })
+    const page = await send({ path: '/profiles/abc', headers: withSecret })
     expect(page.status).toBe(200)
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(page.body).toContain('src="/assets/app.js"')
     expect(page.headers['content-security-policy']).toContain("default-src 'self'")
-    expect((await send({ path: '/assets/missing.js', headers: { cookie: cookie() } })).status).toBe(
-      404,
-    )
+    expect((await send({ path: '/assets/missing.js', headers: withSecret })).status).toBe(404)
   })
 
   it('never serves a file outside the renderer folder', async () => {
@@ -366,10 +373,178 @@ describe('web host: the renderer files', () => {
       '/assets%00/app.js',
       '/%E0%A4%A',
     ]) {
-      const answer = await send({ path: rawPath, headers: { cookie: cookie() } })
+      const answer = await send({ path: rawPath, headers: withSecret })
       expect(answer.status, rawPath).toBe(400)
       expect(answer.body).not.toContain(OUTSIDE_FILE_TEXT)
       expect(answer.body).not.toContain('root:')
     }
+  })
+})
+
+/** A raw connection, so a test can send half a request, or a body that never ends. */
+function rawConnection(port: number) {
+  const socket = connect({ host: '127.0.0.1', port })
+  let received = ''
+  socket.setEncoding('utf8')
+  socket.on('data', (chunk: string) => (received += chunk))
+  // ECONNRESET or EPIPE once the host closes on us: expected, the close is what is checked.
+  socket.on('error', () => undefined)
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  const connected = new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+  return { socket, closed, connected, received: () => received }
+}
+
+/** True when `promise` settles within `ms`. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([
+    promise.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ])
+}
+
+function requestHead(port: number, lines: string[]): string {
+  return [...lines.slice(0, 1), `Host: 127.0.0.1:${port}`, ...lines.slice(1), '', ''].join('\r\n')
+}
+
+/** Sends 64 KiB chunks of an endless chunked body until the host closes or `cap` bytes went. */
+async function writeEndlessBody(socket: Socket, closed: Promise<void>, cap: number) {
+  const chunk = Buffer.alloc(64 * 1024, 'x')
+  const framed = Buffer.concat([Buffer.from('10000\r\n'), chunk, Buffer.from('\r\n')])
+  let written = 0
+  while (written < cap && !socket.destroyed) {
+    const flushed = socket.write(framed)
+    written += chunk.length
+    if (!flushed) {
+      await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed])
+    }
+  }
+  return written
+}
+
+describe('web host: limits', () => {
+  const SMALL = { headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 3 }
+  let small: WebHost
+
+  beforeAll(async () => {
+    small = await startWebHost({
+      desk,
+      rendererDir: path.join(temp.dir, 'renderer'),
+      secret: SECRET,
+      limits: { ...SMALL, maxBodyBytes: 1024 },
+    })
+  })
+
+  afterAll(async () => {
+    await small?.close()
+  })
+
+  it('sets explicit timeouts, a connection cap and a body limit on its server', () => {
+    expect(host.limits).toEqual(DEFAULT_LIMITS)
+    expect(DEFAULT_LIMITS).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      maxConnections: 64,
+      maxBodyBytes: 4 * 1024 * 1024,
+    })
+    expect(small.limits).toEqual({ ...SMALL, maxBodyBytes: 1024 })
+  })
+
+  it('answers 413 to a body declared too large and closes the connection without reading it', async () => {
+    const { socket, closed, connected, received } = rawConnection(host.port)
+    await connected
+    const declared = 100 * 1024 * 1024
+    socket.write(
+      requestHead(host.port, [
+        'POST /__bridge/invoke/profiles.list HTTP/1.1',
+        `x-infradesk-secret: ${SECRET}`,
+        'content-type: application/json',
+        `content-length: ${declared}`,
+      ]),
+    )
+    socket.write('{"padding":"')
+    // Only the head and a dozen bytes were sent: the answer cannot have waited for the body.
+    expect(await settlesWithin(closed, 3_000)).toBe(true)
+    expect(received()).toMatch(/^HTTP\/1\.1 413 /)
+    expect(received()).toMatch(/\r\nconnection: close\r\n/i)
+  })
+
+  it('stops reading a body that passes the limit as it streams, answers 413 and closes', async () => {
+    const { socket, closed, connected, received } = rawConnection(small.port)
+    await connected
+    socket.write(
+      requestHead(small.port, [
+        'POST /__bridge/invoke/profiles.list HTTP/1.1',
+        `x-infradesk-secret: ${SECRET}`,
+        'content-type: application/json',
+        'transfer-encoding: chunked',
+      ]),
+    )
+    const cap = 256 * 1024 * 1024
+    const written = await writeEndlessBody(socket, closed, cap)
+    // What was written beyond the first chunks sat in the kernel's socket buffers, unread.
+    expect(written).toBeLessThan(cap / 4)
+    expect(await settlesWithin(closed, 3_000)).toBe(true)
+    expect(received()).toMatch(/^HTTP\/1\.1 413 /)
+  })
+
+  it('closes a connection whose headers do not arrive in time (408)', async () => {
+    const { socket, closed, connected, received } = rawConnection(small.port)
+    await connected
+    socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${small.port}\r\n`)
+    expect(await settlesWithin(closed, 3_000)).toBe(true)
+    expect(received()).toMatch(/^HTTP\/1\.1 408 /)
+  })
+
+  it('closes a request whose body does not arrive in time (408)', async () => {
+    const { socket, closed, connected, received } = rawConnection(small.port)
+    await connected
+    socket.write(
+      requestHead(small.port, [
+        'POST /__bridge/invoke/profiles.list HTTP/1.1',
+        `x-infradesk-secret: ${SECRET}`,
+        'content-type: application/json',
+        'content-length: 100',
+      ]),
+    )
+    socket.write('{')
+    expect(await settlesWithin(closed, 3_000)).toBe(true)
+    expect(received()).toMatch(/^HTTP\/1\.1 408 /)
+  })
+
+  it('keeps the event stream open well past the request timeout', async () => {
+    const { socket, closed, connected, received } = rawConnection(small.port)
+    await connected
+    socket.write(
+      requestHead(small.port, ['GET /__bridge/events HTTP/1.1', `x-infradesk-secret: ${SECRET}`]),
+    )
+    // Several timeout checks (one a second) go by, each past requestTimeoutMs.
+    expect(await settlesWithin(closed, 2_500)).toBe(false)
+    expect(received()).toMatch(/^HTTP\/1\.1 200 /)
+    const activated = await invoke('profiles.activate', { id: profileId })
+    expect(activated.status).toBe(200)
+    await expect.poll(received).toContain('data: {"event":"profiles.changed"')
+    socket.destroy()
+  })
+
+  it('refuses a connection over its cap, and takes new ones once one has closed', async () => {
+    const open = [rawConnection(small.port), rawConnection(small.port), rawConnection(small.port)]
+    for (const connection of open) {
+      await connection.connected
+      connection.socket.write(requestHead(small.port, ['GET /assets/app.js HTTP/1.1']))
+      // Answered, so the host has taken (and counts) the connection; keep-alive keeps it open.
+      await expect.poll(connection.received).toMatch(/^HTTP\/1\.1 200 /)
+    }
+    const extra = rawConnection(small.port)
+    extra.socket.write(requestHead(small.port, ['GET /assets/app.js HTTP/1.1']))
+    expect(await settlesWithin(extra.closed, 2_000)).toBe(true)
+    expect(extra.received()).toBe('')
+
+    open[0]!.socket.destroy()
+    await open[0]!.closed
+    // The host learns of the close a moment later; until then a newcomer may still be refused.
+    await expect
+      .poll(async () => (await send({ path: '/assets/app.js', port: small.port })).status)
+      .toBe(200)
+    for (const connection of open) connection.socket.destroy()
   })
 })

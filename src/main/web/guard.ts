@@ -1,17 +1,18 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import { SECRET_HEADER } from '../../shared/bridge/web-protocol'
 
 /*
  * The web host's gate. A loopback port is reachable by every local process and, through DNS
- * rebinding or a hostile page's fetch, by the browser's other tabs; so a request must carry the
- * per-launch secret (as an HttpOnly cookie after the first visit, or a header for scripts and
- * tests), name our own Host, and, when the browser says where it comes from, our own Origin.
+ * rebinding or a hostile page's fetch, by the browser's other tabs; so a bridge request must
+ * carry the per-launch secret in a header, name our own Host, and, when the browser says where
+ * it comes from, our own Origin. The secret is never a cookie: cookies are not separated by
+ * port, so the browser would hand it to every other server on 127.0.0.1 it visits.
  */
 
-export const SECRET_HEADER = 'x-infradesk-secret'
-export const SECRET_QUERY = 'secret'
+export { SECRET_HEADER }
 
-/** 32 random bytes, base64url: printed once in the URL, never stored. */
+/** 32 random bytes, base64url: printed once in the URL, never stored by the host. */
 export function newLaunchSecret(): string {
   return randomBytes(32).toString('base64url')
 }
@@ -22,29 +23,6 @@ export function secretsMatch(expected: string, given: string | undefined | null)
   const b = Buffer.from(given)
   // timingSafeEqual needs equal lengths; a length mismatch is a plain refusal.
   return a.length === b.length && timingSafeEqual(a, b)
-}
-
-/**
- * Cookies are shared by every port of a host, so the name carries the port: two web hosts (two
- * app instances, or tests in parallel) on 127.0.0.1 must not overwrite each other's cookie.
- */
-export function cookieName(port: number): string {
-  return `infradesk_${port}`
-}
-
-export function sessionCookie(port: number, secret: string): string {
-  return `${cookieName(port)}=${secret}; Path=/; HttpOnly; SameSite=Strict`
-}
-
-export function cookieValue(request: IncomingMessage, name: string): string | undefined {
-  const header = request.headers.cookie
-  if (!header) return undefined
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=')
-    if (separator < 0) continue
-    if (part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim()
-  }
-  return undefined
 }
 
 /** The Host values that name this server; anything else may be a DNS-rebinding attempt. */
@@ -74,8 +52,8 @@ export function originIsOurs(request: IncomingMessage, port: number): boolean {
   }
 }
 
-export function requestCarriesSecret(request: IncomingMessage, port: number, secret: string) {
+/** The secret in SECRET_HEADER, and nowhere else: not a cookie, not the URL. */
+export function requestCarriesSecret(request: IncomingMessage, secret: string): boolean {
   const header = request.headers[SECRET_HEADER]
-  if (typeof header === 'string' && secretsMatch(secret, header)) return true
-  return secretsMatch(secret, cookieValue(request, cookieName(port)))
+  return typeof header === 'string' && secretsMatch(secret, header)
 }

@@ -5,26 +5,22 @@ import type { Result } from '../../shared/bridge'
 import {
   channelFromPath,
   encodeEventMessage,
+  launchUrl,
+  MISSING_SECRET_MESSAGE,
   WEB_BRIDGE_PREFIX,
   WEB_EVENTS_PATH,
   WEB_INVOKE_PREFIX,
 } from '../../shared/bridge/web-protocol'
 import type { BridgeEventListener } from '../bridge/events'
-import {
-  hostIsOurs,
-  newLaunchSecret,
-  originIsOurs,
-  requestCarriesSecret,
-  secretsMatch,
-  SECRET_QUERY,
-  sessionCookie,
-} from './guard'
+import { hostIsOurs, newLaunchSecret, originIsOurs, requestCarriesSecret } from './guard'
 import { lookupStatic, readIndexHtml, sendFile } from './static'
 
 /*
  * Web mode's loopback host: serves the built renderer to a browser and carries the bridge
  * (POST /__bridge/invoke/<channel> for calls, GET /__bridge/events as Server-Sent Events).
  * Same contract as Electron IPC, so the renderer cannot tell which transport it runs on.
+ * The renderer's files are served to anyone who names our Host (they are the same built files
+ * on every machine); the bridge, which is the app, answers only requests with the launch secret.
  */
 
 /** What the host needs of the desk: the two halves of the bridge. */
@@ -45,15 +41,47 @@ export interface WebHostOptions {
   host?: '127.0.0.1' | 'localhost'
   /** Launch secret; random when not given (tests pass one to know it). */
   secret?: string
+  /** DEFAULT_LIMITS unless given (tests shorten them). */
+  limits?: Partial<HostLimits>
 }
 
 export interface WebHost {
-  /** Open this once: it holds the per-launch secret, which becomes an HttpOnly cookie. */
+  /** The address to open: the per-launch secret is in its fragment, which the page keeps. */
   url: string
   /** The page's origin, without the secret. */
   origin: string
   port: number
+  /** The limits in force, as read back from the server. */
+  limits: HostLimits
   close(): Promise<void>
+}
+
+/** What one local client may cost the host. */
+export interface HostLimits {
+  /** Time to send a request's headers (a client that trickles them holds a connection). */
+  headersTimeoutMs: number
+  /**
+   * Time to send a whole request, body included. Node stops this clock once the request has
+   * arrived, so the event stream (a GET whose response never ends) is not cut by it.
+   */
+  requestTimeoutMs: number
+  /** Open connections at once; Node closes any further one as soon as it is accepted. */
+  maxConnections: number
+  /** A bridge call's body; past it the host answers 413 and closes the connection. */
+  maxBodyBytes: number
+}
+
+export const DEFAULT_LIMITS: HostLimits = {
+  // A browser on the same machine sends its headers in a millisecond; 10 s is generous.
+  headersTimeoutMs: 10_000,
+  // The largest body (4 MB) crosses loopback in milliseconds, even from a busy browser.
+  requestTimeoutMs: 30_000,
+  // A browser opens at most 6 connections per host name (127.0.0.1 and localhost are two), and
+  // each tab holds one for its event stream; 64 leaves room for several tabs, test contexts and
+  // scripts, and still bounds the sockets and buffers a local flood could make us hold.
+  maxConnections: 64,
+  // Bridge inputs are small JSON documents; a certificate upload with its chain is the largest.
+  maxBodyBytes: 4 * 1024 * 1024,
 }
 
 /*
@@ -63,8 +91,11 @@ export interface WebHost {
  */
 const { createServer } = process.getBuiltinModule('node:http')
 
-/** Bridge inputs are small JSON documents; a certificate upload with its chain is the largest. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024
+/**
+ * How often Node looks for requests past their timeouts. Its default, 30 s, would let a stalled
+ * request outlive headersTimeoutMs by up to that much; the check is a walk over open requests.
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000
 /** Comments on the event stream keep proxies and idle timeouts from closing it. */
 const KEEPALIVE_MS = 15_000
 
@@ -84,7 +115,7 @@ const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  // The first URL carries the secret; never let it leave in a Referer.
+  // Nothing of ours needs to be named to another site (the secret, in the fragment, never is).
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
@@ -92,17 +123,26 @@ const SECURITY_HEADERS = {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const secret = options.secret ?? newLaunchSecret()
+  const limits: HostLimits = { ...DEFAULT_LIMITS, ...options.limits }
   const rendererDir = path.resolve(options.rendererDir)
   const streams = new Set<ServerResponse>()
   let port = 0
 
-  const server = createServer((request, response) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendText(response, 500, 'Internal error')
-      else response.destroy()
-    })
-  })
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    (request, response) => {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
+      handle(request, response).catch(() => {
+        if (!response.headersSent) sendText(response, 500, 'Internal error')
+        else response.destroy()
+      })
+    },
+  )
+  server.maxConnections = limits.maxConnections
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     if (!hostIsOurs(request, port)) return sendText(response, 421, 'Unknown host')
@@ -114,40 +154,28 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return sendText(response, 400, 'Bad path')
     }
     const url = new URL(target, `http://127.0.0.1:${port}`)
-
-    const offered = secretOffered(url)
-    if (offered !== null) {
-      if (!secretsMatch(secret, offered)) return sendText(response, 401, 'Wrong secret')
-      // The secret moves into an HttpOnly cookie and the address bar loses it, so page scripts
-      // (and anything that reads location or history) never see it.
-      response.writeHead(303, { 'Set-Cookie': sessionCookie(port, secret), Location: '/' })
-      return response.end()
-    }
-    if (!requestCarriesSecret(request, port, secret)) {
-      return sendText(
-        response,
-        401,
-        "Open the address that `npm run web` printed: it holds this launch's secret.",
-      )
-    }
-
-    if (url.pathname.startsWith(WEB_INVOKE_PREFIX)) {
-      const channel = channelFromPath(url.pathname)
-      if (channel === null) return sendText(response, 404, 'Not found')
-      if (request.method !== 'POST') return sendText(response, 405, 'Use POST')
-      return invoke(request, response, channel)
-    }
-    if (url.pathname === WEB_EVENTS_PATH) {
-      if (request.method !== 'GET') return sendText(response, 405, 'Use GET')
-      return streamEvents(request, response)
-    }
-    if (url.pathname === WEB_BRIDGE_PREFIX || url.pathname.startsWith(`${WEB_BRIDGE_PREFIX}/`)) {
-      return sendText(response, 404, 'Not found')
-    }
+    if (isBridgePath(url.pathname)) return serveBridge(request, response, url.pathname)
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return sendText(response, 405, 'Method not allowed')
     }
     return serveRenderer(response, url.pathname, request.method === 'HEAD')
+  }
+
+  async function serveBridge(request: IncomingMessage, response: ServerResponse, pathname: string) {
+    if (!requestCarriesSecret(request, secret)) {
+      return sendText(response, 401, MISSING_SECRET_MESSAGE)
+    }
+    if (pathname.startsWith(WEB_INVOKE_PREFIX)) {
+      const channel = channelFromPath(pathname)
+      if (channel === null) return sendText(response, 404, 'Not found')
+      if (request.method !== 'POST') return sendText(response, 405, 'Use POST')
+      return invoke(request, response, channel)
+    }
+    if (pathname === WEB_EVENTS_PATH) {
+      if (request.method !== 'GET') return sendText(response, 405, 'Use GET')
+      return streamEvents(request, response)
+    }
+    return sendText(response, 404, 'Not found')
   }
 
   async function invoke(request: IncomingMessage, response: ServerResponse, channel: string) {
@@ -156,8 +184,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // Forms cannot send application/json, which keeps simple cross-site posts out too.
       return sendText(response, 415, 'Send application/json')
     }
-    const body = await readBody(request, MAX_BODY_BYTES)
-    if (body === 'too-large') return sendText(response, 413, 'Request body too large')
+    const body = await readBody(request, limits.maxBodyBytes)
+    if (body === 'too-large') return refuseOversizeBody(request, response)
     let input: unknown
     try {
       input = body.length === 0 ? undefined : JSON.parse(body.toString('utf8'))
@@ -217,9 +245,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   port = (server.address() as AddressInfo).port
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`
   return {
-    url: `${origin}/?${SECRET_QUERY}=${secret}`,
+    url: launchUrl(origin, secret),
     origin,
     port,
+    limits: {
+      headersTimeoutMs: server.headersTimeout,
+      requestTimeoutMs: server.requestTimeout,
+      maxConnections: server.maxConnections,
+      maxBodyBytes: limits.maxBodyBytes,
+    },
     async close() {
       for (const stream of streams) stream.end()
       await new Promise<void>((resolve) => {
@@ -247,13 +281,9 @@ function hasDotSegments(rawPath: string): boolean {
   )
 }
 
-/** `/?secret=…` or `/auth/<secret>`: the two ways the printed URL may carry the secret. */
-function secretOffered(url: URL): string | null {
-  if (url.pathname === '/' && url.searchParams.has(SECRET_QUERY)) {
-    return url.searchParams.get(SECRET_QUERY)
-  }
-  const match = /^\/auth\/([^/]+)$/.exec(url.pathname)
-  return match ? (match[1] ?? null) : null
+/** Everything under /__bridge, the prefix itself included: none of it is a renderer file. */
+function isBridgePath(pathname: string): boolean {
+  return pathname === WEB_BRIDGE_PREFIX || pathname.startsWith(`${WEB_BRIDGE_PREFIX}/`)
 }
 
 function listen(server: Server, port: number): Promise<void> {
@@ -267,19 +297,36 @@ function listen(server: Server, port: number): Promise<void> {
   })
 }
 
+/**
+ * The body, or 'too-large' as soon as it is known to pass `limit`: at once when Content-Length
+ * says so, else at the chunk that passes it. Reading stops there; the rest is never read.
+ */
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.resolve('too-large')
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    let tooLarge = false
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) tooLarge = true
-      if (!tooLarge) chunks.push(chunk)
-    })
-    request.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)))
+      if (size <= limit) return void chunks.push(chunk)
+      request.off('data', onData)
+      request.pause()
+      resolve('too-large')
+    }
+    request.on('data', onData)
+    request.on('end', () => resolve(Buffer.concat(chunks)))
     request.on('error', reject)
   })
+}
+
+/**
+ * 413, then the connection is closed: keeping it for the next request would mean reading (and
+ * throwing away) the rest of the body first, as long as the sender cares to send it.
+ */
+function refuseOversizeBody(request: IncomingMessage, response: ServerResponse) {
+  response.setHeader('Connection', 'close')
+  response.once('finish', () => request.socket.destroy())
+  sendText(response, 413, 'Request body too large')
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown) {

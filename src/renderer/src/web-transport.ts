@@ -1,11 +1,20 @@
 import type { BridgeTransport } from '../../shared/bridge'
 import { decodeEventFrame } from '../../shared/bridge/web-event-frame'
-import { invokePath, WEB_EVENTS_PATH } from '../../shared/bridge/web-protocol'
+import {
+  invokePath,
+  MISSING_SECRET_MESSAGE,
+  readSecretFragment,
+  SECRET_HEADER,
+  SECRET_STORAGE_KEY,
+  takeEventData,
+  WEB_EVENTS_PATH,
+} from '../../shared/bridge/web-protocol'
 
 /*
- * The bridge over the web-mode loopback host. The host has already exchanged the launch secret
- * for an HttpOnly cookie, so calls and the event stream are plain same-origin requests: this
- * code never sees a secret, and `credentials: 'same-origin'` is all it needs.
+ * The bridge over the web-mode loopback host. Every request carries the launch secret in a
+ * header (never a cookie: cookies reach every port of 127.0.0.1). The page gets the secret from
+ * the fragment of the address `npm run web` printed and keeps it in sessionStorage, so a reload
+ * of the tab keeps working while other origins, other ports included, cannot read it.
  */
 
 /** Raised when the host itself (not the service behind it) cannot be reached or answers junk. */
@@ -21,20 +30,66 @@ export class TransportError extends Error {
 
 type Listener = (event: string, payload: unknown) => void
 
-export function createWebTransport(): BridgeTransport {
-  const listeners = new Set<Listener>()
-  let source: EventSource | null = null
+/** After a dropped event stream, as the SSE `retry:` the host sends says. */
+const RECONNECT_MS = 2_000
 
-  function openEvents() {
-    // EventSource reconnects by itself after a dropped connection; one stream serves all listeners.
-    source = new EventSource(WEB_EVENTS_PATH, { withCredentials: true })
-    source.onmessage = (message: MessageEvent<string>) => {
-      const frame = decodeEventFrame(message.data)
-      if (!frame) {
-        console.warn('[bridge] ignored a malformed event frame')
-        return
+/**
+ * Takes the secret out of the address, into sessionStorage, before anything reads the address
+ * (the app's routes live in the fragment too): it must not stay in the address bar, history or
+ * a bookmark. Without one in the address, the tab's stored secret (from before a reload) is used.
+ */
+export function takeLaunchSecret(): string | null {
+  const found = readSecretFragment(window.location.hash)
+  if (found) {
+    sessionStorage.setItem(SECRET_STORAGE_KEY, found.secret)
+    const { pathname, search } = window.location
+    history.replaceState(history.state, '', `${pathname}${search}${found.rest}`)
+  }
+  return sessionStorage.getItem(SECRET_STORAGE_KEY)
+}
+
+export function createWebTransport(): BridgeTransport {
+  const secret = takeLaunchSecret()
+  const listeners = new Set<Listener>()
+  let events: AbortController | null = null
+
+  function headers(extra: Record<string, string> = {}): Record<string, string> {
+    return secret === null ? extra : { ...extra, [SECRET_HEADER]: secret }
+  }
+
+  function dispatch(data: string) {
+    const frame = decodeEventFrame(data)
+    if (!frame) {
+      console.warn('[bridge] ignored a malformed event frame')
+      return
+    }
+    for (const listener of [...listeners]) listener(frame.event, frame.payload)
+  }
+
+  /*
+   * The event stream is read with fetch(), not EventSource: EventSource cannot send a header,
+   * and the alternatives (the secret or a ticket in the URL) would put a credential where
+   * addresses end up, such as the history, resource timings and logs. fetch() also lets a
+   * refusal be told apart from a dropped connection: only the second one is worth retrying.
+   */
+  async function readEvents(signal: AbortSignal) {
+    while (!signal.aborted) {
+      try {
+        const response = await fetch(WEB_EVENTS_PATH, {
+          headers: headers({ accept: 'text/event-stream' }),
+          cache: 'no-store',
+          signal,
+        })
+        // A missing or stale secret (or a foreign Host) stays so: retrying would only spin.
+        if (response.status === 401 || response.status === 403 || response.status === 421) {
+          console.warn(`[bridge] the event stream was refused (HTTP ${response.status})`)
+          return
+        }
+        if (response.ok && response.body) await readStream(response.body, dispatch)
+      } catch {
+        // The host went away or the stream broke: try again below, unless we were stopped.
       }
-      for (const listener of [...listeners]) listener(frame.event, frame.payload)
+      if (!signal.aborted) await delay(RECONNECT_MS, signal)
     }
   }
 
@@ -44,13 +99,13 @@ export function createWebTransport(): BridgeTransport {
       try {
         response = await fetch(invokePath(channel), {
           method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          headers: headers({ 'content-type': 'application/json', accept: 'application/json' }),
           body: JSON.stringify(input ?? {}),
         })
       } catch {
         throw new TransportError('The Infradesk host did not answer (is the app still running?)')
       }
+      if (response.status === 401) throw new TransportError(MISSING_SECRET_MESSAGE, 401)
       const text = await response.text()
       try {
         return JSON.parse(text) as unknown
@@ -63,14 +118,45 @@ export function createWebTransport(): BridgeTransport {
     },
     subscribe(listener) {
       listeners.add(listener)
-      if (!source) openEvents()
+      // One stream serves all listeners.
+      if (!events) {
+        events = new AbortController()
+        void readEvents(events.signal)
+      }
       return () => {
         listeners.delete(listener)
-        if (listeners.size === 0 && source) {
-          source.close()
-          source = null
+        if (listeners.size === 0 && events) {
+          events.abort()
+          events = null
         }
       }
     },
   }
+}
+
+/** Hands every complete SSE message's data to `onData` until the stream ends. */
+async function readStream(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
+  const reader = body.getReader()
+  // One decoder for the whole stream: a character may be split between two chunks.
+  const decoder = new TextDecoder()
+  let received = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    const taken = takeEventData(received + decoder.decode(value, { stream: true }))
+    received = taken.rest
+    for (const data of taken.data) onData(data)
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done)
+  })
 }

@@ -4,17 +4,57 @@
  *
  * Calls:  POST {WEB_INVOKE_PREFIX}<channel> with the input as a JSON body; the answer is the
  *         handler's Result as JSON (`{ ok: true, value } | { ok: false, error }`).
- * Events: an EventSource at WEB_EVENTS_PATH; every message's `data` is one JSON frame
- *         `{ event, payload }` (the default SSE event type, so one `onmessage` sees them all).
- * Auth:   the per-launch secret has been exchanged for an HttpOnly cookie before the page
- *         loads, so both are plain same-origin requests and the renderer never holds a secret.
+ * Events: GET WEB_EVENTS_PATH, a Server-Sent Events stream read with fetch(); every message's
+ *         `data` is one JSON frame `{ event, payload }`.
+ * Auth:   both carry the per-launch secret in the SECRET_HEADER header, never in a cookie:
+ *         cookies are shared by every port of 127.0.0.1, so any other local server the browser
+ *         visits would receive one. The printed address holds the secret in its fragment
+ *         (`/#secret=…`), which browsers never send to a server nor put in a Referer; the page
+ *         keeps it in sessionStorage, which is separate for every origin, port included.
  */
+
+/** The header every bridge request carries the launch secret in. */
+export const SECRET_HEADER = 'x-infradesk-secret'
+/**
+ * What the host answers (401) to a bridge request without the secret, and what the page shows
+ * when it has none: the only fix is to open the address again.
+ */
+export const MISSING_SECRET_MESSAGE =
+  "This page does not hold this launch's secret: open the address that `npm run web` printed."
+/** How the printed address's fragment starts: `http://127.0.0.1:PORT/#secret=…`. */
+const SECRET_FRAGMENT_PREFIX = '#secret='
+/** Where the page keeps the secret for the life of its tab (a reload included). */
+export const SECRET_STORAGE_KEY = 'infradesk.launchSecret'
+
+/** The address to print: the page's origin, the secret in the fragment. */
+export function launchUrl(origin: string, secret: string): string {
+  return `${origin}/${SECRET_FRAGMENT_PREFIX}${secret}`
+}
+
+/**
+ * Reads `#secret=<value>` at the start of a fragment, and what follows it: an app route may
+ * come after it (`#secret=…#/certificates`), which the page keeps once the secret is taken out.
+ */
+export function readSecretFragment(hash: string): { secret: string; rest: string } | null {
+  if (!hash.startsWith(SECRET_FRAGMENT_PREFIX)) return null
+  const value = hash.slice(SECRET_FRAGMENT_PREFIX.length)
+  const end = value.indexOf('#')
+  const secret = end < 0 ? value : value.slice(0, end)
+  // base64url, as newLaunchSecret makes it: anything else is not a secret of ours.
+  if (!/^[\w-]+$/.test(secret)) return null
+  return { secret, rest: end < 0 ? '' : value.slice(end) }
+}
+
+/** The launch secret of a printed address (for scripts and tests), or '' when it has none. */
+export function launchSecretOf(url: string | URL): string {
+  return readSecretFragment(new URL(url).hash)?.secret ?? ''
+}
 
 /** Everything of the bridge lives under this path; nothing else on the host does. */
 export const WEB_BRIDGE_PREFIX = '/__bridge'
 /** Calls: POST `${WEB_INVOKE_PREFIX}${channel}`. */
 export const WEB_INVOKE_PREFIX = `${WEB_BRIDGE_PREFIX}/invoke/`
-/** Events: `new EventSource(WEB_EVENTS_PATH)`. */
+/** Events: GET, answered with a Server-Sent Events stream. */
 export const WEB_EVENTS_PATH = `${WEB_BRIDGE_PREFIX}/events`
 
 /** The path a call to `channel` is posted to. */
@@ -51,4 +91,21 @@ export interface WebEventFrame {
 export function encodeEventMessage(event: string, payload: unknown): string {
   const frame: WebEventFrame = { event, payload }
   return `data: ${JSON.stringify(frame)}\n\n`
+}
+
+/**
+ * Splits what has arrived of an SSE stream into its complete messages' `data` (one `data:` line
+ * each, as encodeEventMessage writes them) and the unfinished rest, to be completed by the next
+ * chunk. Comments (`: keepalive`) and `retry:` lines carry no data and are dropped.
+ */
+export function takeEventData(received: string): { data: string[]; rest: string } {
+  const blocks = received.split('\n\n')
+  const rest = blocks.pop() ?? ''
+  const data: string[] = []
+  for (const block of blocks) {
+    const lines = block.split('\n').filter((line) => line.startsWith('data:'))
+    if (lines.length === 0) continue
+    data.push(lines.map((line) => line.slice('data:'.length).replace(/^ /, '')).join('\n'))
+  }
+  return { data, rest }
 }

@@ -9,7 +9,10 @@ import { startTsxChild, type RunningChild } from './child'
  * DIR` (the e2e run comes after `npm run build`).
  */
 export interface WebApp {
-  /** Open this once: it carries the launch secret, which the host swaps for a cookie. */
+  /**
+   * The address to open: the launch secret is in its fragment (`/#secret=…`), which the page
+   * moves into its sessionStorage; read it with launchSecretOf (web-protocol.ts).
+   */
   url: string
   dataDir: string
   pid: number
