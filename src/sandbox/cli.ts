@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { startSandbox } from './index'
 import type { RunningSandbox, SandboxOptions } from './index'
@@ -5,13 +6,15 @@ import type { RunningSandbox, SandboxOptions } from './index'
 /*
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] [--viewer-token T]
  *                    [--database-url postgres://...] [--certificates N] [--faults] [--variant]
+ *                    [--wide-sql-limits] [--tls-cert FILE --tls-key FILE]
  * When ready, prints exactly one line on stdout (scripts wait for it):
  *   SANDBOX_READY {"url":"http://127.0.0.1:4010","tokens":{"admin":"...","viewer":"..."}}
  */
 
 const USAGE =
   'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] ' +
-  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults] [--variant]'
+  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults] [--variant] ' +
+  '[--wide-sql-limits] [--tls-cert FILE --tls-key FILE]'
 const DEFAULT_PORT = 4010
 
 class UsageError extends Error {}
@@ -34,6 +37,11 @@ function readOptions(argv: string[]): SandboxOptions {
         faults: { type: 'boolean' },
         // The second personality: the other choice wherever the interface leaves one open.
         variant: { type: 'boolean' },
+        // Op 5 up to 100,000 rows (benches, big-result tests); a real deployment allows 2,000.
+        'wide-sql-limits': { type: 'boolean' },
+        // HTTPS with this PEM certificate (its chain may follow it) and key.
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -56,15 +64,24 @@ function readOptions(argv: string[]): SandboxOptions {
       `--certificates must be an integer from 0 to 100000, got "${certificatesText}"`,
     )
   }
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) {
+    throw new UsageError('--tls-cert and --tls-key go together')
+  }
+  const tls =
+    values['tls-cert'] === undefined || values['tls-key'] === undefined
+      ? undefined
+      : { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) }
   return {
     port,
     certificateCount,
+    ...(tls === undefined ? {} : { tls }),
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values['admin-token'] === undefined ? {} : { adminToken: values['admin-token'] }),
     ...(values['viewer-token'] === undefined ? {} : { viewerToken: values['viewer-token'] }),
     ...(values['database-url'] === undefined ? {} : { databaseUrl: values['database-url'] }),
     ...(values.faults ? { faults: true } : {}),
     ...(values.variant ? { variant: true } : {}),
+    ...(values['wide-sql-limits'] ? { sqlLimits: 'wide' as const } : {}),
     // Errors that became a 500 go to stderr, one line each; never the request or its token.
     onUnexpectedError: (error) => {
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)

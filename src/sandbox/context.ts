@@ -24,6 +24,8 @@ export interface SandboxCore {
   readonly baseUrl: string
   /** The second personality (SandboxOptions.variant): the other choice at every open point. */
   readonly variant: boolean
+  /** Op 5's bounds (SandboxOptions.sqlLimits): a real deployment's, or wide for benches. */
+  readonly sqlLimits: 'service' | 'wide'
   now(): Date
 }
 

@@ -15,6 +15,24 @@ export function bytes(data: Buffer, headers: Record<string, string>, status = 20
   return { kind: 'bytes', status, bytes: data, headers }
 }
 
+/*
+ * HTTP statuses are not shown by the interface (the body's `code` says what happened). The
+ * default personality answers 400/401/403/404/409/422/500 by code and 201 for an upload; the
+ * variant (SandboxOptions.variant) makes the other common choice for the 22 operations:
+ * 400 for every refusal of the client's request, 500 for its own failures, and 200 for every
+ * success. Statuses HTTP itself fixes (416 for a range, the download links') are not remapped.
+ */
+
+/** A 2xx of an operation, as the variant sends it. */
+export function variantSuccessStatus(status: number): number {
+  return status >= 200 && status <= 299 ? 200 : status
+}
+
+/** A service error's status, as the variant sends it: every 4xx is 400. */
+export function variantErrorStatus(status: number): number {
+  return status >= 400 && status <= 499 ? 400 : status
+}
+
 /** The largest request body the sandbox reads; larger ones are refused, not buffered. */
 export const MAX_BODY_BYTES = 1024 * 1024
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { isIPv6 } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import type { SandboxCore } from './context'
@@ -37,6 +38,18 @@ export interface SandboxOptions {
    * shown"), the other reasonable choice (docs/SERVICE.md lists them). The app must read both.
    */
   variant?: boolean
+  /**
+   * Op 5's bounds. `service` (the default, and the app's embedded sandbox): what a real
+   * deployment validates, maxRows 1..2000 (500 by default) and sql at most 100,000 characters.
+   * `wide` (`--wide-sql-limits`): maxRows up to 100,000 (1000 by default), for the benches and
+   * tests that read 100,000-row results.
+   */
+  sqlLimits?: 'service' | 'wide'
+  /**
+   * Serve HTTPS with this certificate (PEM; may carry its chain after it) and key (`--tls-cert`,
+   * `--tls-key`): for tests of trust and proxies. Plain HTTP when not given.
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer }
 }
 
 export interface RunningSandbox {
@@ -112,7 +125,10 @@ async function buildCore(
   baseUrl: string,
   databaseUrl?: string,
   certificateCount = 0,
-  variant = false,
+  personality: { variant: boolean; sqlLimits: 'service' | 'wide' } = {
+    variant: false,
+    sqlLimits: 'service',
+  },
 ) {
   const pki = await createSandboxPki()
   const seed = await buildSeed({
@@ -135,7 +151,7 @@ async function buildCore(
     downloads: createDownloadSigner(),
     downloadFaults: createDownloadFaults(),
     baseUrl,
-    variant,
+    ...personality,
     now: () => new Date(),
   }
   const reset = async () => {
@@ -172,7 +188,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   // Listen first, so a taken port fails at once rather than after the seed is built.
   // Requests that arrive before the seed is ready wait for it.
-  const server = createServer()
+  // An https.Server is an http.Server to everything below (listen, close, request events).
+  const server: Server =
+    options.tls === undefined
+      ? createServer()
+      : (createHttpsServer(options.tls) as unknown as Server)
   let ready: (listener: RequestListener) => void = () => undefined
   let failed: () => void = () => undefined
   const listenerReady = new Promise<RequestListener>((resolve, reject) => {
@@ -187,17 +207,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     )
   })
   const address = await listen(server, port, host)
-  const baseUrl = `http://${urlHost(host)}:${address.port}`
+  const scheme = options.tls === undefined ? 'http' : 'https'
+  const baseUrl = `${scheme}://${urlHost(host)}:${address.port}`
 
   let built: Awaited<ReturnType<typeof buildCore>>
   try {
-    built = await buildCore(
-      tokens,
-      baseUrl,
-      options.databaseUrl,
-      options.certificateCount,
-      options.variant ?? false,
-    )
+    built = await buildCore(tokens, baseUrl, options.databaseUrl, options.certificateCount, {
+      variant: options.variant ?? false,
+      sqlLimits: options.sqlLimits ?? 'service',
+    })
   } catch (error) {
     failed()
     await closeServer(server)

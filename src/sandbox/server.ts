@@ -8,7 +8,7 @@ import { DOWNLOAD_PREFIX, parseDownloadCut, serveVolumeDownload } from './downlo
 import { ApiFailure, notFound } from './failure'
 import { applyFault, FAULTS_PATH } from './faults'
 import type { FaultInjector } from './faults'
-import { json, readBody, send, sendError } from './http'
+import { json, readBody, send, sendError, variantErrorStatus, variantSuccessStatus } from './http'
 import type { Reply } from './http'
 import { handlers } from './handlers'
 import { matchOperation, validateRequest } from './router'
@@ -59,7 +59,14 @@ async function answerOperation(
   const raw = await readBody(request)
   const validated = validateRequest(match, search, raw)
   caller.session.lastSeenAt = core.now().getTime()
-  return dispatch(match.name, { ...validated, core, caller, request })
+  const reply = await dispatch(match.name, { ...validated, core, caller, request })
+  return core.variant ? { ...reply, status: variantSuccessStatus(reply.status) } : reply
+}
+
+/** One of the 22 operations (not a download link, not `/__sandbox`): its statuses are ours. */
+function isOperationTarget(request: IncomingMessage): boolean {
+  const { pathname } = splitTarget(request.url ?? '/')
+  return !pathname.startsWith(SANDBOX_PREFIX) && !pathname.startsWith(DOWNLOAD_PREFIX)
 }
 
 /**
@@ -158,7 +165,17 @@ function fail(
   if (error instanceof ApiFailure) {
     // A request refused before its body was read: do not keep the connection for another.
     const headers: Record<string, string> = request.complete ? {} : { Connection: 'close' }
-    sendError(response, error.status, error.body, headers)
+    // The variant's statuses (http.ts); a status a handler set for HTTP itself (416) stays.
+    const remap =
+      options.core.variant &&
+      isOperationTarget(request) &&
+      error.status === STATUS_FOR_CODE[error.code]
+    sendError(
+      response,
+      remap ? variantErrorStatus(error.status) : error.status,
+      error.body,
+      headers,
+    )
     return
   }
   options.onUnexpectedError?.(error)

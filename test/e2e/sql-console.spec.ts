@@ -1,5 +1,8 @@
+import { z } from 'zod'
 import { bridgeCall, pageSecret } from './support/bridge'
+import { startTsxChild } from './support/child'
 import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { openScreen } from './support/screens'
 import {
   openSqlConsole,
   resultGrid,
@@ -47,32 +50,76 @@ test('runs a SELECT and reads the rows; NULL shows apart from the string NULL', 
   await expect(rows.nth(1).getByRole('gridcell').nth(4)).toHaveText('NULL')
 })
 
-test('a 100,000-row result scrolls to its last row', async ({ page, startApp, startSandbox }) => {
+/**
+ * A sandbox that allows op 5 100,000 rows (`--wide-sql-limits`); the fixture's sandbox holds
+ * to a real deployment's 2,000. The caller stops it.
+ */
+async function startWideSandbox() {
+  const child = await startTsxChild({
+    script: 'src/sandbox/cli.ts',
+    args: ['--port', '0', '--wide-sql-limits'],
+    readyPrefix: 'SANDBOX_READY',
+    readySchema: z.looseObject({
+      url: z.url(),
+      tokens: z.object({ admin: z.string().min(1), viewer: z.string().min(1) }),
+    }),
+  })
+  return { url: child.ready.url.replace(/\/+$/, ''), tokens: child.ready.tokens, stop: child.stop }
+}
+
+test('a 100,000-row result scrolls to its last row', async ({ page, startApp }) => {
   // The large database's engine loads 100,000 rows on its first statement.
   test.setTimeout(300_000)
+  const sandbox = await startWideSandbox()
+  try {
+    const { large } = await sandboxDatabases(sandbox)
+    const app = await startApp()
+    await page.goto(app.url)
+    await connectStagingToSandbox(page, sandbox)
+    await openSqlConsole(page, large)
+    await page.getByLabel('Max rows').fill('100000')
+
+    await setEditorText(page, 'select * from events order by id')
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(resultMeta(page)).toContainText('SELECT · 100,000 rows', { timeout: 200_000 })
+    const grid = resultGrid(page)
+    await expect(grid).toHaveAttribute('aria-rowcount', '100001')
+    // Only a screenful of rows is in the page, whatever the result's size.
+    expect(await grid.getByRole('row').count()).toBeLessThan(80)
+
+    await grid.evaluate((element) => {
+      element.scrollTop = element.scrollHeight
+    })
+    const last = grid.locator('[role="row"][aria-rowindex="100001"]')
+    await expect(last.getByRole('rowheader')).toHaveText('100000')
+    await expect(last.getByRole('gridcell').first()).toHaveText('100000')
+    await expect(last.getByRole('gridcell').nth(2)).toHaveText('login')
+  } finally {
+    await sandbox.stop()
+  }
+})
+
+test("a service's row bound is learned from its refusal and said; the rows come within it", async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
   const sandbox = await startSandbox()
-  const { large } = await sandboxDatabases(sandbox)
+  const { small } = await sandboxDatabases(sandbox)
   const app = await startApp()
   await page.goto(app.url)
   await connectStagingToSandbox(page, sandbox)
-  await openSqlConsole(page, large)
+  await openSqlConsole(page, small)
   await page.getByLabel('Max rows').fill('100000')
 
-  await setEditorText(page, 'select * from events order by id')
+  await setEditorText(page, 'select generate_series(1, 5000) as n')
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(resultMeta(page)).toContainText('SELECT · 100,000 rows', { timeout: 200_000 })
-  const grid = resultGrid(page)
-  await expect(grid).toHaveAttribute('aria-rowcount', '100001')
-  // Only a screenful of rows is in the page, whatever the result's size.
-  expect(await grid.getByRole('row').count()).toBeLessThan(80)
-
-  await grid.evaluate((element) => {
-    element.scrollTop = element.scrollHeight
-  })
-  const last = grid.locator('[role="row"][aria-rowindex="100001"]')
-  await expect(last.getByRole('rowheader')).toHaveText('100000')
-  await expect(last.getByRole('gridcell').first()).toHaveText('100000')
-  await expect(last.getByRole('gridcell').nth(2)).toHaveText('login')
+  await expect(resultMeta(page)).toContainText('2,000 rows', { timeout: 60_000 })
+  await expect(
+    page.getByText('This service returns at most 2,000 rows per statement', { exact: false }),
+  ).toBeVisible()
+  // No bare validation error on the screen.
+  await expect(page.getByText('VALIDATION_ERROR')).toHaveCount(0)
 })
 
 test('a syntax error shows its SQLSTATE and puts the caret at its position', async ({
@@ -145,6 +192,55 @@ test('on a protected profile, DELETE asks first; cancelling sends nothing', asyn
   await setEditorText(page, 'select count(*) from products')
   await page.keyboard.press('ControlOrMeta+Enter')
   await expect(resultGrid(page).getByRole('gridcell').first()).toHaveText('8')
+})
+
+test('any profile asks before a DELETE without WHERE; the setting turns it off', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  // Two statements on a database whose engine starts on the first: give it the time.
+  test.setTimeout(300_000)
+  const sandbox = await startSandbox()
+  const { small } = await sandboxDatabases(sandbox)
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectStagingToSandbox(page, sandbox)
+  const { activeId } = await bridgeCall(page, 'profiles.list')
+  await openSqlConsole(page, small)
+
+  await setEditorText(page, 'select 1;\ndelete from products')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  // The cursor is in the DELETE: only it runs, and it asks first although nothing is protected.
+  const dialog = page.getByRole('dialog', { name: 'Run a destructive statement?' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('delete from products')
+  await expect(dialog).toContainText('DELETE without WHERE removes every row of the table')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByText('Not run: you cancelled. Nothing was sent.')).toBeVisible()
+  expect(await bridgeCall(page, 'activity.list', { profileId: activeId })).toEqual([])
+
+  // Settings → SQL console: off, and the same statement runs unasked.
+  await bridgeCall(page, 'settings.update', { confirmDestructive: false })
+  await openScreen(page, 'settings')
+  await expect(page.getByLabel(/Ask before destructive statements/)).not.toBeChecked()
+  await page.getByLabel(/Ask before destructive statements/).check()
+  await expect
+    .poll(async () => (await bridgeCall(page, 'settings.get')).confirmDestructive)
+    .toBe(true)
+  await page.getByLabel(/Ask before destructive statements/).uncheck()
+  await expect
+    .poll(async () => (await bridgeCall(page, 'settings.get')).confirmDestructive)
+    .toBe(false)
+  await openSqlConsole(page, small)
+  // Ends in a number: a word at the end would leave the completion popup open over the editor.
+  await setEditorText(page, 'create table scratch_rows as select 1')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(resultMeta(page)).toContainText('SELECT', { timeout: 60_000 })
+  await setEditorText(page, 'delete from scratch_rows')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await expect(resultMeta(page)).toContainText(/DELETE · 1 rows? affected/, { timeout: 60_000 })
+  await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
 test('a read-only tab refuses an UPDATE', async ({ page, startApp, startSandbox }) => {

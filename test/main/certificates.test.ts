@@ -228,27 +228,33 @@ describe('the list: cache first, every page from the service', () => {
 })
 
 describe('paging without meta', () => {
-  it('stops at a short page, and takes the page size the service reports', async () => {
+  it('goes on past a short page until an empty one, and takes the page size the service reports', async () => {
     const pages: Record<string, unknown>[] = []
     const ids = Array.from({ length: 1_234 }, (_, index) => ({
       id: `c-${index}`,
       name: `c${index}`,
     }))
-    const entries = await fetchAllPages({ search: 'x' }, async (query) => {
+    const { entries, completeness } = await fetchAllPages({ search: 'x' }, async (query) => {
       pages.push(query)
       const page = Number(query['page'])
       return { data: ids.slice((page - 1) * PAGE_LIMIT, page * PAGE_LIMIT) }
     })
     expect(entries).toHaveLength(1_234)
-    expect(pages.map((query) => query['page'])).toEqual([1, 2, 3])
+    expect(completeness).toBeNull()
+    // Without meta a short page proves nothing (the service may cap the size): page 4 is empty.
+    expect(pages.map((query) => query['page'])).toEqual([1, 2, 3, 4])
     expect(pages[0]).toMatchObject({ search: 'x', limit: PAGE_LIMIT, showSystem: false })
 
-    // A service that caps the page at 100 and says so in meta.limit, without a total.
+    // A service that caps the page at 100 and says so in meta.limit, without a total: its
+    // own short page ends the list.
+    let cappedCalls = 0
     const capped = await fetchAllPages({}, async (query) => {
+      cappedCalls += 1
       const page = Number(query['page'])
       return { data: ids.slice((page - 1) * 100, page * 100), meta: { page, limit: 100 } }
     })
-    expect(capped).toHaveLength(1_234)
+    expect(capped.entries).toHaveLength(1_234)
+    expect(cappedCalls).toBe(13)
 
     // A service that ignores `page` (the same full page each time) does not loop for ever.
     let calls = 0
@@ -256,7 +262,7 @@ describe('paging without meta', () => {
       calls += 1
       return { data: ids.slice(0, PAGE_LIMIT) }
     })
-    expect(ignoring).toHaveLength(PAGE_LIMIT)
+    expect(ignoring.entries).toHaveLength(PAGE_LIMIT)
     expect(calls).toBe(2)
   })
 })

@@ -41,6 +41,7 @@ function list(rows: unknown[], overrides: Record<string, unknown> = {}) {
     rows,
     folders: [{ id: 'f1', path: ['Production', 'APIs'] }],
     fetchedAt: 1_700_000_000_000,
+    completeness: null,
     offline: false,
     error: null,
     ...overrides,

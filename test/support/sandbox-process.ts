@@ -219,16 +219,21 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
  * The one sandbox a test file shares: started before the file's first test and stopped after its
  * last; with `resetBeforeEach`, reset to the seed before every test. The handle reads through to
  * the running sandbox, so it can be used in any test or hook of the file; `beforeAll` hooks the
- * file registers after this call run once the sandbox is up (vitest runs them in order).
+ * file registers after this call run once the sandbox is up (vitest runs them in order). Called
+ * inside a `describe`, the sandbox is that block's (one per personality in a `describe.each`).
  */
-export function sandboxForThisFile(options: { resetBeforeEach: boolean }): SandboxProcess {
+export function sandboxForThisFile(options: {
+  resetBeforeEach: boolean
+  /** More command-line arguments, e.g. `['--variant']` for the second personality. */
+  args?: string[]
+}): SandboxProcess {
   let running: SandboxProcess | undefined
   const current = (): SandboxProcess => {
     if (!running) throw new Error('the sandbox is not running: use it inside a test or a hook')
     return running
   }
   beforeAll(async () => {
-    running = await startSandboxProcess()
+    running = await startSandboxProcess(options.args)
   })
   afterAll(async () => {
     await running?.stop()
@@ -395,6 +400,17 @@ export function expectError(response: CallResult, code: ServiceErrorCode): Error
   return body
 }
 
+/**
+ * Asserts the error body of section 7 with `code`, whatever the HTTP status: for tests run
+ * against the variant, whose statuses are its own choice (docs/SERVICE.md "Status codes").
+ */
+export function expectErrorCode(response: CallResult, code: ServiceErrorCode): ErrorBody {
+  expect(response.status, describeResponse(response)).toBeGreaterThanOrEqual(400)
+  const body = errorBodySchema.parse(response.json)
+  expect(body.code, describeResponse(response)).toBe(code)
+  return body
+}
+
 /** Asserts 400 VALIDATION_ERROR whose details name exactly `path` (among possibly others). */
 export function expectValidationError(response: CallResult, fieldPath: string[]): void {
   const body = expectError(response, 'VALIDATION_ERROR')
@@ -427,3 +443,12 @@ export function itRejectsEachInvalidBody(
 
 /** An id of the right shape that names nothing in the seed. */
 export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000'
+
+/**
+ * The sandbox's two personalities (SandboxOptions.variant, docs/SERVICE.md): contract tests
+ * about what a client reads run against both with `describe.each(PERSONALITIES)`.
+ */
+export const PERSONALITIES: readonly { personality: string; variant: boolean; args: string[] }[] = [
+  { personality: 'default', variant: false, args: [] },
+  { personality: 'variant', variant: true, args: ['--variant'] },
+]

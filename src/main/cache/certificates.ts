@@ -1,10 +1,16 @@
-import type { CertificateFilter, CertificateFolder, CertificateRow } from '../../shared/bridge'
+import { listCompletenessSchema } from '../../shared/bridge'
+import type {
+  CertificateFilter,
+  CertificateFolder,
+  CertificateRow,
+  ListCompleteness,
+} from '../../shared/bridge'
 import type { Cache } from './index'
 
 /*
- * The certificate list in SQLite (schema v8, its folder index v9): one row per certificate and
- * profile, keeping both the compact row the list shows and every field the service sent (for
- * the details pane).
+ * The certificate list in SQLite (schema v8, its folder index v9, the completeness note v11):
+ * one row per certificate and profile, keeping both the compact row the list shows and every
+ * field the service sent (for the details pane).
  *
  * A refresh may be filtered (op 16's type, status, search, showSystem go to the service). Its
  * answer replaces exactly the cached rows the same filter selects here, and leaves the others:
@@ -30,18 +36,24 @@ export interface CertificateCache {
    * bytes, never parsed here): what the web transport sends as it is.
    */
   listJson(profileId: string, filter: CertificateFilter): Buffer
-  /** Replaces the rows `filter` selects with `entries`, in one transaction. */
+  /**
+   * Replaces the rows `filter` selects with `entries`, in one transaction, and keeps the
+   * refresh's completeness note (null: nothing to say) beside its date.
+   */
   replace(
     profileId: string,
     filter: CertificateFilter,
     entries: CertificateCacheEntry[],
     fetchedAt: number,
+    completeness?: ListCompleteness | null,
   ): void
   /** Adds or updates these rows alone (an upload's answer), leaving the rest and the date. */
   put(profileId: string, entries: CertificateCacheEntry[]): void
   item(profileId: string, id: string): Record<string, unknown> | null
   /** Epoch ms of the last refresh; null when never. */
   fetchedAt(profileId: string): number | null
+  /** The last refresh's note on a list that may be incomplete; null when none. */
+  completeness(profileId: string): ListCompleteness | null
   folders(profileId: string): CertificateFolder[]
   clear(profileId: string): void
 }
@@ -112,13 +124,17 @@ export function createCertificateCache(cache: Cache): CertificateCache {
       `INSERT INTO certificate_items (profile_id, id, item_json) VALUES (?, ?, ?)
          ON CONFLICT (profile_id, id) DO UPDATE SET item_json = excluded.item_json`,
     )
-    const upsertMeta = db.prepare<[profileId: string, fetchedAt: number]>(
-      `INSERT INTO certificate_lists (profile_id, fetched_at) VALUES (?, ?)
-         ON CONFLICT (profile_id) DO UPDATE SET fetched_at = excluded.fetched_at`,
+    const upsertMeta = db.prepare<
+      [profileId: string, fetchedAt: number, completenessJson: string | null]
+    >(
+      `INSERT INTO certificate_lists (profile_id, fetched_at, completeness_json) VALUES (?, ?, ?)
+         ON CONFLICT (profile_id) DO UPDATE SET fetched_at = excluded.fetched_at,
+           completeness_json = excluded.completeness_json`,
     )
-    const selectMeta = db.prepare<[profileId: string], { fetched_at: number }>(
-      'SELECT fetched_at FROM certificate_lists WHERE profile_id = ?',
-    )
+    const selectMeta = db.prepare<
+      [profileId: string],
+      { fetched_at: number; completeness_json: string | null }
+    >('SELECT fetched_at, completeness_json FROM certificate_lists WHERE profile_id = ?')
     const selectItem = db.prepare<[profileId: string, id: string], { item_json: string }>(
       'SELECT item_json FROM certificate_items WHERE profile_id = ? AND id = ?',
     )
@@ -161,12 +177,14 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         filter: CertificateFilter,
         entries: CertificateCacheEntry[],
         fetchedAt: number,
+        completeness: ListCompleteness | null,
       ) => {
         const params = filterParams(profileId, filter)
         deleteMatchingItems.run(params)
         deleteMatching.run(params)
         putEntries(profileId, entries)
-        upsertMeta.run(profileId, Math.round(fetchedAt))
+        const note = completeness === null ? null : JSON.stringify(completeness)
+        upsertMeta.run(profileId, Math.round(fetchedAt), note)
       },
     )
     const put = db.transaction(putEntries)
@@ -188,8 +206,8 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         return Array.isArray(rows) ? (rows as CertificateRow[]) : []
       },
       listJson,
-      replace(profileId, filter, entries, fetchedAt) {
-        replace(profileId, filter, entries, fetchedAt)
+      replace(profileId, filter, entries, fetchedAt, completeness = null) {
+        replace(profileId, filter, entries, fetchedAt, completeness)
         notify({ name: 'replaceCertificates', tables: TABLES, profileId })
       },
       put(profileId, entries) {
@@ -203,6 +221,12 @@ export function createCertificateCache(cache: Cache): CertificateCache {
       },
       fetchedAt(profileId) {
         return selectMeta.get(profileId)?.fetched_at ?? null
+      },
+      completeness(profileId) {
+        const text = selectMeta.get(profileId)?.completeness_json ?? null
+        // Written by us; a note that no longer reads (a damaged file) is left unsaid.
+        const note = text === null ? null : listCompletenessSchema.safeParse(parseJson(text))
+        return note?.success ? note.data : null
       },
       folders(profileId) {
         return selectFolders.all(profileId).map((found) => ({

@@ -5,6 +5,8 @@ import { MIGRATION_6_SQL } from './schema/v6-operations'
 import { MIGRATION_7_SQL } from './schema/v7-volumes'
 import { MIGRATION_8_SQL } from './schema/v8-certificates'
 import { MIGRATION_9_SQL } from './schema/v9-certificate-folders'
+import { MIGRATION_10_SQL } from './schema/v10-sql-limits'
+import { MIGRATION_11_SQL } from './schema/v11-certificate-completeness'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -85,6 +87,8 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_7_SQL),
   (db) => db.exec(MIGRATION_8_SQL),
   (db) => db.exec(MIGRATION_9_SQL),
+  (db) => db.exec(MIGRATION_10_SQL),
+  (db) => db.exec(MIGRATION_11_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

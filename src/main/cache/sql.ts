@@ -4,7 +4,8 @@ import type { Cache } from './index'
 
 /*
  * The SQL console's SQLite store (schema v5): editor tabs and their text, query history per
- * profile and database, and each database's schema as last read. Named statements only; a
+ * profile and database, and each database's schema as last read; (schema v10) the row bound
+ * each profile's service holds op 5 to, once it told us. Named statements only; a
  * change event after each write so open views refetch.
  */
 
@@ -28,6 +29,9 @@ export interface SqlStore {
     databaseId: string,
   ): { tree: SqlSchemaTree; fetchedAt: number } | null
   putSchema(profileId: string, databaseId: string, tree: SqlSchemaTree, fetchedAt: number): void
+  /** The most rows this profile's service returns per statement, when it said; else null. */
+  getServiceMaxRows(profileId: string): number | null
+  putServiceMaxRows(profileId: string, maxRows: number, learnedAt?: number): void
 }
 
 interface TabRow {
@@ -122,6 +126,14 @@ export function createSqlStore(cache: Cache): SqlStore {
        ON CONFLICT (profile_id, database_id) DO UPDATE SET tree_json = excluded.tree_json,
          fetched_at = excluded.fetched_at`,
     )
+    const selectLimit = db.prepare<[profileId: string], { max_rows: number }>(
+      'SELECT max_rows FROM sql_service_limits WHERE profile_id = ?',
+    )
+    const upsertLimit = db.prepare<[string, number, number]>(
+      `INSERT INTO sql_service_limits (profile_id, max_rows, learned_at) VALUES (?, ?, ?)
+       ON CONFLICT (profile_id) DO UPDATE SET max_rows = excluded.max_rows,
+         learned_at = excluded.learned_at`,
+    )
     const addHistory = db.transaction((entry: Omit<SqlHistoryEntry, 'id'>) => {
       insertHistory.run(
         entry.profileId,
@@ -186,6 +198,13 @@ export function createSqlStore(cache: Cache): SqlStore {
       putSchema(profileId, databaseId, tree, fetchedAt) {
         upsertSchema.run(profileId, databaseId, JSON.stringify(tree), fetchedAt)
         notify({ name: 'putSqlSchema', tables: ['sql_schema_cache'], profileId })
+      },
+      getServiceMaxRows(profileId) {
+        return selectLimit.get(profileId)?.max_rows ?? null
+      },
+      putServiceMaxRows(profileId, maxRows, learnedAt = Date.now()) {
+        upsertLimit.run(profileId, maxRows, learnedAt)
+        notify({ name: 'putSqlServiceLimit', tables: ['sql_service_limits'], profileId })
       },
     }
   })

@@ -15,6 +15,7 @@ import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
 import { formatResult } from '../sql/formats'
 import { readFirstPage } from '../sql/first-page'
+import { boundOf, maxRowsRefusal } from '../sql/row-bound'
 import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
 import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
@@ -126,6 +127,58 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 
   type Outcome = { parsed: ParsedResult } | { error: unknown }
 
+  /** How many rows a statement was asked for, and what the user should know of it. */
+  interface RowRequest {
+    /** Sent as maxRows; null when the service's own default was used. */
+    maxRows: number | null
+    rowLimit: SqlResultMeta['rowLimit']
+    notes: string[]
+  }
+
+  /** The tab's maxRows within what this profile's service told us it returns. */
+  function rowRequestOf(profileId: string, asked: number): RowRequest {
+    const max = store.getServiceMaxRows(profileId)
+    return max !== null && asked > max
+      ? { maxRows: max, rowLimit: { max, asked }, notes: [] }
+      : { maxRows: asked, rowLimit: null, notes: [] }
+  }
+
+  /**
+   * Sends a statement; when the service refuses its maxRows (VALIDATION_ERROR naming it), asks
+   * once more within the bound the refusal states, and remembers that bound for the profile
+   * (persisted). Resending is safe though op 5 may write: a refused request ran nothing. A
+   * refusal that states no bound is resent without maxRows (the service's default), and said.
+   */
+  async function sendWithinBound(
+    profileId: string,
+    rowRequest: RowRequest,
+    send: (maxRows: number | null) => Promise<string>,
+  ): Promise<string> {
+    const asked = rowRequest.maxRows
+    try {
+      return await send(asked)
+    } catch (caught) {
+      const refusal = asked === null ? null : maxRowsRefusal(caught)
+      if (refusal === null || asked === null) throw caught
+      const bound = boundOf(refusal, asked)
+      if (bound !== null) {
+        store.putServiceMaxRows(profileId, bound)
+        rowRequest.maxRows = bound
+        rowRequest.rowLimit = { max: bound, asked: rowRequest.rowLimit?.asked ?? asked }
+      } else {
+        rowRequest.maxRows = null
+        rowRequest.notes.push(
+          `The service refused maxRows ${asked} ("${refusal}"), so the statement ran with the service's own row limit.`,
+        )
+      }
+      try {
+        return await send(rowRequest.maxRows)
+      } catch (again) {
+        throw explainRefusedMaxRows(again, rowRequest.maxRows ?? asked)
+      }
+    }
+  }
+
   /**
    * Sends one statement through op 5 and reads the answer's text. `finish` records the
    * statement (activity log, history) once its outcome is known; a failed request is recorded
@@ -140,6 +193,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     receivedAt: number
     started: number
     finish: (outcome: Outcome) => number
+    rows: RowRequest
   }> {
     const controller = new AbortController()
     runs.get(input.runId)?.abort()
@@ -178,12 +232,18 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       }
       return elapsedMs
     }
+    const rows = rowRequestOf(profile.id, input.maxRows)
     const send = (sql: string) =>
-      withProfileClient(context, profile.id, (client) =>
-        client.callText(
-          'runPostgresQuery',
-          { params: { id: input.databaseId }, body: { sql, maxRows: input.maxRows } },
-          { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
+      sendWithinBound(profile.id, rows, (maxRows) =>
+        withProfileClient(context, profile.id, (client) =>
+          client.callText(
+            'runPostgresQuery',
+            {
+              params: { id: input.databaseId },
+              body: maxRows === null ? { sql } : { sql, maxRows },
+            },
+            { signal: controller.signal, timeoutMs: SQL_TIMEOUT_MS },
+          ),
         ),
       )
     const wire = wireTextOf(profile.id, input)
@@ -200,7 +260,13 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         singleStatementServices.add(profile.id)
         text = await send(input.sql)
       }
-      return { text, receivedAt: performance.timeOrigin + performance.now(), started, finish }
+      return {
+        text,
+        receivedAt: performance.timeOrigin + performance.now(),
+        started,
+        finish,
+        rows,
+      }
     } catch (caught) {
       const error = explainCancel(caught)
       finish({ error })
@@ -238,7 +304,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number; tabId: string },
   ): Promise<SqlResultMeta> {
-    const { text, receivedAt, started, finish } = await request(profile, input, {
+    const { text, receivedAt, started, finish, rows } = await request(profile, input, {
       history: true,
     })
     const parsing = performance.now()
@@ -254,18 +320,19 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       const parseMs = round(performance.now() - parsing)
       const elapsedMs = finish({ parsed })
       const kept = results.put(input, parsed)
-      return metaOf(kept.id, parsed, input.maxRows, { elapsedMs, parseMs, receivedAt }, true)
+      return metaOf(kept.id, parsed, rows, { elapsedMs, parseMs, receivedAt }, true)
     }
     const parseMs = round(performance.now() - parsing)
     const head = early.result
     const kept = results.put(input, head)
-    // Until the whole answer is read: the service's count, within the tab's limit.
+    // Until the whole answer is read: the service's count, within the rows asked.
+    const limit = rows.maxRows ?? Number.POSITIVE_INFINITY
     const estimate = {
       ...head,
       rows: new Array<unknown[]>(
-        Math.max(head.rows.length, Math.min(head.rowCount ?? head.rows.length, input.maxRows)),
+        Math.max(head.rows.length, Math.min(head.rowCount ?? head.rows.length, limit)),
       ),
-      truncated: head.truncated || (head.rowCount ?? 0) > input.maxRows,
+      truncated: head.truncated || (head.rowCount ?? 0) > limit,
     }
     const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       const resumed = performance.now()
@@ -301,13 +368,13 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     pending.set(kept.id, completion)
     void completion.finally(() => pending.delete(kept.id))
     const elapsedMs = round(performance.now() - started)
-    return metaOf(kept.id, estimate, input.maxRows, { elapsedMs, parseMs, receivedAt }, false)
+    return metaOf(kept.id, estimate, rows, { elapsedMs, parseMs, receivedAt }, false)
   }
 
   function metaOf(
     resultId: string,
     parsed: ParsedResult,
-    maxRows: number,
+    rows: RowRequest,
     timing: { elapsedMs: number; parseMs: number; receivedAt: number },
     complete: boolean,
   ): SqlResultMeta {
@@ -318,7 +385,9 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       rows: parsed.rows.length,
       fields: parsed.fields,
       truncated: parsed.truncated,
-      maxRows,
+      maxRows: rows.maxRows,
+      rowLimit: rows.rowLimit,
+      notes: [...rows.notes, ...parsed.notes],
       durationMs: parsed.durationMs,
       ...timing,
       complete,
@@ -565,4 +634,18 @@ function shiftPosition(error: unknown, by: number): unknown {
     ...(error.status === undefined ? {} : { status: error.status }),
     details: { ...details, position: position > 0 ? position : null },
   })
+}
+
+/** A maxRows refusal that survived the resend, said in words the user can act on. */
+function explainRefusedMaxRows(error: unknown, maxRows: number): unknown {
+  const refusal = maxRowsRefusal(error)
+  if (refusal === null || !isServiceError(error)) return error
+  return new ServiceError(
+    error.code,
+    `The service refuses maxRows ${maxRows} ("${refusal}"): lower the tab's Max rows and run again.`,
+    {
+      ...(error.status === undefined ? {} : { status: error.status }),
+      details: error.details,
+    },
+  )
 }

@@ -4,7 +4,8 @@ import { parseSqlAnswer, type ParsedResult } from './parse-result'
  * The first rows of an op 5 answer without parsing the rest: the grid paints them while main
  * parses the whole answer (25 MB for 100,000 rows × 20 columns takes JSON.parse about a
  * second on a busy machine). Works on the usual layout, where `fields` and the other meta come
- * before `rows`; anything else returns null and the caller parses the whole answer first.
+ * before `rows` and rows are arrays; anything else returns null and the caller parses the
+ * whole answer first.
  */
 
 export interface FirstPage {
@@ -48,8 +49,12 @@ export function readFirstPage(text: string, count: number): FirstPage | null {
   } catch {
     return null
   }
-  // Fields after the rows (another layout): the head alone cannot describe the columns.
-  return result.fields.length > 0 ? { result, complete } : null
+  // The head describes the columns only when the service listed them before the rows and the
+  // rows are arrays: object rows (or fields after the rows) may bring columns that later rows
+  // add, so such an answer is parsed whole before its columns are told.
+  const described =
+    result.columnsFrom === 'fields' && (result.rowShape === 'arrays' || result.rowShape === 'none')
+  return described ? { result, complete } : null
 }
 
 function skipSpace(text: string, index: number): number {

@@ -1,14 +1,23 @@
 import { z } from 'zod'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { SqlField } from '../../shared/bridge/channels/sql'
+import { builtInTypeName } from '../../shared/sql/pg-types'
 import { ServiceError } from '../api'
 import { ExactNumber } from './values'
 
 /*
- * Op 5's answer, parsed once. The envelope, the meta and the field list are validated with
- * zod; the rows are not walked by a schema (100,000 rows × 20 cells would cost more than the
- * request): they are checked to be arrays (or objects, which a real service may send, turned
- * into arrays by the field names) and kept as JSON.parse made them.
+ * Op 5's answer, parsed once. SERVICE_API.md leaves the shape of the result open, so every
+ * reasonable shape is read (docs/SERVICE.md, "SQL result"):
+ * - rows as arrays with `fields: [{ name, dataType }]` (the sandbox);
+ * - rows as objects with no field list: the columns are the keys in first-seen order;
+ * - node-postgres's `fields: [{ name, dataTypeID }]` (type OIDs, named from one shared table);
+ * - `data` itself an array of rows;
+ * - the service's time under another name (`tookMs`, `elapsedMs`, `executionTimeMs`...);
+ * - no command tag.
+ * Rows that mix arrays and objects are read when a field list names the arrays' columns and
+ * refused, saying so, when none does. The envelope, the meta and the field list are
+ * validated with zod; the rows are not walked by a schema (100,000 rows × 20 cells would cost
+ * more than the request) and are kept as JSON.parse made them.
  */
 
 export interface ParsedResult {
@@ -18,20 +27,55 @@ export interface ParsedResult {
   rows: unknown[][]
   truncated: boolean
   durationMs: number | null
+  /** Where the column names came from: the service's field list, or the rows themselves. */
+  columnsFrom: 'fields' | 'rows'
+  /** How the rows came: as arrays, as objects, both, or none at all. */
+  rowShape: 'arrays' | 'objects' | 'mixed' | 'none'
+  /** What the app read in a way the user should know of (shown with the result). */
+  notes: string[]
 }
 
-const metaSchema = z.looseObject({
-  data: z.looseObject({
-    command: z.string().nullable().optional(),
-    rowCount: z.number().nullable().optional(),
-    fields: z
-      .array(z.looseObject({ name: z.string(), dataType: z.unknown().optional() }))
-      .optional(),
-    rows: z.array(z.unknown()).optional(),
-    truncated: z.boolean().optional(),
-    durationMs: z.number().nullable().optional(),
+const fieldSchema = z.union([
+  z.string(),
+  z.looseObject({
+    name: z.string(),
+    dataType: z.unknown().optional(),
+    dataTypeID: z.unknown().optional(),
+    type: z.unknown().optional(),
   }),
+])
+type RawField = z.infer<typeof fieldSchema>
+
+const optionalNumber = z.number().nullable().optional()
+const dataSchema = z.looseObject({
+  command: z.string().nullable().optional(),
+  rowCount: optionalNumber,
+  fields: z.array(fieldSchema).nullable().optional(),
+  rows: z.array(z.unknown()).nullable().optional(),
+  truncated: z.boolean().nullable().optional(),
 })
+const envelopeSchema = z.looseObject({ data: z.union([z.array(z.unknown()), dataSchema]) })
+
+/**
+ * Names under which a service may report its own time for the statement, in milliseconds,
+ * first found wins. A bare `duration`/`took`/`elapsed` is read as milliseconds too (what
+ * node-postgres wrappers and most services send); a string such as "12 ms" or "1.5s" is read
+ * with its unit.
+ */
+const TIMING_KEYS = [
+  'durationMs',
+  'tookMs',
+  'elapsedMs',
+  'executionTimeMs',
+  'executionMs',
+  'timeMs',
+  'queryTimeMs',
+  'duration',
+  'took',
+  'elapsed',
+  'executionTime',
+  'time',
+] as const
 
 export function parseSqlAnswer(text: string): ParsedResult {
   const fast = shapeAnswer(parseJson(text))
@@ -50,26 +94,22 @@ function parseJson(text: string, reviver?: typeof keepExactNumbers): unknown {
 }
 
 function shapeAnswer(body: unknown): ParsedResult {
-  const parsed = metaSchema.safeParse(body)
+  const parsed = envelopeSchema.safeParse(body)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw badAnswer(`${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'unexpected shape'}`)
   }
-  const data = parsed.data.data
-  const rawFields = data.fields ?? []
+  const data = Array.isArray(parsed.data.data) ? { rows: parsed.data.data } : parsed.data.data
   const rawRows = data.rows ?? []
-  const names = rawFields.map((field) => field.name)
-  const rows: unknown[][] = new Array<unknown[]>(rawRows.length)
-  for (let index = 0; index < rawRows.length; index += 1) {
-    const row = rawRows[index]
-    if (Array.isArray(row)) rows[index] = row
-    else if (typeof row === 'object' && row !== null) {
-      rows[index] = names.map((name) => (row as Record<string, unknown>)[name] ?? null)
-    } else throw badAnswer(`rows.${index} is neither an array nor an object`)
-  }
-  const fields = rawFields.map((field, column) => {
-    const dataType = typeof field.dataType === 'string' ? field.dataType : ''
-    return { name: field.name, dataType, display: displayOf(dataType, rows, column) }
+  const listed = (data.fields ?? []).map(fieldOf)
+  const columns = columnsOf(
+    listed.map((field) => field.name),
+    rawRows,
+  )
+  const rows = rowsOf(rawRows, columns.names)
+  const fields = columns.names.map((name, column) => {
+    const dataType = listed[column]?.dataType ?? ''
+    return { name, dataType, display: displayOf(dataType, rows, column) }
   })
   return {
     command: data.command ?? '',
@@ -77,8 +117,121 @@ function shapeAnswer(body: unknown): ParsedResult {
     fields,
     rows,
     truncated: data.truncated ?? false,
-    durationMs: data.durationMs ?? null,
+    durationMs: timingOf(data),
+    columnsFrom: listed.length > 0 ? 'fields' : 'rows',
+    rowShape: columns.shape,
+    notes: columns.notes,
   }
+}
+
+/** A field as the service described it: a name, and a type by name or by OID. */
+function fieldOf(field: RawField): { name: string; dataType: string } {
+  if (typeof field === 'string') return { name: field, dataType: '' }
+  for (const type of [field.dataType, field.type, field.dataTypeID]) {
+    if (typeof type === 'string' && type !== '') return { name: field.name, dataType: type }
+    if (typeof type === 'number') {
+      return { name: field.name, dataType: builtInTypeName(type) ?? '' }
+    }
+  }
+  return { name: field.name, dataType: '' }
+}
+
+/**
+ * The result's columns: the service's field list, then any key of an object row it did not
+ * list (first-seen order), then numbered columns for array cells past the last name.
+ */
+function columnsOf(
+  listed: string[],
+  rows: unknown[],
+): { names: string[]; shape: ParsedResult['rowShape']; notes: string[] } {
+  const names = [...listed]
+  const known = new Set(listed)
+  let firstArray = -1
+  let firstObject = -1
+  let widest = 0
+  for (let index = 0; index < rows.length; index += 1) {
+    const row = rows[index]
+    if (Array.isArray(row)) {
+      if (firstArray === -1) firstArray = index
+      if (row.length > widest) widest = row.length
+    } else if (typeof row === 'object' && row !== null) {
+      if (firstObject === -1) firstObject = index
+      for (const key in row) {
+        if (!known.has(key)) {
+          known.add(key)
+          names.push(key)
+        }
+      }
+    } else {
+      throw badAnswer(`rows.${index} is neither an array nor an object`)
+    }
+  }
+  const notes: string[] = []
+  if (firstArray !== -1 && firstObject !== -1 && listed.length === 0) {
+    // Without names for the arrays' positions, any pairing with the objects' keys is a guess.
+    throw badAnswer(
+      `rows mix arrays (rows.${firstArray}) and objects (rows.${firstObject}) and there is no ` +
+        "field list, so the arrays' columns cannot be named",
+    )
+  }
+  if (firstArray !== -1 && firstObject !== -1) {
+    notes.push(
+      'The service sent some rows as arrays and some as objects; both were read by the field list.',
+    )
+  }
+  for (let column = names.length; column < widest; column += 1) names.push(`column ${column + 1}`)
+  if (firstArray !== -1 && listed.length < widest) {
+    notes.push(
+      listed.length === 0
+        ? 'The service sent no field list: the columns are numbered.'
+        : `The service named ${listed.length} columns but sent rows of ${widest} values: the others are numbered.`,
+    )
+  }
+  if (firstObject !== -1) {
+    const repeated = listed.filter((name, index) => listed.indexOf(name) !== index)
+    if (repeated.length > 0) {
+      notes.push(
+        `Columns named ${[...new Set(repeated)].join(', ')} appear more than once; the service's ` +
+          'rows are objects, which hold one value per name, so each such column shows that one value.',
+      )
+    }
+  }
+  const shape =
+    firstArray !== -1 && firstObject !== -1
+      ? 'mixed'
+      : firstArray !== -1
+        ? 'arrays'
+        : firstObject !== -1
+          ? 'objects'
+          : 'none'
+  return { names, shape, notes }
+}
+
+/** Rows as arrays in column order; object rows are read by name (a missing key is NULL). */
+function rowsOf(rawRows: unknown[], names: string[]): unknown[][] {
+  const rows: unknown[][] = new Array<unknown[]>(rawRows.length)
+  for (let index = 0; index < rawRows.length; index += 1) {
+    const row = rawRows[index]
+    if (Array.isArray(row)) rows[index] = row
+    else {
+      const record = row as Record<string, unknown>
+      rows[index] = names.map((name) => (Object.hasOwn(record, name) ? record[name] : null))
+    }
+  }
+  return rows
+}
+
+/** The service's own time for the statement, in ms, under whichever name it used. */
+function timingOf(data: Record<string, unknown>): number | null {
+  for (const key of TIMING_KEYS) {
+    const value = data[key]
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
+    if (typeof value === 'string') {
+      const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/i.exec(value)
+      if (match) return Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1)
+    }
+  }
+  return null
 }
 
 /** Types whose text carries meaning a double loses: scale (1.10) and every digit. */

@@ -8,6 +8,11 @@ import type { CertificateRecord, SandboxState } from '../state'
 import { certificateStatus, certificateView } from '../views'
 
 const DEFAULT_PAGE_SIZE = 50
+/**
+ * The variant's page size, whatever was asked: a service may cap `limit` below what a client
+ * asks (here 25 where the app asks 500) and say nothing about it, since it sends no `meta`.
+ */
+export const VARIANT_PAGE_CAP = 25
 
 function findCertificate(state: SandboxState, id: string): CertificateRecord {
   const certificate = state.certificates.find((candidate) => candidate.id === id)
@@ -38,11 +43,14 @@ function filterValue<T extends string>(
 /**
  * Op 16: pages (from 1, 50 a page, at most 500), filters by type and status, searches name,
  * common name and SANs case-insensitively, and hides system certificates unless showSystem.
+ * The variant caps every page at VARIANT_PAGE_CAP and sends `data` alone, without `meta`: the
+ * other reasonable reading of "any pagination data in the response: not shown".
  */
 const listCertificates: OperationHandler<'listCertificates'> = ({ core, query }) => {
   const now = core.now()
   const page = query.page ?? 1
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE
+  const asked = query.limit ?? DEFAULT_PAGE_SIZE
+  const limit = core.variant ? Math.min(asked, VARIANT_PAGE_CAP) : asked
   const type = filterValue('type', query.type, CERTIFICATE_TYPES)
   const status = filterValue('status', query.status, CERTIFICATE_STATUSES)
   const search = query.search?.trim().toLowerCase() ?? ''
@@ -65,10 +73,9 @@ const listCertificates: OperationHandler<'listCertificates'> = ({ core, query })
     )
 
   const pageItems = matching.slice((page - 1) * limit, page * limit)
-  return json({
-    data: pageItems.map((certificate) => certificateView(certificate, core.state, now)),
-    meta: { page, limit, total: matching.length },
-  })
+  const data = pageItems.map((certificate) => certificateView(certificate, core.state, now))
+  if (core.variant) return json({ data })
+  return json({ data, meta: { page, limit, total: matching.length } })
 }
 
 /** Op 7: checks the PEMs, reads the facts from the certificate, and answers 201. */
@@ -158,7 +165,8 @@ const exportCertificate: OperationHandler<'exportCertificate'> = ({
     }
     throw error
   }
-  if (accepts(request, 'application/octet-stream')) {
+  // The variant always answers the JSON form: "response shape and media type: not shown".
+  if (!core.variant && accepts(request, 'application/octet-stream')) {
     return bytes(file.bytes, {
       'Content-Type': file.mediaType,
       'Content-Disposition': contentDisposition(file.filename),

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto'
 import type { OperationHandler, SandboxCore } from '../context'
-import { conflict, invalidField, notFound, unprocessable } from '../failure'
+import { conflict, invalidField, notFound, unprocessable, validationFailure } from '../failure'
 import { json } from '../http'
-import { SqlError } from '../postgres/types'
+import { SqlError, type SqlOutcome } from '../postgres/types'
 import { issueDatabaseCertificate } from '../database-certificates'
 import type { DatabaseRecord, RotationMode, RotationRecord } from '../state'
 
-/** SERVICE_API.md leaves op 5's default open; ARCHITECTURE.md fixes it at 1000 rows. */
-const DEFAULT_MAX_ROWS = 1000
+/**
+ * Op 5's bounds, which SERVICE_API.md leaves open. `service` is what published code of this
+ * service validates (maxRows an integer from 1 to 2,000, 500 by default; sql at most 100,000
+ * characters), so the sandbox refuses what a real deployment refuses. `wide` (SandboxOptions
+ * `sqlLimits: 'wide'`, `--wide-sql-limits`) is for the benches and tests that read 100,000
+ * rows: the contract's own bound (the router's) and no limit on the text beyond the body's.
+ */
+export const SQL_LIMITS = {
+  service: { defaultMaxRows: 500, maxRows: 2000, sqlChars: 100_000 },
+  wide: { defaultMaxRows: 1000, maxRows: 100_000, sqlChars: Number.POSITIVE_INFINITY },
+} as const
 /** How long ClickHouse takes to reread its certificate on its own schedule, in the sandbox. */
 export const SCHEDULED_REREAD_MS = 5000
 
@@ -19,6 +28,8 @@ function findDatabase(core: SandboxCore, id: string): DatabaseRecord {
 
 /** Op 5: one statement on the database's real PostgreSQL; failures keep PostgreSQL's own words. */
 const runPostgresQuery: OperationHandler<'runPostgresQuery'> = async ({ core, params, body }) => {
+  const limits = SQL_LIMITS[core.sqlLimits]
+  refuseOutOfBounds(limits, body)
   const database = findDatabase(core, params.id)
   if (database.engine !== 'postgresql') {
     throw unprocessable({
@@ -31,18 +42,21 @@ const runPostgresQuery: OperationHandler<'runPostgresQuery'> = async ({ core, pa
     const outcome = await core.postgres.query(
       database.id,
       body.sql,
-      body.maxRows ?? DEFAULT_MAX_ROWS,
+      body.maxRows ?? limits.defaultMaxRows,
     )
-    return json({
-      data: {
-        command: outcome.command,
-        rowCount: outcome.rowCount,
-        fields: outcome.fields,
-        rows: outcome.rows,
-        truncated: outcome.truncated,
-        durationMs: outcome.durationMs,
-      },
-    })
+    if (!core.variant) {
+      return json({
+        data: {
+          command: outcome.command,
+          rowCount: outcome.rowCount,
+          fields: outcome.fields,
+          rows: outcome.rows,
+          truncated: outcome.truncated,
+          durationMs: outcome.durationMs,
+        },
+      })
+    }
+    return json({ data: variantResult(database, outcome) })
   } catch (error) {
     if (error instanceof SqlError) {
       throw unprocessable({
@@ -52,6 +66,57 @@ const runPostgresQuery: OperationHandler<'runPostgresQuery'> = async ({ core, pa
       })
     }
     throw error
+  }
+}
+
+/**
+ * The sandbox's own bounds on op 5, beside the contract's (which the router checks and both
+ * sides share): refused with the body a real deployment sends, a VALIDATION_ERROR on the field.
+ */
+function refuseOutOfBounds(
+  limits: (typeof SQL_LIMITS)[keyof typeof SQL_LIMITS],
+  body: { sql: string; maxRows?: number | undefined },
+): void {
+  const issues = []
+  if (body.sql.length > limits.sqlChars) {
+    issues.push({ path: ['sql'], message: `Must be at most ${limits.sqlChars} characters` })
+  }
+  if (body.maxRows !== undefined && body.maxRows > limits.maxRows) {
+    issues.push({ path: ['maxRows'], message: `Must be at most ${limits.maxRows}` })
+  }
+  if (issues.length > 0) throw validationFailure(issues)
+}
+
+/**
+ * The variant's op 5 answer: rows as objects keyed by column name, as a service that hands on
+ * its driver's rows would. Which of two such services it is depends on the database, so both
+ * can be reached on one sandbox and a test knows which one it meets:
+ * - a `small` database answers `{ rows: [{...}], rowCount, truncated, tookMs }`: no field list
+ *   (the columns are the keys), no command tag, the time under another name;
+ * - a `large` database answers node-postgres's result: `command`, `rowCount`,
+ *   `fields: [{ name, dataTypeID }]` (type OIDs, not names), object rows, `elapsedMs`.
+ * Object rows keep one value per name: of two columns with the same name the last wins, as
+ * in node-postgres.
+ */
+function variantResult(database: DatabaseRecord, outcome: SqlOutcome) {
+  const names = outcome.fields.map((field) => field.name)
+  const rows = outcome.rows.map((row) =>
+    Object.fromEntries(names.map((name, column) => [name, row[column] ?? null])),
+  )
+  const truncated = outcome.truncated
+  if (database.postgresSeed !== 'large') {
+    return { rows, rowCount: outcome.rowCount, truncated, tookMs: outcome.durationMs }
+  }
+  return {
+    command: outcome.command,
+    rowCount: outcome.rowCount,
+    fields: outcome.fields.map((field, column) => ({
+      name: field.name,
+      dataTypeID: outcome.typeOids[column] ?? 0,
+    })),
+    rows,
+    truncated,
+    elapsedMs: outcome.durationMs,
   }
 }
 

@@ -8,6 +8,9 @@ import { migrationView } from '../views'
  * migration lock and the maintenance mode, restores the source's restart policy when the
  * source is chosen, and starts or removes no container. Target chosen: completed; source
  * chosen: cancelled (ARCHITECTURE.md). Every effect shows in the returned migration.
+ * The variant makes the other choice section 3 leaves open ("next state: not shown"): either
+ * side ends `cleanup_pending` (no container was removed, so the other node's copy awaits
+ * cleanup), still one of section 3's statuses; the phase names the side.
  */
 const resolveMigration: OperationHandler<'resolveMigration'> = ({ core, caller, params, body }) => {
   const migration = core.state.migrations.find((candidate) => candidate.id === params.id)
@@ -22,7 +25,11 @@ const resolveMigration: OperationHandler<'resolveMigration'> = ({ core, caller, 
   const side = body.authoritativeSide
   const restoreRestartPolicy = side === 'source' && migration.replacedSourceRestartPolicy !== null
 
-  migration.status = side === 'target' ? 'completed' : 'cancelled'
+  migration.status = core.variant
+    ? 'cleanup_pending'
+    : side === 'target'
+      ? 'completed'
+      : 'cancelled'
   migration.phase =
     side === 'target' ? 'resolved_target_authoritative' : 'resolved_source_authoritative'
   migration.updatedAt = now

@@ -1,20 +1,29 @@
 import type { OperationHandler } from '../context'
 import { json } from '../http'
 
-/** Op 1: the caller's user's live browser sessions, newest activity first, theirs marked. */
+/** Epoch seconds, the variant's unit for session timestamps (SERVICE_API.md 2.2: "not shown"). */
+function toSeconds(ms: number): number {
+  return Math.floor(ms / 1000)
+}
+
+/**
+ * Op 1: the caller's user's live browser sessions, newest activity first, theirs marked.
+ * Timestamps are epoch milliseconds; the variant sends epoch seconds.
+ */
 const listSessions: OperationHandler<'listSessions'> = ({ core, caller }) => {
+  const time = core.variant ? toSeconds : (ms: number) => ms
   const sessions = core.state.sessions
     .filter((session) => session.userId === caller.user.id && session.endedAt === null)
     .sort((a, b) => b.lastSeenAt - a.lastSeenAt)
     .map((session) => ({
       id: session.id,
       authMethod: session.authMethod,
-      createdAt: session.createdAt,
-      lastSeenAt: session.lastSeenAt,
-      expiresAt: session.expiresAt,
+      createdAt: time(session.createdAt),
+      lastSeenAt: time(session.lastSeenAt),
+      expiresAt: time(session.expiresAt),
       ipAddress: session.ipAddress,
       userAgent: session.userAgent,
-      mfaSatisfiedAt: session.mfaSatisfiedAt,
+      mfaSatisfiedAt: session.mfaSatisfiedAt === null ? null : time(session.mfaSatisfiedAt),
       isCurrent: session.id === caller.session.id,
     }))
   // A bare array: op 1 is one of the envelope's exceptions (SERVICE_API.md 2.1).

@@ -1,7 +1,12 @@
 import type { OperationHandler } from '../context'
 import { conflict, notFound } from '../failure'
 import { json } from '../http'
-import type { IncidentRecord } from '../state'
+import type {
+  IncidentRecord,
+  IncidentUpdate,
+  StatusComponentRecord,
+  StatusPageRecord,
+} from '../state'
 
 /** Op 18: an open incident becomes resolved (resolvedAt set); a resolved one is a 409. */
 const resolveIncident: OperationHandler<'resolveIncident'> = ({ core, caller, params }) => {
@@ -62,16 +67,85 @@ const getStatusPagePreview: OperationHandler<'getStatusPagePreview'> = ({ core }
     .filter((incident) => incident.status === 'resolved')
     .sort((a, b) => (b.resolvedAt ?? '').localeCompare(a.resolvedAt ?? ''))
     .slice(0, RECENTLY_RESOLVED)
+  const overallStatus = worst(components.map((component) => component.status))
+  if (core.variant) {
+    return json({
+      data: variantPreview(
+        statusPage,
+        components,
+        overallStatus,
+        [...open, ...recentlyResolved],
+        core.now(),
+      ),
+    })
+  }
   return json({
     data: {
       ...statusPage,
-      overallStatus: worst(components.map((component) => component.status)),
+      overallStatus,
       components,
       openIncidents: structuredClone(open),
       recentlyResolved: structuredClone(recentlyResolved),
       generatedAt: core.now().toISOString(),
     },
   })
+}
+
+/*
+ * The variant's op 21 (the spec shows only "data envelope"): the same page in another
+ * reasonable shape, every name and unit different from the default's where a service could
+ * choose either: the page's name and address nested under `page`, `overall` and component
+ * `state` in a statuspage.io-like vocabulary (`degraded` for degraded_performance), one
+ * `incidents` list whose entries carry `name`, `state`, `severity`, times in epoch seconds
+ * (`startedAt`, `resolvedAt`, the page's `updated_at`; updates' `at` with `body`), and fields the app has no name for
+ * (`timezone`, `subscriberCount`, incidents' `shortlink`), which it must still show.
+ */
+const VARIANT_STATE: Record<ComponentStatus, string> = {
+  operational: 'operational',
+  degraded_performance: 'degraded',
+  partial_outage: 'partial_outage',
+  major_outage: 'major_outage',
+}
+
+function epochSeconds(iso: string): number
+function epochSeconds(iso: string | null): number | null
+function epochSeconds(iso: string | null): number | null {
+  return iso === null ? null : Math.floor(Date.parse(iso) / 1000)
+}
+
+function variantPreview(
+  statusPage: StatusPageRecord,
+  components: (StatusComponentRecord & { status: ComponentStatus })[],
+  overall: ComponentStatus,
+  incidents: IncidentRecord[],
+  now: Date,
+) {
+  return {
+    page: { name: statusPage.title, slug: statusPage.slug, url: statusPage.publicUrl },
+    overall: VARIANT_STATE[overall],
+    updated_at: Math.floor(now.getTime() / 1000),
+    timezone: 'UTC',
+    subscriberCount: 1284,
+    components: components.map(({ status, ...component }) => ({
+      ...component,
+      state: VARIANT_STATE[status],
+    })),
+    incidents: incidents.map((incident) => ({
+      id: incident.id,
+      name: incident.title,
+      state: incident.status,
+      severity: incident.impact,
+      componentIds: [...incident.componentIds],
+      startedAt: epochSeconds(incident.createdAt),
+      resolvedAt: epochSeconds(incident.resolvedAt),
+      shortlink: `https://stat.us/${incident.id.slice(0, 8)}`,
+      updates: incident.updates.map((update: IncidentUpdate) => ({
+        at: epochSeconds(update.at),
+        state: update.status,
+        body: update.message,
+      })),
+    })),
+  }
 }
 
 export const statusPageHandlers = { resolveIncident, getStatusPagePreview }

@@ -69,13 +69,16 @@ export async function runStatement(
       name: field.name,
       dataType: names.get(field.typeOid) ?? 'unknown',
     })),
+    typeOids: outcome.fields.map((field) => field.typeOid),
     rows: outcome.rows.map((row) => row.map(toJsonSafe)),
     truncated: outcome.truncated,
     durationMs,
   }
 }
 
-type ShapedResult = Omit<SqlOutcome, 'fields' | 'durationMs'> & { fields: RawResult['fields'] }
+type ShapedResult = Omit<SqlOutcome, 'fields' | 'typeOids' | 'durationMs'> & {
+  fields: RawResult['fields']
+}
 
 /**
  * A client may send `SET TRANSACTION READ ONLY;` before a query (Infradesk's read-only tabs do):

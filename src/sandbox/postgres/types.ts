@@ -10,6 +10,8 @@ export interface SqlOutcome {
   command: string
   rowCount: number | null
   fields: { name: string; dataType: string }[]
+  /** Each field's type OID, in field order (what node-postgres calls dataTypeID). */
+  typeOids: number[]
   /** JSON-safe values: bigint and numeric as strings, dates as ISO strings, bytea as \x hex. */
   rows: unknown[][]
   truncated: boolean

@@ -1,5 +1,8 @@
 import { types } from '@electric-sql/pglite'
 
+// One OID table for the sandbox (naming its columns) and the app (reading node-postgres fields).
+export { builtInTypeName } from '../../shared/sql/pg-types'
+
 /*
  * How PostgreSQL's text output becomes JSON-safe values, and how type OIDs become names.
  * Both backends (PGlite and a real server through `pg`) are given the same parsers, so a
@@ -141,86 +144,6 @@ export function toJsonSafe(value: unknown): unknown {
   if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`
   if (Array.isArray(value)) return value.map(toJsonSafe)
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toJsonSafe(item)]))
-}
-
-/** pg_type.typname of the built-in types a result is likely to carry (arrays as name[]). */
-const TYPE_NAMES: Record<number, string> = {
-  16: 'bool',
-  17: 'bytea',
-  18: 'char',
-  19: 'name',
-  20: 'int8',
-  21: 'int2',
-  23: 'int4',
-  24: 'regproc',
-  25: 'text',
-  26: 'oid',
-  27: 'tid',
-  28: 'xid',
-  114: 'json',
-  142: 'xml',
-  194: 'pg_node_tree',
-  600: 'point',
-  650: 'cidr',
-  700: 'float4',
-  701: 'float8',
-  705: 'unknown',
-  774: 'macaddr8',
-  790: 'money',
-  829: 'macaddr',
-  869: 'inet',
-  1033: 'aclitem',
-  1042: 'bpchar',
-  1043: 'varchar',
-  1082: 'date',
-  1083: 'time',
-  1114: 'timestamp',
-  1184: 'timestamptz',
-  1186: 'interval',
-  1266: 'timetz',
-  1560: 'bit',
-  1562: 'varbit',
-  1700: 'numeric',
-  1790: 'refcursor',
-  2205: 'regclass',
-  2206: 'regtype',
-  2249: 'record',
-  2278: 'void',
-  2950: 'uuid',
-  3220: 'pg_lsn',
-  3614: 'tsvector',
-  3615: 'tsquery',
-  3802: 'jsonb',
-  3904: 'int4range',
-  3906: 'numrange',
-  3910: 'tstzrange',
-  3912: 'daterange',
-  3926: 'int8range',
-  1000: 'bool[]',
-  1001: 'bytea[]',
-  1005: 'int2[]',
-  1007: 'int4[]',
-  1009: 'text[]',
-  1014: 'bpchar[]',
-  1015: 'varchar[]',
-  1016: 'int8[]',
-  1021: 'float4[]',
-  1022: 'float8[]',
-  1028: 'oid[]',
-  1041: 'inet[]',
-  1115: 'timestamp[]',
-  1182: 'date[]',
-  1183: 'time[]',
-  1185: 'timestamptz[]',
-  1187: 'interval[]',
-  1231: 'numeric[]',
-  199: 'json[]',
-  2951: 'uuid[]',
-  3807: 'jsonb[]',
-}
-
-export function builtInTypeName(oid: number): string | undefined {
-  return TYPE_NAMES[oid]
 }
 
 /** Names the types the built-in table lacks (user enums, domains, extension types). */

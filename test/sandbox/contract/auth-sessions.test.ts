@@ -5,8 +5,10 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
+  PERSONALITIES,
   sandboxForThisFile,
 } from '../../support/sandbox-process'
+import { parseTimestamp } from '../../../src/shared/time'
 
 /* Operations 1 (list sessions) and 2 (log out), and what a logout does to a token. */
 
@@ -23,34 +25,6 @@ describe('op 1: GET /auth/me/sessions', () => {
       expect(sessions.filter((session) => session.isCurrent)).toHaveLength(1)
       expect(new Set(sessions.map((session) => session.id)).size).toBe(sessions.length)
     }
-  })
-
-  it('writes the documented fields: auth methods of the spec, epoch-millisecond timestamps', async () => {
-    const sessions = expectSuccess('listSessions', await callOperation(sandbox, 'listSessions'))
-    for (const session of sessions) {
-      expect(AUTH_METHODS).toContain(session.authMethod)
-      // The sandbox's choice (ARCHITECTURE.md): epoch milliseconds, so above 10^12.
-      for (const time of [session.createdAt, session.lastSeenAt, session.expiresAt]) {
-        expect(Number.isInteger(time)).toBe(true)
-        expect(time).toBeGreaterThan(1e12)
-      }
-      if (session.mfaSatisfiedAt !== null) expect(session.mfaSatisfiedAt).toBeGreaterThan(1e12)
-      expect(session.lastSeenAt).toBeGreaterThanOrEqual(session.createdAt)
-      expect(session.expiresAt).toBeGreaterThan(session.createdAt)
-    }
-    // The seed shows every kind the screen must render: nulls and each auth method somewhere.
-    const all = [
-      ...sessions,
-      ...expectSuccess(
-        'listSessions',
-        await callOperation(sandbox, 'listSessions', { token: sandbox.tokens.viewer }),
-      ),
-    ]
-    expect(new Set(all.map((session) => session.authMethod))).toEqual(new Set(AUTH_METHODS))
-    expect(all.some((session) => session.mfaSatisfiedAt === null)).toBe(true)
-    expect(all.some((session) => session.ipAddress === null || session.userAgent === null)).toBe(
-      true,
-    )
   })
 
   it("lists the caller's own sessions: the admin's and the viewer's are different", async () => {
@@ -99,5 +73,44 @@ describe('op 2: POST /auth/logout', () => {
     // otherwise nothing could restore the seed.
     await sandbox.reset()
     expectSuccess('listSessions', await callOperation(sandbox, 'listSessions'))
+  })
+})
+
+describe.each(PERSONALITIES)('op 1: session timestamps ($personality)', ({ variant, args }) => {
+  // The default personality shares the file's sandbox; the variant gets its own process.
+  const on = variant ? sandboxForThisFile({ resetBeforeEach: false, args }) : sandbox
+
+  it('writes the documented fields: auth methods of the spec, integer timestamps', async () => {
+    const sessions = expectSuccess('listSessions', await callOperation(on, 'listSessions'))
+    const now = Date.now()
+    for (const session of sessions) {
+      expect(AUTH_METHODS).toContain(session.authMethod)
+      // The unit is not shown: the default sends epoch milliseconds (above 10^12), the variant
+      // epoch seconds (below). Either reads as a time near now through the app's one reader.
+      const times = [session.createdAt, session.lastSeenAt, session.expiresAt]
+      if (session.mfaSatisfiedAt !== null) times.push(session.mfaSatisfiedAt)
+      for (const time of times) {
+        expect(Number.isInteger(time)).toBe(true)
+        if (variant) expect(time).toBeLessThan(1e12)
+        else expect(time).toBeGreaterThan(1e12)
+        const at = parseTimestamp(time) ?? Number.NaN
+        expect(Math.abs(at - now)).toBeLessThan(5 * 365 * 86_400_000)
+      }
+      expect(session.lastSeenAt).toBeGreaterThanOrEqual(session.createdAt)
+      expect(session.expiresAt).toBeGreaterThan(session.createdAt)
+    }
+    // The seed shows every kind the screen must render: nulls and each auth method somewhere.
+    const all = [
+      ...sessions,
+      ...expectSuccess(
+        'listSessions',
+        await callOperation(on, 'listSessions', { token: on.tokens.viewer }),
+      ),
+    ]
+    expect(new Set(all.map((session) => session.authMethod))).toEqual(new Set(AUTH_METHODS))
+    expect(all.some((session) => session.mfaSatisfiedAt === null)).toBe(true)
+    expect(all.some((session) => session.ipAddress === null || session.userAgent === null)).toBe(
+      true,
+    )
   })
 })

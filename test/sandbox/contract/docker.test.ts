@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { MIGRATION_STATUSES } from '../../../src/shared/api'
+import type { SandboxProcess } from '../../support/sandbox-process'
 import {
   call,
   callOperation,
@@ -8,6 +9,7 @@ import {
   expectSuccess,
   expectValidationError,
   itRejectsEachInvalidBody,
+  PERSONALITIES,
   sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
@@ -41,14 +43,14 @@ const deploymentSchema = z.looseObject({
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: true })
 
-function needingAttention(): string[] {
-  const ids = sandbox.seed.migrations.needs_attention ?? []
+function needingAttention(on: SandboxProcess = sandbox): string[] {
+  const ids = on.seed.migrations.needs_attention ?? []
   expect(ids.length, 'at least two migrations need attention').toBeGreaterThanOrEqual(2)
   return ids
 }
 
-function resolve(id: string, authoritativeSide: unknown) {
-  return callOperation(sandbox, 'resolveMigration', {
+function resolve(id: string, authoritativeSide: unknown, on: SandboxProcess = sandbox) {
+  return callOperation(on, 'resolveMigration', {
     params: { id },
     body: { authoritativeSide },
   })
@@ -59,37 +61,6 @@ describe('op 13: POST /api/docker/migrations/{id}/resolve', () => {
     for (const status of MIGRATION_STATUSES) {
       expect(sandbox.seed.migrations[status]?.length ?? 0, status).toBeGreaterThan(0)
     }
-  })
-
-  it('target chosen: completed, lock and maintenance released, no container touched', async () => {
-    const id = needingAttention()[0] as string
-    const migration = expectSuccess('resolveMigration', await resolve(id, 'target')).data
-    expect(migration.id).toBe(id)
-    expect(migration.status).toBe('completed')
-    expect(migration.completedAt).not.toBeNull()
-    const effects = resolvedMigrationSchema.parse(migration)
-    expect(effects.lock.held).toBe(false)
-    expect(effects.maintenanceMode.active).toBe(false)
-    expect(effects.resolution.authoritativeSide).toBe('target')
-    expect(effects.resolution.authoritativeNodeId).toBe(migration.targetNodeId)
-    expect(effects.resolution.containersStarted).toBe(0)
-    expect(effects.resolution.containersRemoved).toBe(0)
-    // The source's restart policy is restored only when the source is chosen.
-    expect(effects.sourceRestartPolicy).toBe('no')
-  })
-
-  it('source chosen: cancelled, and the replaced restart policy is restored on the source', async () => {
-    const id = needingAttention()[1] as string
-    const migration = expectSuccess('resolveMigration', await resolve(id, 'source')).data
-    expect(migration.status).toBe('cancelled')
-    const effects = resolvedMigrationSchema.parse(migration)
-    expect(effects.lock.held).toBe(false)
-    expect(effects.maintenanceMode.active).toBe(false)
-    expect(effects.resolution.authoritativeNodeId).toBe(migration.sourceNodeId)
-    expect(effects.replacedSourceRestartPolicy).toBeNull()
-    expect(effects.sourceRestartPolicy).not.toBe('no')
-    expect(effects.resolution.containersStarted).toBe(0)
-    expect(effects.resolution.containersRemoved).toBe(0)
   })
 
   it('a resolved migration stays resolved: resolving it again is 409, either side', async () => {
@@ -147,6 +118,50 @@ describe('op 13: POST /api/docker/migrations/{id}/resolve', () => {
     expectValidationError(response, ['id'])
   })
 })
+
+/*
+ * The next state after op 13 is not shown (section 3): the default answers `completed` (target)
+ * or `cancelled` (source), the variant `cleanup_pending` either way. Both must show section
+ * 3's effects.
+ */
+describe.each(PERSONALITIES)(
+  'op 13: the migration after resolve ($personality)',
+  ({ variant, args }) => {
+    // The default personality shares the file's sandbox; the variant gets its own process.
+    const on = variant ? sandboxForThisFile({ resetBeforeEach: true, args }) : sandbox
+
+    it('target chosen: lock and maintenance released, no container touched', async () => {
+      const id = needingAttention(on)[0] as string
+      const migration = expectSuccess('resolveMigration', await resolve(id, 'target', on)).data
+      expect(migration.id).toBe(id)
+      expect(migration.status).toBe(variant ? 'cleanup_pending' : 'completed')
+      expect(migration.completedAt).not.toBeNull()
+      const effects = resolvedMigrationSchema.parse(migration)
+      expect(effects.lock.held).toBe(false)
+      expect(effects.maintenanceMode.active).toBe(false)
+      expect(effects.resolution.authoritativeSide).toBe('target')
+      expect(effects.resolution.authoritativeNodeId).toBe(migration.targetNodeId)
+      expect(effects.resolution.containersStarted).toBe(0)
+      expect(effects.resolution.containersRemoved).toBe(0)
+      // The source's restart policy is restored only when the source is chosen.
+      expect(effects.sourceRestartPolicy).toBe('no')
+    })
+
+    it('source chosen: the replaced restart policy is restored on the source', async () => {
+      const id = needingAttention(on)[1] as string
+      const migration = expectSuccess('resolveMigration', await resolve(id, 'source', on)).data
+      expect(migration.status).toBe(variant ? 'cleanup_pending' : 'cancelled')
+      const effects = resolvedMigrationSchema.parse(migration)
+      expect(effects.lock.held).toBe(false)
+      expect(effects.maintenanceMode.active).toBe(false)
+      expect(effects.resolution.authoritativeNodeId).toBe(migration.sourceNodeId)
+      expect(effects.replacedSourceRestartPolicy).toBeNull()
+      expect(effects.sourceRestartPolicy).not.toBe('no')
+      expect(effects.resolution.containersStarted).toBe(0)
+      expect(effects.resolution.containersRemoved).toBe(0)
+    })
+  },
+)
 
 describe('op 19: POST /api/docker/nodes/{nodeId}/deployments/{deploymentId}/source/resolve', () => {
   function resolveSource(nodeId: string, deploymentId: string, token?: string) {

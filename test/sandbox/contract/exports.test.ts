@@ -8,8 +8,10 @@ import {
   expectSuccess,
   expectValidationError,
   itRejectsEachInvalidBody,
+  PERSONALITIES,
   sandboxForThisFile,
 } from '../../support/sandbox-process'
+import type { CallResult, SandboxProcess } from '../../support/sandbox-process'
 import {
   certificatePublicKey,
   keytoolList,
@@ -75,11 +77,17 @@ async function exportJson(
   id: string,
   format: ExportFormat,
   passphrase?: string,
+  on: SandboxProcess = sandbox,
 ): Promise<ExportedBytes & { encoding: string }> {
-  const response = await callOperation(sandbox, 'exportCertificate', {
+  const response = await callOperation(on, 'exportCertificate', {
     params: { id },
     body: { format, passphrase },
   })
+  return fromJson(format, response)
+}
+
+/** The file inside op 12's JSON form, checked as a client must read it. */
+function fromJson(format: ExportFormat, response: CallResult) {
   const { data } = expectSuccess('exportCertificate', response)
   // Binary content travels as base64 only: a text decoder would corrupt it.
   expect(data.encoding).toBe(BINARY_FORMATS.has(format) ? 'base64' : 'utf8')
@@ -365,6 +373,38 @@ describe('op 12: the two answer forms', () => {
     }
   })
 })
+
+/*
+ * The form of op 12's answer is not shown. The app asks for raw bytes and reads whatever comes
+ * by its media type; the default answers raw bytes, the variant always the JSON form. Either
+ * way the file must be the same as the JSON form's.
+ */
+describe.each(PERSONALITIES)(
+  'op 12: the answer to a client that asks for bytes ($personality)',
+  ({ variant, args }) => {
+    // The default personality shares the file's sandbox; the variant gets its own process.
+    const on = variant ? sandboxForThisFile({ resetBeforeEach: false, args }) : sandbox
+
+    it.each(DETERMINISTIC_FORMATS)('%s: read by its media type, the same file', async (format) => {
+      const id = on.seed.certificates.withPrivateKey[0] as string
+      const response = await callOperation(on, 'exportCertificate', {
+        params: { id },
+        body: { format },
+        headers: { accept: 'application/octet-stream' },
+      })
+      expect(response.status, response.text().slice(0, 500)).toBe(200)
+      const isJson = /[/+]json/i.test(response.headers.get('content-type') ?? '')
+      expect(isJson).toBe(variant)
+      const bytes = isJson ? fromJson(format, response).bytes : response.bytes
+      const asJson = await exportJson(id, format, undefined, on)
+      expect(bytes.equals(asJson.bytes)).toBe(true)
+      if (format === 'pem') {
+        const file = await temp.write(`${variant ? 'variant' : 'default'}-leaf.crt`, bytes)
+        expect(await openssl(['x509', '-in', file, '-noout', '-subject'])).toMatch(/subject=/)
+      }
+    })
+  },
+)
 
 describe('op 12: refusals', () => {
   it('404 for an unknown certificate', async () => {

@@ -5,9 +5,10 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
+  PERSONALITIES,
   sandboxForThisFile,
 } from '../../support/sandbox-process'
-import type { SeedIds } from '../../support/sandbox-process'
+import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
 import { makeTempDir, sha256Hex, tarList } from '../../support/tools'
 import type { TempDir } from '../../support/tools'
 
@@ -38,8 +39,8 @@ afterAll(async () => {
   await temp?.remove()
 })
 
-async function exportVolume(volume: SeedVolume, token?: string) {
-  const response = await callOperation(sandbox, 'exportVolume', {
+async function exportVolume(volume: SeedVolume, token?: string, on: SandboxProcess = sandbox) {
+  const response = await callOperation(on, 'exportVolume', {
     params: { nodeId: volume.nodeId, name: volume.name },
     token,
   })
@@ -115,6 +116,58 @@ describe('op 15: GET /api/docker/nodes/{nodeId}/volumes/{name}/export', () => {
     )
   })
 })
+
+/*
+ * The shape of op 15's answer beyond the envelope is not shown: the default links to the
+ * archive (`downloadUrl`), the variant sends small archives inline as base64 `content` (and
+ * still links to the 1 GiB one). A client reads whichever came; the bytes must match the
+ * answer's `sizeBytes` and `sha256` and be a tar.gz.
+ */
+describe.each(PERSONALITIES)(
+  'op 15: the archive as a client reads it ($personality)',
+  ({ variant, args }) => {
+    // The default personality shares the file's sandbox; the variant gets its own process.
+    const on = variant ? sandboxForThisFile({ resetBeforeEach: false, args }) : sandbox
+    /** The same volume in this personality's seed (ids are random per process). */
+    const here = (volume: SeedVolume) =>
+      on.seed.volumes.find((candidate) => candidate.name === volume.name) as SeedVolume
+
+    it('a small volume: the bytes match sizeBytes and sha256, and tar lists them', async () => {
+      const data = await exportVolume(here(small), undefined, on)
+      const content = (data as Record<string, unknown>)['content']
+      let bytes: Buffer
+      if (variant) {
+        expect(data.downloadUrl).toBeUndefined()
+        expect(content).toEqual(expect.any(String))
+        bytes = Buffer.from(String(content), 'base64')
+        expect(bytes.toString('base64')).toBe(content)
+      } else {
+        expect(content).toBeUndefined()
+        const response = await download(data.downloadUrl ?? '')
+        expect(response.status).toBe(200)
+        bytes = Buffer.from(await response.arrayBuffer())
+      }
+      expect(bytes.length).toBe(data.sizeBytes)
+      expect(sha256Hex(bytes)).toBe(data.sha256)
+      const file = await temp.write(
+        `${variant ? 'variant' : 'default'}-${small.name}.tar.gz`,
+        bytes,
+      )
+      expect((await tarList(file)).length).toBeGreaterThan(0)
+    })
+
+    it(
+      'the large volume is never inline: a link, its size and hash',
+      async () => {
+        const data = await exportVolume(here(large), undefined, on)
+        expect((data as Record<string, unknown>)['content']).toBeUndefined()
+        expect(new URL(data.downloadUrl ?? '').origin).toBe(new URL(on.url).origin)
+        expect(data.sizeBytes).toBe(large.sizeBytes)
+      },
+      LARGE_TIMEOUT_MS,
+    )
+  },
+)
 
 describe('the downloadUrl of a small volume', () => {
   let url: string

@@ -1,4 +1,5 @@
 import type { CertificateRow } from '../../../shared/bridge'
+import { parseTimestampIso } from '../../../shared/time'
 import type { CertificateCacheEntry } from '../../cache/certificates'
 
 /*
@@ -21,7 +22,7 @@ export function toCacheEntry(item: unknown): CertificateCacheEntry | null {
     folderId: text(fields['folderId']),
     folderPath: folderPathOf(fields['folderPath']),
     commonName: text(fields['commonName']),
-    notAfter: isoDate(fields['notAfter'] ?? fields['expiresAt'] ?? fields['validTo']),
+    notAfter: parseTimestampIso(fields['notAfter'] ?? fields['expiresAt'] ?? fields['validTo']),
     isSystem: fields['isSystem'] === true || fields['system'] === true,
     hasPrivateKey: typeof fields['hasPrivateKey'] === 'boolean' ? fields['hasPrivateKey'] : null,
   }
@@ -37,17 +38,4 @@ function folderPathOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((name): name is string => typeof name === 'string')
   if (typeof value === 'string' && value !== '') return value.split('/').filter(Boolean)
   return []
-}
-
-/** ISO 8601 from a date string or epoch seconds/milliseconds; null when unreadable. */
-function isoDate(value: unknown): string | null {
-  let ms: number
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    ms = value < 1e12 ? value * 1000 : value
-  } else if (typeof value === 'string' && value !== '') {
-    ms = Date.parse(value)
-  } else {
-    return null
-  }
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString()
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { RotationRecord } from '../../../shared/bridge/channels/operations'
+import { parseTimestamp } from '../../../shared/time'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import type { OperationsStore } from '../../cache/operations'
 import type { DeskContext } from '../context'
@@ -84,9 +85,9 @@ export function toRotationRecord(
   requestedAt: number,
   data: Record<string, unknown>,
 ): RotationRecord {
-  const dueText = textField(data, 'completesAt')
-  const due = dueText === null ? Number.NaN : Date.parse(dueText)
-  const pending = textField(data, 'status') === 'pending' && Number.isFinite(due)
+  // ISO 8601 or epoch s/ms: the app's one timestamp reader.
+  const due = parseTimestamp(data['completesAt'])
+  const pending = textField(data, 'status') === 'pending' && due !== null
   return {
     id: textField(data, 'id') ?? randomUUID(),
     databaseId,

@@ -6,27 +6,27 @@ import type {
   StatusPage,
   StatusPageState,
 } from '../../../shared/bridge/channels/operations'
+import { INCIDENT_LIST_KEYS, readIncident } from '../../../shared/status-page'
 import { ServiceError } from '../../api'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import type { OperationsStore } from '../../cache/operations'
 import type { DeskContext } from '../context'
 import { bridgeErrorOf, isConnectivityError, requireProfile, withProfileClient } from '../context'
-import { recordedCall, textField } from './recorded'
+import { recordedCall } from './recorded'
 
 /*
  * The status page (op 21) and its incidents (op 18). Op 21's answer is split in two for the
  * cache: its incidents go to the generic cached list `incidents` (one row each), the page itself
  * (title, overall state, components) to a snapshot. `cached` answers at once from there, also
- * offline; `refresh` asks the service. The preview's shape is not in the spec: the sandbox's
- * `openIncidents` and `recentlyResolved` are read, and so is a plain `incidents` list.
+ * offline; `refresh` asks the service. The preview's shape is not in the spec: incidents are
+ * read from any of the lists src/shared/status-page.ts knows (the sandbox's `openIncidents`
+ * and `recentlyResolved`, a plain `incidents` list…), everything else is the page, kept whole.
  */
 
 type Handlers = Pick<
   BridgeHandlers,
   'statusPage.cached' | 'statusPage.refresh' | 'statusPage.resolveIncident'
 >
-
-const INCIDENT_LIST_KEYS = ['openIncidents', 'recentlyResolved', 'incidents'] as const
 
 export function statusPageHandlers(context: DeskContext, store: OperationsStore): Handlers {
   function cachedState(profileId: string, error: BridgeError | null): StatusPageState {
@@ -80,8 +80,8 @@ export function statusPageHandlers(context: DeskContext, store: OperationsStore)
         { params: { id: incidentId } },
         incidentId,
         (resolved) => {
-          const title = textField(resolved.data, 'title') ?? textField(known, 'title')
-          const status = textField(resolved.data, 'status') ?? 'resolved'
+          const title = titleOf(resolved.data) ?? titleOf(known)
+          const status = statusOf(resolved.data) ?? 'resolved'
           return title === null ? `Incident ${status}` : `"${title}" ${status}`
         },
       )
@@ -103,34 +103,43 @@ export function readPreview(data: unknown): { page: StatusPage; incidents: Incid
   const record = data as Record<string, unknown>
   const seen = new Set<string>()
   const incidents: Incident[] = []
+  // Entries of an incident list that are not incidents with a string id (op 18 needs one) stay
+  // on the page under their list's name, so the screen still shows them.
+  const unread: Record<string, unknown[]> = {}
   for (const key of INCIDENT_LIST_KEYS) {
     const list = record[key]
     if (!Array.isArray(list)) continue
     for (const item of list) {
       const parsed = incidentSchema.safeParse(item)
-      if (parsed.success && !seen.has(parsed.data.id)) {
+      if (!parsed.success) (unread[key] ??= []).push(item)
+      else if (!seen.has(parsed.data.id)) {
         seen.add(parsed.data.id)
         incidents.push(parsed.data)
       }
     }
   }
-  const rest = Object.fromEntries(
-    Object.entries(record).filter(
-      ([key]) => !(INCIDENT_LIST_KEYS as readonly string[]).includes(key),
+  const page = {
+    ...Object.fromEntries(
+      Object.entries(record).filter(
+        ([key]) => !(INCIDENT_LIST_KEYS as readonly string[]).includes(key),
+      ),
     ),
-  )
-  const page = statusPageSchema.safeParse(rest)
-  if (!page.success) {
-    throw new ServiceError(
-      APP_ERROR_CODES.BAD_RESPONSE,
-      'The status page preview does not have the expected shape',
-      {
-        details: page.error.issues.map((issue) => ({
-          path: issue.path.map(String),
-          message: issue.message,
-        })),
-      },
-    )
+    ...unread,
   }
-  return { page: page.data, incidents }
+  return { page, incidents }
+}
+
+/** An incident's title and status by any of their names (the activity line says them). */
+function titleOf(item: unknown): string | null {
+  return incidentOf(item)?.title ?? null
+}
+
+function statusOf(item: unknown): string | null {
+  return incidentOf(item)?.status.text ?? null
+}
+
+function incidentOf(item: unknown) {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return null
+  const fields = item as Record<string, unknown>
+  return readIncident({ ...fields, id: typeof fields['id'] === 'string' ? fields['id'] : '' })
 }

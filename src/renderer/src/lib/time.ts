@@ -1,7 +1,11 @@
 /*
  * Time as an operator reads it: an absolute local time (for the record) next to a relative one
- * (for the glance). Pure functions, so the wording is unit-tested without a browser.
+ * (for the glance). Pure functions, so the wording is unit-tested without a browser. What a
+ * service sends is read by the app's one timestamp reader (src/shared/time.ts: epoch seconds,
+ * milliseconds or ISO 8601), re-exported here for the screens.
  */
+
+export { epochMsOf, parseTimestamp } from '../../../shared/time'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND

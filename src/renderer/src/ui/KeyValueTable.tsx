@@ -1,6 +1,6 @@
 import { displayValue } from '../lib/extra-fields'
 import './key-value.css'
-import { formatLocalFull, toIso } from '../lib/time'
+import { formatLocalFull, parseTimestamp, toIso } from '../lib/time'
 
 /*
  * A free-form object (a migration's `progress`, `verification`, the fields a service adds) as a
@@ -62,14 +62,13 @@ export function KeyValue({ name, value, label }: { name: string; value: unknown;
   return <span className="kv-value">{displayValue(value)}</span>
 }
 
-/** Epoch ms for a timestamp field ("…At" holding an ISO date or epoch value), else null. */
+/**
+ * Epoch ms for a timestamp field ("…At" holding ISO 8601 or epoch seconds/milliseconds, read
+ * by the app's one timestamp reader), else null.
+ */
 export function timestampOf(name: string, value: unknown): number | null {
-  if (!/At$/.test(name)) return null
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
-    const at = Date.parse(value)
-    return Number.isNaN(at) ? null : at
-  }
-  return null
+  if (!/At$/.test(name) || typeof value === 'boolean') return null
+  return parseTimestamp(value)
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -46,11 +46,32 @@ export type CertificateRow = z.infer<typeof certificateRowSchema>
 export const certificateFolderSchema = z.object({ id, path: z.array(z.string()) })
 export type CertificateFolder = z.infer<typeof certificateFolderSchema>
 
+/**
+ * Why the last refresh's list may lack certificates (null when nothing says so). Op 16's paging
+ * is not in the spec, so the walk over its pages can end without proof it saw everything: at
+ * the app's bound on pages, or with `meta.total` disagreeing with what arrived. The screen says
+ * so rather than show a part as the whole.
+ */
+export const listCompletenessSchema = z.object({
+  reason: z.enum(['page-bound', 'total-mismatch']),
+  /** Distinct certificates that arrived. */
+  received: z.int().nonnegative(),
+  /** The service's `meta.total`, or the least the walk proves exists; null when unknown. */
+  expected: z.int().nonnegative().nullable(),
+  /** Pages asked for. */
+  pages: z.int().nonnegative(),
+  /** In words, for the screen: "57 of at least 60: the service stopped answering pages". */
+  message: z.string(),
+})
+export type ListCompleteness = z.infer<typeof listCompletenessSchema>
+
 export const certificateListSchema = z.object({
   rows: z.array(certificateRowSchema),
   /** Every folder seen in this profile's cached certificates (whatever the filter). */
   folders: z.array(certificateFolderSchema),
   fetchedAt: z.number().nullable(),
+  /** The last refresh's note on a list that may be incomplete (kept in the cache with it). */
+  completeness: listCompletenessSchema.nullable(),
   offline: z.boolean(),
   error: bridgeErrorSchema.nullable(),
 })

@@ -27,7 +27,10 @@ export type SqlField = z.infer<typeof sqlFieldSchema>
 
 /** The most rows one call may ask for (a grid window, a copied range is done in main). */
 export const SQL_MAX_WINDOW = 2000
-/** The service's bound in the sandbox (ARCHITECTURE.md); a tab's maxRows stays inside it. */
+/**
+ * The most rows a tab may ask. A service may allow fewer (published code of this service:
+ * 2,000); main learns that bound from its refusal and asks at most that (meta.rowLimit).
+ */
 export const SQL_MAX_ROWS = 100_000
 /** 1 MiB of SQL is far more than an editor holds and less than the web host's body limit. */
 const sqlText = z.string().min(1, 'Enter a statement').max(1_000_000)
@@ -43,7 +46,16 @@ export const sqlResultMetaSchema = z.object({
   fields: z.array(sqlFieldSchema),
   /** The service stopped at maxRows: only the first `rows` rows are here. */
   truncated: z.boolean(),
-  maxRows: z.number(),
+  /** The maxRows sent (the tab's, or the service's bound when lower); null: the service's default. */
+  maxRows: z.number().nullable(),
+  /**
+   * Set when this service holds op 5 to fewer rows than the tab asked (it refused more with
+   * VALIDATION_ERROR on maxRows, and the app remembers its bound per profile): the run asked
+   * `max`. The screen says "this service returns at most `max` rows per statement".
+   */
+  rowLimit: z.object({ max: z.number(), asked: z.number() }).nullable(),
+  /** What the app read in a way the user should know of: the answer's shape, a refused maxRows. */
+  notes: z.array(z.string()),
   /** The service's own time for the statement, when it says. */
   durationMs: z.number().nullable(),
   /** Run to answer, measured in main (network and parsing included). */

@@ -215,6 +215,15 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           </div>
         </div>
       ) : null}
+      {current && state.completeness ? (
+        // Never a part shown as the whole: op 16's paging is not in the spec (see main's walk).
+        <div className="banner banner-warning" role="status" aria-label="List may be incomplete">
+          <div className="banner-text">
+            <div className="banner-title">The service may hold more certificates than listed</div>
+            <div className="banner-message">{state.completeness.message}</div>
+          </div>
+        </div>
+      ) : null}
       {error ? (
         <ErrorBanner
           error={error}

@@ -5,6 +5,7 @@ import type {
   CertificateFolder,
   CertificateList,
   CertificateRow,
+  ListCompleteness,
 } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { asBridgeError, bridge } from '../../bridge'
@@ -29,6 +30,8 @@ interface CertificatesState {
   rows: CertificateRow[]
   folders: CertificateFolder[]
   fetchedAt: number | null
+  /** The last refresh's note when the list may lack certificates (the screen says it). */
+  completeness: ListCompleteness | null
   loaded: boolean
   refreshing: boolean
   offline: boolean
@@ -86,6 +89,7 @@ export const useCertificatesStore = create<CertificatesState>()((set, get) => {
       rows: list.rows,
       folders: list.folders,
       fetchedAt: list.fetchedAt,
+      completeness: list.completeness,
       offline,
       error: list.error,
       loaded: true,
@@ -118,6 +122,7 @@ export const useCertificatesStore = create<CertificatesState>()((set, get) => {
       rows: [],
       folders: [],
       fetchedAt: null,
+      completeness: null,
       loaded: false,
       offline: false,
       error: null,
@@ -143,6 +148,7 @@ export const useCertificatesStore = create<CertificatesState>()((set, get) => {
     rows: [],
     folders: [],
     fetchedAt: null,
+    completeness: null,
     loaded: false,
     refreshing: false,
     offline: false,

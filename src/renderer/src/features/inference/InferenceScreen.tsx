@@ -1,11 +1,12 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react'
-import { toEpochMs, type InferenceModel } from '../../../../shared/api'
+import type { InferenceModel } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { isAuthError, isConnectivityError } from '../../lib/errors'
 import { displayValue } from '../../lib/extra-fields'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { epochMsOf } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { useInferenceStore } from './store'
 
@@ -28,7 +29,7 @@ function buildColumns(keys: readonly string[]): SortableColumn<InferenceModel>[]
         if (value === undefined) return <span className="muted">—</span>
         // OpenAI-style catalogs put a Unix time in `created`.
         if (key === 'created' && typeof value === 'number') {
-          return <RelativeTime at={toEpochMs(value)} withLocal />
+          return <RelativeTime at={epochMsOf(value)} withLocal />
         }
         return displayValue(value)
       },

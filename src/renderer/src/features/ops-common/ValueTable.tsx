@@ -1,4 +1,4 @@
-import { formatLocalFull } from '../../lib/time'
+import { formatLocalFull, parseTimestamp } from '../../lib/time'
 import { isRecord } from './form'
 
 /*
@@ -15,8 +15,8 @@ function Scalar({ value }: { value: unknown }) {
   if (typeof value === 'string') {
     if (value === '') return <span className="muted">(empty)</span>
     if (ISO_TIME.test(value)) {
-      const at = Date.parse(value)
-      if (Number.isFinite(at)) {
+      const at = parseTimestamp(value)
+      if (at !== null) {
         return (
           <time dateTime={value} title={value}>
             {formatLocalFull(at)}

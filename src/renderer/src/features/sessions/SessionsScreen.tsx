@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import { toEpochMs, type Session } from '../../../../shared/api'
+import type { Session } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { parseTimestamp } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { ExtraFields } from './ExtraFields'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
@@ -23,7 +24,9 @@ const AUTH_METHOD_LABELS: Record<string, string> = {
 
 function Timestamp({ value }: { value: number | null }) {
   if (value === null) return <span className="muted">—</span>
-  return <RelativeTime at={toEpochMs(value)} withLocal />
+  // Seconds or milliseconds (the unit is not in the spec): the app's one timestamp reader.
+  const at = parseTimestamp(value)
+  return at === null ? <>{String(value)}</> : <RelativeTime at={at} withLocal />
 }
 
 function Text({ value }: { value: string | null }) {

@@ -66,16 +66,22 @@ export function SettingsScreen({ profile }: { profile: Profile | null }) {
 }
 
 /** Saved on change, like the theme: a safety switch should not wait for a Save button. */
-function SqlSafety({ confirmDestructive }: { confirmDestructive: boolean }) {
+function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean }) {
   const update = useSettingsStore((s) => s.update)
   const [error, setError] = useState<BridgeError | null>(null)
+  // The box shows the choice at once, while main saves it; a refusal puts the saved one back.
+  const [choosing, setChoosing] = useState<boolean | null>(null)
+  const confirmDestructive = choosing ?? saved
 
   async function toggle(next: boolean) {
     setError(null)
+    setChoosing(next)
     try {
       await update({ confirmDestructive: next })
     } catch (caught) {
       setError(asBridgeError(caught))
+    } finally {
+      setChoosing(null)
     }
   }
 

@@ -256,7 +256,9 @@ function ResultView({
       .catch((caught: unknown) => setError(asBridgeError(caught)))
   }
 
-  const nextLimit = Math.min(SQL_MAX_ROWS, meta.maxRows * 10)
+  // A service that said it returns fewer rows (meta.rowLimit) is not asked for more.
+  const ceiling = meta.rowLimit?.max ?? SQL_MAX_ROWS
+  const nextLimit = Math.min(ceiling, (meta.maxRows ?? meta.rows) * 10)
   const field = value ? meta.fields[value.column] : undefined
   return (
     <div className="sql-result">
@@ -278,7 +280,9 @@ function ResultView({
           : ''}
         {' · '}
         {Math.round(meta.elapsedMs).toLocaleString('en-US')} ms
-        {meta.durationMs !== null ? ` (service ${Math.round(meta.durationMs)} ms)` : ''}
+        {meta.durationMs !== null
+          ? ` (service ${meta.durationMs.toLocaleString('en-US', { maximumFractionDigits: meta.durationMs < 10 ? 2 : 0 })} ms)`
+          : ''}
         {meta.truncated ? ' · truncated' : ''}
         {meta.complete ? '' : ' · reading the rest…'}
         <span className="sql-meta-actions">
@@ -308,12 +312,24 @@ function ResultView({
           ) : null}
         </span>
       </div>
+      {meta.rowLimit ? (
+        <div className="banner banner-info sql-row-limit" role="note">
+          This service returns at most {meta.rowLimit.max.toLocaleString('en-US')} rows per
+          statement: the tab asks for {meta.rowLimit.asked.toLocaleString('en-US')}, so{' '}
+          {meta.rowLimit.max.toLocaleString('en-US')} were asked.
+        </div>
+      ) : null}
+      {meta.notes.map((note) => (
+        <div key={note} className="banner banner-info sql-note" role="note">
+          {note}
+        </div>
+      ))}
       {meta.truncated ? (
         <div className="banner banner-warning sql-truncated" role="status">
           Showing the first {meta.rows.toLocaleString('en-US')} rows only
-          {meta.rowCount !== null ? ` of ${meta.rowCount.toLocaleString('en-US')}` : ''} (the
-          tab&apos;s row limit).
-          {meta.maxRows < SQL_MAX_ROWS ? (
+          {meta.rowCount !== null ? ` of ${meta.rowCount.toLocaleString('en-US')}` : ''} (
+          {meta.rowLimit ? "the service's row limit" : "the tab's row limit"}).
+          {meta.maxRows !== null && meta.maxRows < ceiling ? (
             <Button size="small" onClick={() => onRerunWithMoreRows(nextLimit)}>
               Run again with {nextLimit.toLocaleString('en-US')} rows
             </Button>

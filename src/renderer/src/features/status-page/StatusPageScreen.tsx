@@ -1,10 +1,18 @@
 import { useEffect, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
-import type { Incident, StatusComponent } from '../../../../shared/bridge/channels/operations'
+import type { Incident } from '../../../../shared/bridge/channels/operations'
 import type { BridgeError } from '../../../../shared/bridge'
+import { readIncident, readStatusPage } from '../../../../shared/status-page'
+import type {
+  ComponentReading,
+  Extra,
+  IncidentReading,
+  StatusWord,
+} from '../../../../shared/status-page'
 import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
 import { isAuthError } from '../../lib/errors'
+import { displayValue } from '../../lib/extra-fields'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
@@ -20,25 +28,33 @@ import { useStatusPageStore } from './store'
  * The status page as the public would see it (op 21): overall state, components by group, open
  * incidents with their updates, recently resolved ones; rendered as a page, never as JSON. Open
  * incidents can be resolved (op 18), always with a confirmation: the public page changes.
+ *
+ * The preview's shape is the service's (the spec shows none): src/shared/status-page.ts reads
+ * each thing by its known names (title or page.name, overallStatus or overall or state…, times
+ * in seconds, milliseconds or ISO 8601), and every field it does not name is shown as is under
+ * "More fields", so nothing the service sent is lost on the way to the screen.
  */
 
 const STATE_WORDS: Record<string, string> = {
   operational: 'All systems operational',
-  degraded_performance: 'Degraded performance',
+  degraded: 'Degraded performance',
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',
+  maintenance: 'Under maintenance',
 }
 const COMPONENT_WORDS: Record<string, string> = {
   operational: 'Operational',
-  degraded_performance: 'Degraded performance',
+  degraded: 'Degraded performance',
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',
+  maintenance: 'Under maintenance',
 }
 const TONE: Record<string, 'success' | 'warning' | 'danger' | 'info' | 'neutral'> = {
   operational: 'success',
-  degraded_performance: 'warning',
+  degraded: 'warning',
   partial_outage: 'danger',
   major_outage: 'danger',
+  maintenance: 'info',
   investigating: 'danger',
   identified: 'warning',
   monitoring: 'info',
@@ -48,21 +64,37 @@ const TONE: Record<string, 'success' | 'warning' | 'danger' | 'info' | 'neutral'
   critical: 'danger',
 }
 
-function words(value: string | undefined, table: Record<string, string>): string {
-  if (value === undefined) return 'Unknown'
-  return table[value] ?? value.replace(/_/g, ' ')
+/** Our words for a state we know; the service's own word (underscores as spaces) otherwise. */
+function words(state: StatusWord, table: Record<string, string>): string {
+  if (state.level !== null) return table[state.level] ?? state.level
+  return state.text === null ? 'Not stated' : state.text.replace(/_/g, ' ')
 }
 
-function isOpen(incident: Incident): boolean {
-  return incident.status !== 'resolved'
-}
-
-function When({ iso }: { iso: string | null | undefined }) {
-  if (!iso) return <span className="muted">—</span>
-  const at = Date.parse(iso)
-  if (!Number.isFinite(at)) return <>{iso}</>
+function When({ at }: { at: number | null }) {
+  if (at === null) return <span className="muted">—</span>
   // Inline in a line of badges: relative, with the exact local time in the tooltip.
   return <RelativeTime at={at} />
+}
+
+/** Fields the reader did not name, shown as sent (as the sessions screen shows its extras). */
+function MoreFields({
+  extras,
+  label = 'More fields',
+}: {
+  extras: readonly Extra[]
+  label?: string
+}) {
+  if (extras.length === 0) return null
+  return (
+    <dl className="extra-fields" aria-label={label}>
+      {extras.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{displayValue(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
 }
 
 function IncidentCard({
@@ -71,31 +103,30 @@ function IncidentCard({
   onResolve,
   resolveDisabled,
 }: {
-  incident: Incident
+  incident: IncidentReading
   componentNames: Map<string, string>
   onResolve?: () => void
   resolveDisabled?: string | null
 }) {
-  const title = incident.title ?? incident.name ?? incident.id
-  const affected = (incident.componentIds ?? []).map((id) => componentNames.get(id) ?? id)
+  const title = incident.title ?? incident.id
+  const affected = incident.componentIds.map((id) => componentNames.get(id) ?? id)
+  const statusWord = incident.status.text ?? (incident.open ? 'open' : 'resolved')
   return (
     <article className="incident" aria-label={`Incident: ${title}`}>
       <header className="incident-header">
         <div>
           <h3>{title}</h3>
           <div className="incident-meta">
-            <Badge tone={TONE[incident.status ?? ''] ?? 'neutral'}>
-              {incident.status ?? 'unknown'}
-            </Badge>
+            <Badge tone={TONE[incident.status.stage ?? ''] ?? 'neutral'}>{statusWord}</Badge>
             {incident.impact ? (
               <Badge tone={TONE[incident.impact] ?? 'neutral'}>{incident.impact} impact</Badge>
             ) : null}
             <span className="muted">
-              Started <When iso={incident.createdAt} />
+              Started <When at={incident.startedAt} />
             </span>
-            {incident.resolvedAt ? (
+            {incident.resolvedAt !== null ? (
               <span className="muted">
-                Resolved <When iso={incident.resolvedAt} />
+                Resolved <When at={incident.resolvedAt} />
               </span>
             ) : null}
           </div>
@@ -103,6 +134,7 @@ function IncidentCard({
             <div className="incident-affected">Affects: {affected.join(', ')}</div>
           ) : null}
           <div className="mono-small muted">{incident.id}</div>
+          <MoreFields extras={incident.extras} />
         </div>
         {onResolve ? (
           <Button
@@ -117,17 +149,16 @@ function IncidentCard({
           </Button>
         ) : null}
       </header>
-      {incident.updates && incident.updates.length > 0 ? (
+      {incident.updates.length > 0 ? (
         <ol className="incident-updates" aria-label="Updates">
           {[...incident.updates].reverse().map((update, index) => (
             <li key={`${update.at ?? ''}-${index}`}>
               <strong>{update.status ?? 'update'}</strong>{' '}
-              <span className="muted" title={update.at}>
-                {update.at && Number.isFinite(Date.parse(update.at))
-                  ? formatLocalFull(Date.parse(update.at))
-                  : (update.at ?? '')}
-              </span>
+              {update.at !== null ? (
+                <span className="muted">{formatLocalFull(update.at)}</span>
+              ) : null}
               <div>{update.message}</div>
+              <MoreFields extras={update.extras} />
             </li>
           ))}
         </ol>
@@ -136,8 +167,8 @@ function IncidentCard({
   )
 }
 
-function ComponentList({ components }: { components: StatusComponent[] }) {
-  const groups = new Map<string, StatusComponent[]>()
+function ComponentList({ components }: { components: ComponentReading[] }) {
+  const groups = new Map<string, ComponentReading[]>()
   for (const component of components) {
     const group = component.group ?? 'Components'
     groups.set(group, [...(groups.get(group) ?? []), component])
@@ -150,13 +181,16 @@ function ComponentList({ components }: { components: StatusComponent[] }) {
           <ul>
             {list.map((component, index) => (
               <li key={component.id ?? index} className="status-component">
-                <span>
-                  <span className="status-component-name">{component.name ?? component.id}</span>
+                <div>
+                  <span className="status-component-name">
+                    {component.name ?? component.id ?? `Component ${index + 1}`}
+                  </span>
                   {component.description ? (
                     <span className="muted"> — {component.description}</span>
                   ) : null}
-                </span>
-                <Badge tone={TONE[component.status ?? ''] ?? 'neutral'}>
+                  <MoreFields extras={component.extras} />
+                </div>
+                <Badge tone={TONE[component.status.level ?? ''] ?? 'neutral'}>
                   {words(component.status, COMPONENT_WORDS)}
                 </Badge>
               </li>
@@ -168,14 +202,19 @@ function ComponentList({ components }: { components: StatusComponent[] }) {
   )
 }
 
+/** Each cached incident read once per render of the list. */
+function readIncidents(items: readonly Incident[]): IncidentReading[] {
+  return items.map((item) => readIncident(item))
+}
+
 export function StatusPageScreen({ profile }: { profile: Profile }) {
   const store = useStatusPageStore()
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
   const { show, reloadCached } = store
-  const [resolving, setResolving] = useState<Incident | null>(null)
+  const [resolving, setResolving] = useState<IncidentReading | null>(null)
   const [busy, setBusy] = useState(false)
   const [resolveError, setResolveError] = useState<BridgeError | null>(null)
-  const [resolved, setResolved] = useState<Incident | null>(null)
+  const [resolved, setResolved] = useState<IncidentReading | null>(null)
 
   useEffect(() => {
     void show(profile.id, { refresh: profile.signedIn })
@@ -194,10 +233,10 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
   )
 
   const current = store.profileId === profile.id ? store.state : null
-  const page = current?.page ?? null
-  const incidents = current?.items ?? []
-  const open = incidents.filter(isOpen)
-  const recent = incidents.filter((incident) => !isOpen(incident))
+  const page = current?.page ? readStatusPage(current.page) : null
+  const incidents = readIncidents(current?.items ?? [])
+  const open = incidents.filter((incident) => incident.open)
+  const recent = incidents.filter((incident) => !incident.open)
   const componentNames = new Map(
     (page?.components ?? []).flatMap((component) =>
       component.id ? [[component.id, component.name ?? component.id] as const] : [],
@@ -224,7 +263,6 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
     }
   }
 
-  const overall = page?.overallStatus
   return (
     <section className="screen" aria-labelledby="status-page-title">
       <header className="screen-header">
@@ -277,16 +315,17 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
       ) : (
         <div className="status-page" role="region" aria-label="Status page preview">
           <div className="status-page-head">
-            <h2>{page.title ?? 'Status'}</h2>
-            {page.publicUrl ? <span className="muted">{page.publicUrl}</span> : null}
+            <h2>{page.title ?? 'Status page (no title sent)'}</h2>
+            {page.url ? <span className="muted">{page.url}</span> : null}
           </div>
           <div
-            className={`status-overall status-overall-${TONE[overall ?? ''] ?? 'neutral'}`}
+            className={`status-overall status-overall-${TONE[page.overall.level ?? ''] ?? 'neutral'}`}
             role="status"
             aria-label="Overall state"
           >
-            {words(overall, STATE_WORDS)}
+            {words(page.overall, STATE_WORDS)}
           </div>
+          <MoreFields extras={page.extras} label="More fields of the page" />
 
           <section aria-labelledby="open-incidents-title" className="status-section">
             <h2 id="open-incidents-title">Open incidents ({open.length})</h2>
@@ -328,9 +367,9 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
               ))
             )}
           </section>
-          {page.generatedAt ? (
+          {page.generatedAt !== null ? (
             <p className="muted status-generated">
-              Generated <When iso={page.generatedAt} />
+              Generated <When at={page.generatedAt} />
             </p>
           ) : null}
         </div>
