@@ -148,13 +148,12 @@ export const volumeExportSchema = z.looseObject({
 export type VolumeExport = z.infer<typeof volumeExportSchema>
 
 /** Op 16's optional paging block. */
+/** Each part on its own: a service may send some of them (the walk reads each it gets). */
 export const pageMetaSchema = z.looseObject({
-  page: z.number(),
-  limit: z.number(),
-  total: z.number(),
+  page: z.number().optional(),
+  limit: z.number().optional(),
+  total: z.number().optional(),
 })
 
-/** Session timestamps: values below 10^12 are seconds, others milliseconds. */
-export function toEpochMs(value: number): number {
-  return Math.abs(value) < 1e12 ? value * 1000 : value
-}
+/** Session timestamps: values below 10^12 are seconds, others milliseconds (one reader). */
+export { epochMsOf as toEpochMs } from '../time'
