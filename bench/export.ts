@@ -10,6 +10,13 @@
  * its cores) the other half, as a service on its own machine would: on 2 cores a sandbox that
  * spends ~4 s of CPU per GiB generating the archive otherwise takes the CPU the client needs,
  * and the ratio measures which process wins the cores, not the transfer code (see README).
+ *
+ * Then the same download through a proxy on loopback (bench/relay-proxy.mjs in its own
+ * process, on the sandbox's cores, as a proxy is another machine): the app with HTTP_PROXY set
+ * against the app direct, alternating, their ratio (target >= 0.9), and curl through the same
+ * proxy for the proxy's own ceiling. Not tinyproxy: its relay is the limit on loopback (curl
+ * through it gets ~0.55x of curl direct; bench/README.md). The sandbox speaks http, so this is
+ * the absolute-form path of raw-http.ts; CONNECT tunnels are tested, not timed.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -17,10 +24,12 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createServiceClient, type ServiceClient } from '../src/main/api'
+import { createNetworkStack, DEFAULT_PROFILE_NETWORK } from '../src/main/net'
 import type { VolumeExport } from '../src/shared/api/resources'
 import { AtomicFile } from '../src/main/transfers'
 import { writeVolumeArchive } from '../src/main/transfers/volume-archive'
 import { startSandbox } from '../test/e2e/support/processes'
+import { fileURLToPath } from 'node:url'
 import { pinProcess, pinProcessTree, splitCores } from './cores'
 import type { Bench, BenchResult, Figure } from './support'
 import { median, round } from './support'
@@ -30,14 +39,26 @@ const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 5)
 const RSS_SAMPLE_MS = 10
 const TARGET_RATIO = 0.95
 const TARGET_RSS_MIB = 64
+const TARGET_PROXY_RATIO = 0.9
 
-/** curl's wall time, and its CPU time (user + system, from bash's `time`). */
-function curlDownload(url: string, file: string): Promise<{ ms: number; cpuSeconds: number }> {
+/** curl's wall time, and its CPU time (user + system, from bash's `time`); `proxy`: via it. */
+function curlDownload(
+  url: string,
+  file: string,
+  proxy = '',
+): Promise<{ ms: number; cpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now()
     const child = spawn(
       'bash',
-      ['-c', 'TIMEFORMAT="%U %S"; time curl -sS --fail -o "$1" "$2"', 'bash', file, url],
+      [
+        '-c',
+        'TIMEFORMAT="%U %S"; time curl -sS --fail --proxy "$3" -o "$1" "$2"',
+        'bash',
+        file,
+        url,
+        proxy,
+      ],
       { stdio: ['ignore', 'inherit', 'pipe'] },
     )
     let timing = ''
@@ -76,6 +97,31 @@ async function downloadPair(
   if (statSync(curlFile).size !== size) throw new Error('curl wrote a short file')
   rmSync(curlFile)
 
+  const app = await appDownload(client, exported, work, name)
+  return {
+    curlMs: curl.ms,
+    curlCpu: curl.cpuSeconds,
+    appMs: app.ms,
+    appCpu: app.cpuSeconds,
+    appLastByteMs: app.lastByteMs,
+    rssGrowth: app.rssGrowth,
+  }
+}
+
+interface AppDownload {
+  ms: number
+  cpuSeconds: number
+  lastByteMs: number
+  rssGrowth: number
+}
+
+/** One download by the app's transfer code (op 15's answer known), checked and removed. */
+async function appDownload(
+  client: ServiceClient,
+  exported: VolumeExport,
+  work: string,
+  name: string,
+): Promise<AppDownload> {
   global.gc?.()
   const baseline = process.memoryUsage.rss()
   let peak = baseline
@@ -109,13 +155,107 @@ async function downloadPair(
   if (written.sha256 !== exported.sha256) throw new Error('the app wrote a wrong file')
   rmSync(written.path)
   return {
-    curlMs: curl.ms,
-    curlCpu: curl.cpuSeconds,
-    appMs,
-    appCpu: (cpu.user + cpu.system) / 1e6,
-    appLastByteMs: lastByteMs,
+    ms: appMs,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    lastByteMs,
     rssGrowth: peak - baseline,
   }
+}
+
+/** The relay proxy (bench/relay-proxy.mjs) in its own process, and the request lines it saw. */
+interface RelayProxy {
+  url: string
+  pid: number
+  requests: string[]
+  stop(): void
+}
+
+function startRelayProxy(): Promise<RelayProxy> {
+  const script = fileURLToPath(new URL('./relay-proxy.mjs', import.meta.url))
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const requests: string[] = []
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`the relay proxy exited (${code})`)))
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk
+      const lines = buffered.split('\n')
+      buffered = lines.pop() ?? ''
+      for (const line of lines) {
+        if (line.startsWith('REQUEST ')) requests.push(line.slice('REQUEST '.length))
+        const ready = /^PROXY_READY (\d+)$/.exec(line)
+        if (ready) {
+          resolve({
+            url: `http://127.0.0.1:${ready[1]}`,
+            pid: child.pid ?? 0,
+            requests,
+            stop: () => child.kill('SIGTERM'),
+          })
+        }
+      }
+    })
+  })
+}
+
+/**
+ * The app direct and the app through the proxy, alternating, RUNS each, and curl through the
+ * proxy: throughputs and the ratio. The proxy must have seen every proxied download, or the
+ * figure would be a lie.
+ */
+async function proxyFigures(
+  direct: ServiceClient,
+  proxy: RelayProxy,
+  exported: VolumeExport,
+  work: string,
+): Promise<Figure[]> {
+  const size = exported.sizeBytes ?? 0
+  const url = exported.downloadUrl!
+  const proxied = createServiceClient({
+    baseUrl: direct.baseUrl,
+    token: 'unused',
+    network: createNetworkStack({ env: { HTTP_PROXY: proxy.url } }).forProfile(
+      DEFAULT_PROFILE_NETWORK,
+    ),
+  })
+  const before = proxy.requests.length
+  const directMs: number[] = []
+  const proxiedMs: number[] = []
+  const curlMs: number[] = []
+  for (let index = 0; index < RUNS; index++) {
+    directMs.push((await appDownload(direct, exported, work, `direct-${index}`)).ms)
+    proxiedMs.push((await appDownload(proxied, exported, work, `proxied-${index}`)).ms)
+    const curlFile = join(work, `curl-proxied-${index}.tar.gz`)
+    curlMs.push((await curlDownload(url, curlFile, proxy.url)).ms)
+    rmSync(curlFile)
+    console.log(
+      `proxy, run ${index + 1}: app direct ${mibPerSecond(size, directMs.at(-1)!)} MiB/s, app through the proxy ${mibPerSecond(size, proxiedMs.at(-1)!)} MiB/s, curl through the proxy ${mibPerSecond(size, curlMs.at(-1)!)} MiB/s`,
+    )
+  }
+  const carried = proxy.requests
+    .slice(before)
+    .filter((line) => line.startsWith(`GET ${new URL(url).origin}/`))
+  if (carried.length < 2 * RUNS) throw new Error('the proxied downloads did not go through it')
+  const directMedian = median(directMs)
+  const proxiedMedian = median(proxiedMs)
+  const figure = (name: string, ms: number): Figure => ({
+    name,
+    unit: 'MiB/s',
+    value: mibPerSecond(size, ms),
+    runs: RUNS,
+  })
+  return [
+    figure('proxy: app direct: throughput', directMedian),
+    figure('proxy: app through the proxy on loopback: throughput', proxiedMedian),
+    {
+      name: 'proxy: ratio app through the proxy / app direct',
+      unit: 'x',
+      value: round(directMedian / proxiedMedian, 3),
+      runs: RUNS,
+      target: `>= ${TARGET_PROXY_RATIO}`,
+    },
+    figure("proxy: curl -o through the proxy (the proxy's ceiling)", median(curlMs)),
+  ]
 }
 
 function mibPerSecond(bytes: number, ms: number): number {
@@ -168,7 +308,12 @@ async function run(): Promise<BenchResult> {
   const work = mkdtempSync(join(tmpdir(), 'infradesk-bench-export-'))
   const cores = splitCores()
   try {
-    const client = createServiceClient({ baseUrl: sandbox.url, token: sandbox.tokens.admin })
+    // Direct whatever this machine's HTTP_PROXY says: the proxy figures set their own.
+    const client = createServiceClient({
+      baseUrl: sandbox.url,
+      token: sandbox.tokens.admin,
+      network: createNetworkStack({ env: {} }).forProfile(DEFAULT_PROFILE_NETWORK),
+    })
     const seedResponse = await fetch(`${sandbox.url}/__sandbox/seed`, {
       headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
     })
@@ -210,6 +355,14 @@ async function run(): Promise<BenchResult> {
       pinProcessTree(sandbox.pid, cores.server)
     }
     const pinned = await measurePairs(cores ? 'own cores' : 'not pinned')
+    const relay = await startRelayProxy()
+    let viaProxy: Figure[]
+    try {
+      if (cores) pinProcess(relay.pid, cores.server)
+      viaProxy = await proxyFigures(client, relay, sized, work)
+    } finally {
+      relay.stop()
+    }
     // For reference: the same pairs with every process free to use every core.
     let shared: Pair[] = []
     if (cores) {
@@ -252,6 +405,7 @@ async function run(): Promise<BenchResult> {
         runs: RUNS,
       },
     ]
+    figures.push(...viaProxy)
     figures.push(
       ...throughputFigures(shared, size, 'shared cores: ', {
         name: 'ratio app / curl (no target: the CPU is the limit)',
@@ -264,6 +418,7 @@ async function run(): Promise<BenchResult> {
         cores
           ? `cores: sandbox on ${cores.server}; this process and curl on ${cores.client} (the "shared cores" runs: all on ${cores.all})`
           : 'cores: not pinned (a single core, or no taskset)',
+        `proxy: bench/relay-proxy.mjs ${cores ? `on ${cores.server} (the sandbox's cores)` : 'not pinned'}; the app with HTTP_PROXY, absolute-form requests (the sandbox speaks http)`,
         `load average while measuring: ${loadavg()
           .map((load) => load.toFixed(2))
           .join(' / ')}`,

@@ -9,6 +9,8 @@ import { preparePrivateFolder } from './data-folder'
 import { createListSpools } from './cache/list-spool'
 import { createRecentInputs } from './cache/recents'
 import { createTransferLog } from './cache/transfers'
+import { createNetworkStack } from './net'
+import type { Environment, SystemProxyResolver } from './net'
 import { createProfileStore, PROFILES_FILE_NAME } from './profiles'
 import { createSettingsStore, defaultSettings, SETTINGS_FILE_NAME } from './settings'
 import { createVault } from './vault'
@@ -65,6 +67,13 @@ export interface DeskDeps {
   desktop?: DesktopIntegration
   /** The downloads folder until the user picks one (default ~/Downloads); tests point it away. */
   defaultDownloadsDir?: string
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default process.env); tests set their own. */
+  environment?: Environment
+  /**
+   * The operating system's proxy setting (Electron's session.resolveProxy, src/main/shell),
+   * asked when neither the environment nor the profile names a proxy; absent in web mode.
+   */
+  systemProxy?: SystemProxyResolver
   version: string
 }
 
@@ -107,6 +116,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     secrets,
     sandbox: createEmbeddedSandbox(),
     connectivity: createConnectivityTracker(events, secrets),
+    network: createNetworkStack({
+      ...(deps.environment === undefined ? {} : { env: deps.environment }),
+      systemProxy: deps.systemProxy ?? null,
+    }),
     notices,
     openExternal: (url) => openParsedHttps(deps.openExternal, url),
     ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
@@ -169,6 +182,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined)
       await restoring.catch(() => undefined)
       await context.sandbox.stop().catch(() => undefined)
+      await context.network.close()
       cache.close()
     },
   }

@@ -12,6 +12,7 @@ import { IPC_EVENT_CHANNEL } from '../shared/bridge/ipc-names'
 import { createDesktopIntegration } from './shell/desktop'
 import { registerBridgeIpc } from './shell/ipc'
 import { installMenu } from './shell/menu'
+import { createSystemProxyResolver } from './shell/system-proxy'
 import { createMainWindow } from './shell/window'
 import { windowStateFile } from './shell/window-state'
 
@@ -98,6 +99,7 @@ async function openDesk(): Promise<Desk> {
     mode: 'desktop',
     openExternal,
     desktop: createDesktopIntegration({ window: () => mainWindow }),
+    systemProxy: createSystemProxyResolver(),
     version: app.getVersion(),
   })
 }

@@ -616,9 +616,11 @@ describe('network, TLS and shape errors', () => {
         client({ baseUrl: server.url }).call('listSessions'),
         'TLS_ERROR',
       )
-      expect(error.message).toBe(
-        `Could not connect securely to ${server.url} (self-signed certificate)`,
+      // The certificate is named (src/main/net/errors.ts): network-trust.test.ts checks how.
+      expect(error.message).toMatch(
+        `Could not connect securely to ${server.url} (self-signed certificate). The server’s certificate:`,
       )
+      expect(error.message).toMatch(/SHA-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}/)
       // TLS failures are not retried: the certificate will not change in 250 ms.
       expect(server.requests).toEqual([])
     } finally {

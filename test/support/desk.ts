@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { createDesk, type Desk } from '../../src/main/desk'
+import { createDesk, type Desk, type DeskDeps } from '../../src/main/desk'
 import { createVault, type TokenVault } from '../../src/main/vault'
 import type { Result } from '../../src/shared/bridge'
 import { makeTempDir, type TempDir } from './tools'
@@ -28,7 +28,8 @@ export interface TestDesk {
   close(profileIds?: string[]): Promise<void>
 }
 
-export async function openTestDesk(name: string): Promise<TestDesk> {
+/** `deps` adds to or overrides the desk's dependencies (a proxy environment, say). */
+export async function openTestDesk(name: string, deps: Partial<DeskDeps> = {}): Promise<TestDesk> {
   const temp = await makeTempDir(`infradesk-${name}`)
   const dataDir = path.join(temp.dir, 'data')
   const downloads = path.join(temp.dir, 'downloads')
@@ -43,6 +44,7 @@ export async function openTestDesk(name: string): Promise<TestDesk> {
     requestTimeoutMs: 60_000,
     restoreSandbox: false,
     defaultDownloadsDir: downloads,
+    ...deps,
   })
   const call = (channel: string, input: unknown = {}) => desk.dispatch(channel, input)
   return {

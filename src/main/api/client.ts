@@ -22,7 +22,10 @@ import { readBounded } from './body'
 import { redactError, ServiceError } from './errors'
 import { readListAnswer, SinkFailure } from './list-answer'
 import type { RowSink } from './list-answer'
-import { describeOrigin, toNetworkError } from './network'
+import { createNetworkStack, DEFAULT_PROFILE_NETWORK, loadUndici, ProxyRefusedError } from '../net'
+import type { ClientNetwork, NetworkRoute } from '../net'
+import { proxyRefusal, transportError } from '../net/errors'
+import { describeOrigin } from './network'
 import { requestRaw } from './raw-http'
 import type { RawResponse } from './raw-http'
 
@@ -49,6 +52,11 @@ export interface ServiceClientOptions {
    * letting one answer take the app down. Default 64 MiB.
    */
   maxResponseBytes?: number
+  /**
+   * How connections are made (proxy, trusted CAs; src/main/net). Default: the environment's
+   * proxy variables and the system's and bundled CAs, as for a profile that sets nothing.
+   */
+  network?: ClientNetwork
 }
 
 export interface CallInput {
@@ -164,7 +172,15 @@ interface PreparedRequest {
   body?: string
 }
 
+/** The network of clients created without one: shared, so its connections are reused. */
+let defaultNetwork: ClientNetwork | null = null
+function sharedDefaultNetwork(): ClientNetwork {
+  defaultNetwork ??= createNetworkStack().forProfile(DEFAULT_PROFILE_NETWORK)
+  return defaultNetwork
+}
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const network = options.network ?? sharedDefaultNetwork()
   const token = options.token
   const secrets = [token]
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -252,7 +268,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         if (!(
           mayRetry &&
           error instanceof ServiceError &&
-          error.code === APP_ERROR_CODES.OFFLINE
+          error.code === APP_ERROR_CODES.OFFLINE &&
+          !isPermanentProxyRefusal(error)
         )) {
           throw error
         }
@@ -271,8 +288,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const timeout = attemptTimeoutMs > 0 ? AbortSignal.timeout(attemptTimeoutMs) : undefined
     const signals = [timeout, caller].filter((item): item is AbortSignal => item !== undefined)
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined
+    let route: NetworkRoute | null = null
     try {
-      const response = await fetch(request.url, {
+      route = await network.route(request.url)
+      // undici's own fetch: Node's global one may be another undici than the dispatcher's.
+      const { fetch: undiciFetch } = await loadUndici()
+      const response = await undiciFetch(request.url, {
+        dispatcher: route.dispatcher,
         method: request.method,
         headers:
           request.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -281,6 +303,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // A redirect would carry the token elsewhere: it is reported instead (see readError).
         redirect: 'manual',
       })
+      if (response.status === 407 && route.proxy !== null) {
+        // An http service's request went to the proxy whole; the proxy wants a login.
+        await response.body?.cancel().catch(() => undefined)
+        throw new ProxyRefusedError(route.proxy.origin, 407, response.statusText)
+      }
       if (stream !== undefined && isSuccess(response.status)) {
         await stream(response)
         return {
@@ -294,7 +321,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return { url: request.url, status: response.status, headers: response.headers, bytes }
     } catch (error) {
       if (error instanceof SinkFailure) throw error
-      throw toNetworkError(error, request.url, {
+      throw await transportError(error, request.url, route, {
         timeout,
         timeoutMs: attemptTimeoutMs,
         caller,
@@ -309,7 +336,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     try {
       await sleep(delay, signal)
     } catch (error) {
-      throw toNetworkError(error, url, { caller: signal })
+      throw await transportError(error, url, null, { caller: signal })
     }
   }
 
@@ -449,18 +476,25 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             delete headers.Authorization
           }
           let response: RawResponse
+          let route: NetworkRoute | null = null
           try {
+            route = await network.route(target)
             response = await requestRaw(target, {
               headers,
               signal,
               idleTimeoutMs: rawOptions.idleTimeoutMs,
+              route,
             })
           } catch (error) {
-            throw toNetworkError(error, target, {
+            throw await transportError(error, target, route, {
               timeout: timeout.signal,
               timeoutMs: headersTimeoutMs,
               caller: rawOptions.signal,
             })
+          }
+          if (response.status === 407 && route.proxy !== null) {
+            response.discard()
+            throw proxyRefusal(new ProxyRefusedError(route.proxy.origin, 407))
           }
           const location = response.headers.get('location')
           if (!isRedirect(response.status) || location === null || hop >= MAX_REDIRECTS) {
@@ -615,6 +649,15 @@ function toSearch(query: Record<string, unknown>): string {
   }
   const text = search.toString()
   return text === '' ? '' : `?${text}`
+}
+
+/** A proxy that wants a login (407) or forbids the target (403) says the same on a retry. */
+function isPermanentProxyRefusal(error: ServiceError): boolean {
+  const details = error.details as { reason?: unknown; proxyStatus?: unknown } | undefined
+  return (
+    details?.reason === 'PROXY_REFUSED' &&
+    (details.proxyStatus === 407 || details.proxyStatus === 403)
+  )
 }
 
 function isSuccess(status: number): boolean {

@@ -1,6 +1,9 @@
 import net from 'node:net'
 import type { OnReadOpts } from 'node:net'
 import tls from 'node:tls'
+import type { SecureContext } from 'node:tls'
+import { openTunnel } from '../net/tunnel'
+import type { ProxyAddress } from '../net/proxy'
 import { HTTP_TOKEN, Http1ResponseParser } from './http1-response'
 import type { BodySink } from './http1-response'
 
@@ -15,6 +18,9 @@ export type { BodySink } from './http1-response'
  * read into again while the sink still writes its bytes (to disk, straight from it). Measured
  * on the 1 GiB sandbox volume (bench/export.ts): no per-read garbage, and a third of
  * node:http's CPU to receive.
+ *
+ * Through a proxy (`route`, decided by src/main/net): an https target is reached through a
+ * CONNECT tunnel, TLS on top; an http one as an absolute-form request to the proxy.
  *
  * One request per connection (`Connection: close`). No redirects, no token, no headers
  * timeout: the service client's `fetchRaw` adds those, and turns what this throws (Node system
@@ -43,6 +49,16 @@ export interface RawRequest {
   signal?: AbortSignal
   /** No byte for this long while we wait for one: the exchange fails (IDLE_TIMEOUT_CODE). 60 s. */
   idleTimeoutMs?: number
+  /** Proxy and trust (src/main/net); direct with Node's default trust when not given. */
+  route?: RawRoute
+}
+
+/** How the connection is made: what src/main/net's NetworkRoute says, transport part only. */
+export interface RawRoute {
+  proxy: ProxyAddress | null
+  /** `Basic …`, sent to the proxy only (CONNECT, or the absolute-form request's header). */
+  proxyAuthorization: string | null
+  secureContext?: SecureContext
 }
 
 /** The code of the error for a server that went silent (no byte for `idleTimeoutMs`). */
@@ -88,7 +104,8 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
     let failure: unknown = null
     let endOfStream = false
 
-    const requestText = requestHead(url, request.headers)
+    const route = request.route
+    const requestText = requestHead(url, request.headers, route)
     if (signal?.aborted) {
       rejectHead(signal.reason)
       return
@@ -97,28 +114,49 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
       buffer: ring.length === 1 ? (ring[0] as Buffer) : nextBuffer,
       callback: (size: number, buffer: Uint8Array) => consume(buffer.subarray(0, size), buffer),
     }
-    const socket = connect(url, onread)
-    socket.setTimeout(request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)
-    socket.write(requestText)
-
+    /** Null while a proxy tunnel is being opened. */
+    let socket: net.Socket | null = null
     const onAbort = () => fail(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
-    socket.on('error', fail)
-    socket.on('timeout', () => {
-      // Paused by a slow sink (a slow disk) is not the server's silence.
-      if (!pausedForSink) {
-        fail(Object.assign(new Error('No data for too long'), { code: IDLE_TIMEOUT_CODE }))
+    /** Reads arrive as 'data' events (fresh buffers), not into `onread`'s: see connect(). */
+    let streamed = false
+    connect(url, onread, route, signal).then((connected) => {
+      if (failure !== null) {
+        connected.socket.destroy()
+        return
       }
-    })
-    socket.on('end', () => {
-      endOfStream = true
-      if (!pausedForSink) onEndOfStream()
-    })
-    socket.on('close', () => {
-      if (!bodyDone && failure === null && !endOfStream) {
-        fail(Object.assign(new Error('The connection closed'), { code: 'ECONNRESET' }))
+      socket = connected.socket
+      streamed = connected.streamed
+      attach(connected.socket)
+    }, fail)
+
+    function attach(socket: net.Socket) {
+      socket.setTimeout(request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)
+      socket.write(requestText)
+      socket.on('error', fail)
+      if (streamed) {
+        socket.on('data', (chunk: Buffer) => {
+          if (!consume(chunk, chunk)) socket.pause()
+        })
       }
-    })
+      socket.on('timeout', () => {
+        // Paused by a slow sink (a slow disk) is not the server's silence.
+        if (!pausedForSink) {
+          fail(Object.assign(new Error('No data for too long'), { code: IDLE_TIMEOUT_CODE }))
+        }
+      })
+      socket.on('end', () => {
+        endOfStream = true
+        if (!pausedForSink) onEndOfStream()
+      })
+      socket.on('close', () => {
+        if (!bodyDone && failure === null && !endOfStream) {
+          fail(Object.assign(new Error('The connection closed'), { code: 'ECONNRESET' }))
+        }
+      })
+      // A tunnel comes paused (nothing read before the request's answer can be parsed).
+      socket.resume()
+    }
 
     /** Pauses the socket until `until` settles, then goes on with `next` (or fails). */
     function pauseUntil(until: Promise<void>, next: () => void): false {
@@ -166,9 +204,15 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
         finishBody()
         return false
       }
-      // The next read goes into a buffer whose bytes may still be being written.
+      // The next read goes into a buffer whose bytes may still be being written; 'data' reads
+      // bring fresh buffers, but wait for the write all the same, or a slow disk would let
+      // the whole download pile up in memory.
       const upcoming = ring.length === 1 ? ring[0] : ring[nextIndex]
-      const busy = upcoming === undefined ? undefined : inUse.get(upcoming)
+      const busy = streamed
+        ? (writing ?? undefined)
+        : upcoming === undefined
+          ? undefined
+          : inUse.get(upcoming)
       if (busy !== undefined) return pauseUntil(busy, readOn)
       return true
     }
@@ -183,7 +227,7 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
 
     function readOn() {
       if (endOfStream) onEndOfStream()
-      else socket.resume()
+      else socket?.resume()
     }
 
     function onEndOfStream() {
@@ -216,7 +260,7 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
 
     function cleanUp() {
       signal?.removeEventListener('abort', onAbort)
-      socket.destroy()
+      socket?.destroy()
     }
 
     function response(status: number, headers: Headers): RawResponse {
@@ -259,25 +303,56 @@ export function requestRaw(url: URL, request: RawRequest): Promise<RawResponse> 
   })
 }
 
-function connect(url: URL, onread: OnReadOpts): net.Socket {
+/**
+ * The socket the request is written to: straight to the target, or through the route's proxy
+ * (a CONNECT tunnel for https, the proxy itself for http). `streamed`: TLS over a tunnel socket
+ * does not honour `onread` (Node 24 hands its reads out as 'data' events only), so that one
+ * connection is read from events instead.
+ */
+async function connect(
+  url: URL,
+  onread: OnReadOpts,
+  route: RawRoute | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ socket: net.Socket; streamed: boolean }> {
   // An IPv6 literal comes bracketed in a URL, bare in a socket address.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
-  if (url.protocol === 'https:') {
-    // tls.connect takes `onread` too (nodejs/node#35753, Node 15.1); @types/node lacks it.
-    const options: tls.ConnectionOptions & { onread: OnReadOpts } = {
-      host,
-      port: Number(url.port || 443),
-      servername: net.isIP(host) === 0 ? host : undefined,
-      ALPNProtocols: ['http/1.1'],
-      onread,
+  const proxy = route?.proxy ?? null
+  if (url.protocol !== 'https:') {
+    const target = proxy === null ? { host, port: Number(url.port || 80) } : proxy
+    return {
+      socket: net.connect({ host: target.host, port: target.port, onread }),
+      streamed: false,
     }
-    return tls.connect(options)
   }
-  return net.connect({ host, port: Number(url.port || 80), onread })
+  const port = Number(url.port || 443)
+  const tunnel =
+    proxy === null
+      ? undefined
+      : await openTunnel(proxy, route?.proxyAuthorization ?? null, { host, port }, signal)
+  // tls.connect takes `onread` too (nodejs/node#35753, Node 15.1); @types/node lacks it.
+  const options: tls.ConnectionOptions & { onread?: OnReadOpts } = {
+    host,
+    port,
+    ...(tunnel === undefined ? {} : { socket: tunnel }),
+    ...(route?.secureContext === undefined ? {} : { secureContext: route.secureContext }),
+    servername: net.isIP(host) === 0 ? host : undefined,
+    ALPNProtocols: ['http/1.1'],
+    ...(tunnel === undefined ? { onread } : {}),
+  }
+  return { socket: tls.connect(options), streamed: tunnel !== undefined }
 }
 
-function requestHead(url: URL, headers: Record<string, string>): string {
-  const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`]
+function requestHead(url: URL, headers: Record<string, string>, route?: RawRoute): string {
+  // An http request to a proxy names the whole URL (absolute-form) and carries the proxy login.
+  const viaProxy = url.protocol === 'http:' && route?.proxy != null
+  const target = viaProxy
+    ? `${url.origin}${url.pathname}${url.search}`
+    : `${url.pathname}${url.search}`
+  const lines = [`GET ${target} HTTP/1.1`, `Host: ${url.host}`]
+  if (viaProxy && route.proxyAuthorization !== null) {
+    lines.push(`Proxy-Authorization: ${route.proxyAuthorization}`)
+  }
   for (const [name, value] of Object.entries(headers)) {
     if (OWN_HEADERS.has(name.toLowerCase())) continue
     // Never a header that could end the head early or smuggle another request.

@@ -6,6 +6,7 @@ import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
 import type { ListSpools } from '../cache/list-spool'
+import type { NetworkStack, ProfileNetwork } from '../net'
 import type { RecentInputs } from '../cache/recents'
 import type { TransferLog } from '../cache/transfers'
 import type { SettingsStore } from '../settings'
@@ -42,6 +43,8 @@ export interface DeskContext {
   secrets: SecretRegistry
   sandbox: EmbeddedSandbox
   connectivity: ConnectivityTracker
+  /** Proxies and trust per profile (src/main/net); kept connections are closed with the desk. */
+  network: NetworkStack
   /** Told to the user through app.info (recoveries at start, sandbox restarts). */
   notices: Notice[]
   /** Opens an https URL in the system browser; the shell feature checked the scheme. */
@@ -166,11 +169,41 @@ export async function profileView(context: DeskContext, stored: StoredProfile): 
   }
 }
 
-export function makeClient(context: DeskContext, baseUrl: string, token: string): ServiceClient {
+/**
+ * The embedded sandbox's connections: it runs on this machine, so never through a proxy (the
+ * environment's proxy would otherwise be asked for 127.0.0.1 on a machine that sets one).
+ */
+const DIRECT: ProfileNetwork = { proxy: { mode: 'none' }, proxyCredentials: null, trustedCas: [] }
+
+/** How a profile connects: its proxy choice (with the login from the keychain) and its CAs. */
+export async function networkOf(
+  context: DeskContext,
+  profile: StoredProfile,
+): Promise<ProfileNetwork> {
+  if (profile.kind === 'sandbox') return DIRECT
+  const proxy = profile.proxy ?? { mode: 'system' }
+  return {
+    proxy,
+    proxyCredentials:
+      proxy.mode === 'custom' ? await context.vault.getProxyCredentials(profile.id) : null,
+    trustedCas: profile.trustedCas ?? [],
+  }
+}
+
+/** A client for `baseUrl`; `network` defaults to a direct connection (the embedded sandbox). */
+export function makeClient(
+  context: DeskContext,
+  baseUrl: string,
+  token: string,
+  network: ProfileNetwork = DIRECT,
+): ServiceClient {
   context.secrets.remember(token)
+  // The proxy password is a secret like the token: cut from whatever crosses the bridge.
+  if (network.proxyCredentials) context.secrets.remember(network.proxyCredentials.password)
   return createServiceClient({
     baseUrl,
     token,
+    network: context.network.forProfile(network),
     userAgent: `Infradesk/${context.version}`,
     timeoutMs: context.requestTimeoutMs ?? context.settings.get().requestTimeoutMs,
     ...(context.maxResponseBytes === undefined
@@ -199,7 +232,7 @@ export async function withProfileClient<T>(
       `"${profile.name}" is signed out: enter an access token to sign in again`,
     )
   }
-  const client = makeClient(context, profile.baseUrl, token)
+  const client = makeClient(context, profile.baseUrl, token, await networkOf(context, profile))
   try {
     const result = await work(client, profile)
     context.connectivity.reachable(profileId)
@@ -236,8 +269,9 @@ export async function verifyToken(
   context: DeskContext,
   baseUrl: string,
   token: string,
+  network?: ProfileNetwork,
 ): Promise<void> {
-  const client = makeClient(context, baseUrl, token)
+  const client = makeClient(context, baseUrl, token, network)
   try {
     // Every row is read and checked (a wrong service fails here), none is kept.
     await client.callRows('listSessions', { begin: () => undefined, row: () => undefined })
@@ -266,7 +300,10 @@ function explainVerification(error: unknown): unknown {
     case APP_ERROR_CODES.TIMEOUT:
       return wrap(`The service did not answer: ${error.message}`, 'baseUrl', 'No answer')
     case APP_ERROR_CODES.TLS_ERROR:
-      return wrap(`TLS error: ${error.message}`, 'baseUrl', 'TLS error')
+      // A certificate named (details.certificate, .ca) stays: the form offers to trust its CA.
+      return hasServerCertificate(error.details)
+        ? new ServiceError(error.code, `TLS error: ${error.message}`, { details: error.details })
+        : wrap(`TLS error: ${error.message}`, 'baseUrl', 'TLS error')
     case 'UNAUTHORIZED':
       return wrap(
         'The service refused the token (401): check that it is a valid, unexpired access token',
@@ -289,6 +326,10 @@ function explainVerification(error: unknown): unknown {
     default:
       return error
   }
+}
+
+function hasServerCertificate(details: unknown): boolean {
+  return typeof details === 'object' && details !== null && 'certificate' in details
 }
 
 /** The target of an operation for the activity log: params.id, else the first path parameter. */

@@ -1,7 +1,14 @@
+import { X509Certificate } from 'node:crypto'
+import type { z } from 'zod'
+import type { ProfileNetworkView, proxyInputSchema } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
-import { isServiceError } from '../api'
+import { isServiceError, ServiceError } from '../api'
+import { parseProxyUrl, readCaCertificates, viewOf } from '../net'
+import type { ProfileNetwork, ProxyChoice } from '../net'
+import type { StoredProfile } from '../profiles'
+import type { ProxyLogin } from '../vault'
 import type { DeskContext } from './context'
-import { profileView, requireProfile, verifyToken } from './context'
+import { networkOf, profileView, requireProfile, verifyToken } from './context'
 
 /*
  * Profiles: several service environments side by side. Adding one, or signing in again, first
@@ -17,6 +24,8 @@ type ProfileChannels =
   | 'profiles.remove'
   | 'profiles.activate'
   | 'profiles.signIn'
+  | 'profiles.network'
+  | 'profiles.inspectCa'
 
 export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, ProfileChannels> {
   const changed = () => context.events.emit('profiles.changed', {})
@@ -29,13 +38,19 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
     },
 
     async 'profiles.add'(input) {
-      const { token, sessionOnly, ...fields } = input
-      await verifyToken(context, fields.baseUrl, token)
-      const profile = context.profiles.add({ ...fields, kind: 'service' })
+      const { token, sessionOnly, trustedCas, proxy, ...fields } = input
+      const network = await networkInput(context, null, { trustedCas, proxy })
+      // Checked over the connection the profile will use: its proxy, its CAs.
+      await verifyToken(context, fields.baseUrl, token, network.settings)
+      const profile = context.profiles.add({ ...fields, kind: 'service', ...network.stored })
       try {
         await context.vault.set(profile.id, token, { sessionOnly })
+        if (network.login !== undefined) {
+          await context.vault.setProxyCredentials(profile.id, network.login)
+        }
       } catch (error) {
-        // The token could not be kept: the profile is not kept either.
+        // The token or proxy login could not be kept: the profile is not kept either.
+        await context.vault.delete(profile.id).catch(() => undefined)
         context.profiles.remove(profile.id)
         throw error
       }
@@ -46,9 +61,14 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
     },
 
     async 'profiles.update'(input) {
-      const { id, ...patch } = input
+      const { id, trustedCas, proxy, ...patch } = input
       const before = requireProfile(context, id)
-      const updated = context.profiles.update(id, patch)
+      const network = await networkInput(context, before, { trustedCas, proxy })
+      // The login first: a keychain that refuses it leaves the profile as it was.
+      if (network.login !== undefined) await context.vault.setProxyCredentials(id, network.login)
+      const updated = context.profiles.update(id, { ...patch, ...network.stored })
+      // Another route to the service: what was last seen of it says nothing now.
+      if (trustedCas !== undefined || proxy !== undefined) context.connectivity.forget(id)
       if (patch.baseUrl !== undefined && updated.baseUrl !== before.baseUrl) {
         // Another service's lists are not this one's: they must not show under the new URL.
         context.cache.clearProfile(id)
@@ -61,6 +81,7 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
     async 'profiles.remove'({ id }) {
       const profile = requireProfile(context, id)
       await context.vault.delete(id)
+      await context.vault.setProxyCredentials(id, null).catch(() => undefined)
       if (profile.kind === 'sandbox') await context.sandbox.stop()
       context.cache.clearProfile(id)
       context.connectivity.forget(id)
@@ -81,11 +102,107 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
     async 'profiles.signIn'({ id, token, sessionOnly }) {
       const profile = requireProfile(context, id)
       if (profile.kind === 'sandbox') await context.sandbox.settled()
-      await verifyToken(context, profile.baseUrl, token)
+      // Over the profile's own route (its proxy, its CAs), as every call of it goes.
+      await verifyToken(context, profile.baseUrl, token, await networkOf(context, profile))
       await context.vault.set(id, token, { sessionOnly })
       context.connectivity.reachable(id)
       changed()
       return profileView(context, profile)
+    },
+
+    async 'profiles.network'({ id }) {
+      return networkView(context, requireProfile(context, id))
+    },
+
+    async 'profiles.inspectCa'({ pem }) {
+      return { certificates: readCaCertificates(pem, 'pem') }
+    },
+  }
+}
+
+type ProxyInput = z.output<typeof proxyInputSchema>
+
+interface NetworkChange {
+  /** The fields profiles.json gets (only those given). */
+  stored: Pick<StoredProfile, 'trustedCas' | 'proxy'>
+  /** The keychain's proxy login: a new one, null to forget it, undefined to leave it. */
+  login: ProxyLogin | null | undefined
+  /** How the profile connects once the change is made (for verification). */
+  settings: ProfileNetwork
+}
+
+/**
+ * Checks and shapes the network fields of an add or update: every CA certificate read and
+ * CA:true (one entry per certificate, duplicates dropped), the proxy URL usable. A password left
+ * out keeps the stored one; an empty user name forgets the login.
+ */
+async function networkInput(
+  context: DeskContext,
+  before: StoredProfile | null,
+  input: { trustedCas?: string[] | undefined; proxy?: ProxyInput | undefined },
+): Promise<NetworkChange> {
+  const stored: NetworkChange['stored'] = {}
+  if (input.trustedCas !== undefined) {
+    const pems = input.trustedCas.flatMap((pem) => readCaCertificates(pem).map((ca) => ca.pem))
+    stored.trustedCas = [...new Set(pems)]
+  }
+  let login: NetworkChange['login']
+  if (input.proxy !== undefined) {
+    const { choice, login: newLogin } = await proxyChange(context, before, input.proxy)
+    stored.proxy = choice
+    login = newLogin
+  }
+  const current = before === null ? null : await networkOf(context, before)
+  const proxy: ProxyChoice = stored.proxy ?? current?.proxy ?? { mode: 'system' }
+  const settings: ProfileNetwork = {
+    proxy,
+    proxyCredentials: login !== undefined ? login : (current?.proxyCredentials ?? null),
+    trustedCas: stored.trustedCas ?? current?.trustedCas ?? [],
+  }
+  return { stored, login, settings }
+}
+
+async function proxyChange(
+  context: DeskContext,
+  before: StoredProfile | null,
+  input: ProxyInput,
+): Promise<{ choice: ProxyChoice; login: ProxyLogin | null }> {
+  if (input.mode !== 'custom') return { choice: { mode: input.mode }, login: null }
+  try {
+    parseProxyUrl(input.url, "profile's proxy setting")
+  } catch (error) {
+    throw fieldError('proxy', error instanceof Error ? error.message : 'Not a usable proxy')
+  }
+  if (input.username === '') return { choice: { mode: 'custom', url: input.url }, login: null }
+  const kept = before === null ? null : await context.vault.getProxyCredentials(before.id)
+  const password = input.password ?? kept?.password ?? ''
+  return {
+    choice: { mode: 'custom', url: input.url },
+    login: { username: input.username, password },
+  }
+}
+
+function fieldError(path: string, message: string) {
+  return new ServiceError('VALIDATION_ERROR', 'Request validation failed', {
+    details: [{ path: [path], message }],
+  })
+}
+
+async function networkView(
+  context: DeskContext,
+  profile: StoredProfile,
+): Promise<ProfileNetworkView> {
+  const trustedCas = (profile.trustedCas ?? []).map((pem) => viewOf(new X509Certificate(pem)))
+  const proxy = profile.proxy ?? { mode: 'system' as const }
+  if (proxy.mode !== 'custom') return { trustedCas, proxy }
+  const login = await context.vault.getProxyCredentials(profile.id)
+  return {
+    trustedCas,
+    proxy: {
+      mode: 'custom',
+      url: proxy.url,
+      username: login?.username ?? '',
+      hasPassword: (login?.password ?? '') !== '',
     },
   }
 }

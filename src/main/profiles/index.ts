@@ -16,6 +16,14 @@ import { removeStaleTempFiles, writeFileAtomicSync } from '../transfers/atomic-f
 
 export const PROFILES_FILE_NAME = 'profiles.json'
 
+/** The profile's proxy; absent means `system` (the environment's, else the OS's). */
+const proxyChoiceSchema = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('none') }),
+  z.strictObject({ mode: z.literal('system') }),
+  // The login is in the keychain (vault), never here: the URL carries none.
+  z.strictObject({ mode: z.literal('custom'), url: z.string().min(1).max(2048) }),
+])
+
 const storedProfileSchema = z.strictObject({
   id: z.string().min(1).max(200),
   name: z.string().trim().min(1, 'Enter a name').max(200),
@@ -26,6 +34,17 @@ const storedProfileSchema = z.strictObject({
   kind: z.enum(['service', 'sandbox']),
   /** Epoch ms. */
   createdAt: z.number(),
+  /** PEM CA certificates trusted for this profile beside the system's (public material). */
+  trustedCas: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(256 * 1024),
+    )
+    .max(20)
+    .optional(),
+  proxy: proxyChoiceSchema.optional(),
 })
 export type StoredProfile = z.infer<typeof storedProfileSchema>
 export type ProfileFieldsInput = Omit<StoredProfile, 'id' | 'createdAt'>

@@ -9,6 +9,9 @@ export type { KeytarLike, KeychainProblem } from './keychain'
 export { explainKeychainError } from './keychain'
 
 /*
+ * A profile's own proxy login (Basic) is a second keychain item per profile, account
+ * `<profile id>/proxy`, holding `{"username","password"}`: like the token, never in a file.
+ *
  * Where access tokens live: the OS keychain (service "Infradesk", account = profile id), or,
  * when the user chooses "keep for this session only", this process's memory. There is no third
  * place: never a file, never SQLite, and no "fallback" encryption with a machine-derived key.
@@ -28,6 +31,23 @@ export interface TokenVault {
   delete(profileId: string): Promise<void>
   /** 'session' when held in memory, 'keychain' when known to be in the keychain, else null. */
   storageOf(profileId: string): TokenStorage | null
+  /** The profile's proxy login; null when none or the keychain cannot be read. */
+  getProxyCredentials(profileId: string): Promise<ProxyLogin | null>
+  /**
+   * Keeps (or, with null, forgets) the profile's proxy login in the keychain. Throws
+   * KEYCHAIN_UNAVAILABLE when it cannot be kept; a login is never held anywhere else.
+   */
+  setProxyCredentials(profileId: string, login: ProxyLogin | null): Promise<void>
+}
+
+export interface ProxyLogin {
+  username: string
+  password: string
+}
+
+/** The keychain account of a profile's proxy login (profile ids are UUIDs: no clash). */
+function proxyAccount(profileId: string): string {
+  return `${profileId}/proxy`
 }
 
 export interface VaultOptions {
@@ -156,7 +176,51 @@ export function createVault(options: VaultOptions = {}): TokenVault {
       if (keychainProfiles.has(profileId)) return 'keychain'
       return null
     },
+
+    async getProxyCredentials(profileId) {
+      let stored: string | null
+      try {
+        stored = await keychain((keytar) => keytar.getPassword(service, proxyAccount(profileId)))
+      } catch {
+        return null
+      }
+      return parseLogin(stored)
+    },
+
+    async setProxyCredentials(profileId, login) {
+      assertAccount(profileId)
+      const account = proxyAccount(profileId)
+      try {
+        if (login === null) {
+          await keychain((keytar) => keytar.deletePassword(service, account))
+        } else {
+          const text = JSON.stringify({ username: login.username, password: login.password })
+          await keychain((keytar) => keytar.setPassword(service, account, text))
+        }
+      } catch (error) {
+        if (error instanceof KeychainFailure) throw unavailable(error.problem)
+        throw error
+      }
+    },
   }
+}
+
+function parseLogin(stored: string | null): ProxyLogin | null {
+  if (stored === null || stored === '') return null
+  try {
+    const value: unknown = JSON.parse(stored)
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as ProxyLogin).username === 'string' &&
+      typeof (value as ProxyLogin).password === 'string'
+    ) {
+      return { username: (value as ProxyLogin).username, password: (value as ProxyLogin).password }
+    }
+  } catch {
+    // A damaged item is no login: the proxy will say 407 and the user enters it again.
+  }
+  return null
 }
 
 function assertAccount(profileId: string): void {

@@ -4,6 +4,7 @@ import { certificateChannels, certificateEvents } from './channels/certificates'
 import { listChannels } from './channels/lists'
 import { migrationChannels, migrationEvents } from './channels/migrations'
 import { operationChannels, operationEvents } from './channels/operations'
+import { profileNetworkChannels, profileNetworkInput } from './channels/profiles-network'
 import { recentsChannels, recentsEvents } from './channels/recents'
 import { settingsChannels, settingsEvents } from './channels/settings'
 import { sqlChannels, sqlEvents } from './channels/sql'
@@ -117,9 +118,12 @@ export const channels = {
     output: z.object({ profiles: z.array(profileSchema), activeId: z.string().nullable() }),
   },
   /** Verifies the token with GET /auth/me/sessions before anything is saved. */
-  'profiles.add': { input: profileFieldsSchema.extend(tokenInput.shape), output: profileSchema },
+  'profiles.add': {
+    input: profileFieldsSchema.extend(tokenInput.shape).extend(profileNetworkInput.shape),
+    output: profileSchema,
+  },
   'profiles.update': {
-    input: profileFieldsSchema.partial().extend({ id }),
+    input: profileFieldsSchema.partial().extend({ id }).extend(profileNetworkInput.shape),
     output: profileSchema,
   },
   'profiles.remove': { input: z.object({ id }), output: z.null() },
@@ -179,6 +183,7 @@ export const channels = {
     output: z.object({ opened: z.boolean() }),
   },
 
+  ...profileNetworkChannels,
   ...listChannels,
   ...settingsChannels,
   ...recentsChannels,

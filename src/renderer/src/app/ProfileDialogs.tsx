@@ -12,6 +12,7 @@ export async function addProfile(submission: ProfileSubmission): Promise<Profile
     ...submission.fields,
     token: submission.token,
     sessionOnly: submission.sessionOnly,
+    ...submission.network,
   })
   const app = useAppStore.getState()
   await app.activate(profile.id)
@@ -56,8 +57,8 @@ function EditProfileDialog({ profileId, onClose }: { profileId: string; onClose:
         initial={profile}
         submitLabel="Save"
         onCancel={onClose}
-        onSubmit={async ({ fields }) => {
-          await bridge.call('profiles.update', { id: profile.id, ...fields })
+        onSubmit={async ({ fields, network }) => {
+          await bridge.call('profiles.update', { id: profile.id, ...fields, ...network })
           await reloadProfiles()
           onClose()
         }}

@@ -4,16 +4,28 @@ import {
   channels,
   PROFILE_COLORS,
   profileFieldsSchema,
+  profileNetworkInput,
   type BridgeError,
+  type CaCertificate,
   type Profile,
   type ProfileFields,
 } from '../../../shared/bridge'
-import { asBridgeError } from '../bridge'
+import { asBridgeError, bridge } from '../bridge'
 import { fieldErrorsFrom } from '../lib/errors'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { Field } from '../ui/Field'
 import { KeychainProblem } from './Keychain'
+import {
+  draftOf,
+  EMPTY_NETWORK,
+  networkInputOf,
+  ProfileNetworkFields,
+  TrustCaOffer,
+  untrustedServerOf,
+  withCas,
+  type NetworkDraft,
+} from './ProfileNetworkFields'
 import { SessionOnlyCheckbox, TokenField, useSessionOnlyChoice } from './TokenEntry'
 
 const COLOR_NAMES: Record<string, string> = {
@@ -27,7 +39,15 @@ const COLOR_NAMES: Record<string, string> = {
   '#4b5563': 'Grey',
 }
 
-const FIELD_NAMES = ['name', 'baseUrl', 'token', 'color', 'protected'] as const
+const FIELD_NAMES = [
+  'name',
+  'baseUrl',
+  'token',
+  'color',
+  'protected',
+  'trustedCas',
+  'proxy',
+] as const
 type FieldName = (typeof FIELD_NAMES)[number]
 
 export interface ProfileSubmission {
@@ -35,6 +55,8 @@ export interface ProfileSubmission {
   /** Empty in edit mode: a new token goes through sign-in. */
   token: string
   sessionOnly: boolean
+  /** The profile's trusted CAs and proxy (absent for the embedded sandbox's profile). */
+  network?: ReturnType<typeof networkInputOf>
 }
 
 interface ProfileFormProps {
@@ -77,10 +99,35 @@ export function ProfileForm({
   const [keychainError, setKeychainError] = useState<BridgeError | null>(null)
   const [busy, setBusy] = useState(false)
   const nameRef = useRef<HTMLInputElement>(null)
+  // The embedded sandbox runs on this computer: never proxied, nothing to trust.
+  const hasNetwork = initial?.kind !== 'sandbox'
+  const [network, setNetwork] = useState<NetworkDraft>(EMPTY_NETWORK)
+  const [networkError, setNetworkError] = useState<BridgeError | null>(null)
+  // In edit mode the stored settings first: saving before they arrived would overwrite them.
+  const [networkReady, setNetworkReady] = useState(mode === 'add')
+  const profileId = mode === 'edit' ? initial?.id : undefined
 
   useEffect(() => {
     if (focusOnMount) nameRef.current?.focus()
   }, [focusOnMount])
+
+  useEffect(() => {
+    if (profileId === undefined || !hasNetwork) return
+    let current = true
+    bridge.call('profiles.network', { id: profileId }).then(
+      (view) => {
+        if (!current) return
+        setNetwork(draftOf(view))
+        setNetworkReady(true)
+      },
+      (thrown: unknown) => {
+        if (current) setNetworkError(asBridgeError(thrown))
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [profileId, hasNetwork])
 
   const colors: string[] = PROFILE_COLORS.includes(color as (typeof PROFILE_COLORS)[number])
     ? [...PROFILE_COLORS]
@@ -92,18 +139,23 @@ export function ProfileForm({
     })
   }
 
-  async function submit(forceSessionOnly: boolean) {
+  async function submit(forceSessionOnly: boolean, draft: NetworkDraft = network) {
     const token = mode === 'add' ? (tokenRef.current?.value ?? '') : ''
     const useSessionOnly = forceSessionOnly || sessionOnly
     const fields = { name, baseUrl, color, protected: isProtected }
+    const networkInput = hasNetwork && networkReady ? networkInputOf(draft) : undefined
     const parsed =
       mode === 'add'
         ? channels['profiles.add'].input.safeParse({
             ...fields,
             token,
             sessionOnly: useSessionOnly,
+            ...networkInput,
           })
-        : profileFieldsSchema.safeParse(fields)
+        : profileFieldsSchema.extend(profileNetworkInput.shape).safeParse({
+            ...fields,
+            ...networkInput,
+          })
     setFormError(null)
     setOtherIssues([])
     setKeychainError(null)
@@ -126,6 +178,7 @@ export function ProfileForm({
         },
         token: token.trim(),
         sessionOnly: useSessionOnly,
+        ...(networkInput === undefined ? {} : { network: networkInput }),
       })
       if (tokenRef.current) tokenRef.current.value = ''
     } catch (thrown) {
@@ -145,6 +198,15 @@ export function ProfileForm({
       setBusy(false)
     }
   }
+
+  /** The user confirmed the offered CA: it joins the list, and the profile is tried again. */
+  function trustOfferedCa(ca: CaCertificate) {
+    const next = { ...network, trustedCas: withCas(network.trustedCas, [ca]) }
+    setNetwork(next)
+    void submit(false, next)
+  }
+
+  const untrusted = untrustedServerOf(formError)
 
   function onFormSubmit(event: FormEvent) {
     event.preventDefault()
@@ -239,6 +301,17 @@ export function ProfileForm({
         {fieldErrors.protected ? <div className="field-error">{fieldErrors.protected}</div> : null}
       </div>
 
+      {hasNetwork && networkReady ? (
+        <ProfileNetworkFields
+          draft={network}
+          onChange={setNetwork}
+          errors={{ trustedCas: fieldErrors.trustedCas, proxy: fieldErrors.proxy }}
+        />
+      ) : null}
+      {networkError ? (
+        <ErrorBanner error={networkError} context="Could not read the proxy and CA settings" />
+      ) : null}
+
       {mode === 'add' ? (
         <SessionOnlyCheckbox checked={sessionOnly} onChange={setSessionOnly}>
           Keep the token for this session only
@@ -262,6 +335,7 @@ export function ProfileForm({
         </ul>
       ) : null}
       {formError ? <ErrorBanner error={formError} context="Nothing was saved" /> : null}
+      {untrusted ? <TrustCaOffer server={untrusted} onTrust={trustOfferedCa} /> : null}
 
       <div className="form-actions">
         {onCancel ? (

@@ -1,0 +1,129 @@
+import { createHash, X509Certificate } from 'node:crypto'
+import tls from 'node:tls'
+import type { SecureContext } from 'node:tls'
+import { ServiceError } from '../api/errors'
+
+/*
+ * Which certificate authorities a connection trusts: the operating system's store (where the
+ * runtime can read it) plus Node's bundled roots, plus the CA certificates a profile added.
+ * Node's `ca` option replaces the defaults rather than adding to them, so the whole list is
+ * always given. Electron's Node ignores NODE_EXTRA_CA_CERTS (electron #41590): a per-profile
+ * list is how an internal CA is trusted. There is no way to switch verification off.
+ */
+
+/** What the app tells the user about one CA certificate. */
+export interface CaCertificateView {
+  pem: string
+  subject: string
+  issuer: string
+  /** ISO 8601. */
+  validTo: string
+  /** `AB:CD:…`, the form `openssl x509 -fingerprint -sha256` prints. */
+  fingerprint256: string
+}
+
+/** At most this many PEM bytes in one added file (a CA bundle is a few kB per certificate). */
+export const MAX_CA_FILE_BYTES = 256 * 1024
+
+let baseCas: readonly string[] | null = null
+
+/** The system store plus the bundled roots, read once (the system store is ~600 certificates). */
+export function baseCertificateAuthorities(): readonly string[] {
+  if (baseCas === null) {
+    // getCACertificates arrived in Node 22.15/23.5; an older runtime has the bundled roots only.
+    const reader = (tls as { getCACertificates?: (type: 'system') => string[] }).getCACertificates
+    baseCas = [...new Set([...systemCas(reader), ...tls.rootCertificates])]
+  }
+  return baseCas
+}
+
+/** The OS store; getCACertificates arrived in Node 22.15/23.5: an older runtime reads none. */
+function systemCas(reader: ((type: 'system') => string[]) | undefined): string[] {
+  if (reader === undefined) return []
+  try {
+    return reader('system')
+  } catch {
+    // An unreadable system store must not stop the app: the bundled roots still apply.
+    return []
+  }
+}
+
+const contexts = new Map<string, SecureContext>()
+
+/**
+ * One TLS context per set of extra CAs, kept: building one parses ~700 certificates, which
+ * every connection would otherwise pay for.
+ */
+export function secureContextFor(extraCas: readonly string[]): {
+  key: string
+  context: SecureContext
+} {
+  const key = caSetKey(extraCas)
+  let context = contexts.get(key)
+  if (context === undefined) {
+    context = tls.createSecureContext({ ca: [...baseCertificateAuthorities(), ...extraCas] })
+    contexts.set(key, context)
+  }
+  return { key, context }
+}
+
+function caSetKey(extraCas: readonly string[]): string {
+  if (extraCas.length === 0) return 'base'
+  const hash = createHash('sha256')
+  for (const pem of [...extraCas].sort()) hash.update(pem).update('\0')
+  return hash.digest('hex')
+}
+
+/** Views of an X509Certificate, as the app shows it. */
+export function viewOf(certificate: X509Certificate): CaCertificateView {
+  return {
+    pem: certificate.toString(),
+    subject: oneLine(certificate.subject),
+    issuer: oneLine(certificate.issuer),
+    validTo: new Date(certificate.validTo).toISOString(),
+    fingerprint256: certificate.fingerprint256,
+  }
+}
+
+/** `CN=x, O=y`: X509Certificate gives one attribute per line. */
+export function oneLine(name: string): string {
+  return name.split('\n').filter(Boolean).join(', ')
+}
+
+/** A self-signed certificate: its own issuer, and its signature verifies with its own key. */
+export function isSelfSigned(certificate: X509Certificate): boolean {
+  return certificate.checkIssued(certificate) && certificate.verify(certificate.publicKey)
+}
+
+/**
+ * The CA certificates of a PEM file, checked: every CERTIFICATE block must parse and say
+ * CA:true (basicConstraints); anything else is refused with a VALIDATION_ERROR on `field`, so
+ * a server's own certificate or a private key is never added as a trust anchor by mistake.
+ */
+export function readCaCertificates(pem: string, field = 'trustedCas'): CaCertificateView[] {
+  const refuse = (message: string) =>
+    new ServiceError('VALIDATION_ERROR', 'Request validation failed', {
+      details: [{ path: [field], message }],
+    })
+  if (Buffer.byteLength(pem, 'utf8') > MAX_CA_FILE_BYTES) {
+    throw refuse('The file is too large for a CA certificate (at most 256 kB)')
+  }
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  if (blocks.length === 0)
+    throw refuse('No PEM certificate in this file (-----BEGIN CERTIFICATE-----)')
+  return blocks.map((block) => {
+    let certificate: X509Certificate
+    try {
+      certificate = new X509Certificate(block)
+    } catch {
+      throw refuse('A certificate in this file cannot be read')
+    }
+    if (!certificate.ca) {
+      throw refuse(
+        `${oneLine(certificate.subject) || 'This certificate'} is not a CA certificate ` +
+          '(basicConstraints CA:true): add the certificate of the authority that issued it',
+      )
+    }
+    return viewOf(certificate)
+  })
+}

@@ -1,0 +1,358 @@
+import { useRef, useState, type ChangeEvent } from 'react'
+import type {
+  BridgeError,
+  CaCertificate,
+  ProfileNetworkView,
+  ProxyInput,
+} from '../../../shared/bridge'
+import { asBridgeError, bridge } from '../bridge'
+import { Button } from '../ui/Button'
+import { Field } from '../ui/Field'
+import { useNow } from '../ui/useNow'
+import './profile-network.css'
+
+/*
+ * A profile's connections in its form: the CA certificates it trusts beside the system's, and
+ * its proxy. A PEM file is read in the page (as the certificate upload dialog does, so web mode
+ * works too) and checked by main (`profiles.inspectCa`: a CA certificate, readable), which also
+ * says what it is. The proxy password is typed here and goes to main, which keeps it in the
+ * keychain; main never sends it back, only whether one is stored.
+ */
+
+export type ProxyMode = 'none' | 'system' | 'custom'
+
+export interface NetworkDraft {
+  trustedCas: CaCertificate[]
+  proxyMode: ProxyMode
+  proxyUrl: string
+  proxyUsername: string
+  /** Empty with `hasStoredPassword`: keep the stored password. */
+  proxyPassword: string
+  hasStoredPassword: boolean
+}
+
+export const EMPTY_NETWORK: NetworkDraft = {
+  trustedCas: [],
+  proxyMode: 'system',
+  proxyUrl: '',
+  proxyUsername: '',
+  proxyPassword: '',
+  hasStoredPassword: false,
+}
+
+/** The draft for a profile's stored settings (edit mode). */
+export function draftOf(view: ProfileNetworkView): NetworkDraft {
+  if (view.proxy.mode !== 'custom') {
+    return { ...EMPTY_NETWORK, trustedCas: view.trustedCas, proxyMode: view.proxy.mode }
+  }
+  return {
+    trustedCas: view.trustedCas,
+    proxyMode: 'custom',
+    proxyUrl: view.proxy.url,
+    proxyUsername: view.proxy.username,
+    proxyPassword: '',
+    hasStoredPassword: view.proxy.hasPassword,
+  }
+}
+
+/** What `profiles.add` / `profiles.update` take for the draft. */
+export function networkInputOf(draft: NetworkDraft): {
+  trustedCas: string[]
+  proxy: ProxyInput
+} {
+  const trustedCas = draft.trustedCas.map((ca) => ca.pem)
+  if (draft.proxyMode !== 'custom') return { trustedCas, proxy: { mode: draft.proxyMode } }
+  const keepPassword = draft.proxyPassword === '' && draft.hasStoredPassword
+  return {
+    trustedCas,
+    proxy: {
+      mode: 'custom',
+      url: draft.proxyUrl,
+      username: draft.proxyUsername,
+      ...(keepPassword ? {} : { password: draft.proxyPassword }),
+    },
+  }
+}
+
+/** Adds CA certificates to a list, once each (by SHA-256). */
+export function withCas(list: CaCertificate[], added: CaCertificate[]): CaCertificate[] {
+  const known = new Set(list.map((ca) => ca.fingerprint256))
+  return [...list, ...added.filter((ca) => !known.has(ca.fingerprint256))]
+}
+
+interface ProfileNetworkFieldsProps {
+  draft: NetworkDraft
+  onChange: (draft: NetworkDraft) => void
+  /** Main's errors on these fields (`trustedCas`, `proxy`). */
+  errors: { trustedCas?: string | undefined; proxy?: string | undefined }
+}
+
+export function ProfileNetworkFields({ draft, onChange, errors }: ProfileNetworkFieldsProps) {
+  const set = (patch: Partial<NetworkDraft>) => onChange({ ...draft, ...patch })
+  // Folded while it holds the defaults (most profiles need none of it); open once it matters.
+  const [userOpen, setUserOpen] = useState(false)
+  const open =
+    userOpen ||
+    draft.trustedCas.length > 0 ||
+    draft.proxyMode !== 'system' ||
+    errors.trustedCas !== undefined ||
+    errors.proxy !== undefined
+  return (
+    <details
+      className="network-details"
+      open={open}
+      onToggle={(event) => setUserOpen(event.currentTarget.open)}
+    >
+      <summary className="field-label">Network: proxy and trusted CA certificates</summary>
+      <TrustedCaList
+        cas={draft.trustedCas}
+        error={errors.trustedCas}
+        onChange={(trustedCas) => set({ trustedCas })}
+      />
+      <fieldset className="network-section">
+        <legend className="field-label">Proxy</legend>
+        <div className="proxy-modes" role="radiogroup" aria-label="Proxy">
+          {PROXY_MODES.map((mode) => (
+            <label key={mode.value} className="choice-card">
+              <input
+                type="radio"
+                name="proxy-mode"
+                value={mode.value}
+                checked={draft.proxyMode === mode.value}
+                onChange={() => set({ proxyMode: mode.value })}
+              />
+              <span>
+                {mode.label}
+                <span className="field-hint"> — {mode.hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {draft.proxyMode === 'custom' ? (
+          <>
+            <Field label="Proxy URL" error={errors.proxy} hint="e.g. http://proxy.example.com:3128">
+              {(control) => (
+                <input
+                  {...control}
+                  className="input"
+                  type="url"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={draft.proxyUrl}
+                  onChange={(event) => set({ proxyUrl: event.target.value })}
+                />
+              )}
+            </Field>
+            <div className="proxy-login">
+              <Field label="User" hint="Leave empty if the proxy needs no login">
+                {(control) => (
+                  <input
+                    {...control}
+                    className="input"
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={draft.proxyUsername}
+                    onChange={(event) => set({ proxyUsername: event.target.value })}
+                  />
+                )}
+              </Field>
+              <Field
+                label="Password"
+                hint={
+                  draft.hasStoredPassword
+                    ? 'Kept in the keychain; leave empty to keep it'
+                    : 'Kept in the keychain, never in a file'
+                }
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    className="input"
+                    type="password"
+                    autoComplete="off"
+                    value={draft.proxyPassword}
+                    onChange={(event) => set({ proxyPassword: event.target.value })}
+                  />
+                )}
+              </Field>
+            </div>
+          </>
+        ) : null}
+      </fieldset>
+    </details>
+  )
+}
+
+const PROXY_MODES: { value: ProxyMode; label: string; hint: string }[] = [
+  { value: 'system', label: 'From the system or environment', hint: 'HTTPS_PROXY, NO_PROXY…' },
+  { value: 'none', label: 'No proxy', hint: 'connect directly' },
+  { value: 'custom', label: 'This proxy', hint: 'for this profile only' },
+]
+
+function TrustedCaList({
+  cas,
+  error,
+  onChange,
+}: {
+  cas: CaCertificate[]
+  error: string | undefined
+  onChange: (cas: CaCertificate[]) => void
+}) {
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [readError, setReadError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function addFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    if (!file) return
+    setReadError(null)
+    if (file.size > 256 * 1024) {
+      setReadError(`${file.name} is larger than 256 kB: not a CA certificate`)
+      return
+    }
+    setBusy(true)
+    try {
+      const { certificates } = await bridge.call('profiles.inspectCa', { pem: await file.text() })
+      onChange(withCas(cas, certificates))
+    } catch (thrown) {
+      setReadError(problemOf(asBridgeError(thrown)))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const problem = readError ?? error
+  return (
+    <fieldset className="network-section">
+      <legend className="field-label">Trusted CA certificates</legend>
+      <div className="field-hint">
+        Trusted for this profile only, beside the system&rsquo;s certificate authorities (for a
+        company&rsquo;s internal CA).
+      </div>
+      {cas.length > 0 ? (
+        <ul className="ca-list">
+          {cas.map((ca) => (
+            <li key={ca.fingerprint256} className="ca-item">
+              <CaFacts ca={ca} />
+              <Button
+                size="small"
+                aria-label={`Remove ${ca.subject}`}
+                onClick={() => onChange(cas.filter((item) => item !== ca))}
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div>
+        <input
+          ref={inputRef}
+          className="visually-hidden"
+          type="file"
+          accept=".pem,.crt,.cer,application/x-pem-file"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => void addFile(event)}
+        />
+        <Button size="small" busy={busy} onClick={() => inputRef.current?.click()}>
+          Add PEM file…
+        </Button>
+      </div>
+      {problem ? (
+        <div className="field-error" role="alert">
+          {problem}
+        </div>
+      ) : null}
+    </fieldset>
+  )
+}
+
+/** Subject, expiry and SHA-256 of one CA certificate. */
+export function CaFacts({ ca }: { ca: CaCertificate }) {
+  const now = useNow()
+  return (
+    <div className="ca-facts">
+      <strong>{ca.subject}</strong>
+      <span className="field-hint">
+        Expires {new Date(ca.validTo).toLocaleDateString()}
+        {Date.parse(ca.validTo) < now ? ' (expired)' : ''}
+      </span>
+      <span className="ca-fingerprint">SHA-256 {ca.fingerprint256}</span>
+    </div>
+  )
+}
+
+/** The field message of a refused file (main names the field), else the error's message. */
+function problemOf(error: BridgeError): string {
+  if (Array.isArray(error.details)) {
+    const first: unknown = error.details[0]
+    if (typeof first === 'object' && first !== null && 'message' in first) {
+      return String((first as { message: unknown }).message)
+    }
+  }
+  return error.message
+}
+
+/** What a TLS error says about the server's certificate and CA (src/main/net/errors.ts). */
+export interface UntrustedServer {
+  certificate: { subject: string; issuer: string; fingerprint256: string }
+  ca: CaCertificate | null
+}
+
+export function untrustedServerOf(error: BridgeError | null): UntrustedServer | null {
+  if (error?.code !== 'TLS_ERROR') return null
+  const details = error.details
+  if (typeof details !== 'object' || details === null || !('certificate' in details)) return null
+  return details as UntrustedServer
+}
+
+/**
+ * The offer a TLS error for an unknown issuer carries: the server's certificate named, and,
+ * when the server sent its CA, "Trust this CA for this profile" — confirmed only after the
+ * CA's SHA-256 fingerprint was shown, for the user to compare with what their IT published.
+ */
+export function TrustCaOffer({
+  server,
+  onTrust,
+}: {
+  server: UntrustedServer
+  onTrust: (ca: CaCertificate) => void
+}) {
+  const [confirming, setConfirming] = useState(false)
+  const { certificate, ca } = server
+  return (
+    <div className="trust-offer" role="group" aria-label="Untrusted certificate">
+      <div>
+        The server&rsquo;s certificate <strong>{certificate.subject}</strong> was issued by{' '}
+        <strong>{certificate.issuer}</strong>, which this computer does not trust.
+        <div className="ca-fingerprint">SHA-256 {certificate.fingerprint256}</div>
+      </div>
+      {ca === null ? (
+        <div className="field-hint">
+          The server does not send its CA certificate: ask for the CA&rsquo;s PEM file and add it
+          under &ldquo;Trusted CA certificates&rdquo;.
+        </div>
+      ) : confirming ? (
+        <>
+          <div>
+            Trust this certificate authority for this profile? Compare its fingerprint first:
+          </div>
+          <CaFacts ca={ca} />
+          <div className="actions">
+            <Button variant="primary" onClick={() => onTrust(ca)}>
+              Yes, trust this CA
+            </Button>
+            <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          </div>
+        </>
+      ) : (
+        <div className="actions">
+          <Button onClick={() => setConfirming(true)}>Trust this CA for this profile…</Button>
+        </div>
+      )}
+    </div>
+  )
+}
