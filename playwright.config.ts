@@ -1,11 +1,12 @@
 import { defineConfig } from '@playwright/test'
+import type { Options } from './test/e2e/support/fixtures'
 
 /*
  * End-to-end: Debian's Chromium (never a downloaded browser) drives web mode, which serves the
  * built renderer (out/renderer, built by `npm run build` first) and talks to real sandboxes.
  * Run under scripts/with-keyring.mjs so the app's child processes reach a real keychain.
  */
-export default defineConfig({
+export default defineConfig<Options>({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
@@ -34,4 +35,22 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'service' },
+    {
+      // The main screens again against the sandbox's second personality (`--variant`): the other
+      // choice at every point the interface leaves open (docs/SERVICE.md).
+      name: 'variant',
+      use: { sandboxVariant: true },
+      testMatch: [
+        'first-run.spec.ts',
+        'certificates-export.spec.ts',
+        'certificates-moves.spec.ts',
+        'sql-console.spec.ts',
+        'volumes-export.spec.ts',
+        'migrations-resolve.spec.ts',
+        'ops-status-page.spec.ts',
+      ],
+    },
+  ],
 })

@@ -12,14 +12,24 @@ import {
  * external sandbox it needs through these fixtures, which stop them all when the test ends,
  * pass or fail. Output of the children is attached to failing tests.
  */
+export interface Options {
+  /**
+   * Start every external sandbox as the second personality (`--variant`): the other choice at
+   * every point the interface leaves open. The `variant` project of playwright.config.ts sets it.
+   */
+  sandboxVariant: boolean
+}
+
 interface Fixtures {
   dataDir: string
   /** Starts web mode on `dataDir` (the test's own by default), with extra environment. */
   startApp: (dataDir?: string, env?: NodeJS.ProcessEnv) => Promise<WebApp>
-  startSandbox: () => Promise<ExternalSandbox>
+  /** Starts a sandbox process; `args` adds to its command line (`--wide-sql-limits`, say). */
+  startSandbox: (args?: string[]) => Promise<ExternalSandbox>
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures & Options>({
+  sandboxVariant: [false, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
   dataDir: async ({}, use) => {
     const data = await makeDataDir()
@@ -40,11 +50,10 @@ export const test = base.extend<Fixtures>({
       }
     }
   },
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-  startSandbox: async ({}, use, testInfo) => {
+  startSandbox: async ({ sandboxVariant }, use, testInfo) => {
     const sandboxes: ExternalSandbox[] = []
-    await use(async () => {
-      const sandbox = await startSandbox()
+    await use(async (args: string[] = []) => {
+      const sandbox = await startSandbox(sandboxVariant ? ['--variant', ...args] : args)
       sandboxes.push(sandbox)
       return sandbox
     })

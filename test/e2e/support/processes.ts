@@ -41,10 +41,10 @@ export interface ExternalSandbox {
   stop(): Promise<void>
 }
 
-export async function startSandbox(): Promise<ExternalSandbox> {
+export async function startSandbox(args: string[] = []): Promise<ExternalSandbox> {
   const child = await startTsxChild({
     script: 'src/sandbox/cli.ts',
-    args: ['--port', '0'],
+    args: ['--port', '0', ...args],
     readyPrefix: 'SANDBOX_READY',
     readySchema: z.looseObject({
       url: z.url(),
