@@ -15,14 +15,13 @@ import { fieldErrorsFrom } from '../lib/errors'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { Field } from '../ui/Field'
+import { TrustCaContext, TrustCaOffer, untrustedServerOf } from '../ui/TrustCaOffer'
 import { KeychainProblem } from './Keychain'
 import {
   draftOf,
   EMPTY_NETWORK,
   networkInputOf,
   ProfileNetworkFields,
-  TrustCaOffer,
-  untrustedServerOf,
   withCas,
   type NetworkDraft,
 } from './ProfileNetworkFields'
@@ -334,7 +333,12 @@ export function ProfileForm({
           ))}
         </ul>
       ) : null}
-      {formError ? <ErrorBanner error={formError} context="Nothing was saved" /> : null}
+      {formError ? (
+        // The offer below is for the profile in this form, not the active one.
+        <TrustCaContext.Provider value={null}>
+          <ErrorBanner error={formError} context="Nothing was saved" />
+        </TrustCaContext.Provider>
+      ) : null}
       {untrusted ? <TrustCaOffer server={untrusted} onTrust={trustOfferedCa} /> : null}
 
       <div className="form-actions">

@@ -8,7 +8,7 @@ import type {
 import { asBridgeError, bridge } from '../bridge'
 import { Button } from '../ui/Button'
 import { Field } from '../ui/Field'
-import { useNow } from '../ui/useNow'
+import { CaFacts } from '../ui/TrustCaOffer'
 import './profile-network.css'
 
 /*
@@ -270,21 +270,6 @@ function TrustedCaList({
   )
 }
 
-/** Subject, expiry and SHA-256 of one CA certificate. */
-export function CaFacts({ ca }: { ca: CaCertificate }) {
-  const now = useNow()
-  return (
-    <div className="ca-facts">
-      <strong>{ca.subject}</strong>
-      <span className="field-hint">
-        Expires {new Date(ca.validTo).toLocaleDateString()}
-        {Date.parse(ca.validTo) < now ? ' (expired)' : ''}
-      </span>
-      <span className="ca-fingerprint">SHA-256 {ca.fingerprint256}</span>
-    </div>
-  )
-}
-
 /** The field message of a refused file (main names the field), else the error's message. */
 function problemOf(error: BridgeError): string {
   if (Array.isArray(error.details)) {
@@ -294,65 +279,4 @@ function problemOf(error: BridgeError): string {
     }
   }
   return error.message
-}
-
-/** What a TLS error says about the server's certificate and CA (src/main/net/errors.ts). */
-export interface UntrustedServer {
-  certificate: { subject: string; issuer: string; fingerprint256: string }
-  ca: CaCertificate | null
-}
-
-export function untrustedServerOf(error: BridgeError | null): UntrustedServer | null {
-  if (error?.code !== 'TLS_ERROR') return null
-  const details = error.details
-  if (typeof details !== 'object' || details === null || !('certificate' in details)) return null
-  return details as UntrustedServer
-}
-
-/**
- * The offer a TLS error for an unknown issuer carries: the server's certificate named, and,
- * when the server sent its CA, "Trust this CA for this profile" — confirmed only after the
- * CA's SHA-256 fingerprint was shown, for the user to compare with what their IT published.
- */
-export function TrustCaOffer({
-  server,
-  onTrust,
-}: {
-  server: UntrustedServer
-  onTrust: (ca: CaCertificate) => void
-}) {
-  const [confirming, setConfirming] = useState(false)
-  const { certificate, ca } = server
-  return (
-    <div className="trust-offer" role="group" aria-label="Untrusted certificate">
-      <div>
-        The server&rsquo;s certificate <strong>{certificate.subject}</strong> was issued by{' '}
-        <strong>{certificate.issuer}</strong>, which this computer does not trust.
-        <div className="ca-fingerprint">SHA-256 {certificate.fingerprint256}</div>
-      </div>
-      {ca === null ? (
-        <div className="field-hint">
-          The server does not send its CA certificate: ask for the CA&rsquo;s PEM file and add it
-          under &ldquo;Trusted CA certificates&rdquo;.
-        </div>
-      ) : confirming ? (
-        <>
-          <div>
-            Trust this certificate authority for this profile? Compare its fingerprint first:
-          </div>
-          <CaFacts ca={ca} />
-          <div className="actions">
-            <Button variant="primary" onClick={() => onTrust(ca)}>
-              Yes, trust this CA
-            </Button>
-            <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          </div>
-        </>
-      ) : (
-        <div className="actions">
-          <Button onClick={() => setConfirming(true)}>Trust this CA for this profile…</Button>
-        </div>
-      )}
-    </div>
-  )
 }

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react'
-import type { Profile } from '../../../shared/bridge'
+import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react'
+import type { CaCertificate, Profile } from '../../../shared/bridge'
+import { bridge } from '../bridge'
 import { CertificatesScreen } from '../features/certificates/CertificatesScreen'
 import { useCertificatesStore } from '../features/certificates/store'
 import { SessionsScreen } from '../features/sessions/SessionsScreen'
@@ -11,6 +12,7 @@ import { ProfileSwitcher } from './ProfileSwitcher'
 import { parseHash, ROUTE_GROUPS, ROUTE_INFO, ROUTES, type Route } from './routes'
 import { SignInDialog } from './SignInDialog'
 import { selectActiveProfile, useAppStore } from './store'
+import { TrustCaContext } from '../ui/TrustCaOffer'
 
 /*
  * Screens other than the two the app most often opens on load on their first visit, each in
@@ -186,94 +188,109 @@ export function Shell() {
     }
   }, [navigate])
 
+  // "Trust this CA for this profile" in any screen's TLS error: the active profile's list grows.
+  const profileId = profile?.id ?? null
+  const trustCa = useCallback(
+    async (ca: CaCertificate) => {
+      if (profileId === null) throw new Error('No profile is active')
+      const network = await bridge.call('profiles.network', { id: profileId })
+      const pems = network.trustedCas.map((trusted) => trusted.pem)
+      if (!pems.includes(ca.pem)) pems.push(ca.pem)
+      await bridge.call('profiles.update', { id: profileId, trustedCas: pems })
+    },
+    [profileId],
+  )
+
   const screen = SCREENS[route]
   return (
-    <div
-      className="shell"
-      style={profile ? { ['--profile-color' as string]: profile.color } : undefined}
-    >
-      <aside className="sidebar">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ◆
-          </span>{' '}
-          Infradesk
-        </div>
-        <ProfileSwitcher />
-        <button
-          type="button"
-          className="palette-button"
-          aria-keyshortcuts="Control+K Meta+K"
-          onClick={() => setPaletteOpen(true)}
-        >
-          <span>Go to or run…</span>
-          <kbd aria-hidden="true">{SHORTCUT_LABEL}</kbd>
-        </button>
-        <nav className="nav" aria-label="Main">
-          {ROUTE_GROUPS.map((group) => (
-            <div className="nav-group" key={group}>
-              <div className="nav-group-label" aria-hidden="true">
-                {group}
-              </div>
-              <ul aria-label={group}>
-                {ROUTES.filter((name) => ROUTE_INFO[name].group === group).map((name) => (
-                  <li key={name}>
-                    <a
-                      href={`#/${name}`}
-                      className="nav-link"
-                      title={ROUTE_INFO[name].description}
-                      aria-current={route === name ? 'page' : undefined}
-                      aria-keyshortcuts={SHORTCUTS[name] ? `Alt+${SHORTCUTS[name]}` : undefined}
-                      onClick={(event) => {
-                        event.preventDefault()
-                        navigate(name)
-                      }}
-                    >
-                      {ROUTE_INFO[name].label}
-                      {SHORTCUTS[name] ? (
-                        <kbd className="nav-shortcut" aria-hidden="true">
-                          Alt {SHORTCUTS[name]}
-                        </kbd>
-                      ) : null}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </nav>
-        <div className="sidebar-footer">
-          {mode === 'web' ? 'Web mode' : 'Desktop'} · v{version}
-        </div>
-      </aside>
-      <div className="main">
-        <div className="profile-strip" aria-hidden="true" />
-        <Notices />
-        <OfflineBanner />
-        <main className="content">
-          <Suspense
-            fallback={
-              <p className="loading" role="status">
-                Loading {ROUTE_INFO[route].label}…
-              </p>
-            }
+    <TrustCaContext.Provider value={trustCa}>
+      <div
+        className="shell"
+        style={profile ? { ['--profile-color' as string]: profile.color } : undefined}
+      >
+        <aside className="sidebar">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              ◆
+            </span>{' '}
+            Infradesk
+          </div>
+          <ProfileSwitcher />
+          <button
+            type="button"
+            className="palette-button"
+            aria-keyshortcuts="Control+K Meta+K"
+            onClick={() => setPaletteOpen(true)}
           >
-            {!screen.needsProfile ? (
-              <screen.Screen profile={profile} />
-            ) : !profile ? (
-              <div className="empty-state">
-                <h1>No profile selected</h1>
-                <p>Choose a profile in the switcher on the left, or add one.</p>
+            <span>Go to or run…</span>
+            <kbd aria-hidden="true">{SHORTCUT_LABEL}</kbd>
+          </button>
+          <nav className="nav" aria-label="Main">
+            {ROUTE_GROUPS.map((group) => (
+              <div className="nav-group" key={group}>
+                <div className="nav-group-label" aria-hidden="true">
+                  {group}
+                </div>
+                <ul aria-label={group}>
+                  {ROUTES.filter((name) => ROUTE_INFO[name].group === group).map((name) => (
+                    <li key={name}>
+                      <a
+                        href={`#/${name}`}
+                        className="nav-link"
+                        title={ROUTE_INFO[name].description}
+                        aria-current={route === name ? 'page' : undefined}
+                        aria-keyshortcuts={SHORTCUTS[name] ? `Alt+${SHORTCUTS[name]}` : undefined}
+                        onClick={(event) => {
+                          event.preventDefault()
+                          navigate(name)
+                        }}
+                      >
+                        {ROUTE_INFO[name].label}
+                        {SHORTCUTS[name] ? (
+                          <kbd className="nav-shortcut" aria-hidden="true">
+                            Alt {SHORTCUTS[name]}
+                          </kbd>
+                        ) : null}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
               </div>
-            ) : (
-              <screen.Screen profile={profile} />
-            )}
-          </Suspense>
-        </main>
+            ))}
+          </nav>
+          <div className="sidebar-footer">
+            {mode === 'web' ? 'Web mode' : 'Desktop'} · v{version}
+          </div>
+        </aside>
+        <div className="main">
+          <div className="profile-strip" aria-hidden="true" />
+          <Notices />
+          <OfflineBanner />
+          <main className="content">
+            <Suspense
+              fallback={
+                <p className="loading" role="status">
+                  Loading {ROUTE_INFO[route].label}…
+                </p>
+              }
+            >
+              {!screen.needsProfile ? (
+                <screen.Screen profile={profile} />
+              ) : !profile ? (
+                <div className="empty-state">
+                  <h1>No profile selected</h1>
+                  <p>Choose a profile in the switcher on the left, or add one.</p>
+                </div>
+              ) : (
+                <screen.Screen profile={profile} />
+              )}
+            </Suspense>
+          </main>
+        </div>
+        <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
+        <ProfileDialogs />
+        <SignInDialog />
       </div>
-      <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
-      <ProfileDialogs />
-      <SignInDialog />
-    </div>
+    </TrustCaContext.Provider>
   )
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { BridgeError } from '../../../shared/bridge'
 import { errorHeadline, missingPermissionOf } from '../lib/errors'
+import { TrustCaFromError } from './TrustCaOffer'
 
 interface ErrorBannerProps {
   error: BridgeError
@@ -24,6 +25,7 @@ export function ErrorBanner({ error, context, action }: ErrorBannerProps) {
             Missing permission: <code>{permission}</code>
           </div>
         ) : null}
+        <TrustCaFromError error={error} />
       </div>
       {action ? <div className="banner-action">{action}</div> : null}
     </div>
