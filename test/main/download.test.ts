@@ -454,6 +454,36 @@ describe('servers that do not resume', () => {
   })
 })
 
+describe('a proxy that refuses', () => {
+  it('is not asked again: a 407 fails the download at once, naming the proxy', async () => {
+    const folder = await freshFolder()
+    const file = await AtomicFile.create(folder, 'behind-the-proxy.tar.gz')
+    let attempts = 0
+    const refusal = new ServiceError(
+      'OFFLINE',
+      'The proxy at http://127.0.0.1:3128 refused: 407 Proxy Authentication Required',
+      { details: { reason: 'PROXY_REFUSED', proxy: 'http://127.0.0.1:3128', proxyStatus: 407 } },
+    )
+    try {
+      await expect(
+        downloadToFile({
+          url: 'http://127.0.0.1:9/archive',
+          fetch: async () => {
+            attempts += 1
+            throw refusal
+          },
+          file,
+          signal: new AbortController().signal,
+          retryDelayMs: 1,
+        }),
+      ).rejects.toBe(refusal)
+      expect(attempts).toBe(1)
+    } finally {
+      await file.abort()
+    }
+  })
+})
+
 describe('where the token goes', () => {
   it('sends the bearer token to the profile origin only, never to a download host', async () => {
     const body = pseudoRandom(100_000, 'token')

@@ -24,7 +24,7 @@ import { readListAnswer, SinkFailure } from './list-answer'
 import type { RowSink } from './list-answer'
 import { createNetworkStack, DEFAULT_PROFILE_NETWORK, loadUndici, ProxyRefusedError } from '../net'
 import type { ClientNetwork, NetworkRoute } from '../net'
-import { proxyRefusal, transportError } from '../net/errors'
+import { isPermanentProxyRefusal, proxyRefusal, transportError } from '../net/errors'
 import { describeOrigin } from './network'
 import { requestRaw } from './raw-http'
 import type { RawResponse } from './raw-http'
@@ -649,15 +649,6 @@ function toSearch(query: Record<string, unknown>): string {
   }
   const text = search.toString()
   return text === '' ? '' : `?${text}`
-}
-
-/** A proxy that wants a login (407) or forbids the target (403) says the same on a retry. */
-function isPermanentProxyRefusal(error: ServiceError): boolean {
-  const details = error.details as { reason?: unknown; proxyStatus?: unknown } | undefined
-  return (
-    details?.reason === 'PROXY_REFUSED' &&
-    (details.proxyStatus === 407 || details.proxyStatus === 403)
-  )
 }
 
 function isSuccess(status: number): boolean {

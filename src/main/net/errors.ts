@@ -123,3 +123,12 @@ async function explainUnknownIssuer(
     { cause: error, details: { reason: code, certificate, ca } },
   )
 }
+
+/** A proxy that wants a login (407) or forbids the target (403) says the same on a retry. */
+export function isPermanentProxyRefusal(error: ServiceError): boolean {
+  const details = error.details as { reason?: unknown; proxyStatus?: unknown } | undefined
+  return (
+    details?.reason === 'PROXY_REFUSED' &&
+    (details.proxyStatus === 407 || details.proxyStatus === 403)
+  )
+}

@@ -4,6 +4,7 @@ import type { RawResponse } from '../api'
 import { describeOrigin, findErrorCode, formatWait, networkReason } from '../api/network'
 import { IDLE_TIMEOUT_CODE } from '../api/raw-http'
 import type { AtomicFile } from './atomic-file'
+import { isPermanentProxyRefusal } from '../net/errors'
 
 /*
  * Streams one HTTP download into an AtomicFile, resuming after a dropped connection. A resume
@@ -274,6 +275,8 @@ async function afterFailure(
 /** Failures worth another attempt: the network, not the file system or a refusal. */
 function isNetworkFailure(error: unknown): boolean {
   if (isServiceError(error)) {
+    // A proxy that wants a login or forbids the target says the same on every attempt.
+    if (isPermanentProxyRefusal(error)) return false
     return (
       error.code === APP_ERROR_CODES.OFFLINE ||
       error.code === APP_ERROR_CODES.TIMEOUT ||
