@@ -37,7 +37,13 @@ export default defineConfig({
       rolldownOptions: {
         // web: the same main-process core for `npm run web` (plain Node, no Electron), so web
         // mode starts from one built file instead of compiling TypeScript at every launch.
-        input: { index: resolve('src/main/index.ts'), web: resolve('src/main/web/main.ts') },
+        // sandbox-host: the embedded sandbox's own process (src/main/sandbox-process), which the
+        // core starts from out/main/sandbox-host.js.
+        input: {
+          index: resolve('src/main/index.ts'),
+          web: resolve('src/main/web/main.ts'),
+          'sandbox-host': resolve('src/main/sandbox-process/host.ts'),
+        },
       },
     },
   },

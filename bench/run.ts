@@ -19,6 +19,7 @@ const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
   startup: () => import('./startup'),
   export: () => import('./export'),
   sql: () => import('./sql'),
+  stalls: () => import('./stalls'),
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -12,6 +12,7 @@ import { IPC_EVENT_CHANNEL } from '../shared/bridge/ipc-names'
 import { createDesktopIntegration } from './shell/desktop'
 import { registerBridgeIpc } from './shell/ipc'
 import { installMenu } from './shell/menu'
+import { installSandboxLauncher } from './shell/sandbox-launcher'
 import { createSystemProxyResolver } from './shell/system-proxy'
 import { createMainWindow } from './shell/window'
 import { windowStateFile } from './shell/window-state'
@@ -80,6 +81,7 @@ async function openExternal(url: string): Promise<void> {
 
 async function start() {
   installMenu({ isDev: Boolean(devServerUrl) })
+  installSandboxLauncher()
   // The window loads its page while the core opens (deferredEndpoint): the first bridge calls
   // wait for it instead of the window waiting for the whole core before it is even created.
   deskOpening = openDesk()

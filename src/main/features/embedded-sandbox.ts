@@ -1,13 +1,30 @@
-import type { RunningSandbox, SandboxOptions } from '../../sandbox'
+import type { SandboxOptions, SeedIds } from '../../sandbox'
 
 /*
- * The local sandbox the app embeds ("Explore the local sandbox"): at most one, in this process.
- * It is loaded with a dynamic import, so a user who never explores it never pays for its start.
+ * The local sandbox the app embeds ("Explore the local sandbox"): at most one, in a process of
+ * its own (src/main/sandbox-process). Its PostgreSQL is PGlite, which runs a statement
+ * synchronously: in this process, `select pg_sleep(12)` froze every bridge call and Cancel for
+ * 12 s. Out of it, a slow statement stalls the sandbox only, and Cancel answers at once. The
+ * launcher is loaded with a dynamic import, so a user who never explores never pays for it.
  */
+
+/**
+ * A running sandbox as the app uses it: `startSandbox`'s RunningSandbox (in-process, which
+ * tests may inject) fits, and so does the sandbox process, whose seed is asked over IPC.
+ */
+export interface EmbeddedRunning {
+  url: string
+  tokens: { admin: string; viewer: string }
+  seed(): SeedIds | Promise<SeedIds>
+  reset(): Promise<void>
+  close(): Promise<void>
+  /** Resolves when a sandbox process has ended (a crash too): it is then forgotten. */
+  exited?: Promise<void>
+}
 
 export interface EmbeddedSandbox {
   /** The running sandbox, or null. */
-  current(): RunningSandbox | null
+  current(): EmbeddedRunning | null
   /** Resolves once any start under way, or held work, has finished (succeeded or not). */
   settled(): Promise<void>
   /**
@@ -19,20 +36,21 @@ export interface EmbeddedSandbox {
    * Starts the sandbox, or returns the running one. `port` is tried first; when it is taken, any
    * free port is used instead (the caller compares the URL with what it stored).
    */
-  start(options: { port?: number; adminToken?: string }): Promise<RunningSandbox>
+  start(options: { port?: number; adminToken?: string }): Promise<EmbeddedRunning>
   stop(): Promise<void>
 }
 
-export type SandboxStarter = (options: SandboxOptions) => Promise<RunningSandbox>
+export type SandboxStarter = (options: SandboxOptions) => Promise<EmbeddedRunning>
 
+/** The default: the sandbox in its own process (forked, or Electron's utility process). */
 async function loadStarter(): Promise<SandboxStarter> {
-  const module = await import('../../sandbox')
-  return module.startSandbox
+  const { startSandboxProcess } = await import('../sandbox-process/launch')
+  return (options) => startSandboxProcess(options)
 }
 
 export function createEmbeddedSandbox(starter?: SandboxStarter): EmbeddedSandbox {
-  let running: RunningSandbox | null = null
-  let pending: Promise<RunningSandbox> | null = null
+  let running: EmbeddedRunning | null = null
+  let pending: Promise<EmbeddedRunning> | null = null
   let held: Promise<unknown> = Promise.resolve()
 
   async function launch(options: { port?: number; adminToken?: string }) {
@@ -64,6 +82,11 @@ export function createEmbeddedSandbox(starter?: SandboxStarter): EmbeddedSandbox
       pending ??= launch(options)
         .then((sandbox) => {
           running = sandbox
+          // A process that died (killed by the OS, a crash) is started afresh by the next
+          // "Explore", instead of leaving a profile pointing at a port nobody listens on.
+          void sandbox.exited?.then(() => {
+            if (running === sandbox) running = null
+          })
           return sandbox
         })
         .finally(() => {

@@ -9,7 +9,7 @@ import { portOf } from './embedded-sandbox'
 import { isKeychainUnavailable } from './profiles'
 
 /*
- * "Explore the local sandbox": the embedded sandbox, started in this process, and the single
+ * "Explore the local sandbox": the embedded sandbox, started in a process of its own, and the single
  * profile of kind 'sandbox' that talks to it with its admin token. The token is kept through
  * the vault like any other, so when the app restarts the sandbox is started again with that
  * same token and the stored sign-in stays valid.
@@ -80,7 +80,7 @@ export function sandboxHandlers(
           'The local sandbox is not running: choose "Explore the local sandbox" to start it',
         )
       }
-      return { ...running.seed() }
+      return { ...(await running.seed()) }
     },
   }
 }

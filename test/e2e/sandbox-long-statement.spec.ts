@@ -1,0 +1,53 @@
+import { bridgeCall } from './support/bridge'
+import { expect, exploreLocalSandbox, sessionsTable, test } from './support/fixtures'
+import { openSqlConsole, resultMeta, setEditorText } from './support/sql'
+
+/*
+ * The issue "The process behind the window never stalls": on the EMBEDDED sandbox, a long
+ * statement must not stall the app. Its PostgreSQL (PGlite) runs a statement synchronously;
+ * when the sandbox lived in the app's process, `select pg_sleep(30)` froze every bridge call
+ * for 30 s and Cancel did nothing until it ended. Now the sandbox has a process of its own: a
+ * second window of the app loads its screen meanwhile, and Cancel answers at once.
+ */
+
+test.setTimeout(120_000)
+
+test('a long statement on the local sandbox: another window loads meanwhile, Cancel answers at once', async ({
+  page,
+  context,
+  startApp,
+}) => {
+  const app = await startApp()
+  await page.goto(app.url)
+  await exploreLocalSandbox(page)
+  const seed = (await bridgeCall(page, 'sandbox.seed')) as { databases: { postgres: string[] } }
+  const database = seed.databases.postgres[1] ?? seed.databases.postgres[0]
+  if (database === undefined) throw new Error('The sandbox seed has no PostgreSQL database')
+
+  await openSqlConsole(page, database)
+  // A first statement starts the database's engine (seconds), so the long one starts sleeping
+  // as soon as it arrives.
+  await setEditorText(page, 'select 1 as warm')
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(resultMeta(page)).toContainText(/1 row/, { timeout: 60_000 })
+
+  await setEditorText(page, 'select pg_sleep(30)')
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  const cancel = page.getByRole('button', { name: 'Cancel', exact: true })
+  await expect(cancel).toBeEnabled()
+
+  // Meanwhile, a second window of the app loads its first screen (the cached sessions).
+  const other = await context.newPage()
+  await other.goto(app.url)
+  await expect(sessionsTable(other).getByText('This session', { exact: true })).toHaveCount(1)
+  await other.close()
+
+  // The statement is still sleeping (30 s): Cancel returns control well before it ends.
+  await expect(cancel).toBeEnabled()
+  await cancel.click()
+  const notice = page.getByRole('region', { name: 'Results' }).getByRole('status')
+  // Ordering, not timing: a statement that had answered would show its result, not this.
+  await expect(notice).toContainText('Cancelled: Infradesk stopped waiting for the answer')
+  await expect(notice).toContainText('the statement may still finish on the server')
+  await expect(cancel).toBeDisabled()
+})
