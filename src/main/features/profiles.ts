@@ -166,14 +166,17 @@ async function proxyChange(
   context: DeskContext,
   before: StoredProfile | null,
   input: ProxyInput,
-): Promise<{ choice: ProxyChoice; login: ProxyLogin | null }> {
-  if (input.mode !== 'custom') return { choice: { mode: input.mode }, login: null }
+): Promise<{ choice: ProxyChoice; login: ProxyLogin | null | undefined }> {
+  // Only a profile that had its own proxy can have a login to forget; asking the keychain to
+  // forget one that never was fails where there is no keychain (a session-only profile).
+  const forget = before?.proxy?.mode === 'custom' ? null : undefined
+  if (input.mode !== 'custom') return { choice: { mode: input.mode }, login: forget }
   try {
     parseProxyUrl(input.url, "profile's proxy setting")
   } catch (error) {
     throw fieldError('proxy', error instanceof Error ? error.message : 'Not a usable proxy')
   }
-  if (input.username === '') return { choice: { mode: 'custom', url: input.url }, login: null }
+  if (input.username === '') return { choice: { mode: 'custom', url: input.url }, login: forget }
   const kept = before === null ? null : await context.vault.getProxyCredentials(before.id)
   const password = input.password ?? kept?.password ?? ''
   return {
