@@ -12,7 +12,7 @@ export interface Caller {
 }
 
 /**
- * The permission each operation needs, as `resource:area:action` (SERVICE_API.md section 5).
+ * The permission each operation needs, as `resource:area:action` (the spec's section 5).
  * The spec names only op 19's; the others are the sandbox's plausible choice, so that every
  * 403 can say which permission was missing.
  */

@@ -98,7 +98,10 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
   return query
 }
 
-/** Bounds the spec leaves open and the sandbox sets (ARCHITECTURE.md): page, limit, maxRows. */
+/**
+ * Bounds the spec leaves open and the sandbox sets: page, limit, maxRows
+ * (docs/ARCHITECTURE-NOTES.md, "The service contract").
+ */
 const INTEGER_BOUNDS: Record<string, { min: number; max?: number }> = {
   page: { min: 1 },
   limit: { min: 1, max: 500 },

@@ -5,7 +5,7 @@ import type { CertificateFacts, CertificateMaterial } from './pki/types'
  * Everything the sandbox remembers, as plain data. It holds no functions, streams or class
  * instances, so `structuredClone` of the seed restores it exactly on reset.
  * Resource timestamps are ISO 8601 strings; session timestamps are epoch milliseconds
- * (ARCHITECTURE.md, "What the service leaves open").
+ * (docs/SERVICE.md, "Session timestamps").
  */
 
 export type Role = 'admin' | 'viewer'

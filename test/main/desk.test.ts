@@ -110,6 +110,10 @@ afterAll(async () => {
   await temp?.remove()
 })
 
+// A story: the steps run in order and build on one another (the sandbox profile explored
+// first, the restart, the logout), as the app's state does. Run the file whole; a step run
+// alone with -t fails on the state it lacks. Steps that need no earlier state read only what
+// they themselves did (their own activity entries, their own opened links).
 describe('desk', () => {
   it('explores the embedded sandbox: a signed-in, active sandbox profile, token in the keychain', async () => {
     sandboxProfile = await value<Profile>('sandbox.explore')
@@ -163,6 +167,9 @@ describe('desk', () => {
       operation: 'resolveIncident',
       params: { id: incident },
     }
+    // Only this test's entries: the log lists the newest first.
+    const logged = (await value<ActivityEntry[]>('activity.list', { profileId: sandboxProfile.id }))
+      .length
     const resolved = await value<{ data: { id?: string } }>('service.call', input)
     expect(resolved.data.id).toBe(incident)
     const conflict = await failure('service.call', input)
@@ -170,9 +177,8 @@ describe('desk', () => {
     // A read is not activity.
     await value('service.call', { profileId: sandboxProfile.id, operation: 'listCertificates' })
 
-    const activity = await value<ActivityEntry[]>('activity.list', {
-      profileId: sandboxProfile.id,
-    })
+    const log = await value<ActivityEntry[]>('activity.list', { profileId: sandboxProfile.id })
+    const activity = log.slice(0, log.length - logged)
     expect(
       activity.map((entry) => [entry.operation, entry.targetId, entry.outcome, entry.errorCode]),
     ).toEqual([
@@ -191,6 +197,8 @@ describe('desk', () => {
   })
 
   it('opens https links in the system browser and refuses every other scheme', async () => {
+    // Whatever earlier steps opened is not this test's business.
+    opened.length = 0
     for (const url of [
       'http://example.com/',
       'javascript:alert(1)',

@@ -12,6 +12,7 @@ import { queryWords } from '../../src/main/features/lists'
 import { createVault } from '../../src/main/vault'
 import type { ChannelOutput, Result } from '../../src/shared/bridge'
 import { makeTempDir, type TempDir } from '../support/tools'
+import { waitUntil } from '../support/poll'
 
 /*
  * Big lists in windows (issue 9): the client's row-by-row read of a list answer as it arrives
@@ -511,7 +512,10 @@ describe('the window channels, through the desk', () => {
       // The later request is sent once the service has the earlier one (answers go in turn).
       const before = answers.sessionRequests
       const earlierFetch = desk.dispatch('sessions.fetch', { profileId, limit: 10 })
-      while (answers.sessionRequests === before) await new Promise((done) => setTimeout(done, 1))
+      await waitUntil(() => answers.sessionRequests !== before, {
+        what: 'the service to receive the earlier sessions request',
+        intervalMs: 1,
+      })
       const [earlier, later] = await Promise.all([
         earlierFetch,
         desk.dispatch('sessions.fetch', { profileId, limit: 10 }),

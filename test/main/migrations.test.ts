@@ -44,6 +44,20 @@ async function activity(profileId: string): Promise<ActivityEntry[]> {
   return result.value as ActivityEntry[]
 }
 
+/**
+ * The entries `profileId`'s activity log gains while `work` runs (the log lists the newest
+ * first). Each test reads only its own entries, so none depends on what another left behind.
+ */
+async function activityDuring<T>(
+  profileId: string,
+  work: () => Promise<T>,
+): Promise<{ log: ActivityEntry[]; value: T }> {
+  const before = (await activity(profileId)).length
+  const value = await work()
+  const after = await activity(profileId)
+  return { log: after.slice(0, after.length - before), value }
+}
+
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-migrations')
   sandbox = await startSandbox()
@@ -72,25 +86,26 @@ afterAll(async () => {
 describe('migrations.resolve', () => {
   it('resolves, answers the migration whole, and logs the side and the new status', async () => {
     const id = sandbox.seed().migrations.needs_attention[0]!
-    const result = await call('migrations.resolve', {
-      profileId: admin.id,
-      id,
-      authoritativeSide: 'source',
-    })
-    if (!result.ok) throw new Error(result.error.message)
-    expect(result.value).toMatchObject({ id, status: 'cancelled', progress: expect.any(Object) })
-    // Fields the contract does not name pass through to the screen.
-    expect(result.value).toHaveProperty('resolution.restartPolicyRestored', true)
-    expect(sandbox.seed().migrations.cancelled).toContain(id)
+    const { log } = await activityDuring(admin.id, async () => {
+      const result = await call('migrations.resolve', {
+        profileId: admin.id,
+        id,
+        authoritativeSide: 'source',
+      })
+      if (!result.ok) throw new Error(result.error.message)
+      expect(result.value).toMatchObject({ id, status: 'cancelled', progress: expect.any(Object) })
+      // Fields the contract does not name pass through to the screen.
+      expect(result.value).toHaveProperty('resolution.restartPolicyRestored', true)
+      expect(sandbox.seed().migrations.cancelled).toContain(id)
 
-    const again = await call('migrations.resolve', {
-      profileId: admin.id,
-      id,
-      authoritativeSide: 'target',
+      const again = await call('migrations.resolve', {
+        profileId: admin.id,
+        id,
+        authoritativeSide: 'target',
+      })
+      expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT', status: 409 } })
     })
-    expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT', status: 409 } })
 
-    const log = await activity(admin.id)
     expect(
       log.map((entry) => [entry.operation, entry.targetId, entry.outcome, entry.message]),
     ).toEqual([
@@ -101,33 +116,29 @@ describe('migrations.resolve', () => {
   })
 
   it('refuses a bad input before anything is sent, on the field it names', async () => {
-    const result = await call('migrations.resolve', {
-      profileId: admin.id,
-      id: '',
-      authoritativeSide: 'both',
-    })
-    expect(result.ok).toBe(false)
-    if (result.ok) return
+    const { log, value: result } = await activityDuring(admin.id, () =>
+      call('migrations.resolve', { profileId: admin.id, id: '', authoritativeSide: 'both' }),
+    )
+    if (result.ok) throw new Error('a bad input was accepted')
     expect(result.error.code).toBe('VALIDATION_ERROR')
     const paths = (result.error.details as { path: string[] }[]).map((issue) =>
       issue.path.join('.'),
     )
     expect(paths).toEqual(expect.arrayContaining(['id', 'authoritativeSide']))
-    expect(await activity(admin.id)).toHaveLength(2)
+    // Nothing was sent, so nothing was logged.
+    expect(log).toEqual([])
   })
 
   it('a viewer gets the 403 with the permission it lacks, and the refusal is logged', async () => {
     const id = sandbox.seed().migrations.needs_attention[0]!
-    const result = await call('migrations.resolve', {
-      profileId: viewer.id,
-      id,
-      authoritativeSide: 'target',
-    })
-    expect(result).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', status: 403 } })
-    if (result.ok) return
+    const { log, value: result } = await activityDuring(viewer.id, () =>
+      call('migrations.resolve', { profileId: viewer.id, id, authoritativeSide: 'target' }),
+    )
+    if (result.ok) throw new Error('a viewer resolved a migration')
+    expect(result.error).toMatchObject({ code: 'FORBIDDEN', status: 403 })
     expect(result.error.details).toHaveProperty('permission')
     expect(sandbox.seed().migrations.needs_attention).toContain(id)
-    expect(await activity(viewer.id)).toMatchObject([
+    expect(log).toMatchObject([
       { operation: 'resolveMigration', targetId: id, outcome: 'error', errorCode: 'FORBIDDEN' },
     ])
   })

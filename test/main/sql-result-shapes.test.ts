@@ -6,7 +6,7 @@ import { boundOf, maxRowsRefusal } from '../../src/main/sql/row-bound'
 import { displayText, ExactNumber } from '../../src/main/sql/values'
 
 /*
- * Op 5's result in the shapes SERVICE_API.md leaves open (docs/SERVICE.md, "SQL result"): rows
+ * Op 5's result in the shapes the spec leaves open (docs/SERVICE.md, "Op 5 — SQL results"): rows
  * as objects without a field list, node-postgres's fields with type OIDs, timing under other
  * names, no command tag, rows of mixed shapes; and the maxRows bound a refusal states.
  */

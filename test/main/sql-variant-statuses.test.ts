@@ -4,10 +4,10 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import { makeSelfSigned, makeTempDir, type TempDir } from '../support/tools'
 
 /*
- * The statuses SERVICE_API.md does not show. The default sandbox answers each error code with
- * its own status and an upload with 201; the variant answers every refusal of the client's
- * request with 400 and every success with 200. The client reads both the same way: the body's
- * code decides, any 2xx is a success.
+ * The statuses the spec does not show (docs/SERVICE.md, "Status codes"). The default sandbox
+ * answers each error code with its own status and an upload with 201; the variant answers every
+ * refusal of the client's request with 400 and every success with 200. The client reads both
+ * the same way: the body's code decides, any 2xx is a success.
  */
 
 let temp: TempDir

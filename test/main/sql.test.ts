@@ -12,6 +12,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import type { ActivityEntry, ChannelOutput, Profile, Result } from '../../src/shared/bridge'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
+import { waitUntil } from '../support/poll'
 
 /*
  * The SQL console's main half through the bridge, against a real sandbox (PGlite), the real
@@ -365,11 +366,10 @@ describe('explain, schema, tabs and history', () => {
       maxRows: 1,
     })
     // The cancel is accepted only while the run is in flight, which it is until it answers.
-    let cancelled = false
-    while (!cancelled) {
-      cancelled = (await value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled
-      if (!cancelled) await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+    await waitUntil(
+      async () => (await value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled,
+      { what: 'sql.cancel to find the run in flight', intervalMs: 20 },
+    )
     const result = await running
     expect(result.ok).toBe(false)
     if (!result.ok) {

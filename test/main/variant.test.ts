@@ -18,7 +18,7 @@ import type { TempDir } from '../support/tools'
 
 /*
  * The app against the sandbox's second personality (`variant: true`), which makes the other
- * reasonable choice wherever SERVICE_API.md says "not shown" (docs/SERVICE.md lists them):
+ * reasonable choice wherever the spec says "not shown" (docs/SERVICE.md lists them):
  * op 16 without `meta` and with its page size capped at 25, op 21 in other field names and
  * epoch seconds, sessions in epoch seconds, op 13 answering another status, op 12 in its JSON
  * form and op 15 with inline base64 content. Every part real, as in certificates.test.ts: the

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -111,14 +112,20 @@ describe('vault on the real keyring', () => {
   })
 
   it('writes no token in plain text into the keyring files', async () => {
-    const dataHome = process.env.XDG_DATA_HOME
-    const keyrings = dataHome ? path.join(dataHome, 'keyrings') : undefined
+    // gnome-keyring keeps its keyrings under $XDG_DATA_HOME/keyrings (~/.local/share by default).
+    const dataHome = process.env.XDG_DATA_HOME || path.join(homedir(), '.local', 'share')
+    const keyrings = path.join(dataHome, 'keyrings')
     const vault = createVault({ service })
     const profileId = randomUUID()
     const token = newToken()
     await vault.set(profileId, token)
     try {
-      if (keyrings && existsSync(keyrings)) expect(filesContaining(keyrings, token)).toEqual([])
+      // The token is in the keyring, and the keyring is on disk: the scan below has something
+      // to look at (an absent folder must fail the test, not skip its only check).
+      expect(await lookup(profileId)).toBe(token)
+      expect(existsSync(keyrings), `no keyring folder at ${keyrings}`).toBe(true)
+      expect(readdirSync(keyrings).filter((name) => name.endsWith('.keyring'))).not.toEqual([])
+      expect(filesContaining(keyrings, token)).toEqual([])
     } finally {
       await vault.delete(profileId)
     }

@@ -108,7 +108,8 @@ const MAX_ACTIVITY_LIMIT = 10_000
  * Beside the cache file while a session has it open (`cache.sqlite.open`). It is removed at a
  * clean close, and only when the integrity check run at that close passed; found at open, it
  * means the last session crashed, was killed, or ended with a failed check, and the file is
- * checked before use. See docs/ARCHITECTURE-NOTES.md, "The cache's integrity check".
+ * checked before use. See docs/ARCHITECTURE-NOTES.md, "Startup: the cached list painted fast"
+ * (the integrity check runs at a clean close).
  */
 export const OPEN_MARKER_SUFFIX = '.open'
 /** The files SQLite keeps beside the database: they hold its pages too. */

@@ -116,7 +116,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   /**
    * What goes on the wire for a statement. A read-only tab's text runs behind `SET TRANSACTION
    * READ ONLY` in the same call, so PostgreSQL itself refuses a write the classifier missed
-   * (docs/ARCHITECTURE-NOTES.md, "The SQL guard"). Positions in errors count from `prefix`.
+   * (docs/ARCHITECTURE-NOTES.md, "The SQL console": guards, twice). Positions in errors count
+   * from `prefix`.
    */
   function wireTextOf(profileId: string, input: { sql: string; readOnly: boolean }) {
     if (!input.readOnly || singleStatementServices.has(profileId)) {

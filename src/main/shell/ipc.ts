@@ -5,6 +5,8 @@ import type { Result } from '../../shared/bridge'
 import type { BridgeEndpoint } from '../web/host'
 import { isAppUrl } from './app-url'
 import type { AppLocation } from './app-url'
+import { senderIsOurs } from './sender-check'
+import type { SenderFacts, SenderFrame } from './sender-check'
 
 export interface BridgeIpcOptions {
   desk: BridgeEndpoint
@@ -17,13 +19,14 @@ export interface BridgeIpcOptions {
  * The Electron transport of the bridge: one invoke channel for every call (the channel name is
  * data, validated by the dispatcher) and one event channel. Each call is checked to come from
  * the main frame of our own window showing our own page (VS Code's validatedIpcMain idea):
- * an iframe, a navigated-away page or another window gets a refusal, not a dispatch.
+ * an iframe, a navigated-away page or another window gets a refusal, not a dispatch. The check
+ * itself is shell/sender-check.ts, a pure function of the facts read here.
  */
 export function registerBridgeIpc(options: BridgeIpcOptions): () => void {
   ipcMain.handle(
     IPC_INVOKE_CHANNEL,
     async (event, channel: unknown, input: unknown): Promise<Result<unknown>> => {
-      if (!senderIsOurs(event, options)) {
+      if (!senderIsOurs(options.location, senderFacts(event, options.window()))) {
         return fail({ code: 'FORBIDDEN', message: 'This page may not use the Infradesk bridge' })
       }
       return options.desk.dispatch(channel, input)
@@ -42,15 +45,32 @@ export function registerBridgeIpc(options: BridgeIpcOptions): () => void {
   }
 }
 
-function senderIsOurs(event: IpcMainInvokeEvent, options: BridgeIpcOptions): boolean {
-  const window = options.window()
-  const frame = event.senderFrame
-  if (!window || window.isDestroyed() || !frame) return false
-  if (event.sender !== window.webContents) return false
-  // The top frame of our window, not a subframe it happens to contain. Frames are compared by
-  // their ids, not by object identity, which Electron does not promise for WebFrameMain.
-  const main = window.webContents.mainFrame
-  if (frame.parent !== null) return false
-  if (frame.processId !== main.processId || frame.routingId !== main.routingId) return false
-  return isAppUrl(options.location, frame.url)
+/**
+ * The facts the sender check needs, read off Electron's objects in the order that keeps each read
+ * safe (no window: nothing of it is touched).
+ */
+function senderFacts(event: IpcMainInvokeEvent, window: BrowserWindow | null): SenderFacts {
+  const open = window !== null && !window.isDestroyed()
+  const mainFrame = open ? window.webContents.mainFrame : null
+  return {
+    frame: senderFrame(event),
+    fromOurWindow: open && event.sender === window.webContents,
+    mainFrame: mainFrame && { processId: mainFrame.processId, routingId: mainFrame.routingId },
+  }
+}
+
+/** The sending frame; null when it is gone, or throws when read (disposed mid-call): refused. */
+function senderFrame(event: IpcMainInvokeEvent): SenderFrame | null {
+  try {
+    const frame = event.senderFrame
+    if (!frame) return null
+    return {
+      url: frame.url,
+      processId: frame.processId,
+      routingId: frame.routingId,
+      isTopFrame: frame.parent === null,
+    }
+  } catch {
+    return null
+  }
 }

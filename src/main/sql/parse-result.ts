@@ -6,8 +6,8 @@ import { ServiceError } from '../api'
 import { ExactNumber } from './values'
 
 /*
- * Op 5's answer, parsed once. SERVICE_API.md leaves the shape of the result open, so every
- * reasonable shape is read (docs/SERVICE.md, "SQL result"):
+ * Op 5's answer, parsed once. The spec leaves the shape of the result open, so every
+ * reasonable shape is read (docs/SERVICE.md, "Op 5 — SQL results"):
  * - rows as arrays with `fields: [{ name, dataType }]` (the sandbox);
  * - rows as objects with no field list: the columns are the keys in first-seen order;
  * - node-postgres's `fields: [{ name, dataTypeID }]` (type OIDs, named from one shared table);

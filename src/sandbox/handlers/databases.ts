@@ -7,7 +7,7 @@ import { issueDatabaseCertificate } from '../database-certificates'
 import type { DatabaseRecord, RotationMode, RotationRecord } from '../state'
 
 /**
- * Op 5's bounds, which SERVICE_API.md leaves open. `service` is what published code of this
+ * Op 5's bounds, which the spec leaves open. `service` is what published code of this
  * service validates (maxRows an integer from 1 to 2,000, 500 by default; sql at most 100,000
  * characters), so the sandbox refuses what a real deployment refuses. `wide` (SandboxOptions
  * `sqlLimits: 'wide'`, `--wide-sql-limits`) is for the benches and tests that read 100,000
@@ -134,7 +134,7 @@ function settleRotation(database: DatabaseRecord, now: Date): void {
 }
 
 /**
- * How the engine takes the new certificate (SERVICE_API.md op 8): in place, unless the node's
+ * How the engine takes the new certificate (the spec's op 8): in place, unless the node's
  * daemon cannot reload yet (restart), or the engine rereads on a schedule (ClickHouse), in
  * which case allowRestart trades the wait for a restart.
  */

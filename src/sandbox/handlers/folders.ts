@@ -23,7 +23,8 @@ function isSelfOrDescendant(
 }
 
 /**
- * Moves a folder under another, or to the top level for `parentId: null` (ARCHITECTURE.md).
+ * Moves a folder under another, or to the top level for `parentId: null` (docs/SERVICE.md,
+ * "`parentId: null`").
  * A folder cannot go into itself or its own subtree: that would cut it off from the tree.
  */
 function moveFolder(

@@ -1,7 +1,7 @@
 import type { OperationHandler } from '../context'
 import { json } from '../http'
 
-/** Op 6: the models the caller may call, in the OpenAI-style list shape of SERVICE_API.md 2.5. */
+/** Op 6: the models the caller may call, in the OpenAI-style list shape of the spec's 2.5. */
 const listInferenceModels: OperationHandler<'listInferenceModels'> = ({ core, caller }) => {
   const models = core.state.inferenceModels
     .filter((model) => model.availableTo.includes(caller.role))

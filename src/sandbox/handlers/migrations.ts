@@ -4,10 +4,11 @@ import { json } from '../http'
 import { migrationView } from '../views'
 
 /**
- * Op 13 (SERVICE_API.md section 3): confirms the chosen node as authoritative, releases the
+ * Op 13 (the spec's section 3): confirms the chosen node as authoritative, releases the
  * migration lock and the maintenance mode, restores the source's restart policy when the
  * source is chosen, and starts or removes no container. Target chosen: completed; source
- * chosen: cancelled (ARCHITECTURE.md). Every effect shows in the returned migration.
+ * chosen: cancelled (docs/SERVICE.md, "Migration status after resolve"). Every effect shows in
+ * the returned migration.
  * The variant makes the other choice section 3 leaves open ("next state: not shown"): either
  * side ends `cleanup_pending` (no container was removed, so the other node's copy awaits
  * cleanup), still one of section 3's statuses; the phase names the side.

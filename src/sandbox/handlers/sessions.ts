@@ -1,7 +1,7 @@
 import type { OperationHandler } from '../context'
 import { json } from '../http'
 
-/** Epoch seconds, the variant's unit for session timestamps (SERVICE_API.md 2.2: "not shown"). */
+/** To epoch seconds, the variant's session time unit (docs/SERVICE.md, "Session timestamps"). */
 function toSeconds(ms: number): number {
   return Math.floor(ms / 1000)
 }
@@ -26,7 +26,7 @@ const listSessions: OperationHandler<'listSessions'> = ({ core, caller }) => {
       mfaSatisfiedAt: session.mfaSatisfiedAt === null ? null : time(session.mfaSatisfiedAt),
       isCurrent: session.id === caller.session.id,
     }))
-  // A bare array: op 1 is one of the envelope's exceptions (SERVICE_API.md 2.1).
+  // A bare array: op 1 is one of the envelope's exceptions (the spec's 2.1).
   return json(sessions)
 }
 

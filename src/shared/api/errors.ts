@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** The seven error codes of SERVICE_API.md section 7, with the message the service sends for each. */
+/** The seven error codes of the spec's section 7, with the message the service sends for each. */
 export const ERROR_MESSAGES = {
   VALIDATION_ERROR: 'Request validation failed',
   UNAUTHORIZED: 'Authentication required',
@@ -16,7 +16,7 @@ export const SERVICE_ERROR_CODES = Object.keys(ERROR_MESSAGES) as ServiceErrorCo
 
 /**
  * The HTTP status the sandbox sends for each code. The spec does not fix them
- * (ARCHITECTURE.md, "What the service leaves open"): clients decide by `code`, and use
+ * (docs/SERVICE.md, "Status codes"): clients decide by `code`, and use
  * `codeForStatus` only when a body carries no recognisable code.
  */
 export const STATUS_FOR_CODE: Record<ServiceErrorCode, number> = {

@@ -16,7 +16,7 @@ import {
 } from './resources'
 
 /*
- * The service contract: one entry per operation of SERVICE_API.md section 4.
+ * The service contract: one entry per operation of the spec's section 4.
  * Requests are strict (to the letter of the spec); responses are lenient.
  * The sandbox validates incoming requests with these very schemas, and the client
  * validates outgoing ones, so both report the same `details[].path`.
@@ -90,7 +90,7 @@ export interface OperationDef<
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
 > {
-  /** The number of the operation in SERVICE_API.md section 4. */
+  /** The number of the operation in the spec's section 4. */
   number: number
   summary: string
   method: HttpMethod

@@ -1,11 +1,12 @@
 import { z } from 'zod'
 
 /*
- * Resources as the service returns them. Responses are parsed leniently (ARCHITECTURE.md):
+ * Resources as the service returns them. Responses are parsed leniently (docs/SERVICE.md,
+ * "Full field sets of the generic resources"):
  * unknown fields pass through, so every object here is a loose object.
  */
 
-/** The generic resource of SERVICE_API.md 2.1: optional id and name, anything else. */
+/** The generic resource of the spec's 2.1: optional id and name, anything else. */
 export const resourceSchema = z.looseObject({
   id: z.string().optional(),
   name: z.string().optional(),

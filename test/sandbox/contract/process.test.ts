@@ -8,7 +8,10 @@ import {
 } from '../../support/sandbox-process'
 import type { SandboxProcess } from '../../support/sandbox-process'
 
-/* The command line of `npm run sandbox` (ARCHITECTURE.md, "The sandbox"): scripts depend on it. */
+/*
+ * The command line of `npm run sandbox` (docs/ARCHITECTURE-NOTES.md, "The sandbox"): scripts
+ * depend on it.
+ */
 
 const started: SandboxProcess[] = []
 

@@ -3,7 +3,7 @@ import { parseTimestampIso } from '../../../shared/time'
 import type { CertificateCacheEntry } from '../../cache/certificates'
 
 /*
- * A certificate as the service sent it (op 16 returns generic resources: SERVICE_API.md 2.7
+ * A certificate as the service sent it (op 16 returns generic resources: the spec's 2.7
  * shows no field set) turned into the list's row. Read leniently: a field of another name or
  * type is left out rather than guessed; anything without a string id cannot be selected, moved
  * or exported, so it is dropped.

@@ -1,6 +1,7 @@
 /*
- * Responses are parsed leniently (ARCHITECTURE.md): a service may send fields the contract does
- * not name, and the app shows them rather than dropping them.
+ * Responses are parsed leniently (docs/SERVICE.md, "Full field sets of the generic resources"):
+ * a service may send fields the contract does not name, and the app shows them rather than
+ * dropping them.
  */
 
 /** The fields of `item` not in `known`, in the order the service sent them. */

@@ -4,7 +4,7 @@ import { Badge } from '../../ui/Badge'
 import { KeyValue, KeyValueTable } from '../../ui/KeyValueTable'
 
 /*
- * A migration object (SERVICE_API.md 2.4) shown whole: every field the contract names, in a
+ * A migration object (the spec's 2.4) shown whole: every field the contract names, in a
  * fixed order and with words for labels; `progress` and `verification` as key/value tables;
  * timestamps in local time; then every field the service added (lock, maintenance mode...).
  */

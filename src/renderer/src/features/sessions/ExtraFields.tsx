@@ -1,7 +1,7 @@
 import type { Session } from '../../../../shared/api'
 import { displayValue, extraFields } from '../../lib/extra-fields'
 
-/** The fields of the session object (SERVICE_API.md 2.2); anything else is an extra. */
+/** The fields of the session object (the spec's 2.2); anything else is an extra. */
 const SESSION_FIELDS = [
   'id',
   'authMethod',
