@@ -23,22 +23,6 @@ export type Classification =
       reason: string
     }
 
-/** Statements that only read (or only change the session's transaction state). */
-const READ_COMMANDS = new Set([
-  'select',
-  'values',
-  'table',
-  'show',
-  'begin',
-  'start',
-  'commit',
-  'end',
-  'rollback',
-  'abort',
-  'savepoint',
-  'release',
-])
-
 /** Statements that open, end or mark a transaction (a read-only tab's own transaction too). */
 export const TRANSACTION_CONTROL = new Set([
   'begin',
@@ -50,6 +34,18 @@ export const TRANSACTION_CONTROL = new Set([
   'savepoint',
   'release',
   'prepare',
+])
+
+/**
+ * Statements that only read (or only change the session's transaction state). PREPARE
+ * TRANSACTION is not one: it hands the transaction over to be committed later.
+ */
+const READ_COMMANDS = new Set([
+  'select',
+  'values',
+  'table',
+  'show',
+  ...[...TRANSACTION_CONTROL].filter((command) => command !== 'prepare'),
 ])
 
 /** Words that make a WITH (or a statement nested in EXPLAIN) write. */

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { bridge } from '../../bridge'
 import { Button } from '../../ui/Button'
+import { copyText } from '../../lib/clipboard'
 
 /**
  * After log out, the service may name a page that ends the browser's own sign-in too. The main
@@ -77,10 +78,4 @@ function ForeignLogoutUrl({ url }: { url: string }) {
       ) : null}
     </div>
   )
-}
-
-/** The clipboard API needs a secure context (web mode on 127.0.0.1 is one). */
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard === undefined) throw new Error('no clipboard')
-  await navigator.clipboard.writeText(text)
 }

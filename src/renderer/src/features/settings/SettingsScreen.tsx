@@ -65,19 +65,20 @@ export function SettingsScreen({ profile }: { profile: Profile | null }) {
   )
 }
 
-/** Saved on change, like the theme: a safety switch should not wait for a Save button. */
-function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean }) {
+/**
+ * A setting saved as soon as it is chosen (the theme, the SQL safety switch): the control shows
+ * the choice at once while main saves it, and a refusal puts the saved value back and says why.
+ */
+function useSavedAtOnce<K extends keyof Settings>(key: K, saved: Settings[K]) {
   const update = useSettingsStore((s) => s.update)
   const [error, setError] = useState<BridgeError | null>(null)
-  // The box shows the choice at once, while main saves it; a refusal puts the saved one back.
-  const [choosing, setChoosing] = useState<boolean | null>(null)
-  const confirmDestructive = choosing ?? saved
+  const [choosing, setChoosing] = useState<Settings[K] | null>(null)
 
-  async function toggle(next: boolean) {
+  async function choose(next: Settings[K]) {
     setError(null)
     setChoosing(next)
     try {
-      await update({ confirmDestructive: next })
+      await update({ [key]: next } as Partial<Settings>)
     } catch (caught) {
       setError(asBridgeError(caught))
     } finally {
@@ -85,6 +86,12 @@ function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean 
     }
   }
 
+  return { current: choosing ?? saved, choose, error }
+}
+
+/** Saved on change, like the theme: a safety switch should not wait for a Save button. */
+function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean }) {
+  const { current, choose, error } = useSavedAtOnce('confirmDestructive', saved)
   return (
     <fieldset className="card settings-group">
       <legend className="settings-legend">SQL console</legend>
@@ -92,8 +99,8 @@ function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean 
         <input
           type="checkbox"
           name="confirmDestructive"
-          checked={confirmDestructive}
-          onChange={(event) => void toggle(event.target.checked)}
+          checked={current}
+          onChange={(event) => void choose(event.target.checked)}
         />
         <span>
           <strong>Ask before destructive statements</strong>
@@ -108,23 +115,7 @@ function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean 
 }
 
 function ThemeChoice({ current: saved }: { current: Theme }) {
-  const update = useSettingsStore((s) => s.update)
-  const [error, setError] = useState<BridgeError | null>(null)
-  // The radio shows the choice at once, while main saves it; a refusal puts the saved one back.
-  const [choosing, setChoosing] = useState<Theme | null>(null)
-  const current = choosing ?? saved
-
-  async function choose(theme: Theme) {
-    setError(null)
-    setChoosing(theme)
-    try {
-      await update({ theme })
-    } catch (caught) {
-      setError(asBridgeError(caught))
-    } finally {
-      setChoosing(null)
-    }
-  }
+  const { current, choose, error } = useSavedAtOnce('theme', saved)
 
   return (
     <fieldset className="card settings-group">

@@ -6,6 +6,7 @@ import { asBridgeError, bridge } from '../../bridge'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { exactBytes, formatBytes, formatDuration, formatRate } from './format'
+import { copyText } from '../../lib/clipboard'
 
 /*
  * Pieces both transfer views use: a running transfer's progress (bar, bytes, rate, time left,
@@ -121,10 +122,4 @@ export function FileActions({ transfer }: { transfer: Transfer }) {
       ) : null}
     </div>
   )
-}
-
-/** The clipboard API needs a secure context (web mode on 127.0.0.1 is one). */
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard === undefined) throw new Error('no clipboard')
-  await navigator.clipboard.writeText(text)
 }
