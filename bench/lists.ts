@@ -21,6 +21,7 @@ import { launchSecretOf, SECRET_HEADER } from '../src/shared/bridge/web-protocol
 import { startWebApp } from '../test/e2e/support/processes'
 import type { Bench, Figure } from './support'
 import { round } from './support'
+import { syntheticSessions } from './synthetic-sessions'
 
 // BENCH_LISTS_SCALE=0.01 runs the same path with 1% of the rows (to check the bench itself).
 const SCALE = Number(process.env.BENCH_LISTS_SCALE ?? '1')
@@ -37,17 +38,7 @@ const TIMEOUT_MS = 180_000
 
 function bigBodies(scale: number) {
   const now = Date.now()
-  const sessions = Array.from({ length: sessionCount(scale) }, (_, index) => ({
-    id: `session-${String(index).padStart(6, '0')}`,
-    authMethod: ['oidc', 'password', 'email_otp'][index % 3],
-    createdAt: now - index * 60_000,
-    lastSeenAt: now - index * 1_000,
-    expiresAt: now + 86_400_000,
-    ipAddress: `203.0.113.${index % 250}`,
-    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131',
-    mfaSatisfiedAt: index % 2 === 0 ? now - index * 60_000 : null,
-    isCurrent: index === 0,
-  }))
+  const sessions = syntheticSessions(sessionCount(scale), now)
   const models = Array.from({ length: modelCount(scale) }, (_, index) => ({
     id: `model-${String(index).padStart(6, '0')}-instruct`,
     created: 1_700_000_000 + index,

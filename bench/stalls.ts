@@ -24,6 +24,7 @@ import { startSandbox } from '../test/e2e/support/processes'
 import type { ExternalSandbox } from '../test/e2e/support/processes'
 import type { Bench, Figure } from './support'
 import { round } from './support'
+import { syntheticSessions } from './synthetic-sessions'
 
 const PING_EVERY_MS = 50
 const SESSION_COUNT = 46_781 // ~10 MB of JSON, as bench/lists.ts
@@ -108,20 +109,7 @@ async function startSessionsServer(file: string): Promise<{ url: string; child: 
 }
 
 function sessionsBody(): string {
-  const now = Date.now()
-  return JSON.stringify(
-    Array.from({ length: SESSION_COUNT }, (_, index) => ({
-      id: `session-${String(index).padStart(6, '0')}`,
-      authMethod: ['oidc', 'password', 'email_otp'][index % 3],
-      createdAt: now - index * 60_000,
-      lastSeenAt: now - index * 1_000,
-      expiresAt: now + 86_400_000,
-      ipAddress: `203.0.113.${index % 250}`,
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131',
-      mfaSatisfiedAt: index % 2 === 0 ? now - index * 60_000 : null,
-      isCurrent: index === 0,
-    })),
-  )
+  return JSON.stringify(syntheticSessions(SESSION_COUNT))
 }
 
 interface Seed {
