@@ -39,10 +39,14 @@ export default defineConfig({
         // mode starts from one built file instead of compiling TypeScript at every launch.
         // sandbox-host: the embedded sandbox's own process (src/main/sandbox-process), which the
         // core starts from out/main/sandbox-host.js.
+        // list-worker, sql-worker: worker threads that parse and store big lists and parse SQL
+        // results off main's event loop (src/main/workers), started from out/main/<name>.js.
         input: {
           index: resolve('src/main/index.ts'),
           web: resolve('src/main/web/main.ts'),
           'sandbox-host': resolve('src/main/sandbox-process/host.ts'),
+          'list-worker': resolve('src/main/workers/list-worker.ts'),
+          'sql-worker': resolve('src/main/workers/sql-worker.ts'),
         },
       },
     },

@@ -11,16 +11,18 @@
  * spends ~4 s of CPU per GiB generating the archive otherwise takes the CPU the client needs,
  * and the ratio measures which process wins the cores, not the transfer code (see README).
  *
- * Then the same download through a proxy on loopback (bench/relay-proxy.mjs in its own
+ * Then the same download through a proxy on loopback (bench/splice-proxy.py in its own
  * process, on the sandbox's cores, as a proxy is another machine): the app with HTTP_PROXY set
  * against the app direct, alternating, their ratio (target >= 0.9), and curl through the same
- * proxy for the proxy's own ceiling. Not tinyproxy: its relay is the limit on loopback (curl
- * through it gets ~0.55x of curl direct; bench/README.md). The sandbox speaks http, so this is
- * the absolute-form path of raw-http.ts; CONNECT tunnels are tested, not timed.
+ * proxy for the proxy's own ceiling. The proxy moves bytes with splice(2): a relay that copies
+ * them (tinyproxy, Node's pipes) was itself the limit on a core shared with the sandbox
+ * (bench/README.md). The sandbox speaks http, so this is the absolute-form path of
+ * raw-http.ts; CONNECT tunnels are tested, not timed.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createServiceClient, type ServiceClient } from '../src/main/api'
@@ -41,11 +43,16 @@ const TARGET_RATIO = 0.95
 const TARGET_RSS_MIB = 64
 const TARGET_PROXY_RATIO = 0.9
 
-/** curl's wall time, and its CPU time (user + system, from bash's `time`); `proxy`: via it. */
+/**
+ * curl's wall time, and its CPU time (user + system, from bash's `time`); `proxy`: via it.
+ * `sync`: then `sync FILE` (an fsync of the file), timed with it: curl made as durable as the
+ * app's file, which is fsynced before it takes its name.
+ */
 function curlDownload(
   url: string,
   file: string,
   proxy = '',
+  sync = false,
 ): Promise<{ ms: number; cpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now()
@@ -53,7 +60,7 @@ function curlDownload(
       'bash',
       [
         '-c',
-        'TIMEFORMAT="%U %S"; time curl -sS --fail --proxy "$3" -o "$1" "$2"',
+        `TIMEFORMAT="%U %S"; time { curl -sS --fail --proxy "$3" -o "$1" "$2"${sync ? ' && sync "$1"' : ''}; }`,
         'bash',
         file,
         url,
@@ -77,8 +84,13 @@ interface Pair {
   curlMs: number
   /** CPU seconds (user + system, all threads): the cost beside the speed. */
   curlCpu: number
+  /** curl, then `sync` of its file: the same durability as the app's fsynced file. */
+  curlSyncMs: number
+  curlSyncCpu: number
   appMs: number
   appCpu: number
+  /** Of appCpu, what main's thread (its event loop) spent. */
+  appMainCpu: number
   /** Until the last byte was written, before fsync, the checks and the rename. */
   appLastByteMs: number
   rssGrowth: number
@@ -96,13 +108,19 @@ async function downloadPair(
   const curl = await curlDownload(url, curlFile)
   if (statSync(curlFile).size !== size) throw new Error('curl wrote a short file')
   rmSync(curlFile)
+  const curlSync = await curlDownload(url, curlFile, '', true)
+  if (statSync(curlFile).size !== size) throw new Error('curl wrote a short file')
+  rmSync(curlFile)
 
   const app = await appDownload(client, exported, work, name)
   return {
     curlMs: curl.ms,
     curlCpu: curl.cpuSeconds,
+    curlSyncMs: curlSync.ms,
+    curlSyncCpu: curlSync.cpuSeconds,
     appMs: app.ms,
     appCpu: app.cpuSeconds,
+    appMainCpu: app.mainCpuSeconds,
     appLastByteMs: app.lastByteMs,
     rssGrowth: app.rssGrowth,
   }
@@ -111,6 +129,7 @@ async function downloadPair(
 interface AppDownload {
   ms: number
   cpuSeconds: number
+  mainCpuSeconds: number
   lastByteMs: number
   rssGrowth: number
 }
@@ -131,6 +150,7 @@ async function appDownload(
   const start = performance.now()
   let lastByteMs = NaN
   const cpuBefore = process.cpuUsage()
+  const mainCpuBefore = mainThreadCpuSeconds()
   const file = await AtomicFile.create(work, `app-${name}.tar.gz`)
   const written = await writeVolumeArchive({
     exported,
@@ -150,6 +170,7 @@ async function appDownload(
   })
   const appMs = performance.now() - start
   const cpu = process.cpuUsage(cpuBefore)
+  const mainCpu = mainThreadCpuSeconds() - mainCpuBefore
   clearInterval(sampler)
   peak = Math.max(peak, process.memoryUsage.rss())
   if (written.sha256 !== exported.sha256) throw new Error('the app wrote a wrong file')
@@ -157,12 +178,55 @@ async function appDownload(
   return {
     ms: appMs,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    mainCpuSeconds: mainCpu,
     lastByteMs,
     rssGrowth: peak - baseline,
   }
 }
 
-/** The relay proxy (bench/relay-proxy.mjs) in its own process, and the request lines it saw. */
+/**
+ * CPU seconds (user + system) of this process's main thread, the one that runs the event loop
+ * (Linux: /proc/self/task/<pid>/stat, in clock ticks of 10 ms); NaN elsewhere.
+ */
+function mainThreadCpuSeconds(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return NaN
+  }
+}
+
+/**
+ * What SHA-256 costs on this CPU (CPU seconds per GiB, 256 KiB updates as the app makes):
+ * the part of the app's CPU that curl has no counterpart for, and the one that differs most
+ * between CPUs (with or without the SHA extensions).
+ */
+function sha256SecondsPerGiB(): number {
+  const chunk = Buffer.alloc(256 * 1024, 7)
+  const hash = createHash('sha256')
+  const before = process.cpuUsage()
+  for (let done = 0; done < 256 * MIB; done += chunk.length) hash.update(chunk)
+  hash.digest()
+  const used = process.cpuUsage(before)
+  return ((used.user + used.system) / 1e6) * 4
+}
+
+/** The CPU's model and whether it has the SHA extensions (x86 `sha_ni`, Arm `sha2`). */
+function cpuDescription(): string {
+  const model = cpus()[0]?.model ?? 'unknown'
+  let flags: string
+  try {
+    flags = readFileSync('/proc/cpuinfo', 'utf8')
+  } catch {
+    return model
+  }
+  const sha = /\b(sha_ni|sha2)\b/.test(flags) ? 'SHA extensions' : 'no SHA extensions'
+  return `${model}, ${sha}`
+}
+
+/** The relay proxy (bench/splice-proxy.py) in its own process, and the request lines it saw. */
 interface RelayProxy {
   url: string
   pid: number
@@ -171,8 +235,8 @@ interface RelayProxy {
 }
 
 function startRelayProxy(): Promise<RelayProxy> {
-  const script = fileURLToPath(new URL('./relay-proxy.mjs', import.meta.url))
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const script = fileURLToPath(new URL('./splice-proxy.py', import.meta.url))
+  const child = spawn('python3', [script], { stdio: ['ignore', 'pipe', 'inherit'] })
   const requests: string[] = []
   return new Promise((resolve, reject) => {
     let buffered = ''
@@ -332,6 +396,9 @@ async function run(): Promise<BenchResult> {
     const mibps = (ms: number) => mibPerSecond(size, ms)
     const perGiB = (seconds: number) => round(seconds / (size / MIB / 1024))
     console.log(`volume ${volume.name}: ${round(size / MIB)} MiB, ${RUNS} runs each, alternating`)
+    const cpu = cpuDescription()
+    const sha256PerGiB = sha256SecondsPerGiB()
+    console.log(`CPU: ${cpu}; SHA-256 alone: ${round(sha256PerGiB)} s of CPU per GiB`)
 
     /** RUNS alternating pairs, each printed as it ends (`label` names the core setting). */
     const measurePairs = async (label: string): Promise<Pair[]> => {
@@ -345,7 +412,7 @@ async function run(): Promise<BenchResult> {
         )
         pairs.push(pair)
         console.log(
-          `${label}, run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s, RSS +${round(pair.rssGrowth / MIB)} MiB`,
+          `${label}, run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, curl + sync ${mibps(pair.curlSyncMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s, RSS +${round(pair.rssGrowth / MIB)} MiB; CPU s/GiB curl ${perGiB(pair.curlCpu)}, curl + sync ${perGiB(pair.curlSyncCpu)}, app ${perGiB(pair.appCpu)} (main thread ${perGiB(pair.appMainCpu)})`,
         )
       }
       return pairs
@@ -378,6 +445,18 @@ async function run(): Promise<BenchResult> {
         target: `>= ${TARGET_RATIO}`,
       }),
       {
+        name: 'curl -o + sync: throughput (as durable as the app)',
+        unit: 'MiB/s',
+        value: mibps(median(valuesOf(pinned, 'curlSyncMs'))),
+        runs: pinned.length,
+      },
+      {
+        name: 'ratio app / (curl -o + sync)',
+        unit: 'x',
+        value: round(median(valuesOf(pinned, 'curlSyncMs')) / median(valuesOf(pinned, 'appMs')), 3),
+        runs: pinned.length,
+      },
+      {
         name: 'app: peak RSS growth during a download',
         unit: 'MiB',
         value: round(Math.max(...rss) / MIB),
@@ -393,10 +472,28 @@ async function run(): Promise<BenchResult> {
         runs: RUNS,
       },
       {
+        name: 'curl -o + sync: CPU time per GiB',
+        unit: 's',
+        value: perGiB(median(valuesOf(pinned, 'curlSyncCpu'))),
+        runs: RUNS,
+      },
+      {
         name: 'app: CPU time per GiB (user + system, SHA-256 included)',
         unit: 's',
         value: perGiB(median(valuesOf(pinned, 'appCpu'))),
         runs: RUNS,
+      },
+      {
+        name: "app: of which main's thread (the event loop)",
+        unit: 's',
+        value: perGiB(median(valuesOf(pinned, 'appMainCpu'))),
+        runs: RUNS,
+      },
+      {
+        name: 'SHA-256 alone on this CPU: CPU time per GiB',
+        unit: 's',
+        value: round(sha256PerGiB),
+        runs: 1,
       },
       {
         name: 'app: until the last byte was written (before fsync, checks, rename)',
@@ -414,11 +511,12 @@ async function run(): Promise<BenchResult> {
     return {
       figures,
       notes: [
+        `CPU: ${cpu}; the target reads "ratio app / curl" (curl -o without fsync); "ratio app / (curl -o + sync)" is the same durability`,
         `volume ${volume.name}, ${size} bytes; the app's time includes streaming, SHA-256, size and hash checks, fsync and rename (op 15's answer already known)`,
         cores
           ? `cores: sandbox on ${cores.server}; this process and curl on ${cores.client} (the "shared cores" runs: all on ${cores.all})`
           : 'cores: not pinned (a single core, or no taskset)',
-        `proxy: bench/relay-proxy.mjs ${cores ? `on ${cores.server} (the sandbox's cores)` : 'not pinned'}; the app with HTTP_PROXY, absolute-form requests (the sandbox speaks http)`,
+        `proxy: bench/splice-proxy.py (splice(2), no copy) ${cores ? `on ${cores.server} (the sandbox's cores)` : 'not pinned'}; the app with HTTP_PROXY, absolute-form requests (the sandbox speaks http)`,
         `load average while measuring: ${loadavg()
           .map((load) => load.toFixed(2))
           .join(' / ')}`,

@@ -27,6 +27,14 @@ import { round } from './support'
 import { syntheticSessions } from './synthetic-sessions'
 
 const PING_EVERY_MS = 50
+/**
+ * `BENCH_STALLS_ONLY=sessions,sql`: only the scenarios whose name begins with one of these
+ * words (a before/after comparison of one change on a busy machine, runs taken close together).
+ */
+const ONLY = (process.env['BENCH_STALLS_ONLY'] ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter(Boolean)
 const SESSION_COUNT = 46_781 // ~10 MB of JSON, as bench/lists.ts
 const GIB = 1024 ** 3
 
@@ -239,7 +247,10 @@ async function run() {
       sandbox: await addProfile(desk, 'Sandbox', sandbox.url, sandbox.tokens.admin),
     }
     const measured: Measured[] = []
-    for (const scenario of scenarios(desk, ids, await seedOf(sandbox))) {
+    const chosen = scenarios(desk, ids, await seedOf(sandbox)).filter(
+      (scenario) => ONLY.length === 0 || ONLY.some((word) => scenario.name.startsWith(word)),
+    )
+    for (const scenario of chosen) {
       const result = await measureScenario(desk, scenario)
       console.log(
         `${result.name}: max ${result.maxMs} ms, p99 ${result.p99Ms} ms, ` +

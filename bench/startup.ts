@@ -13,7 +13,7 @@
  * The clock starts once the browser window is open and Chromium is idle (see waitForIdleBrowser).
  * STARTUP_SCREENSHOT=file.png saves what the last run painted.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -140,6 +140,7 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
       figures,
       notes: [
         `${scale.cachedRows} certificates cached, ${launches.listedRows} listed; load average ${load.join(' / ')}`,
+        entryScriptNote(),
       ],
     }
   } finally {
@@ -150,6 +151,20 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
 }
 
 const FILTER = { showSystem: true }
+
+/**
+ * The JavaScript the page loads before its script runs: the entry chunk and the chunks
+ * index.html preloads with it (`<script src>` and `<link rel=modulepreload>`), from the build.
+ */
+function entryScriptNote(): string {
+  const rendererDir = join(repoRoot, 'out', 'renderer')
+  const html = readFileSync(join(rendererDir, 'index.html'), 'utf8')
+  const files = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map(
+    (match) => match[1] as string,
+  )
+  const bytes = files.reduce((sum, file) => sum + statSync(join(rendererDir, file)).size, 0)
+  return `page script before first run: ${round(bytes / 1000)} kB in ${files.length} files (entry and preloaded chunks)`
+}
 
 /** A data folder whose cache holds a sandbox's certificates (one full refresh, as the app does). */
 async function fillCache(browser: Browser, certificateCount: number) {

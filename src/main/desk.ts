@@ -129,7 +129,9 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   // Rows a previous run left running are shown as interrupted, never as still going.
   context.transfers.markInterrupted()
   // Bruno-style mutation events: after every cache write, views showing those tables refetch.
-  const stopForwarding = cache.onChange((change) => events.emit('cache.changed', change))
+  const stopForwarding = cache.onChange((change) =>
+    events.emit('cache.changed', { ...change, tables: [...change.tables] }),
+  )
   const stopSettingsEvents = settings.onChange((value) => events.emit('settings.changed', value))
 
   const sandboxOptions = deps.sandboxPort === undefined ? {} : { sandboxPort: deps.sandboxPort }

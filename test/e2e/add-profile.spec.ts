@@ -10,12 +10,8 @@ import {
 
 test('adding a profile with a wrong token names the problem and saves nothing', async ({
   page,
-  startApp,
-  startSandbox,
+  welcome: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-
   // Client-side validation first: the field that is wrong says so, nothing is sent.
   await page.getByRole('button', { name: 'Connect to your service' }).click()
   await fillProfileForm(page, { name: 'Staging', baseUrl: 'ftp://nowhere', token: 'x' })

@@ -1,10 +1,6 @@
 import { bridgeCall } from './support/bridge'
-import {
-  certificateGrid,
-  certificateRow,
-  openCertificates,
-  sandboxSeed,
-} from './support/certificates'
+import { certificateGrid, certificateRow, openCertificates } from './support/certificates'
+import { sandboxSeed } from './support/seed'
 import { connectStagingToSandbox, expect, test } from './support/fixtures'
 
 /*

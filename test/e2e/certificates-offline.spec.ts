@@ -1,6 +1,6 @@
 import { bridgeCall } from './support/bridge'
 import { certificateGrid, certificateRow, openCertificates } from './support/certificates'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { expect, test } from './support/fixtures'
 
 /*
  * The certificate list from the SQLite cache with the service gone: a restart of the app with
@@ -11,13 +11,9 @@ import { connectStagingToSandbox, expect, test } from './support/fixtures'
 test('offline: with the sandbox stopped, the cached certificate list is shown', async ({
   page,
   startApp,
-  startSandbox,
   dataDir,
+  staging: { sandbox, app: first },
 }) => {
-  const sandbox = await startSandbox()
-  const first = await startApp(dataDir)
-  await page.goto(first.url)
-  await connectStagingToSandbox(page, sandbox)
   await openCertificates(page)
   // Sorted by name, the first row; the list is virtualised, so later rows are not in the DOM.
   await expect(certificateRow(page, 'api-gateway')).toHaveCount(1)

@@ -1,16 +1,11 @@
 import { bridgeCall } from './support/bridge'
-import { connectStagingToSandbox, expect, profileSwitcher, test } from './support/fixtures'
+import { expect, profileSwitcher, test } from './support/fixtures'
 import { keychainSecret } from './support/keychain'
 
 test('log out → confirmation → token gone from the keychain, profile signed out', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
-
   const before = await bridgeCall(page, 'profiles.list')
   const profile = before.profiles[0]
   expect(profile).toMatchObject({ name: 'Staging', signedIn: true, tokenStorage: 'keychain' })

@@ -1,12 +1,6 @@
 import type { Page } from '@playwright/test'
 import { bridgeCall } from './support/bridge'
-import {
-  connectFromWelcome,
-  connectStagingToSandbox,
-  expect,
-  sessionsTable,
-  test,
-} from './support/fixtures'
+import { connectViewerToSandbox, expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
 
 async function openResolveDialog(page: Page, id: string) {
@@ -19,12 +13,8 @@ async function openResolveDialog(page: Page, id: string) {
 
 test('the migration dialog cannot send without the reconciliation tick', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const id = (await sandboxSeed(sandbox)).migrations['needs_attention']?.[0]
   if (!id) throw new Error('no migration needs attention')
 
@@ -63,12 +53,8 @@ test('the migration dialog cannot send without the reconciliation tick', async (
 
 test('a migration that does not need attention shows the 409 explained; a protected profile asks once more', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const seed = await sandboxSeed(sandbox)
   const completed = seed.migrations['completed']?.[0]
   if (!completed) throw new Error('no completed migration in the seed')
@@ -103,17 +89,9 @@ test('a migration that does not need attention shows the 409 explained; a protec
 
 test('resolving as a viewer shows the 403 clearly and changes nothing', async ({
   page,
-  startApp,
-  startSandbox,
+  welcome: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-  await connectFromWelcome(page, {
-    name: 'Viewer',
-    baseUrl: sandbox.url,
-    token: sandbox.tokens.viewer,
-  })
-  await expect(sessionsTable(page)).toBeVisible()
+  await connectViewerToSandbox(page, sandbox)
   const id = (await sandboxSeed(sandbox)).migrations['needs_attention']?.[0]
   if (!id) throw new Error('no migration needs attention')
 

@@ -1,16 +1,12 @@
 import { bridgeCall } from './support/bridge'
-import { connectStagingToSandbox, expect, sessionsTable, test } from './support/fixtures'
+import { expect, sessionsTable, test } from './support/fixtures'
 
 test('restart with the service stopped → cached sessions shown under the offline banner', async ({
   page,
   startApp,
-  startSandbox,
   dataDir,
+  staging: { sandbox, app: first },
 }) => {
-  const sandbox = await startSandbox()
-  const first = await startApp(dataDir)
-  await page.goto(first.url)
-  await connectStagingToSandbox(page, sandbox)
   const table = sessionsTable(page)
   const { activeId } = await bridgeCall(page, 'profiles.list')
   const { items } = await bridgeCall(page, 'sessions.cached', { profileId: activeId })

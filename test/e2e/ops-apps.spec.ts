@@ -8,10 +8,9 @@ const membersSchema = z.object({
 
 test('app members: environment id checked as typed, filtered members grouped by kind, Docker ones with their node', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: started,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(started)
   const staging = seed.appEnvironments.find((environment) => environment.name === 'Staging')
   const app = seed.apps.find(
     (candidate) => staging && candidate.environmentIds.includes(staging.id),

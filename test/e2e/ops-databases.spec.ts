@@ -6,10 +6,9 @@ const rotationSchema = z.object({ data: z.looseObject({ previousSerialNumber: z.
 
 test('rotate a PostgreSQL certificate in place: restart not allowed by default, new serial shown and confirmed by the next rotation, logged', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   const [databaseId] = seed.databases['postgres'] ?? []
   if (!databaseId) throw new Error('the seed has no PostgreSQL database')
 
@@ -51,10 +50,9 @@ test('rotate a PostgreSQL certificate in place: restart not allowed by default, 
 
 test('rotate a ClickHouse certificate: pending until its scheduled reread, then the screen says it finished', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { seed } = await openOps(page, startApp, startSandbox)
+  const { seed } = await openOps(staging)
   const [databaseId] = seed.databases['clickhouse'] ?? []
   if (!databaseId) throw new Error('the seed has no ClickHouse database')
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { connectFromWelcome, expect, sessionsTable, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, sandboxCall, seedOf } from './support/ops'
+import { connectViewerToSandbox, expect, test } from './support/fixtures'
+import { expectActivityLine, openOps, openScreen, sandboxCall } from './support/ops'
+import { sandboxSeed } from './support/seed'
 
 const resolvedSchema = z.object({
   data: z.looseObject({ desiredCommit: z.string(), previousDesiredCommit: z.string().nullable() }),
@@ -8,10 +9,9 @@ const resolvedSchema = z.object({
 
 test('resolve a deployment’s branch head: explained, the recorded commit is shown and kept, logged', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   const [deployment] = seed.deployments
   if (!deployment) throw new Error('the seed has no Git blue/green deployment')
 
@@ -42,19 +42,10 @@ test('resolve a deployment’s branch head: explained, the recorded commit is sh
 
 test('resolving as a viewer: the 403 names docker:containers:edit', async ({
   page,
-  startApp,
-  startSandbox,
+  welcome: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectFromWelcome(page, {
-    name: 'Viewer',
-    baseUrl: sandbox.url,
-    token: sandbox.tokens.viewer,
-  })
-  await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
-  const [deployment] = (await seedOf(sandbox)).deployments
+  await connectViewerToSandbox(page, sandbox)
+  const [deployment] = (await sandboxSeed(sandbox)).deployments
   if (!deployment) throw new Error('the seed has no deployment')
 
   await openScreen(page, 'Deployments')

@@ -12,8 +12,8 @@ function escape(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-test('logging schema by slug: its fields as a table', async ({ page, startApp, startSandbox }) => {
-  await openOps(page, startApp, startSandbox)
+test('logging schema by slug: its fields as a table', async ({ page, staging }) => {
+  await openOps(staging)
   await openScreen(page, 'Logging')
   await page.getByLabel('Schema slug').fill('nginx-access')
   await page.getByRole('button', { name: 'Look up' }).click()
@@ -31,10 +31,9 @@ test('logging schema by slug: its fields as a table', async ({ page, startApp, s
 
 test('reorder a folder’s environments by keyboard and by drag and drop; the service has the new order, logged', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   const folder = seed.loggingEnvironmentFolders.find((entry) => entry.environmentIds.length >= 3)
   if (!folder) throw new Error('the seed has no folder with three environments')
   const [a, b, c] = folder.environmentIds as [string, string, string]

@@ -9,10 +9,9 @@ const foldersSchema = z.object({
 
 test('reorder nginx template folders by drag and drop and by keyboard; the service has the new order, logged', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   const ids = seed.nginxTemplateFolders
   expect(ids.length).toBeGreaterThanOrEqual(4)
 

@@ -1,17 +1,13 @@
 import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, seedOf } from './support/ops'
+import { expectActivityLine, openOps, openScreen } from './support/ops'
+import { failedRoute, sandboxSeed } from './support/seed'
 
 test('retry a failed route: its new state is shown and the service has it, logged', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
-  const host = seed.proxyHosts.find((candidate) =>
-    candidate.routes.some((route) => route.status === 'failed'),
-  )
-  const route = host?.routes.find((candidate) => candidate.status === 'failed')
-  if (!host || !route) throw new Error('the seed has no failed route')
+  const { sandbox, seed } = await openOps(staging)
+  const { host, route } = failedRoute(seed)
 
   await openScreen(page, 'Proxy routes')
   await page.getByLabel('Proxy host ID').fill(host.id)
@@ -21,7 +17,7 @@ test('retry a failed route: its new state is shown and the service has it, logge
   await expect(page.getByLabel('Route state: pending')).toBeVisible()
   await expect(page.getByRole('table', { name: 'Retried route' })).toContainText(route.id)
 
-  const after = await seedOf(sandbox)
+  const after = await sandboxSeed(sandbox)
   const now = after.proxyHosts
     .find((candidate) => candidate.id === host.id)
     ?.routes.find((candidate) => candidate.id === route.id)

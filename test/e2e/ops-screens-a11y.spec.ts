@@ -22,15 +22,11 @@ const SCREENS = [
 ] as const
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`operation screens pass axe in the ${scheme} scheme`, async ({
-    page,
-    startApp,
-    startSandbox,
-  }) => {
+  test(`operation screens pass axe in the ${scheme} scheme`, async ({ page, staging }) => {
     // Nine screens, each scanned and photographed: more than one screen's default budget.
     test.setTimeout(240_000)
     await page.emulateMedia({ colorScheme: scheme })
-    await openOps(page, startApp, startSandbox)
+    await openOps(staging)
     for (const screen of SCREENS) {
       await openScreen(page, screen)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()

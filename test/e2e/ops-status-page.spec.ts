@@ -19,11 +19,10 @@ const variantPreviewSchema = z.object({
 
 test('status page: rendered as a page; resolving an open incident removes it from the open ones, logged', async ({
   page,
-  startApp,
-  startSandbox,
   sandboxVariant,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   await openScreen(page, 'Status page')
 
   const preview = page.getByRole('region', { name: 'Status page preview' })
@@ -77,10 +76,10 @@ test('status page: rendered as a page; resolving an open incident removes it fro
 test('status page offline: the cached page and incidents are shown, Resolve is unavailable', async ({
   page,
   startApp,
-  startSandbox,
   dataDir,
+  staging,
 }) => {
-  const { sandbox, app } = await openOps(page, startApp, startSandbox)
+  const { sandbox, app } = await openOps(staging)
   await openScreen(page, 'Status page')
   await expect(page.getByRole('heading', { name: 'Northwind Status' })).toBeVisible()
 

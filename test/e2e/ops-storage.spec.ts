@@ -1,12 +1,12 @@
 import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, seedOf } from './support/ops'
+import { expectActivityLine, openOps, openScreen } from './support/ops'
+import { sandboxSeed } from './support/seed'
 
 test('cancel a copy job: UUID checked as typed, confirmed, cancelled on the service, logged', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   const [jobId] = seed.copyJobs['running'] ?? []
   if (!jobId) throw new Error('the seed has no running copy job')
 
@@ -28,7 +28,7 @@ test('cancel a copy job: UUID checked as typed, confirmed, cancelled on the serv
   await expect(page.getByRole('table', { name: 'Cancelled copy job' })).toContainText('cancelled')
 
   // The later look: the sandbox lists the job among the cancelled ones now.
-  const after = await seedOf(sandbox)
+  const after = await sandboxSeed(sandbox)
   expect(after.copyJobs['cancelled']).toContain(jobId)
   expect(after.copyJobs['running']).not.toContain(jobId)
 

@@ -1,12 +1,12 @@
 import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, seedOf } from './support/ops'
+import { expectActivityLine, openOps, openScreen } from './support/ops'
+import { sandboxSeed } from './support/seed'
 
 test('move a user folder to the top level and into another folder; a move into its own subtree lands on the field', async ({
   page,
-  startApp,
-  startSandbox,
+  staging,
 }) => {
-  const { sandbox, seed } = await openOps(page, startApp, startSandbox)
+  const { sandbox, seed } = await openOps(staging)
   const byName = (name: string) => {
     const folder = seed.userFolderTree.find((candidate) => candidate.name === name)
     if (!folder) throw new Error(`no seeded folder ${name}`)
@@ -38,7 +38,7 @@ test('move a user folder to the top level and into another folder; a move into i
   await expect(page.getByText(`Contractors moved into ${operations.id}`)).toBeVisible()
 
   // The later look: the sandbox's tree has both moves.
-  const tree = (await seedOf(sandbox)).userFolderTree
+  const tree = (await sandboxSeed(sandbox)).userFolderTree
   expect(tree.find((folder) => folder.id === frontend.id)?.parentId).toBeNull()
   expect(tree.find((folder) => folder.id === contractors.id)?.parentId).toBe(operations.id)
 

@@ -1,15 +1,12 @@
 import { bridgeCall } from './support/bridge'
 import { expect, fillProfileForm, sessionsTable, test } from './support/fixtures'
-import { expectActivityLine, openScreen, seedOf } from './support/ops'
+import { expectActivityLine, openScreen } from './support/ops'
+import { failedRoute, sandboxSeed } from './support/seed'
 
 test('a protected profile always asks, naming itself; typed ids are remembered per profile on success', async ({
   page,
-  startApp,
-  startSandbox,
+  welcome: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
   await page.getByRole('button', { name: 'Connect to your service' }).click()
   await fillProfileForm(page, {
     name: 'Production',
@@ -20,12 +17,8 @@ test('a protected profile always asks, naming itself; typed ids are remembered p
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
   await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
 
-  const seed = await seedOf(sandbox)
-  const host = seed.proxyHosts.find((candidate) =>
-    candidate.routes.some((route) => route.status === 'failed'),
-  )
-  const route = host?.routes.find((candidate) => candidate.status === 'failed')
-  if (!host || !route) throw new Error('the seed has no failed route')
+  const seed = await sandboxSeed(sandbox)
+  const { host, route } = failedRoute(seed)
 
   // A retry harms nothing and sends at once elsewhere; on a protected profile it asks.
   await openScreen(page, 'Proxy routes')
@@ -38,7 +31,7 @@ test('a protected profile always asks, naming itself; typed ids are remembered p
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()
   expect(
-    (await seedOf(sandbox)).proxyHosts
+    (await sandboxSeed(sandbox)).proxyHosts
       .find((candidate) => candidate.id === host.id)
       ?.routes.find((candidate) => candidate.id === route.id)?.status,
   ).toBe('failed')

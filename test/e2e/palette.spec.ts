@@ -1,17 +1,12 @@
 import { OPERATION_NAMES, operations } from '../../src/shared/api'
 import { ROUTE_INFO, ROUTES } from '../../src/renderer/src/app/routes'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
 
 test('the command palette lists exactly the 22 operations and every screen, and opens them with ids', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
-
   await page.keyboard.press('Control+K')
   const palette = page.getByRole('dialog', { name: 'Command palette' })
   const search = palette.getByRole('combobox', { name: 'Search screens and operations' })

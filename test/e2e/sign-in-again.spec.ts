@@ -1,13 +1,9 @@
-import { connectStagingToSandbox, expect, profileSwitcher, test } from './support/fixtures'
+import { expect, profileSwitcher, test } from './support/fixtures'
 
 test('a 401 asks for a new token over the current screen, without losing the place', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   await page.getByRole('link', { name: /Inference models/ }).click()
   await expect(page.getByRole('table', { name: 'Inference models' })).toBeVisible()
   await page.getByRole('searchbox', { name: 'Search models by ID' }).fill('instruct')

@@ -19,14 +19,9 @@ test.setTimeout(150_000)
 
 test('runs a SELECT and reads the rows; NULL shows apart from the string NULL', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
   const { small } = await sandboxDatabases(sandbox)
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   await openSqlConsole(page, small)
 
   await setEditorText(
@@ -80,14 +75,9 @@ test('a 100,000-row result scrolls to its last row', async ({ page, startApp, st
 
 test("a service's row bound is learned from its refusal and said; the rows come within it", async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
   const { small } = await sandboxDatabases(sandbox)
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   await openSqlConsole(page, small)
   await page.getByLabel('Max rows').fill('100000')
 
@@ -103,14 +93,9 @@ test("a service's row bound is learned from its refusal and said; the rows come 
 
 test('a syntax error shows its SQLSTATE and puts the caret at its position', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
   const { small } = await sandboxDatabases(sandbox)
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   await openSqlConsole(page, small)
 
   // The second statement is run (cursor in it); its error is at "fromm", character 10 of it.
@@ -136,14 +121,9 @@ test('a syntax error shows its SQLSTATE and puts the caret at its position', asy
 
 test('on a protected profile, DELETE asks first; cancelling sends nothing', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
   const { small } = await sandboxDatabases(sandbox)
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const { activeId } = await bridgeCall(page, 'profiles.list')
   await bridgeCall(page, 'profiles.update', { id: activeId, protected: true })
   await openSqlConsole(page, small)
@@ -224,12 +204,8 @@ test('any profile asks before a DELETE without WHERE; the setting turns it off',
   await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
-test('a read-only tab refuses an UPDATE', async ({ page, startApp, startSandbox }) => {
-  const sandbox = await startSandbox()
+test('a read-only tab refuses an UPDATE', async ({ page, staging: { sandbox } }) => {
   const { small } = await sandboxDatabases(sandbox)
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const { activeId } = await bridgeCall(page, 'profiles.list')
   await openSqlConsole(page, small)
   await page.getByLabel('Read-only tab').check()
@@ -267,14 +243,10 @@ test('a read-only tab refuses an UPDATE', async ({ page, startApp, startSandbox 
 test('history and a tab’s text survive a restart of web mode', async ({
   page,
   startApp,
-  startSandbox,
   dataDir,
+  staging: { sandbox, app: first },
 }) => {
-  const sandbox = await startSandbox()
   const { small } = await sandboxDatabases(sandbox)
-  const first = await startApp(dataDir)
-  await page.goto(first.url)
-  await connectStagingToSandbox(page, sandbox)
   await openSqlConsole(page, small)
   const text = "select sku, price from products where sku like 'DB-%' order by sku"
   await setEditorText(page, text)
@@ -318,14 +290,9 @@ test('history and a tab’s text survive a restart of web mode', async ({
 
 test('the schema panel lists the seeded tables; Explain shows a plan tree', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
   const { small } = await sandboxDatabases(sandbox)
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   await openSqlConsole(page, small)
 
   const schema = page.getByRole('complementary', { name: 'Schema browser' })

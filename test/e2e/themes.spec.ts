@@ -37,8 +37,11 @@ test('every screen in the light and the dark theme, following the OS', async ({
       })
     }
     await page.keyboard.press('Control+K')
+    const search = page.getByRole('combobox', { name: 'Search screens and operations' })
+    await expect(search).toBeVisible()
     await page.screenshot({ path: testInfo.outputPath(`${theme}`, 'palette.png') })
     await page.keyboard.press('Escape')
+    await expect(search).toBeHidden()
     await openScreen(page, 'migrations')
     await page.getByRole('button', { name: 'Resolve a migration…' }).click()
     await page.screenshot({ path: testInfo.outputPath(`${theme}`, 'migrations-dialog.png') })

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { bridgeCall } from './support/bridge'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { expect, test } from './support/fixtures'
 import {
   announced,
   finishedExports,
@@ -19,13 +19,9 @@ import {
 test('exports are listed with their file facts, survive a restart, and copy their path', async ({
   page,
   startApp,
-  startSandbox,
   dataDir,
+  staging: { sandbox, app: first },
 }) => {
-  const sandbox = await startSandbox()
-  const first = await startApp(dataDir)
-  await page.goto(first.url)
-  await connectStagingToSandbox(page, sandbox)
   const downloads = await useDownloadsFolder(page)
   try {
     const volume = (await seededVolumes(sandbox)).find((item) => item.name === 'backups-nightly')

@@ -1,6 +1,6 @@
 import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { expect, test } from './support/fixtures'
 import type { ExternalSandbox } from './support/processes'
 import {
   announced,
@@ -42,13 +42,8 @@ async function largeVolume(sandbox: ExternalSandbox): Promise<SeedVolume> {
 
 test('a large volume exports through the UI: the SHA-256 matches and tar lists it', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const downloads = await useDownloadsFolder(page)
   try {
     const volume = await largeVolume(sandbox)
@@ -77,15 +72,7 @@ test('a large volume exports through the UI: the SHA-256 matches and tar lists i
   }
 })
 
-test('cancelling a large export midway leaves no file', async ({
-  page,
-  startApp,
-  startSandbox,
-}) => {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
+test('cancelling a large export midway leaves no file', async ({ page, staging: { sandbox } }) => {
   const downloads = await useDownloadsFolder(page)
   try {
     const volume = await largeVolume(sandbox)
@@ -112,13 +99,8 @@ test('cancelling a large export midway leaves no file', async ({
 
 test('a download cut midway resumes with Range and ends with the right hash', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const downloads = await useDownloadsFolder(page)
   try {
     const volume = await largeVolume(sandbox)
@@ -143,13 +125,8 @@ test('a download cut midway resumes with Range and ends with the right hash', as
 
 test('an unwritable downloads folder is a clear error on the screen', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   const downloads = await useDownloadsFolder(page)
   const volume = (await seededVolumes(sandbox)).find((item) => item.name === 'grafana-data')
   if (!volume) throw new Error('no grafana-data volume in the seed')

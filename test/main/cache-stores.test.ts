@@ -60,7 +60,7 @@ describe('recent inputs', () => {
     cache.onChange((change) => changes.push(change))
     createRecentInputs(cache).remember('p1', 'node', 'x')
     expect(changes).toEqual([
-      { name: 'rememberRecent', tables: ['recent_inputs'], profileId: 'p1' },
+      { name: 'rememberRecent', tables: ['recent_inputs'], topics: ['recents'], profileId: 'p1' },
     ])
   })
 })

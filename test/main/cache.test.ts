@@ -407,7 +407,7 @@ describe('activity log', () => {
 })
 
 describe('change events', () => {
-  it('reports each write with its name, tables and profile, until unsubscribed', () => {
+  it('reports each write with its name, tables, topics and profile, until unsubscribed', () => {
     const { cache } = open()
     const changes: CacheChange[] = []
     const unsubscribe = cache.onChange((change) => changes.push(change))
@@ -417,10 +417,14 @@ describe('change events', () => {
     unsubscribe()
     cache.putList('p1', 'sessions', [], 2)
 
+    const lists = {
+      tables: expect.arrayContaining(['cached_items']),
+      topics: expect.arrayContaining(['sessions']),
+    }
     expect(changes).toEqual([
-      { name: 'putList', tables: expect.arrayContaining(['cached_items']), profileId: 'p1' },
-      { name: 'recordActivity', tables: ['activity'], profileId: 'p2' },
-      { name: 'clearProfile', tables: expect.arrayContaining(['cached_items']), profileId: 'p1' },
+      { name: 'putList', ...lists, profileId: 'p1' },
+      { name: 'recordActivity', tables: ['activity'], topics: ['activity'], profileId: 'p2' },
+      { name: 'clearProfile', ...lists, profileId: 'p1' },
     ])
   })
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { fetchAllPages, PAGE_LIMIT } from '../../src/main/features/certificates'
 
 /*
- * The walk over op 16's pages (src/main/features/certificates.ts) against services that page
- * in other ways than the sandbox: no `meta`, a page size capped below what was asked, a total
+ * The walk over op 16's pages (src/main/features/certificates/paging.ts) against services that
+ * page in other ways than the sandbox: no `meta`, a page size capped below what was asked, a total
  * that disagrees with what arrives, pages that never end. No list is ever shown as whole when
  * the walk cannot prove it is.
  */

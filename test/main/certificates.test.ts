@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
 import { fetchAllPages, PAGE_LIMIT } from '../../src/main/features/certificates'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile, Result } from '../../src/shared/bridge'
-import { makeSelfSigned, makeTempDir, openssl, sha256Hex, splitPemBlocks } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
+import { makeSelfSigned, openssl, sha256Hex, splitPemBlocks } from '../support/tools'
 
 /*
  * The certificates area through the desk's bridge, every part real: a sandbox with 1,200
@@ -28,31 +25,10 @@ const PASSPHRASE = 'correct horse battery staple'
 type List = ChannelOutput<'certificates.cached'>
 type Check = ChannelOutput<'certificates.checkUpload'>
 
-let temp: TempDir
-let downloads: string
 let sandbox: RunningSandbox
-let desk: Desk
+/** Its `carried` is checked for key material at the end. */
+let desk: TestDesk
 let profile: Profile
-/** Every Result the bridge carried, as JSON: checked for key material at the end. */
-const carried: string[] = []
-
-async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
-  const result = await desk.dispatch(channel, input)
-  carried.push(JSON.stringify(result))
-  return result
-}
-
-async function value<T>(channel: string, input: unknown = {}): Promise<T> {
-  const result = await call(channel, input)
-  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-
-async function failure(channel: string, input: unknown = {}) {
-  const result = await call(channel, input)
-  if (result.ok) throw new Error(`${channel} succeeded but should have failed`)
-  return result.error
-}
 
 function serviceList(query: Record<string, unknown>) {
   const url = new URL('/api/ssl-certificates', sandbox.url)
@@ -64,49 +40,31 @@ function serviceList(query: Record<string, unknown>) {
 
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error(KEYRING_HINT)
-  temp = await makeTempDir('infradesk-certificates')
-  downloads = path.join(temp.dir, 'downloads')
-  await mkdir(downloads)
   sandbox = await startSandbox({ port: 0, certificateCount: TOTAL })
-  desk = await createDesk({
-    dataDir: path.join(temp.dir, 'data'),
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service: `Infradesk-certificates-test-${randomUUID()}` }),
-    version: '0.0.0-test',
-    requestTimeoutMs: 30_000,
-    defaultDownloadsDir: downloads,
-  })
-  profile = await value<Profile>('profiles.add', {
-    name: 'Scale',
-    baseUrl: sandbox.url,
-    color: '#2563eb',
-    protected: false,
-    token: sandbox.tokens.admin,
-  })
+  desk = await openTestDesk('certificates', { requestTimeoutMs: 30_000, restoreSandbox: true })
+  profile = await desk.addProfile(sandbox, { name: 'Scale', color: '#2563eb' })
 }, 120_000)
 
 afterAll(async () => {
   await desk?.close()
   await sandbox?.close()
-  await temp?.remove()
 })
 
 describe('the list: cache first, every page from the service', () => {
   it('starts empty, never fetched', async () => {
-    const cached = await value<List>('certificates.cached', { profileId: profile.id })
+    const cached = await desk.value<List>('certificates.cached', { profileId: profile.id })
     expect(cached).toMatchObject({ rows: [], fetchedAt: null })
   })
 
   it('a refresh follows meta through every page and caches them all', async () => {
-    const all = await value<List>('certificates.refresh', {
+    const all = await desk.value<List>('certificates.refresh', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
     expect(all.rows).toHaveLength(TOTAL)
     expect(new Set(all.rows.map((row) => row.id)).size).toBe(TOTAL)
     expect(all.offline).toBe(false)
-    const cached = await value<List>('certificates.cached', {
+    const cached = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
@@ -119,30 +77,30 @@ describe('the list: cache first, every page from the service', () => {
       'Production/APIs/Partners',
     )
     // Without showSystem, the cache answers as the service would.
-    const visible = await value<List>('certificates.cached', { profileId: profile.id })
+    const visible = await desk.value<List>('certificates.cached', { profileId: profile.id })
     expect(visible.rows).toHaveLength((await serviceList({ limit: 1 })).meta.total)
     expect(visible.rows.some((row) => row.isSystem)).toBe(false)
   })
 
   it("keeps each profile's rows apart", async () => {
-    const viewer = await value<Profile>('profiles.add', {
+    const viewer = await desk.value<Profile>('profiles.add', {
       name: 'Scale (viewer)',
       baseUrl: sandbox.url,
       color: '#16a34a',
       protected: false,
       token: sandbox.tokens.viewer,
     })
-    const empty = await value<List>('certificates.cached', {
+    const empty = await desk.value<List>('certificates.cached', {
       profileId: viewer.id,
       filter: { showSystem: true },
     })
     expect(empty).toMatchObject({ rows: [], folders: [], fetchedAt: null })
-    const unknown = await failure('certificates.cached', { profileId: randomUUID() })
+    const unknown = await desk.failure('certificates.cached', { profileId: randomUUID() })
     expect(unknown.code).toBe('NOT_FOUND')
     // Removing a profile forgets its cached certificates with its other lists.
-    await value('certificates.refresh', { profileId: viewer.id, filter: { search: 'www' } })
-    await value('profiles.remove', { id: viewer.id })
-    const db = new Database(path.join(temp.dir, 'data', 'cache.sqlite'), { readonly: true })
+    await desk.value('certificates.refresh', { profileId: viewer.id, filter: { search: 'www' } })
+    await desk.value('profiles.remove', { id: viewer.id })
+    const db = new Database(path.join(desk.dataDir, 'cache.sqlite'), { readonly: true })
     try {
       const left = db
         .prepare(
@@ -155,11 +113,11 @@ describe('the list: cache first, every page from the service', () => {
     } finally {
       db.close()
     }
-    await value('profiles.activate', { id: profile.id })
+    await desk.value('profiles.activate', { id: profile.id })
   })
 
   it('a filtered refresh replaces only the rows its filter covers', async () => {
-    const expired = await value<List>('certificates.refresh', {
+    const expired = await desk.value<List>('certificates.refresh', {
       profileId: profile.id,
       filter: { status: 'expired', search: 'northwind', showSystem: true },
     })
@@ -173,7 +131,7 @@ describe('the list: cache first, every page from the service', () => {
       fromService.data.map((item) => item.id).sort(),
     )
     expect(expired.rows.every((row) => row.status === 'expired')).toBe(true)
-    const everything = await value<List>('certificates.cached', {
+    const everything = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
@@ -182,8 +140,8 @@ describe('the list: cache first, every page from the service', () => {
 
   it('answers the web host with the same list as JSON bytes, the rows unparsed in main', async () => {
     const parsedJson = async (channel: string, input: unknown) => {
-      const text = (await desk.dispatchJson(channel, input)).toString('utf8')
-      carried.push(text)
+      const text = (await desk.desk.dispatchJson(channel, input)).toString('utf8')
+      desk.carried.push(text)
       return JSON.parse(text) as Result<unknown>
     }
     const filters = [
@@ -196,18 +154,18 @@ describe('the list: cache first, every page from the service', () => {
     for (const filter of filters) {
       const input = { profileId: profile.id, filter }
       expect(await parsedJson('certificates.cached', input)).toEqual(
-        await call('certificates.cached', input),
+        await desk.call('certificates.cached', input),
       )
     }
     // A refresh answers with what it cached.
     const refresh = { profileId: profile.id, filter: { search: 'www' } }
     const refreshed = await parsedJson('certificates.refresh', refresh)
     expect(refreshed).toMatchObject({ ok: true, value: { offline: false } })
-    expect(refreshed).toEqual(await call('certificates.cached', refresh))
+    expect(refreshed).toEqual(await desk.call('certificates.cached', refresh))
     // A refusal is the same Result either way.
     const unknown = { profileId: randomUUID() }
     expect(await parsedJson('certificates.cached', unknown)).toEqual(
-      await call('certificates.cached', unknown),
+      await desk.call('certificates.cached', unknown),
     )
     expect(await parsedJson('certificates.cached', unknown)).toMatchObject({
       ok: false,
@@ -216,11 +174,14 @@ describe('the list: cache first, every page from the service', () => {
   })
 
   it('the details of one certificate: every field the service sent, facts from its PEM', async () => {
-    const [first] = (await value<List>('certificates.cached', { profileId: profile.id })).rows
-    const details = await value<ChannelOutput<'certificates.details'>>('certificates.details', {
-      profileId: profile.id,
-      id: first?.id,
-    })
+    const [first] = (await desk.value<List>('certificates.cached', { profileId: profile.id })).rows
+    const details = await desk.value<ChannelOutput<'certificates.details'>>(
+      'certificates.details',
+      {
+        profileId: profile.id,
+        id: first?.id,
+      },
+    )
     expect(details.item).toMatchObject({ id: first?.id, name: first?.name })
     expect(details.facts?.fingerprintSha256).toBe(details.item?.['fingerprintSha256'])
     expect(details.facts?.subject).toContain('CN=')
@@ -271,14 +232,14 @@ describe('upload: checked locally before anything is sent', () => {
   let good: { certificatePem: string; privateKeyPem: string }
   let other: { certificatePem: string; privateKeyPem: string }
   const check = (material: Record<string, unknown>) =>
-    value<Check>('certificates.checkUpload', material)
+    desk.value<Check>('certificates.checkUpload', material)
   const pem = (text: string) => ({ pem: text })
 
   beforeAll(async () => {
-    good = await makeSelfSigned(temp, 'upload.example.test', {
+    good = await makeSelfSigned(desk.temp, 'upload.example.test', {
       subjectAltName: 'DNS:upload.example.test,IP:127.0.0.1',
     })
-    other = await makeSelfSigned(temp, 'other.example.test')
+    other = await makeSelfSigned(desk.temp, 'other.example.test')
   })
 
   it('a valid pair: no problems, a preview read from the certificate, an expiry warning', async () => {
@@ -318,7 +279,7 @@ describe('upload: checked locally before anything is sent', () => {
       { field: 'privateKeyPem', message: expect.stringMatching(/does not belong/) },
     ])
 
-    const keyFile = await temp.write('good.key', good.privateKeyPem)
+    const keyFile = await desk.temp.write('good.key', good.privateKeyPem)
     const encryptedKey = await openssl([
       'pkcs8',
       '-topk8',
@@ -360,7 +321,7 @@ describe('upload: checked locally before anything is sent', () => {
 
   it('upload runs the same checks in main: a mismatched key never reaches the service', async () => {
     const before = (await serviceList({ limit: 1, showSystem: true })).meta.total
-    const refused = await failure('certificates.upload', {
+    const refused = await desk.failure('certificates.upload', {
       profileId: profile.id,
       name: 'mismatched',
       folderId: null,
@@ -376,21 +337,21 @@ describe('upload: checked locally before anything is sent', () => {
 
   it('a valid upload is cached at once; 409 on a taken name names the field', async () => {
     const folderId = sandbox.seed().certificateFolders[0] as string
-    const uploaded = await value<ChannelOutput<'certificates.upload'>>('certificates.upload', {
+    const uploaded = await desk.value<ChannelOutput<'certificates.upload'>>('certificates.upload', {
       profileId: profile.id,
       name: 'uploaded-by-test',
       folderId,
       certificate: pem(good.certificatePem),
       privateKey: pem(good.privateKeyPem),
     })
-    const cached = await value<List>('certificates.cached', {
+    const cached = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { search: 'uploaded-by-test' },
     })
     expect(cached.rows.map((row) => row.id)).toEqual([uploaded.item['id']])
     expect(cached.rows[0]?.folderId).toBe(folderId)
 
-    const taken = await failure('certificates.upload', {
+    const taken = await desk.failure('certificates.upload', {
       profileId: profile.id,
       name: 'UPLOADED-BY-TEST',
       folderId: null,
@@ -418,7 +379,7 @@ async function exportFromService(id: string, format: string): Promise<Buffer> {
 
 describe('export: main writes the file, the renderer learns path, size and hash', () => {
   const transfersOf = () => {
-    const db = new Database(path.join(temp.dir, 'data', 'cache.sqlite'), { readonly: true })
+    const db = new Database(path.join(desk.dataDir, 'cache.sqlite'), { readonly: true })
     try {
       return db
         .prepare('SELECT * FROM transfers WHERE kind = ? ORDER BY started_at')
@@ -431,20 +392,20 @@ describe('export: main writes the file, the renderer learns path, size and hash'
   it('a pkcs12 with a passphrase: the file on disk, its hash, a transfer without the passphrase', async () => {
     const id = sandbox.seed().certificates.withPrivateKey[0] as string
     const name = (
-      await value<ChannelOutput<'certificates.details'>>('certificates.details', {
+      await desk.value<ChannelOutput<'certificates.details'>>('certificates.details', {
         profileId: profile.id,
         id,
         readPem: false,
       })
     ).item?.['name']
-    const saved = await value<NonNullable<ChannelOutput<'certificates.export'>>>(
+    const saved = await desk.value<NonNullable<ChannelOutput<'certificates.export'>>>(
       'certificates.export',
       { profileId: profile.id, id, format: 'pkcs12', passphrase: PASSPHRASE },
     )
-    expect(saved.path).toBe(path.join(downloads, `${String(name)}.p12`))
+    expect(saved.path).toBe(path.join(desk.downloads, `${String(name)}.p12`))
     const bytes = await readFile(saved.path)
     expect(saved).toMatchObject({ size: bytes.length, sha256: sha256Hex(bytes) })
-    const again = await value<NonNullable<ChannelOutput<'certificates.export'>>>(
+    const again = await desk.value<NonNullable<ChannelOutput<'certificates.export'>>>(
       'certificates.export',
       { profileId: profile.id, id, format: 'pkcs12', passphrase: PASSPHRASE },
     )
@@ -466,22 +427,22 @@ describe('export: main writes the file, the renderer learns path, size and hash'
   })
 
   it('refusals leave no file: jks without a passphrase, a private key the service lacks', async () => {
-    const before = await readdir(downloads)
+    const before = await readdir(desk.downloads)
     const id = sandbox.seed().certificates.withPrivateKey[0] as string
-    const noPassphrase = await failure('certificates.export', {
+    const noPassphrase = await desk.failure('certificates.export', {
       profileId: profile.id,
       id,
       format: 'jks',
     })
     expect(noPassphrase.details).toEqual([{ path: ['passphrase'], message: expect.any(String) }])
     const keyless = sandbox.seed().certificates.withoutPrivateKey[0] as string
-    const refused = await failure('certificates.export', {
+    const refused = await desk.failure('certificates.export', {
       profileId: profile.id,
       id: keyless,
       format: 'private-key',
     })
     expect(refused.code).toBe('UNPROCESSABLE_ENTITY')
-    expect(await readdir(downloads)).toEqual(before)
+    expect(await readdir(desk.downloads)).toEqual(before)
     const failed = transfersOf().filter((row) => row['state'] === 'failed')
     expect(failed).toEqual([
       expect.objectContaining({
@@ -500,28 +461,28 @@ describe('moves and offline', () => {
     const archive = tree.find((folder) => folder.name === 'Archive')?.id as string
     const archive2023 = tree.find((folder) => folder.parentId === archive)?.id as string
     const staging = tree.find((folder) => folder.name === 'Staging')?.id as string
-    const { rows } = await value<List>('certificates.cached', {
+    const { rows } = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { search: 'scale-000' },
     })
     const ids = rows.slice(0, 3).map((row) => row.id)
     expect(
-      await value('certificates.move', { profileId: profile.id, ids, folderId: staging }),
+      await desk.value('certificates.move', { profileId: profile.id, ids, folderId: staging }),
     ).toEqual({
       moved: 3,
     })
-    const inside = await failure('certificates.moveFolder', {
+    const inside = await desk.failure('certificates.moveFolder', {
       profileId: profile.id,
       folderId: archive,
       parentId: archive2023,
     })
     expect(inside.details).toEqual([{ path: ['parentId'], message: expect.any(String) }])
-    await value('certificates.moveFolder', {
+    await desk.value('certificates.moveFolder', {
       profileId: profile.id,
       folderId: archive,
       parentId: staging,
     })
-    const refreshed = await value<List>('certificates.refresh', {
+    const refreshed = await desk.value<List>('certificates.refresh', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
@@ -537,7 +498,7 @@ describe('moves and offline', () => {
 
   it('with the service gone, the cache answers, filters applied, flagged offline', async () => {
     await sandbox.close()
-    const offline = await value<List>('certificates.refresh', {
+    const offline = await desk.value<List>('certificates.refresh', {
       profileId: profile.id,
       filter: { search: 'northwind', status: 'expired' },
     })
@@ -545,7 +506,7 @@ describe('moves and offline', () => {
     expect(offline.error?.code).toBe('OFFLINE')
     expect(offline.rows.length).toBeGreaterThan(0)
     expect(offline.rows.every((row) => row.status === 'expired')).toBe(true)
-    const all = await value<List>('certificates.cached', {
+    const all = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
@@ -558,7 +519,7 @@ describe('the desktop app: save and open dialogs run by main', () => {
   // Electron's dialogs cannot run here; the shell's DesktopIntegration is given as a stand-in
   // that answers as a user would (a path, or null for Cancel). Everything else is real.
   let desktopSandbox: RunningSandbox
-  let desktopDesk: Desk
+  let desktopDesk: TestDesk
   let desktopProfile: Profile
   let nextSavePath: string | null = null
   let nextOpenPath: string | null = null
@@ -566,13 +527,9 @@ describe('the desktop app: save and open dialogs run by main', () => {
 
   beforeAll(async () => {
     desktopSandbox = await startSandbox({ port: 0 })
-    desktopDesk = await createDesk({
-      dataDir: path.join(temp.dir, 'desktop-data'),
+    desktopDesk = await openTestDesk('certificates-desktop', {
       mode: 'desktop',
-      openExternal: async () => undefined,
-      vault: createVault({ service: `Infradesk-certificates-desktop-${randomUUID()}` }),
-      version: '0.0.0-test',
-      defaultDownloadsDir: downloads,
+      defaultDownloadsDir: desk.downloads,
       desktop: {
         chooseSavePath: async ({ title }) => {
           titles.push(title)
@@ -587,31 +544,24 @@ describe('the desktop app: save and open dialogs run by main', () => {
         notify: () => undefined,
       },
     })
-    const added = await desktopDesk.dispatch('profiles.add', {
+    desktopProfile = await desktopDesk.addProfile(desktopSandbox, {
       name: 'Desktop',
-      baseUrl: desktopSandbox.url,
       color: '#2563eb',
-      protected: false,
-      token: desktopSandbox.tokens.admin,
     })
-    if (!added.ok) throw new Error(JSON.stringify(added.error))
-    desktopProfile = added.value as Profile
   }, 120_000)
 
   afterAll(async () => {
+    // What this desk carried is checked for key material with the rest, below.
+    desk.carried.push(...(desktopDesk?.carried ?? []))
     await desktopDesk?.close()
     await desktopSandbox?.close()
   })
 
-  async function dispatch(channel: string, input: unknown) {
-    const result = await desktopDesk.dispatch(channel, input)
-    carried.push(JSON.stringify(result))
-    return result
-  }
+  const dispatch = (channel: string, input: unknown) => desktopDesk.call(channel, input)
 
   it('export: the chosen path, replaced since the dialog asked; Cancel writes nothing', async () => {
     const id = desktopSandbox.seed().certificates.withPrivateKey[0] as string
-    const target = await temp.write('chosen.pem', 'the old file')
+    const target = await desk.temp.write('chosen.pem', 'the old file')
     nextSavePath = target
     const saved = await dispatch('certificates.export', {
       profileId: desktopProfile.id,
@@ -623,21 +573,21 @@ describe('the desktop app: save and open dialogs run by main', () => {
     expect(titles.at(-1)).toBe('Save Full chain')
 
     nextSavePath = null
-    const before = await readdir(temp.dir)
+    const before = await readdir(desk.temp.dir)
     const cancelled = await dispatch('certificates.export', {
       profileId: desktopProfile.id,
       id,
       format: 'der',
     })
     expect(cancelled).toEqual({ ok: true, value: null })
-    expect(await readdir(temp.dir)).toEqual(before)
+    expect(await readdir(desk.temp.dir)).toEqual(before)
   })
 
   it('upload: main reads the chosen files; their text never comes back', async () => {
-    const material = await makeSelfSigned(temp, 'desktop.example.test')
-    nextOpenPath = await temp.write('desktop.crt', material.certificatePem)
+    const material = await makeSelfSigned(desk.temp, 'desktop.example.test')
+    nextOpenPath = await desk.temp.write('desktop.crt', material.certificatePem)
     const certificate = await dispatch('certificates.chooseFile', { field: 'certificatePem' })
-    nextOpenPath = await temp.write('desktop.key', material.privateKeyPem)
+    nextOpenPath = await desk.temp.write('desktop.key', material.privateKeyPem)
     const key = await dispatch('certificates.chooseFile', { field: 'privateKeyPem' })
     if (!certificate.ok || !key.ok) throw new Error('chooseFile failed')
     const staged = {
@@ -672,9 +622,9 @@ describe('the desktop app: save and open dialogs run by main', () => {
 describe('key material', () => {
   it('no private key material ever crossed the bridge', () => {
     // Keys went *in* (upload material, pkcs12 and private-key exports); no answer holds one.
-    expect(carried.length).toBeGreaterThan(10)
+    expect(desk.carried.length).toBeGreaterThan(10)
     // A PEM block with content (JSON-escaped newlines); messages may name the labels.
     const pemBlock = /-----BEGIN [A-Z ]+-----(\\[rn]|\s)+[A-Za-z0-9+/]{16}/
-    for (const answer of carried) expect(answer).not.toMatch(pemBlock)
+    for (const answer of desk.carried) expect(answer).not.toMatch(pemBlock)
   })
 })

@@ -2,121 +2,112 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createVault } from '../../src/main/vault'
-import type { TokenVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ActivityEntry, ChannelOutput, Profile, Result } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { repoRoot } from '../support/sandbox-process'
-import { makeTempDir, run } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { run } from '../support/tools'
 
 /*
  * The desk as the renderer meets it, through dispatch and events only, with every part real:
  * the embedded sandbox started in-process, a second sandbox standing for a remote service,
  * the OS keychain (gnome-keyring over D-Bus, checked from outside with secret-tool), the SQLite
  * cache and the profiles file in a temporary data folder, and a second desk over the same
- * folder standing for a restart of the app.
+ * folder standing for a restart of the app. Every test opens its own desk and sets up the state
+ * it needs, so each runs alone (`-t`) as well as in the file.
  */
 
 const KEYRING_HINT =
   'The desk tests need a Secret Service on D-Bus. Run them under the throwaway keyring: ' +
   '`node scripts/with-keyring.mjs npx vitest run test/main/desk.test.ts` (`npm test` does this).'
 
-/** A keychain service of this run only, so runs never see each other's items. */
-const service = `Infradesk-desk-test-${randomUUID()}`
+type SessionList = ChannelOutput<'sessions.refresh'>
 
-let temp: TempDir
-let dataDir: string
-let desk: Desk
+/** What a test opened: closed after it, pass or fail. */
+let harness: TestDesk | null = null
 let remote: RunningSandbox | null = null
-/** Every Result and event the bridge carried, as JSON: checked for tokens at the end. */
-const carried: string[] = []
-const events: Array<{ event: string; payload: unknown }> = []
-const opened: string[] = []
+/** The links the desk of this test asked the system browser to open. */
+let opened: string[] = []
 
-/** A vault of our own over the same keychain service, to look from outside the desk. */
-function outsideVault(): TokenVault {
-  return createVault({ service })
-}
-
-async function openDesk(): Promise<Desk> {
-  const opening = await createDesk({
-    dataDir,
-    mode: 'web',
+/** A desk of this test's own, restoring the embedded sandbox at launch as the app does. */
+async function openDesk(): Promise<TestDesk> {
+  opened = []
+  harness = await openTestDesk('desk', {
+    requestTimeoutMs: 15_000,
+    restoreSandbox: true,
     openExternal: async (url) => {
       opened.push(url)
     },
-    vault: createVault({ service }),
-    version: '0.0.0-test',
-    requestTimeoutMs: 15_000,
   })
-  opening.onEvent((event, payload) => {
-    events.push({ event, payload })
-    carried.push(JSON.stringify(payload))
-  })
-  return opening
+  return harness
 }
 
-async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
-  const result = await desk.dispatch(channel, input)
-  carried.push(JSON.stringify(result))
-  return result
-}
-
-async function value<T = unknown>(channel: string, input: unknown = {}): Promise<T> {
-  const result = await call(channel, input)
-  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-
-async function failure(channel: string, input: unknown = {}) {
-  const result = await call(channel, input)
-  if (result.ok) throw new Error(`${channel} succeeded but should have failed`)
-  return result.error
+/** A vault of our own over the desk's keychain service, to look from outside the desk. */
+function outsideVault(desk: TestDesk) {
+  return createVault({ service: desk.keychainService })
 }
 
 /** What libsecret's own CLI finds in the keychain for a profile; null when nothing. */
-async function keychainEntry(profileId: string): Promise<string | null> {
-  const found = await run('secret-tool', ['lookup', 'service', service, 'account', profileId])
+async function keychainEntry(desk: TestDesk, profileId: string): Promise<string | null> {
+  const found = await run('secret-tool', [
+    'lookup',
+    'service',
+    desk.keychainService,
+    'account',
+    profileId,
+  ])
   return found.code === 0 ? found.stdout : null
 }
 
-type SessionList = ChannelOutput<'sessions.refresh'>
+/** The embedded sandbox explored: its profile, signed in and active, and its admin token. */
+async function explore(desk: TestDesk): Promise<{ profile: Profile; adminToken: string }> {
+  const profile = await desk.value<Profile>('sandbox.explore')
+  const adminToken = (await outsideVault(desk).get(profile.id)) ?? ''
+  return { profile, adminToken }
+}
 
-let sandboxProfile: Profile
-let adminToken: string
-let firstSessions: SessionList
-let remoteProfile: Profile
-let remoteSessions: SessionList
-/** The sandbox's sessions after the restart (a restarted sandbox seeds new session ids). */
-let restartedSessions: SessionList
+/** A second sandbox standing for a remote service, stopped after the test. */
+async function startRemote(): Promise<RunningSandbox> {
+  remote = await startSandbox({ port: 0 })
+  return remote
+}
+
+/** A profile for the remote service, with its sessions fetched (and so cached) once. */
+async function addRemote(
+  desk: TestDesk,
+): Promise<{ remoteProfile: Profile; remoteSessions: SessionList }> {
+  const service = remote ?? (await startRemote())
+  const remoteProfile = await desk.addProfile(service)
+  const remoteSessions = await desk.value<SessionList>('sessions.refresh', {
+    profileId: remoteProfile.id,
+  })
+  return { remoteProfile, remoteSessions }
+}
 
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error(KEYRING_HINT)
-  const status = await outsideVault().status()
+  const status = await createVault({ service: `Infradesk-desk-test-${randomUUID()}` }).status()
   if (!status.available) throw new Error(`${KEYRING_HINT} (${status.reason})`)
-  temp = await makeTempDir('infradesk-desk')
-  dataDir = path.join(temp.dir, 'data')
-  desk = await openDesk()
 })
 
-afterAll(async () => {
-  await desk?.close()
+afterEach(async () => {
+  const desk = harness
+  harness = null
+  if (desk) {
+    const { profiles } = await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')
+    await desk.close(profiles.map((profile) => profile.id))
+  }
   await remote?.close()
-  await temp?.remove()
+  remote = null
 })
 
-// A story: the steps run in order and build on one another (the sandbox profile explored
-// first, the restart, the logout), as the app's state does. Run the file whole; a step run
-// alone with -t fails on the state it lacks. Steps that need no earlier state read only what
-// they themselves did (their own activity entries, their own opened links).
 describe('desk', () => {
   it('explores the embedded sandbox: a signed-in, active sandbox profile, token in the keychain', async () => {
-    sandboxProfile = await value<Profile>('sandbox.explore')
+    const desk = await openDesk()
+    const sandboxProfile = await desk.value<Profile>('sandbox.explore')
     expect(sandboxProfile).toMatchObject({
       name: 'Local sandbox',
       kind: 'sandbox',
@@ -124,61 +115,60 @@ describe('desk', () => {
       tokenStorage: 'keychain',
     })
     expect(sandboxProfile.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    const listed = await value<ChannelOutput<'profiles.list'>>('profiles.list')
+    const listed = await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')
     expect(listed.activeId).toBe(sandboxProfile.id)
     expect(listed.profiles).toEqual([sandboxProfile])
 
-    adminToken = (await outsideVault().get(sandboxProfile.id)) ?? ''
+    const adminToken = (await outsideVault(desk).get(sandboxProfile.id)) ?? ''
     expect(adminToken.length).toBeGreaterThan(8)
-    expect(await keychainEntry(sandboxProfile.id)).toBe(adminToken)
+    expect(await keychainEntry(desk, sandboxProfile.id)).toBe(adminToken)
 
-    const seed = await value<Record<string, unknown>>('sandbox.seed')
+    const seed = await desk.value<Record<string, unknown>>('sandbox.seed')
     expect(seed).toHaveProperty('incidents.open')
     expect(seed).toHaveProperty('certificates.all')
 
     // Exploring again reuses the one sandbox profile.
-    const again = await value<Profile>('sandbox.explore')
+    const again = await desk.value<Profile>('sandbox.explore')
     expect(again.id).toBe(sandboxProfile.id)
-    expect((await value<ChannelOutput<'profiles.list'>>('profiles.list')).profiles).toHaveLength(1)
+    expect(
+      (await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')).profiles,
+    ).toHaveLength(1)
   })
 
   it('refreshes the sessions from the service, one of them current, and caches them', async () => {
-    const before = events.length
-    firstSessions = await value<SessionList>('sessions.refresh', { profileId: sandboxProfile.id })
-    expect(firstSessions.offline).toBe(false)
-    expect(firstSessions.error).toBeNull()
-    expect(firstSessions.fetchedAt).toEqual(expect.any(Number))
-    expect(firstSessions.items.length).toBeGreaterThan(1)
-    expect(firstSessions.items.filter((session) => session.isCurrent)).toHaveLength(1)
-    expect(events.slice(before)).toContainEqual({
+    const desk = await openDesk()
+    const { profile } = await explore(desk)
+    const before = desk.events.length
+    const sessions = await desk.value<SessionList>('sessions.refresh', { profileId: profile.id })
+    expect(sessions.offline).toBe(false)
+    expect(sessions.error).toBeNull()
+    expect(sessions.fetchedAt).toEqual(expect.any(Number))
+    expect(sessions.items.length).toBeGreaterThan(1)
+    expect(sessions.items.filter((session) => session.isCurrent)).toHaveLength(1)
+    expect(desk.events.slice(before)).toContainEqual({
       event: 'cache.changed',
-      payload: expect.objectContaining({ profileId: sandboxProfile.id }),
+      payload: expect.objectContaining({ profileId: profile.id }),
     })
-    const cached = await value<SessionList>('sessions.cached', { profileId: sandboxProfile.id })
-    expect(cached.items).toEqual(firstSessions.items)
-    expect(cached.fetchedAt).toBe(firstSessions.fetchedAt)
+    const cached = await desk.value<SessionList>('sessions.cached', { profileId: profile.id })
+    expect(cached.items).toEqual(sessions.items)
+    expect(cached.fetchedAt).toBe(sessions.fetchedAt)
   })
 
   it('records a mutating service.call in the activity log, success and failure', async () => {
-    const seed = await value<{ incidents: { open: string[] } }>('sandbox.seed')
+    const desk = await openDesk()
+    const { profile } = await explore(desk)
+    const seed = await desk.value<{ incidents: { open: string[] } }>('sandbox.seed')
     const incident = seed.incidents.open[0]!
-    const input = {
-      profileId: sandboxProfile.id,
-      operation: 'resolveIncident',
-      params: { id: incident },
-    }
-    // Only this test's entries: the log lists the newest first.
-    const logged = (await value<ActivityEntry[]>('activity.list', { profileId: sandboxProfile.id }))
-      .length
-    const resolved = await value<{ data: { id?: string } }>('service.call', input)
+    const input = { profileId: profile.id, operation: 'resolveIncident', params: { id: incident } }
+    const resolved = await desk.value<{ data: { id?: string } }>('service.call', input)
     expect(resolved.data.id).toBe(incident)
-    const conflict = await failure('service.call', input)
+    const conflict = await desk.failure('service.call', input)
     expect(conflict).toMatchObject({ code: 'CONFLICT', status: 409 })
     // A read is not activity.
-    await value('service.call', { profileId: sandboxProfile.id, operation: 'listCertificates' })
+    await desk.value('service.call', { profileId: profile.id, operation: 'listCertificates' })
 
-    const log = await value<ActivityEntry[]>('activity.list', { profileId: sandboxProfile.id })
-    const activity = log.slice(0, log.length - logged)
+    // The log lists the newest first.
+    const activity = await desk.value<ActivityEntry[]>('activity.list', { profileId: profile.id })
     expect(
       activity.map((entry) => [entry.operation, entry.targetId, entry.outcome, entry.errorCode]),
     ).toEqual([
@@ -189,16 +179,17 @@ describe('desk', () => {
   })
 
   it('lists the inference catalog (op 6)', async () => {
-    const catalog = await value<ChannelOutput<'inference.list'>>('inference.list', {
-      profileId: sandboxProfile.id,
+    const desk = await openDesk()
+    const { profile } = await explore(desk)
+    const catalog = await desk.value<ChannelOutput<'inference.list'>>('inference.list', {
+      profileId: profile.id,
     })
-    const seed = await value<{ inferenceModels: string[] }>('sandbox.seed')
+    const seed = await desk.value<{ inferenceModels: string[] }>('sandbox.seed')
     expect(catalog.models.map((model) => model.id).sort()).toEqual([...seed.inferenceModels].sort())
   })
 
   it('opens https links in the system browser and refuses every other scheme', async () => {
-    // Whatever earlier steps opened is not this test's business.
-    opened.length = 0
+    const desk = await openDesk()
     for (const url of [
       'http://example.com/',
       'javascript:alert(1)',
@@ -206,24 +197,25 @@ describe('desk', () => {
       'HTTPS//example.com',
       ' not a url',
     ]) {
-      const refused = await failure('shell.openExternal', { url })
+      const refused = await desk.failure('shell.openExternal', { url })
       expect(refused, url).toMatchObject({
         code: 'VALIDATION_ERROR',
         details: [{ path: ['url'], message: expect.any(String) }],
       })
     }
     expect(opened).toEqual([])
-    expect(await value('shell.openExternal', { url: 'https://example.com/docs' })).toEqual({
+    expect(await desk.value('shell.openExternal', { url: 'https://example.com/docs' })).toEqual({
       opened: true,
     })
     expect(opened).toEqual(['https://example.com/docs'])
-    opened.length = 0
   })
 
   it('refuses a profile whose token the service refuses, and saves nothing', async () => {
-    const profilesFile = path.join(dataDir, 'profiles.json')
+    const desk = await openDesk()
+    const { profile: sandboxProfile, adminToken } = await explore(desk)
+    const profilesFile = path.join(desk.dataDir, 'profiles.json')
     const fileBefore = readFileSync(profilesFile, 'utf8')
-    const refused = await failure('profiles.add', {
+    const refused = await desk.failure('profiles.add', {
       name: 'Wrong token',
       baseUrl: sandboxProfile.baseUrl,
       color: '#dc2626',
@@ -234,7 +226,7 @@ describe('desk', () => {
     expect(refused.message).toContain('refused the token (401)')
     expect(refused.details).toEqual([{ path: ['token'], message: expect.any(String) }])
 
-    const unreachable = await failure('profiles.add', {
+    const unreachable = await desk.failure('profiles.add', {
       name: 'Nowhere',
       baseUrl: 'http://127.0.0.1:1',
       color: '#dc2626',
@@ -245,79 +237,83 @@ describe('desk', () => {
     expect(unreachable.message).toContain('unreachable')
     expect(unreachable.details).toEqual([{ path: ['baseUrl'], message: expect.any(String) }])
 
-    const listed = await value<ChannelOutput<'profiles.list'>>('profiles.list')
+    const listed = await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')
     expect(listed.profiles.map((profile) => profile.name)).toEqual(['Local sandbox'])
     expect(listed.activeId).toBe(sandboxProfile.id)
     expect(readFileSync(profilesFile, 'utf8')).toBe(fileBefore)
   })
 
   it('adds a profile for another service after verifying its token', async () => {
-    remote = await startSandbox({ port: 0 })
-    remoteProfile = await value<Profile>('profiles.add', {
-      name: 'Staging',
-      baseUrl: remote.url,
-      color: '#16a34a',
-      protected: false,
-      token: remote.tokens.admin,
+    const desk = await openDesk()
+    const { profile: sandboxProfile } = await explore(desk)
+    const sandboxSessions = await desk.value<SessionList>('sessions.refresh', {
+      profileId: sandboxProfile.id,
     })
+    const service = await startRemote()
+    const remoteProfile = await desk.addProfile(service)
     expect(remoteProfile).toMatchObject({
       kind: 'service',
       signedIn: true,
       tokenStorage: 'keychain',
     })
-    expect(await keychainEntry(remoteProfile.id)).toBe(remote.tokens.admin)
-    remoteSessions = await value<SessionList>('sessions.refresh', { profileId: remoteProfile.id })
+    expect(await keychainEntry(desk, remoteProfile.id)).toBe(service.tokens.admin)
+    const remoteSessions = await desk.value<SessionList>('sessions.refresh', {
+      profileId: remoteProfile.id,
+    })
     expect(remoteSessions.items.length).toBeGreaterThan(0)
     // Each profile sees its own cached rows only.
-    const sandboxCached = await value<SessionList>('sessions.cached', {
+    const sandboxCached = await desk.value<SessionList>('sessions.cached', {
       profileId: sandboxProfile.id,
     })
-    expect(sandboxCached.items).toEqual(firstSessions.items)
+    expect(sandboxCached.items).toEqual(sandboxSessions.items)
   })
 
   it('signs a profile out and asks for a new token when the service answers 401', async () => {
-    const viewer = await value<Profile>('profiles.add', {
+    const desk = await openDesk()
+    const service = await startRemote()
+    const viewer = await desk.addProfile(service, {
       name: 'Staging (viewer)',
-      baseUrl: remote!.url,
       color: '#0891b2',
-      protected: false,
-      token: remote!.tokens.viewer,
+      token: service.tokens.viewer,
     })
     // The viewer's session ends elsewhere (another client logs it out): its token stops working.
-    const ended = await fetch(`${remote!.url}/auth/logout`, {
+    const ended = await fetch(`${service.url}/auth/logout`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${remote!.tokens.viewer}` },
+      headers: { authorization: `Bearer ${service.tokens.viewer}` },
     })
     expect(ended.status).toBe(200)
-    const before = events.length
-    const refused = await failure('sessions.refresh', { profileId: viewer.id })
+    const before = desk.events.length
+    const refused = await desk.failure('sessions.refresh', { profileId: viewer.id })
     expect(refused.code).toBe('UNAUTHORIZED')
-    expect(events.slice(before)).toContainEqual({
+    expect(desk.events.slice(before)).toContainEqual({
       event: 'auth.required',
       payload: { profileId: viewer.id, message: expect.stringContaining('401') },
     })
-    expect(await outsideVault().get(viewer.id)).toBeNull()
-    const listed = await value<ChannelOutput<'profiles.list'>>('profiles.list')
+    expect(await outsideVault(desk).get(viewer.id)).toBeNull()
+    const listed = await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')
     expect(listed.profiles.find((profile) => profile.id === viewer.id)).toMatchObject({
       signedIn: false,
       tokenStorage: null,
     })
-    expect(await failure('sessions.refresh', { profileId: viewer.id })).toMatchObject({
+    expect(await desk.failure('sessions.refresh', { profileId: viewer.id })).toMatchObject({
       code: 'NOT_SIGNED_IN',
     })
-    await value('profiles.remove', { id: viewer.id })
   })
 
   it('keeps the cached sessions, marked offline, when the service is unreachable', async () => {
+    const desk = await openDesk()
+    const { remoteProfile, remoteSessions } = await addRemote(desk)
     await remote!.close()
     remote = null
-    const before = events.length
-    const offline = await value<SessionList>('sessions.refresh', { profileId: remoteProfile.id })
+    const before = desk.events.length
+    const offline = await desk.value<SessionList>('sessions.refresh', {
+      profileId: remoteProfile.id,
+    })
     expect(offline.offline).toBe(true)
     expect(offline.error?.code).toBe('OFFLINE')
     expect(offline.items).toEqual(remoteSessions.items)
     expect(offline.fetchedAt).toBe(remoteSessions.fetchedAt)
-    expect(events.slice(before)).toContainEqual({
+    expect(desk.events.slice(before)).toContainEqual({
       event: 'connectivity.changed',
       payload: {
         profileId: remoteProfile.id,
@@ -325,39 +321,53 @@ describe('desk', () => {
         error: expect.objectContaining({ code: 'OFFLINE' }),
       },
     })
-    const cached = await value<SessionList>('sessions.cached', { profileId: remoteProfile.id })
+    const cached = await desk.value<SessionList>('sessions.cached', { profileId: remoteProfile.id })
     expect(cached).toMatchObject({ offline: true, items: remoteSessions.items })
   })
 
   it('after a restart: cached lists are there at once, and the sandbox is back with the same token', async () => {
-    await desk.close()
-    desk = await openDesk()
-    const cachedRemote = await value<SessionList>('sessions.cached', {
+    const desk = await openDesk()
+    const { profile: sandboxProfile, adminToken } = await explore(desk)
+    const sandboxSessions = await desk.value<SessionList>('sessions.refresh', {
+      profileId: sandboxProfile.id,
+    })
+    const { remoteProfile, remoteSessions } = await addRemote(desk)
+    // The remote service is gone by the time the app starts again.
+    await remote!.close()
+    remote = null
+
+    await desk.reopen()
+    const cachedRemote = await desk.value<SessionList>('sessions.cached', {
       profileId: remoteProfile.id,
     })
     expect(cachedRemote.items).toEqual(remoteSessions.items)
     expect(cachedRemote.fetchedAt).toBe(remoteSessions.fetchedAt)
-    const cachedSandbox = await value<SessionList>('sessions.cached', {
+    const cachedSandbox = await desk.value<SessionList>('sessions.cached', {
       profileId: sandboxProfile.id,
     })
-    expect(cachedSandbox.items).toEqual(firstSessions.items)
+    expect(cachedSandbox.items).toEqual(sandboxSessions.items)
 
     // The embedded sandbox was started again with the stored admin token, on its old port.
-    restartedSessions = await value<SessionList>('sessions.refresh', {
+    const restartedSessions = await desk.value<SessionList>('sessions.refresh', {
       profileId: sandboxProfile.id,
     })
     expect(restartedSessions.offline).toBe(false)
     expect(restartedSessions.items.filter((session) => session.isCurrent)).toHaveLength(1)
-    const listed = await value<ChannelOutput<'profiles.list'>>('profiles.list')
+    const listed = await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')
     const restored = listed.profiles.find((profile) => profile.id === sandboxProfile.id)
     expect(restored).toMatchObject({ signedIn: true, baseUrl: sandboxProfile.baseUrl })
-    expect(await outsideVault().get(sandboxProfile.id)).toBe(adminToken)
+    expect(await outsideVault(desk).get(sandboxProfile.id)).toBe(adminToken)
   })
 
   it('logs out: op 2, token gone from the keychain, profile signed out, activity recorded', async () => {
-    const current = restartedSessions.items.find((session) => session.isCurrent)!
-    expect(await keychainEntry(sandboxProfile.id)).toBe(adminToken)
-    const answer = await value<ChannelOutput<'sessions.logout'>>('sessions.logout', {
+    const desk = await openDesk()
+    const { profile: sandboxProfile, adminToken } = await explore(desk)
+    const sessions = await desk.value<SessionList>('sessions.refresh', {
+      profileId: sandboxProfile.id,
+    })
+    const current = sessions.items.find((session) => session.isCurrent)!
+    expect(await keychainEntry(desk, sandboxProfile.id)).toBe(adminToken)
+    const answer = await desk.value<ChannelOutput<'sessions.logout'>>('sessions.logout', {
       profileId: sandboxProfile.id,
     })
     expect(answer.message).toEqual(expect.any(String))
@@ -367,14 +377,16 @@ describe('desk', () => {
     expect(answer).toMatchObject({ logoutUrlTrusted: false, openedLogoutUrl: false })
     expect(opened).not.toContain(answer.logoutUrl)
 
-    expect(await outsideVault().get(sandboxProfile.id)).toBeNull()
-    expect(await keychainEntry(sandboxProfile.id)).toBeNull()
-    const listed = await value<ChannelOutput<'profiles.list'>>('profiles.list')
+    expect(await outsideVault(desk).get(sandboxProfile.id)).toBeNull()
+    expect(await keychainEntry(desk, sandboxProfile.id)).toBeNull()
+    const listed = await desk.value<ChannelOutput<'profiles.list'>>('profiles.list')
     expect(listed.profiles.find((profile) => profile.id === sandboxProfile.id)).toMatchObject({
       signedIn: false,
       tokenStorage: null,
     })
-    const [latest] = await value<ActivityEntry[]>('activity.list', { profileId: sandboxProfile.id })
+    const [latest] = await desk.value<ActivityEntry[]>('activity.list', {
+      profileId: sandboxProfile.id,
+    })
     expect(latest).toMatchObject({
       operation: 'logout',
       targetId: current.id,
@@ -382,75 +394,106 @@ describe('desk', () => {
       errorCode: null,
       profileName: 'Local sandbox',
     })
-    expect(await failure('sessions.refresh', { profileId: sandboxProfile.id })).toMatchObject({
+    expect(await desk.failure('sessions.refresh', { profileId: sandboxProfile.id })).toMatchObject({
       code: 'NOT_SIGNED_IN',
     })
     // The cached list stays readable for the signed-out profile.
-    const cached = await value<SessionList>('sessions.cached', { profileId: sandboxProfile.id })
+    const cached = await desk.value<SessionList>('sessions.cached', {
+      profileId: sandboxProfile.id,
+    })
     expect(cached.items.length).toBeGreaterThan(0)
   })
 
   it('explores the sandbox again after logging out (its logged-out token restored)', async () => {
-    const again = await value<Profile>('sandbox.explore')
+    const desk = await openDesk()
+    const { profile: sandboxProfile } = await explore(desk)
+    await desk.value('sessions.logout', { profileId: sandboxProfile.id })
+    expect(await outsideVault(desk).get(sandboxProfile.id)).toBeNull()
+
+    const again = await desk.value<Profile>('sandbox.explore')
     expect(again).toMatchObject({ id: sandboxProfile.id, signedIn: true })
-    const refreshed = await value<SessionList>('sessions.refresh', { profileId: sandboxProfile.id })
+    const refreshed = await desk.value<SessionList>('sessions.refresh', {
+      profileId: sandboxProfile.id,
+    })
     expect(refreshed.items.filter((session) => session.isCurrent)).toHaveLength(1)
   })
 
   it('keeps settings in settings.json; a downloads folder must be an existing, writable folder', async () => {
-    const initial = await value<{ downloadsDir: string; theme: string }>('settings.get')
+    const desk = await openDesk()
+    const { dataDir, temp } = desk
+    const initial = await desk.value<{ downloadsDir: string; theme: string }>('settings.get')
     expect(initial.theme).toBe('system')
-    const missing = await failure('settings.update', { downloadsDir: path.join(dataDir, 'nope') })
+    const missing = await desk.failure('settings.update', {
+      downloadsDir: path.join(dataDir, 'nope'),
+    })
     expect(missing).toMatchObject({
       code: 'VALIDATION_ERROR',
       details: [{ path: ['downloadsDir'], message: 'No such folder' }],
     })
-    const relative = await failure('settings.update', { downloadsDir: 'relative/dir' })
+    const relative = await desk.failure('settings.update', { downloadsDir: 'relative/dir' })
     expect(relative.details).toEqual([
       { path: ['downloadsDir'], message: 'Enter an absolute path' },
     ])
-    const before = events.length
-    const updated = await value('settings.update', { downloadsDir: temp.dir, theme: 'dark' })
+    const before = desk.events.length
+    const updated = await desk.value('settings.update', { downloadsDir: temp.dir, theme: 'dark' })
     expect(updated).toMatchObject({ downloadsDir: temp.dir, theme: 'dark' })
-    expect(events.slice(before)).toContainEqual({ event: 'settings.changed', payload: updated })
+    expect(desk.events.slice(before)).toContainEqual({
+      event: 'settings.changed',
+      payload: updated,
+    })
     const onDisk = JSON.parse(readFileSync(path.join(dataDir, 'settings.json'), 'utf8'))
     expect(onDisk).toMatchObject({ downloadsDir: temp.dir, theme: 'dark' })
   })
 
   it('remembers typed ids per profile and kind, and refuses an unknown profile', async () => {
-    await value('recents.remember', {
-      profileId: sandboxProfile.id,
-      kind: 'migration',
-      value: 'm-1',
+    const desk = await openDesk()
+    const { profile } = await explore(desk)
+    for (const value of ['m-1', 'm-2']) {
+      await desk.value('recents.remember', { profileId: profile.id, kind: 'migration', value })
+    }
+    expect(await desk.value('recents.list', { profileId: profile.id, kind: 'migration' })).toEqual([
+      'm-2',
+      'm-1',
+    ])
+    expect(await desk.value('recents.list', { profileId: profile.id, kind: 'node' })).toEqual([])
+    const unknown = await desk.failure('recents.list', {
+      profileId: 'no-such-profile',
+      kind: 'node',
     })
-    await value('recents.remember', {
-      profileId: sandboxProfile.id,
-      kind: 'migration',
-      value: 'm-2',
-    })
-    expect(
-      await value('recents.list', { profileId: sandboxProfile.id, kind: 'migration' }),
-    ).toEqual(['m-2', 'm-1'])
-    expect(await value('recents.list', { profileId: sandboxProfile.id, kind: 'node' })).toEqual([])
-    const unknown = await failure('recents.list', { profileId: 'no-such-profile', kind: 'node' })
     expect(unknown.code).toBe('NOT_FOUND')
-    const badKind = await failure('recents.list', {
-      profileId: sandboxProfile.id,
-      kind: 'Bad Kind',
-    })
+    const badKind = await desk.failure('recents.list', { profileId: profile.id, kind: 'Bad Kind' })
     expect(badKind.code).toBe('VALIDATION_ERROR')
   })
 
   it('never lets a token out: not in bridge results or events, not in SQLite or the profiles file', async () => {
-    const tokens = [
-      adminToken,
-      remoteProfile && (await outsideVault().get(remoteProfile.id)),
-    ].filter((token): token is string => typeof token === 'string' && token.length > 0)
+    // The traffic of the story the other tests tell one piece each: two profiles, their
+    // sessions, a write, a restart, a logout.
+    const desk = await openDesk()
+    const { profile: sandboxProfile, adminToken } = await explore(desk)
+    await desk.value('sessions.refresh', { profileId: sandboxProfile.id })
+    await desk.value('sessions.cached', { profileId: sandboxProfile.id })
+    const seed = await desk.value<{ incidents: { open: string[] } }>('sandbox.seed')
+    const incident = { operation: 'resolveIncident', params: { id: seed.incidents.open[0] } }
+    await desk.value('service.call', { profileId: sandboxProfile.id, ...incident })
+    await desk.failure('service.call', { profileId: sandboxProfile.id, ...incident })
+    await desk.value('activity.list', { profileId: sandboxProfile.id })
+    const { remoteProfile } = await addRemote(desk)
+    const remoteToken = await outsideVault(desk).get(remoteProfile.id)
+    await desk.value('sessions.cached', { profileId: remoteProfile.id })
+    await desk.reopen()
+    await desk.value('profiles.list')
+    await desk.value('sessions.refresh', { profileId: sandboxProfile.id })
+    await desk.value('sessions.logout', { profileId: sandboxProfile.id })
+    await desk.value('sandbox.explore')
+
+    const tokens = [adminToken, remoteToken].filter(
+      (token): token is string => typeof token === 'string' && token.length > 0,
+    )
     expect(tokens.length).toBe(2)
-    expect(carried.length).toBeGreaterThan(20)
-    const everything = carried.join('\n')
+    expect(desk.carried.length).toBeGreaterThan(20)
+    const everything = desk.carried.join('\n')
     const files = ['cache.sqlite', 'cache.sqlite-wal', 'profiles.json']
-      .map((name) => path.join(dataDir, name))
+      .map((name) => path.join(desk.dataDir, name))
       .filter((file) => existsSync(file))
       .map((file) => readFileSync(file).toString('latin1'))
     for (const token of tokens) {
@@ -460,6 +503,8 @@ describe('desk', () => {
   })
 
   it('without a usable keychain: refuses to store, offers session only, and explores anyway', async () => {
+    const { temp } = await openDesk()
+    const service = `Infradesk-desk-test-${randomUUID()}`
     // A separate process whose D-Bus address leads nowhere: libsecret decides per process.
     const script = await temp.write(
       'no-keychain.mts',

@@ -104,6 +104,23 @@ function recorder(): JobReporter & { seen: JobProgress[]; verified: boolean } {
   return reporter
 }
 
+/** Op 15's archive writer into `file`, as a job runs it (a renewed URL is never needed here). */
+function writeArchive(
+  exported: VolumeExport,
+  file: AtomicFile,
+  options: { signal?: AbortSignal; reporter?: JobReporter } = {},
+) {
+  return writeVolumeArchive({
+    exported,
+    client,
+    file,
+    collision: 'number',
+    signal: options.signal ?? new AbortController().signal,
+    reporter: options.reporter ?? recorder(),
+    renewUrl: () => Promise.reject(new Error('not needed')),
+  })
+}
+
 async function sha256OfFile(file: string): Promise<string> {
   return sha256Hex(await readFile(file))
 }
@@ -124,15 +141,7 @@ describe('volume archives from the sandbox', () => {
     const folder = await freshFolder()
     const file = await AtomicFile.create(folder, 'backups-nightly.tar.gz')
     const reporter = recorder()
-    const written = await writeVolumeArchive({
-      exported,
-      client,
-      file,
-      collision: 'number',
-      signal: new AbortController().signal,
-      reporter,
-      renewUrl: () => Promise.reject(new Error('not needed')),
-    })
+    const written = await writeArchive(exported, file, { reporter })
     expect(written.path).toBe(path.join(folder, 'backups-nightly.tar.gz'))
     expect(written.size).toBe(exported.sizeBytes)
     expect(written.sha256).toBe(exported.sha256)
@@ -150,15 +159,7 @@ describe('volume archives from the sandbox', () => {
     const folder = await freshFolder()
     const file = await AtomicFile.create(folder, 'ci-cache.tar.gz')
     const reporter = recorder()
-    const written = await writeVolumeArchive({
-      exported,
-      client,
-      file,
-      collision: 'number',
-      signal: new AbortController().signal,
-      reporter,
-      renewUrl: () => Promise.reject(new Error('not needed')),
-    })
+    const written = await writeArchive(exported, file, { reporter })
     expect(await sha256OfFile(written.path)).toBe(exported.sha256)
     const last = reporter.seen.at(-1)
     expect(last?.resumes).toBe(2)
@@ -174,18 +175,7 @@ describe('volume archives from the sandbox', () => {
     const exported = { ...(await exportOf('grafana-data')), sha256: '0'.repeat(64) }
     const folder = await freshFolder()
     const file = await AtomicFile.create(folder, 'grafana-data.tar.gz')
-    const error = await expectRejects(
-      writeVolumeArchive({
-        exported,
-        client,
-        file,
-        collision: 'number',
-        signal: new AbortController().signal,
-        reporter: recorder(),
-        renewUrl: () => Promise.reject(new Error('not needed')),
-      }),
-      'INTEGRITY_ERROR',
-    )
+    const error = await expectRejects(writeArchive(exported, file), 'INTEGRITY_ERROR')
     expect(error.message).toMatch(/SHA-256.*the file was deleted/)
     expect(await readdir(folder)).toEqual([])
   })
@@ -197,18 +187,7 @@ describe('volume archives from the sandbox', () => {
     const file = await AtomicFile.create(folder, 'grafana-data.tar.gz')
     // The answer is shorter than announced: the engine asks for the missing byte (416), then
     // the size check refuses the file.
-    const error = await expectRejects(
-      writeVolumeArchive({
-        exported,
-        client,
-        file,
-        collision: 'number',
-        signal: new AbortController().signal,
-        reporter: recorder(),
-        renewUrl: () => Promise.reject(new Error('not needed')),
-      }),
-      'INTEGRITY_ERROR',
-    )
+    const error = await expectRejects(writeArchive(exported, file), 'INTEGRITY_ERROR')
     expect(error.message).toMatch(/bytes, but the service announced/)
     expect(await readdir(folder)).toEqual([])
   })
@@ -224,15 +203,7 @@ describe('volume archives from the sandbox', () => {
       if (progress.bytesDone >= 1024 * 1024) controller.abort()
     }
     await expectRejects(
-      writeVolumeArchive({
-        exported,
-        client,
-        file,
-        collision: 'number',
-        signal: controller.signal,
-        reporter,
-        renewUrl: () => Promise.reject(new Error('not needed')),
-      }),
+      writeArchive(exported, file, { signal: controller.signal, reporter }),
       'CANCELLED',
     )
     expect(await readdir(folder)).toEqual([])
@@ -246,18 +217,7 @@ describe('volume archives from the sandbox', () => {
       const mounted = await mountTmpfs(temp.dir, 'tiny-disk', { sizeBytes: 1024 * 1024 })
       try {
         const file = await AtomicFile.create(mounted.dir, 'backups-nightly.tar.gz')
-        const error = await expectRejects(
-          writeVolumeArchive({
-            exported,
-            client,
-            file,
-            collision: 'number',
-            signal: new AbortController().signal,
-            reporter: recorder(),
-            renewUrl: () => Promise.reject(new Error('not needed')),
-          }),
-          'DISK_FULL',
-        )
+        const error = await expectRejects(writeArchive(exported, file), 'DISK_FULL')
         expect(error.message).toContain(mounted.dir)
         expect(await readdir(mounted.dir)).toEqual([])
         const after = await downloadStats()
@@ -287,20 +247,29 @@ describe('volume archives from the sandbox', () => {
     }
     const folder = await freshFolder()
     const file = await AtomicFile.create(folder, 'inline.tar.gz')
-    const written = await writeVolumeArchive({
-      exported,
-      client,
-      file,
-      collision: 'number',
-      signal: new AbortController().signal,
-      reporter: recorder(),
-      renewUrl: () => Promise.reject(new Error('not needed')),
-    })
+    const written = await writeArchive(exported, file)
     expect(await readFile(written.path)).toEqual(bytes)
   })
 })
 
 /* ------------------------------------------- servers the sandbox does not stand for */
+
+/** The engine downloading `server`'s file into a fresh folder, retrying fast. */
+async function downloadFrom(
+  server: TestServer,
+  onProgress?: (progress: { bytesDone: number }) => void,
+) {
+  const file = await AtomicFile.create(await freshFolder(), 'archive.tar.gz')
+  const result = await downloadToFile({
+    url: server.url,
+    fetch: (url, request) => requestRaw(new URL(url), request),
+    file,
+    signal: new AbortController().signal,
+    retryDelayMs: 10,
+    ...(onProgress === undefined ? {} : { onProgress }),
+  })
+  return { file, result }
+}
 
 interface TestServer {
   url: string
@@ -378,17 +347,10 @@ describe('servers that do not resume', () => {
       honourRange: false,
     })
     try {
-      const folder = await freshFolder()
-      const file = await AtomicFile.create(folder, 'archive.tar.gz')
       const seen: number[] = []
-      const result = await downloadToFile({
-        url: server.url,
-        fetch: (url, request) => requestRaw(new URL(url), request),
-        file,
-        signal: new AbortController().signal,
-        retryDelayMs: 10,
-        onProgress: (progress) => seen.push(progress.bytesDone),
-      })
+      const { file, result } = await downloadFrom(server, (progress) =>
+        seen.push(progress.bytesDone),
+      )
       expect(result).toMatchObject({ restarts: 1, resumes: 0, bytesTotal: body.length })
       expect(server.requests[1]?.range).toBe('bytes=1048576-')
       const committed = await file.commit({ collision: 'fail' })
@@ -409,15 +371,7 @@ describe('servers that do not resume', () => {
       honourRange: true,
     })
     try {
-      const folder = await freshFolder()
-      const file = await AtomicFile.create(folder, 'archive.tar.gz')
-      const result = await downloadToFile({
-        url: server.url,
-        fetch: (url, request) => requestRaw(new URL(url), request),
-        file,
-        signal: new AbortController().signal,
-        retryDelayMs: 10,
-      })
+      const { file, result } = await downloadFrom(server)
       expect(server.requests[1]?.['if-range']).toMatch(/^"v0-/)
       expect(result.restarts).toBe(1)
       const committed = await file.commit({ collision: 'fail' })
@@ -436,15 +390,7 @@ describe('servers that do not resume', () => {
       honourRange: true,
     })
     try {
-      const folder = await freshFolder()
-      const file = await AtomicFile.create(folder, 'archive.tar.gz')
-      const result = await downloadToFile({
-        url: server.url,
-        fetch: (url, request) => requestRaw(new URL(url), request),
-        file,
-        signal: new AbortController().signal,
-        retryDelayMs: 10,
-      })
+      const { file, result } = await downloadFrom(server)
       expect(result).toMatchObject({ resumes: 3, restarts: 0 })
       const committed = await file.commit({ collision: 'fail' })
       expect(committed.sha256).toBe(sha256Hex(body))

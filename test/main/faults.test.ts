@@ -1,15 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient, isServiceError } from '../../src/main/api'
 import type { ServiceClient, ServiceClientOptions, ServiceError } from '../../src/main/api'
-import { createDesk } from '../../src/main/desk'
 import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { BridgeError, ChannelOutput, Profile } from '../../src/shared/bridge'
 import { call, startSandboxProcess } from '../support/sandbox-process'
 import type { SandboxProcess } from '../support/sandbox-process'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * The app under each fault the sandbox can inject (`--faults`, src/sandbox/faults.ts), against
@@ -243,36 +240,22 @@ describe('the service client under faults', () => {
 })
 
 describe('the desk under faults: the cache keeps the last good list', () => {
-  let temp: TempDir
+  let harness: TestDesk
   let desk: Desk
   let profile: Profile
 
   beforeAll(async () => {
-    temp = await makeTempDir('infradesk-faults')
-    desk = await createDesk({
-      dataDir: temp.dir,
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: createVault({ service: `Infradesk-faults-test-${process.pid}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-      requestTimeoutMs: 2_000,
-    })
-    const added = await desk.dispatch('profiles.add', {
+    harness = await openTestDesk('faults', { requestTimeoutMs: 2_000 })
+    desk = harness.desk
+    profile = await harness.addProfile(sandbox, {
       name: 'Faulty',
-      baseUrl: sandbox.url,
       color: '#2563eb',
-      protected: false,
-      token: sandbox.tokens.admin,
       sessionOnly: true,
     })
-    if (!added.ok) throw new Error(JSON.stringify(added.error))
-    profile = added.value as Profile
   })
 
   afterAll(async () => {
-    await desk?.close()
-    await temp?.remove()
+    await harness?.close()
   })
 
   type SessionList = ChannelOutput<'sessions.refresh'>
@@ -289,17 +272,9 @@ describe('the desk under faults: the cache keeps the last good list', () => {
   }
 
   it('a desk with a response size limit refuses a bigger answer with a clear error', async () => {
-    const limited = await createDesk({
-      dataDir: `${temp.dir}-limited`,
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: createVault({ service: `Infradesk-faults-test-${process.pid}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-      maxResponseBytes: 200,
-    })
+    const limited = await openTestDesk('faults-limited', { maxResponseBytes: 200 })
     try {
-      const added = await limited.dispatch('profiles.add', {
+      const refused = await limited.failure('profiles.add', {
         name: 'Tiny limit',
         baseUrl: sandbox.url,
         color: '#2563eb',
@@ -307,11 +282,8 @@ describe('the desk under faults: the cache keeps the last good list', () => {
         token: sandbox.tokens.admin,
         sessionOnly: true,
       })
-      expect(added.ok).toBe(false)
-      if (!added.ok) {
-        expect(added.error.code).toBe('BAD_RESPONSE')
-        expect(added.error.message).toMatch(/is too large .* the limit is 200 bytes/)
-      }
+      expect(refused.code).toBe('BAD_RESPONSE')
+      expect(refused.message).toMatch(/is too large .* the limit is 200 bytes/)
     } finally {
       await limited.close()
     }

@@ -1,14 +1,10 @@
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
 import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * The logout URL through the desk, as the renderer meets it: a service (a small local server
@@ -19,7 +15,7 @@ import type { TempDir } from '../support/tools'
  */
 
 describe('sessions.logout through the desk', () => {
-  let temp: TempDir
+  let harness: TestDesk
   let desk: Desk
   let server: Server
   let baseUrl: string
@@ -29,7 +25,6 @@ describe('sessions.logout through the desk', () => {
   const opened: string[] = []
 
   beforeAll(async () => {
-    temp = await makeTempDir('infradesk-logout-url')
     server = createServer((request, response) => {
       const body =
         request.url === '/auth/logout' ? JSON.stringify({ message: 'Logged out', logoutUrl }) : '[]'
@@ -39,32 +34,21 @@ describe('sessions.logout through the desk', () => {
     const { port } = server.address() as AddressInfo
     // `localhost`: a host name, so a same-host https logout page can be told from a foreign one.
     baseUrl = `http://localhost:${port}`
-    desk = await createDesk({
-      dataDir: path.join(temp.dir, 'data'),
-      mode: 'web',
+    harness = await openTestDesk('logout-url', {
       openExternal: async (url) => {
         opened.push(url)
       },
-      vault: createVault({ service: `Infradesk-logout-url-test-${process.pid}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
     })
-    const added = await desk.dispatch('profiles.add', {
-      name: 'Local',
-      baseUrl,
-      color: '#2563eb',
-      protected: false,
-      token: 'secret-token',
-      sessionOnly: true,
-    })
-    if (!added.ok) throw new Error(JSON.stringify(added.error))
-    profile = added.value as Profile
+    desk = harness.desk
+    profile = await harness.addProfile(
+      { url: baseUrl, tokens: { admin: 'secret-token' } },
+      { name: 'Local', color: '#2563eb', sessionOnly: true },
+    )
   })
 
   afterAll(async () => {
-    await desk?.close()
+    await harness?.close()
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-    await temp?.remove()
   })
 
   async function logOut(answerUrl: string): Promise<ChannelOutput<'sessions.logout'>> {

@@ -1,47 +1,21 @@
-import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
-import type { ActivityEntry, Profile, Result } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import type { ActivityEntry, Profile } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * `migrations.resolve` (op 13) through the desk, with every part real: a sandbox in-process, the
  * keychain (run under scripts/with-keyring.mjs), the SQLite activity log in a temporary folder.
  */
 
-const service = `Infradesk-migrations-test-${randomUUID()}`
-let temp: TempDir
 let sandbox: RunningSandbox
-let desk: Desk
+let desk: TestDesk
 let admin: Profile
 let viewer: Profile
 
-async function call(channel: string, input: unknown): Promise<Result<unknown>> {
-  return desk.dispatch(channel, input)
-}
-
-async function addProfile(name: string, token: string): Promise<Profile> {
-  const result = await call('profiles.add', {
-    name,
-    baseUrl: sandbox.url,
-    color: '#2563eb',
-    protected: false,
-    token,
-  })
-  if (!result.ok) throw new Error(`profiles.add failed: ${result.error.message}`)
-  return result.value as Profile
-}
-
 async function activity(profileId: string): Promise<ActivityEntry[]> {
-  const result = await call('activity.list', { profileId })
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value as ActivityEntry[]
+  return desk.value<ActivityEntry[]>('activity.list', { profileId })
 }
 
 /**
@@ -59,35 +33,29 @@ async function activityDuring<T>(
 }
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-migrations')
   sandbox = await startSandbox()
-  desk = await createDesk({
-    dataDir: path.join(temp.dir, 'data'),
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service }),
-    version: '0.0.0-test',
-    restoreSandbox: false,
-    requestTimeoutMs: 15_000,
+  desk = await openTestDesk('migrations', { requestTimeoutMs: 15_000 })
+  admin = await desk.addProfile(sandbox, { color: '#2563eb' })
+  viewer = await desk.addProfile(sandbox, {
+    name: 'Viewer',
+    color: '#2563eb',
+    token: sandbox.tokens.viewer,
   })
-  admin = await addProfile('Staging', sandbox.tokens.admin)
-  viewer = await addProfile('Viewer', sandbox.tokens.viewer)
 })
 
 afterAll(async () => {
   for (const profile of [admin, viewer]) {
-    if (profile) await call('profiles.remove', { id: profile.id })
+    if (profile) await desk.call('profiles.remove', { id: profile.id })
   }
   await desk?.close()
   await sandbox?.close()
-  await temp?.remove()
 })
 
 describe('migrations.resolve', () => {
   it('resolves, answers the migration whole, and logs the side and the new status', async () => {
     const id = sandbox.seed().migrations.needs_attention[0]!
     const { log } = await activityDuring(admin.id, async () => {
-      const result = await call('migrations.resolve', {
+      const result = await desk.call('migrations.resolve', {
         profileId: admin.id,
         id,
         authoritativeSide: 'source',
@@ -98,7 +66,7 @@ describe('migrations.resolve', () => {
       expect(result.value).toHaveProperty('resolution.restartPolicyRestored', true)
       expect(sandbox.seed().migrations.cancelled).toContain(id)
 
-      const again = await call('migrations.resolve', {
+      const again = await desk.call('migrations.resolve', {
         profileId: admin.id,
         id,
         authoritativeSide: 'target',
@@ -117,7 +85,7 @@ describe('migrations.resolve', () => {
 
   it('refuses a bad input before anything is sent, on the field it names', async () => {
     const { log, value: result } = await activityDuring(admin.id, () =>
-      call('migrations.resolve', { profileId: admin.id, id: '', authoritativeSide: 'both' }),
+      desk.call('migrations.resolve', { profileId: admin.id, id: '', authoritativeSide: 'both' }),
     )
     if (result.ok) throw new Error('a bad input was accepted')
     expect(result.error.code).toBe('VALIDATION_ERROR')
@@ -132,7 +100,7 @@ describe('migrations.resolve', () => {
   it('a viewer gets the 403 with the permission it lacks, and the refusal is logged', async () => {
     const id = sandbox.seed().migrations.needs_attention[0]!
     const { log, value: result } = await activityDuring(viewer.id, () =>
-      call('migrations.resolve', { profileId: viewer.id, id, authoritativeSide: 'target' }),
+      desk.call('migrations.resolve', { profileId: viewer.id, id, authoritativeSide: 'target' }),
     )
     if (result.ok) throw new Error('a viewer resolved a migration')
     expect(result.error).toMatchObject({ code: 'FORBIDDEN', status: 403 })

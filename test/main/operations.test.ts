@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
 import { readPreview } from '../../src/main/features/operations/status-page'
-import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox, SeedIds } from '../../src/sandbox'
-import type { ActivityEntry, ChannelOutput, Profile, Result } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import type { ActivityEntry, ChannelOutput, Profile } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * The remaining operations' channels through the desk, everything real: a sandbox over HTTP,
@@ -17,41 +11,13 @@ import type { TempDir } from '../support/tools'
  * and a second desk over the same folder standing for a restart with the service gone.
  */
 
-const service = `Infradesk-operations-test-${randomUUID()}`
-
-let temp: TempDir
-let dataDir: string
-let desk: Desk
+let desk: TestDesk
 let sandbox: RunningSandbox
 let seed: SeedIds
 let profile: Profile
-const events: Array<{ event: string; payload: unknown }> = []
-
-async function openDesk(): Promise<Desk> {
-  const opened = await createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service }),
-    version: '0.0.0-test',
-    requestTimeoutMs: 15_000,
-  })
-  opened.onEvent((event, payload) => events.push({ event, payload }))
-  return opened
-}
-
-async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
-  return desk.dispatch(channel, input)
-}
-
-async function value<T>(channel: string, input: unknown = {}): Promise<T> {
-  const result = await call(channel, input)
-  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
 
 async function lastActivity(): Promise<ActivityEntry> {
-  const [entry] = await value<ActivityEntry[]>('activity.list', {
+  const [entry] = await desk.value<ActivityEntry[]>('activity.list', {
     profileId: profile.id,
     limit: 1,
   })
@@ -63,7 +29,7 @@ async function lastActivity(): Promise<ActivityEntry> {
 function nextEvent(match: (event: string, payload: unknown) => boolean): Promise<unknown> {
   return new Promise((resolve) => {
     const poll = setInterval(() => {
-      const found = events.find((entry) => match(entry.event, entry.payload))
+      const found = desk.events.find((entry) => match(entry.event, entry.payload))
       if (found) {
         clearInterval(poll)
         resolve(found.payload)
@@ -76,31 +42,22 @@ beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
     throw new Error('Run under node scripts/with-keyring.mjs (a Secret Service is needed)')
   }
-  temp = await makeTempDir('infradesk-operations')
-  dataDir = path.join(temp.dir, 'data')
   sandbox = await startSandbox()
   seed = sandbox.seed()
-  desk = await openDesk()
-  profile = await value<Profile>('profiles.add', {
-    name: 'Staging',
-    baseUrl: sandbox.url,
-    color: '#16a34a',
-    protected: false,
-    token: sandbox.tokens.admin,
-  })
+  desk = await openTestDesk('operations', { requestTimeoutMs: 15_000 })
+  profile = await desk.addProfile(sandbox)
 })
 
 afterAll(async () => {
-  await desk?.close()
+  await desk?.close([profile?.id ?? 'none'])
   await sandbox?.close()
-  await temp?.remove()
 })
 
 type StatusPageState = ChannelOutput<'statusPage.refresh'>
 
 describe('status page and incidents', () => {
   it('splits the preview into the page and its incidents, and caches both', async () => {
-    const state = await value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
+    const state = await desk.value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
     expect(state.offline).toBe(false)
     expect(state.page?.title).toBe('Northwind Status')
     expect(state.page?.['components']).toEqual(expect.arrayContaining([expect.anything()]))
@@ -109,14 +66,14 @@ describe('status page and incidents', () => {
     for (const id of [...seed.incidents.open, ...seed.incidents.resolved]) {
       expect(ids).toContain(id)
     }
-    const cached = await value<StatusPageState>('statusPage.cached', { profileId: profile.id })
+    const cached = await desk.value<StatusPageState>('statusPage.cached', { profileId: profile.id })
     expect(cached.items).toEqual(state.items)
     expect(cached.page).toEqual(state.page)
   })
 
   it('resolves an open incident, logs it and refreshes the page', async () => {
     const [incidentId] = seed.incidents.open
-    const outcome = await value<ChannelOutput<'statusPage.resolveIncident'>>(
+    const outcome = await desk.value<ChannelOutput<'statusPage.resolveIncident'>>(
       'statusPage.resolveIncident',
       { profileId: profile.id, incidentId },
     )
@@ -130,7 +87,10 @@ describe('status page and incidents', () => {
       message: expect.stringContaining('resolved'),
     })
 
-    const again = await call('statusPage.resolveIncident', { profileId: profile.id, incidentId })
+    const again = await desk.call('statusPage.resolveIncident', {
+      profileId: profile.id,
+      incidentId,
+    })
     expect(again.ok).toBe(false)
     if (!again.ok) expect(again.error.code).toBe('CONFLICT')
     expect(await lastActivity()).toMatchObject({ outcome: 'error', errorCode: 'CONFLICT' })
@@ -142,7 +102,7 @@ type Rotation = ChannelOutput<'databases.rotate'>
 describe('database certificate rotation', () => {
   it('rotates in place and records the new serial, which the next rotation names as previous', async () => {
     const [databaseId] = seed.databases.postgres
-    const first = await value<Rotation>('databases.rotate', {
+    const first = await desk.value<Rotation>('databases.rotate', {
       profileId: profile.id,
       databaseId,
       allowRestart: false,
@@ -154,7 +114,7 @@ describe('database certificate rotation', () => {
       targetId: databaseId,
       message: expect.stringContaining(certificate.serialNumber),
     })
-    const second = await value<Rotation>('databases.rotate', {
+    const second = await desk.value<Rotation>('databases.rotate', {
       profileId: profile.id,
       databaseId,
       allowRestart: false,
@@ -164,7 +124,7 @@ describe('database certificate rotation', () => {
 
   it('follows a scheduled reread until it is due, also across a restart', async () => {
     const [databaseId] = seed.databases.clickhouse
-    const rotation = await value<Rotation>('databases.rotate', {
+    const rotation = await desk.value<Rotation>('databases.rotate', {
       profileId: profile.id,
       databaseId,
       allowRestart: false,
@@ -173,9 +133,8 @@ describe('database certificate rotation', () => {
     expect(rotation.completesAt).not.toBeNull()
 
     // Restart the app while the reread is pending: the new desk re-arms the timer from SQLite.
-    await desk.close()
-    desk = await openDesk()
-    const listed = await value<Rotation[]>('databases.rotations', { profileId: profile.id })
+    await desk.reopen()
+    const listed = await desk.value<Rotation[]>('databases.rotations', { profileId: profile.id })
     expect(listed.find((entry) => entry.id === rotation.id)?.status).toBe('pending')
 
     const settled = (await nextEvent(
@@ -184,7 +143,7 @@ describe('database certificate rotation', () => {
         (payload as { rotation: Rotation }).rotation.id === rotation.id,
     )) as { rotation: Rotation }
     expect(settled.rotation.status).toBe('completed')
-    const after = await value<Rotation[]>('databases.rotations', { profileId: profile.id })
+    const after = await desk.value<Rotation[]>('databases.rotations', { profileId: profile.id })
     expect(after.find((entry) => entry.id === rotation.id)?.status).toBe('completed')
   }, 30_000)
 })
@@ -196,14 +155,16 @@ describe('orders', () => {
     const folder = seed.loggingEnvironmentFolders.find((entry) => entry.environmentIds.length > 1)
     if (!folder) throw new Error('the seed has no folder with two environments')
     const reversed = [...folder.environmentIds].reverse()
-    const answer = await value<KnownOrder>('logging.reorder', {
+    const answer = await desk.value<KnownOrder>('logging.reorder', {
       profileId: profile.id,
       folderId: folder.id,
       items: reversed.map((id, index) => ({ id, sortOrder: index + 1 })),
     })
     const inFolder = answer.items.filter((item) => item.folderId === folder.id).map((i) => i.id)
     expect(inFolder).toEqual(reversed)
-    const known = await value<KnownOrder>('logging.knownEnvironments', { profileId: profile.id })
+    const known = await desk.value<KnownOrder>('logging.knownEnvironments', {
+      profileId: profile.id,
+    })
     expect(known.items).toEqual(answer.items)
     expect(await lastActivity()).toMatchObject({
       operation: 'reorderLoggingEnvironments',
@@ -214,13 +175,13 @@ describe('orders', () => {
 
   it('reorders nginx template folders; a bad id is a 400 on its path and logged', async () => {
     const reversed = [...seed.nginxTemplateFolders].reverse()
-    const answer = await value<KnownOrder>('nginxTemplates.reorder', {
+    const answer = await desk.value<KnownOrder>('nginxTemplates.reorder', {
       profileId: profile.id,
       items: reversed.map((id, index) => ({ id, sortOrder: index + 1 })),
     })
     expect(answer.items.map((item) => item.id)).toEqual(reversed)
 
-    const bad = await call('nginxTemplates.reorder', {
+    const bad = await desk.call('nginxTemplates.reorder', {
       profileId: profile.id,
       items: [{ id: 'not-a-uuid', sortOrder: 1 }],
     })
@@ -239,7 +200,7 @@ describe('orders', () => {
 describe('offline', () => {
   it('shows the cached status page and incidents when the service is gone', async () => {
     await sandbox.close()
-    const state = await value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
+    const state = await desk.value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
     expect(state.offline).toBe(true)
     expect(state.error?.code).toBe('OFFLINE')
     expect(state.page?.title).toBe('Northwind Status')

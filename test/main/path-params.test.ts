@@ -1,11 +1,8 @@
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient, ServiceError } from '../../src/main/api'
-import { createDesk } from '../../src/main/desk'
 import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import {
@@ -16,8 +13,7 @@ import {
 } from '../../src/shared/api'
 import type { OperationName } from '../../src/shared/api'
 import type { Profile } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * A path parameter `.` or `..` (or one that decodes to it) must never leave the app: URL
@@ -79,19 +75,16 @@ const BODIES: Partial<Record<OperationName, unknown>> = {
 }
 
 let recorder: Recorder
-let temp: TempDir
 let sandbox: RunningSandbox
 
 beforeAll(async () => {
   recorder = await startRecorder()
-  temp = await makeTempDir('infradesk-path-params')
   sandbox = await startSandbox({ port: 0 })
 })
 
 afterAll(async () => {
   await sandbox?.close()
   await recorder?.close()
-  await temp?.remove()
 })
 
 describe('the client sends nothing for a dot-segment path parameter', () => {
@@ -115,34 +108,22 @@ describe('the client sends nothing for a dot-segment path parameter', () => {
 })
 
 describe('the bridge refuses it too', () => {
+  let harness: TestDesk
   let desk: Desk
   let profile: Profile
 
   beforeAll(async () => {
-    desk = await createDesk({
-      dataDir: path.join(temp.dir, 'data'),
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: createVault({ service: `Infradesk-path-params-test-${process.pid}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-      defaultDownloadsDir: path.join(temp.dir, 'downloads'),
-    })
-    const added = await desk.dispatch('profiles.add', {
-      name: 'Recorder',
-      baseUrl: recorder.url,
-      color: '#2563eb',
-      protected: false,
-      token: 'secret-token',
-      sessionOnly: true,
-    })
-    if (!added.ok) throw new Error(JSON.stringify(added.error))
-    profile = added.value as Profile
+    harness = await openTestDesk('path-params')
+    desk = harness.desk
+    profile = await harness.addProfile(
+      { url: recorder.url, tokens: { admin: 'secret-token' } },
+      { name: 'Recorder', color: '#2563eb', sessionOnly: true },
+    )
     recorder.requests.length = 0
   })
 
   afterAll(async () => {
-    await desk?.close()
+    await harness?.close()
   })
 
   it('service.call: exportVolume and retryProxyRoute, the two calls that reached other paths', async () => {

@@ -226,26 +226,7 @@ describe("a service's maxRows bound (the default personality: at most 2,000)", (
   })
 
   it('is kept per profile across a restart of the desk', async () => {
-    const { createDesk } = await import('../../src/main/desk')
-    await desk.desk.close()
-    const reopened = await createDesk({
-      dataDir: desk.dataDir,
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: desk.vault,
-      version: '0.0.0-test',
-      requestTimeoutMs: 60_000,
-      restoreSandbox: false,
-      defaultDownloadsDir: desk.downloads,
-    })
-    desk.desk = reopened
-    const call = (channel: string, input: unknown = {}) => reopened.dispatch(channel, input)
-    desk.call = call
-    desk.value = async <T>(channel: string, input: unknown = {}) => {
-      const result = await call(channel, input)
-      if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-      return result.value as T
-    }
+    await desk.reopen()
     proxy.asked.length = 0
     const meta = await run(target, 'select generate_series(1, 5000) as n', 100_000)
     expect(meta.rowLimit).toEqual({ max: 2000, asked: 100_000 })

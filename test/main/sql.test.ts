@@ -4,14 +4,10 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
 import { createTransferLog } from '../../src/main/cache/transfers'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
-import type { ActivityEntry, ChannelOutput, Profile, Result } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import type { ActivityEntry, ChannelOutput, Profile } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
 
 /*
@@ -20,53 +16,15 @@ import { waitUntil } from '../support/poll'
  * copy and save, the read-only and protected guards, errors, history, tabs and the schema.
  */
 
-const service = `Infradesk-sql-test-${randomUUID()}`
-let temp: TempDir
-let dataDir: string
-let downloads: string
-let desk: Desk
+let desk: TestDesk
 let sandbox: RunningSandbox
 let profile: Profile
 let databaseId: string
 
-/** Every event the desks pushed. */
-const events: { event: string; payload: unknown }[] = []
-
-async function openDesk(): Promise<Desk> {
-  const opened = await createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service }),
-    version: '0.0.0-test',
-    requestTimeoutMs: 60_000,
-    restoreSandbox: false,
-    defaultDownloadsDir: downloads,
-  })
-  opened.onEvent((event, payload) => events.push({ event, payload }))
-  return opened
-}
-
-async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
-  return desk.dispatch(channel, input)
-}
-
-async function value<T = unknown>(channel: string, input: unknown = {}): Promise<T> {
-  const result = await call(channel, input)
-  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-
-async function failure(channel: string, input: unknown = {}) {
-  const result = await call(channel, input)
-  if (result.ok) throw new Error(`${channel} succeeded but should have failed`)
-  return result.error
-}
-
 type RunMeta = ChannelOutput<'sql.run'>
 
 function run(sql: string, extra: Record<string, unknown> = {}) {
-  return value<RunMeta>('sql.run', {
+  return desk.value<RunMeta>('sql.run', {
     profileId: profile.id,
     databaseId,
     tabId: 'tab-1',
@@ -78,35 +36,20 @@ function run(sql: string, extra: Record<string, unknown> = {}) {
 }
 
 async function activity(): Promise<ActivityEntry[]> {
-  return value<ActivityEntry[]>('activity.list', { profileId: profile.id })
+  return desk.value<ActivityEntry[]>('activity.list', { profileId: profile.id })
 }
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-sql')
-  dataDir = path.join(temp.dir, 'data')
-  downloads = path.join(temp.dir, 'downloads')
-  const { mkdir } = await import('node:fs/promises')
-  await mkdir(downloads, { recursive: true })
   // Results of 3,000 and 5,000 rows: past a real deployment's 2,000 (the sandbox's default).
   sandbox = await startSandbox({ port: 0, sqlLimits: 'wide' })
   databaseId = sandbox.seed().databases.postgres[0] as string
-  desk = await openDesk()
-  profile = await value<Profile>('profiles.add', {
-    name: 'Staging',
-    baseUrl: sandbox.url,
-    color: '#16a34a',
-    protected: false,
-    token: sandbox.tokens.admin,
-  })
+  desk = await openTestDesk('sql')
+  profile = await desk.addProfile(sandbox)
 })
 
 afterAll(async () => {
-  await desk?.close()
+  await desk?.close([profile?.id ?? 'none'])
   await sandbox?.close()
-  await createVault({ service })
-    .delete(profile?.id ?? 'none')
-    .catch(() => undefined)
-  await temp?.remove()
 })
 
 describe('sql.run', () => {
@@ -123,13 +66,13 @@ describe('sql.run', () => {
     expect(meta.firstRows[0]).toEqual(['1', 'page_view', null])
     // The first rows went out before the rest was parsed; the exact counts follow as an event.
     expect(meta.complete).toBe(false)
-    const window = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    const window = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 4998,
       limit: 100,
     })
     expect(window.rows.map((row) => row[0])).toEqual(['4999', '5000'])
-    expect(events).toContainEqual({
+    expect(desk.events).toContainEqual({
       event: 'sql.result.completed',
       payload: expect.objectContaining({
         resultId: meta.resultId,
@@ -155,8 +98,8 @@ describe('sql.run', () => {
 
   it('sorts the kept rows in main, numbers by value and NULLs last', async () => {
     const meta = await run('select id, amount from events where id <= 20 order by id')
-    await value('sql.sort', { resultId: meta.resultId, column: 1, direction: 'desc' })
-    const sorted = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    await desk.value('sql.sort', { resultId: meta.resultId, column: 1, direction: 'desc' })
+    const sorted = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 0,
       limit: 20,
@@ -166,8 +109,8 @@ describe('sql.run', () => {
     expect(present.length).toBeGreaterThan(0)
     expect(present).toEqual([...present].sort((a, b) => Number(b) - Number(a)))
     expect(amounts.slice(present.length).every((amount) => amount === null)).toBe(true)
-    await value('sql.sort', { resultId: meta.resultId, column: null })
-    const back = await value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    await desk.value('sql.sort', { resultId: meta.resultId, column: null })
+    const back = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 0,
       limit: 3,
@@ -181,7 +124,7 @@ describe('sql.run', () => {
     )
     const copy = async (format: string) =>
       (
-        await value<ChannelOutput<'sql.copy'>>('sql.copy', {
+        await desk.value<ChannelOutput<'sql.copy'>>('sql.copy', {
           resultId: meta.resultId,
           format,
         })
@@ -200,21 +143,21 @@ describe('sql.run', () => {
 
   it('saves a result as CSV through the atomic writer and logs the transfer', async () => {
     const meta = await run('select id, kind from events order by id', { maxRows: 3000 })
-    const saved = await value<ChannelOutput<'sql.save'>>('sql.save', {
+    const saved = await desk.value<ChannelOutput<'sql.save'>>('sql.save', {
       profileId: profile.id,
       resultId: meta.resultId,
       format: 'csv',
     })
     expect(saved.rows).toBe(3000)
-    expect(path.dirname(saved.path ?? '')).toBe(downloads)
+    expect(path.dirname(saved.path ?? '')).toBe(desk.downloads)
     const text = await readFile(saved.path ?? '', 'utf8')
     const lines = text.trimEnd().split('\r\n')
     expect(lines).toHaveLength(3001)
     expect(lines[0]).toBe('id,kind')
     expect(lines[3000]).toBe('3000,login')
-    expect((await readdir(downloads)).filter((name) => name.endsWith('.part'))).toEqual([])
+    expect((await readdir(desk.downloads)).filter((name) => name.endsWith('.part'))).toEqual([])
     // The transfers log, read from the cache file as the Transfers panel will read it.
-    const { cache } = openCache(path.join(dataDir, CACHE_FILE_NAME))
+    const { cache } = openCache(path.join(desk.dataDir, CACHE_FILE_NAME))
     try {
       const [logged] = createTransferLog(cache).list({ profileId: profile.id, limit: 1 })
       expect(logged).toMatchObject({
@@ -229,7 +172,7 @@ describe('sql.run', () => {
   })
 
   it('reports a syntax error with its SQLSTATE and position, and records it', async () => {
-    const error = await failure('sql.run', {
+    const error = await desk.failure('sql.run', {
       profileId: profile.id,
       databaseId,
       tabId: 'tab-1',
@@ -247,7 +190,7 @@ describe('sql.run', () => {
 describe('guards', () => {
   it('a read-only tab refuses an UPDATE and sends nothing', async () => {
     const before = (await activity()).length
-    const error = await failure('sql.run', {
+    const error = await desk.failure('sql.run', {
       profileId: profile.id,
       databaseId,
       tabId: 'tab-1',
@@ -262,9 +205,9 @@ describe('guards', () => {
   })
 
   it('a protected profile refuses an unconfirmed write and runs a confirmed one', async () => {
-    await value('profiles.update', { id: profile.id, protected: true })
+    await desk.value('profiles.update', { id: profile.id, protected: true })
     const before = (await activity()).length
-    const refused = await failure('sql.run', {
+    const refused = await desk.failure('sql.run', {
       profileId: profile.id,
       databaseId,
       tabId: 'tab-1',
@@ -279,13 +222,13 @@ describe('guards', () => {
     // Reads still run unconfirmed; a confirmed write runs.
     const deleted = await run('delete from orders where id = 1', { confirmedWrite: true })
     expect(deleted).toMatchObject({ command: 'DELETE', rowCount: 1 })
-    await value('profiles.update', { id: profile.id, protected: false })
+    await desk.value('profiles.update', { id: profile.id, protected: false })
   })
 })
 
 describe('explain, schema, tabs and history', () => {
   it('explains a statement as a JSON plan', async () => {
-    const explained = await value<ChannelOutput<'sql.explain'>>('sql.explain', {
+    const explained = await desk.value<ChannelOutput<'sql.explain'>>('sql.explain', {
       profileId: profile.id,
       databaseId,
       tabId: 'tab-1',
@@ -297,7 +240,7 @@ describe('explain, schema, tabs and history', () => {
   })
 
   it('reads the schema into the cache', async () => {
-    const refreshed = await value<ChannelOutput<'sql.schema.refresh'>>('sql.schema.refresh', {
+    const refreshed = await desk.value<ChannelOutput<'sql.schema.refresh'>>('sql.schema.refresh', {
       profileId: profile.id,
       databaseId,
     })
@@ -308,7 +251,7 @@ describe('explain, schema, tabs and history', () => {
     expect(relations.find((relation) => relation.name === 'customer_order_totals')?.kind).toBe(
       'view',
     )
-    const cached = await value<ChannelOutput<'sql.schema.cached'>>('sql.schema.cached', {
+    const cached = await desk.value<ChannelOutput<'sql.schema.cached'>>('sql.schema.cached', {
       profileId: profile.id,
       databaseId,
     })
@@ -316,7 +259,7 @@ describe('explain, schema, tabs and history', () => {
   })
 
   it('keeps tabs and history across a restart; history is searchable', async () => {
-    await value('sql.tabs.save', {
+    await desk.value('sql.tabs.save', {
       id: 'tab-1',
       profileId: profile.id,
       title: 'Events',
@@ -326,9 +269,8 @@ describe('explain, schema, tabs and history', () => {
       readOnly: true,
       position: 0,
     })
-    await desk.close()
-    desk = await openDesk()
-    const tabs = await value<ChannelOutput<'sql.tabs.list'>>('sql.tabs.list', {
+    await desk.reopen()
+    const tabs = await desk.value<ChannelOutput<'sql.tabs.list'>>('sql.tabs.list', {
       profileId: profile.id,
     })
     expect(tabs).toEqual([
@@ -339,7 +281,7 @@ describe('explain, schema, tabs and history', () => {
         readOnly: true,
       }),
     ])
-    const found = await value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
+    const found = await desk.value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
       profileId: profile.id,
       databaseId,
       search: 'FROMM',
@@ -351,13 +293,13 @@ describe('explain, schema, tabs and history', () => {
         errorCode: 'UNPROCESSABLE_ENTITY',
       }),
     ])
-    await value('sql.tabs.close', { id: 'tab-1' })
-    expect(await value('sql.tabs.list', { profileId: profile.id })).toEqual([])
+    await desk.value('sql.tabs.close', { id: 'tab-1' })
+    expect(await desk.value('sql.tabs.list', { profileId: profile.id })).toEqual([])
   })
 
   it('a cancelled run says the statement may still finish on the server', async () => {
     const runId = randomUUID()
-    const running = call('sql.run', {
+    const running = desk.call('sql.run', {
       profileId: profile.id,
       databaseId,
       tabId: 'tab-2',
@@ -367,7 +309,7 @@ describe('explain, schema, tabs and history', () => {
     })
     // The cancel is accepted only while the run is in flight, which it is until it answers.
     await waitUntil(
-      async () => (await value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled,
+      async () => (await desk.value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled,
       { what: 'sql.cancel to find the run in flight', intervalMs: 20 },
     )
     const result = await running
@@ -376,7 +318,7 @@ describe('explain, schema, tabs and history', () => {
       expect(result.error.code).toBe('CANCELLED')
       expect(result.error.message).toContain('may still finish on the server')
     }
-    const [latest] = await value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
+    const [latest] = await desk.value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
       profileId: profile.id,
     })
     expect(latest).toMatchObject({ sql: 'select pg_sleep(3)', outcome: 'cancelled' })

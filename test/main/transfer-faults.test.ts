@@ -2,13 +2,11 @@ import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
 import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import type { BridgeError, Profile, Transfer } from '../../src/shared/bridge'
 import { call, startSandboxProcess } from '../support/sandbox-process'
 import type { SandboxProcess } from '../support/sandbox-process'
-import { makeTempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import type { TempDir } from '../support/tools'
 
 /*
@@ -35,6 +33,7 @@ const DOWNLOAD_TIMING = { headersTimeoutMs: 500, stallTimeoutMs: 500, retryDelay
 const VOLUME = 'grafana-data'
 
 let sandbox: SandboxProcess
+let harness: TestDesk
 let temp: TempDir
 let desk: Desk
 let profile: Profile
@@ -45,34 +44,23 @@ const finishWaiters = new Map<string, (transfer: Transfer) => void>()
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess(['--faults'])
-  temp = await makeTempDir('infradesk-transfer-faults')
-  desk = await createDesk({
-    dataDir: path.join(temp.dir, 'data'),
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service: `Infradesk-transfer-faults-test-${process.pid}` }),
-    version: '0.0.0-test',
-    restoreSandbox: false,
+  harness = await openTestDesk('transfer-faults', {
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     downloadTiming: DOWNLOAD_TIMING,
-    defaultDownloadsDir: path.join(temp.dir, 'unused-downloads'),
   })
+  desk = harness.desk
+  temp = harness.temp
   desk.onEvent((event, payload) => {
     if (event !== 'transfers.finished') return
     const transfer = payload as Transfer
     finished.set(transfer.id, transfer)
     finishWaiters.get(transfer.id)?.(transfer)
   })
-  const added = await desk.dispatch('profiles.add', {
+  profile = await harness.addProfile(sandbox, {
     name: 'Faulty network',
-    baseUrl: sandbox.url,
     color: '#2563eb',
-    protected: false,
-    token: sandbox.tokens.admin,
     sessionOnly: true,
   })
-  if (!added.ok) throw new Error(JSON.stringify(added.error))
-  profile = added.value as Profile
 
   // What a good transfer must produce, asked of the sandbox directly (no fault rule is set yet).
   const seeded = sandbox.seed.volumes.find((candidate) => candidate.name === VOLUME)
@@ -96,9 +84,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await desk?.close()
+  await harness?.close()
   await sandbox?.stop()
-  await temp?.remove()
 })
 
 afterEach(async () => {
@@ -299,35 +286,68 @@ type Case = [what: string, rules: FaultRule[], expected: Expected, seen: number[
 const on = (where: Where, fault: string, times?: number): FaultRule =>
   times === undefined ? { where, fault } : { where, fault, times }
 
+/**
+ * The faults an operation's own call meets alike for op 15 and op 12. `attempts` is how many
+ * requests a fault that lasts sees: 3 for a GET the app retries, 1 for a POST it never does.
+ */
+function faultsOfTheCall(
+  rules: (fault: string) => FaultRule[],
+  attempts: number,
+  name: (what: string) => string,
+): Case[] {
+  return [
+    ['latency past the timeout', rules('latency=3000'), { code: 'TIMEOUT', message: IN_TIME }, [1]],
+    ['a slow drip within the timeout', rules('drip=1'), 'file', [1]],
+    ['a slow drip past the timeout', rules('drip=400'), { code: 'TIMEOUT', message: IN_TIME }, [1]],
+    ...[502, 503, 504].map((status): Case => [
+      name(`${status} that lasts`),
+      rules(`status=${status}`),
+      { code: 'INTERNAL_ERROR', message: GATEWAY[status] as RegExp, status },
+      [attempts],
+    ]),
+    [
+      name('a connection reset'),
+      rules('reset'),
+      { code: 'OFFLINE', message: /connection reset|closed by the other side/ },
+      [attempts],
+    ],
+    [
+      name('an answer cut after 40 bytes'),
+      rules('cut=40'),
+      { code: 'OFFLINE', message: /broke while the answer was arriving \(after 40 bytes/ },
+      [attempts],
+    ],
+  ]
+}
+
+/**
+ * One case: its faults set, one export, then the outcome, the requests each rule saw, and
+ * nothing left running.
+ */
+async function runCase(
+  rules: FaultRule[],
+  expected: Expected,
+  requests: number[],
+  exportOnce: () => Promise<Outcome>,
+  sha256: () => string,
+): Promise<void> {
+  const folder = await freshDownloadsFolder()
+  await setFaults(rules)
+  const outcome = await exportOnce()
+  await expectOutcome(folder, outcome, expected, sha256())
+  expect(await seen()).toEqual(requests)
+  await expectNothingRunning()
+}
+
 describe('volume export (op 15, a GET) under each fault of the export call', () => {
   const op15 = (fault: string, times?: number) => [on('op15', fault, times)]
   const cases: Case[] = [
-    ['latency past the timeout', op15('latency=3000'), { code: 'TIMEOUT', message: IN_TIME }, [1]],
-    ['a slow drip within the timeout', op15('drip=1'), 'file', [1]],
-    ['a slow drip past the timeout', op15('drip=400'), { code: 'TIMEOUT', message: IN_TIME }, [1]],
+    ...faultsOfTheCall(op15, 3, (what) => `${what} (retried, then named)`),
     [
       '500 (not retried: the service said no)',
       op15('status=500'),
       { code: 'INTERNAL_ERROR', message: /^Internal server error$/, status: 500 },
       [1],
-    ],
-    ...[502, 503, 504].map((status): Case => [
-      `${status} that lasts (retried, then named)`,
-      op15(`status=${status}`),
-      { code: 'INTERNAL_ERROR', message: GATEWAY[status] as RegExp, status },
-      [3],
-    ]),
-    [
-      'a connection reset (retried, then named)',
-      op15('reset'),
-      { code: 'OFFLINE', message: /connection reset|closed by the other side/ },
-      [3],
-    ],
-    [
-      'an answer cut after 40 bytes (retried, then named)',
-      op15('cut=40'),
-      { code: 'OFFLINE', message: /broke while the answer was arriving \(after 40 bytes/ },
-      [3],
     ],
     [
       'malformed JSON',
@@ -340,14 +360,9 @@ describe('volume export (op 15, a GET) under each fault of the export call', () 
     ['a cut on 2 attempts, then cleared: the retry succeeds', op15('cut=40', 2), 'file', [3]],
   ]
 
-  it.each(cases)('%s', async (_what, rules, expected, requests) => {
-    const folder = await freshDownloadsFolder()
-    await setFaults(rules)
-    const outcome = await exportVolume()
-    await expectOutcome(folder, outcome, expected, volume.sha256)
-    expect(await seen()).toEqual(requests)
-    await expectNothingRunning()
-  })
+  it.each(cases)('%s', (_what, rules, expected, requests) =>
+    runCase(rules, expected, requests, exportVolume, () => volume.sha256),
+  )
 })
 
 describe('volume export under each fault of the archive download (/downloads/volumes/*)', () => {
@@ -449,14 +464,9 @@ describe('volume export under each fault of the archive download (/downloads/vol
     ],
   ]
 
-  it.each(cases)('%s', async (_what, rules, expected, requests) => {
-    const folder = await freshDownloadsFolder()
-    await setFaults(rules)
-    const outcome = await exportVolume()
-    await expectOutcome(folder, outcome, expected, volume.sha256)
-    expect(await seen()).toEqual(requests)
-    await expectNothingRunning()
-  })
+  it.each(cases)('%s', (_what, rules, expected, requests) =>
+    runCase(rules, expected, requests, exportVolume, () => volume.sha256),
+  )
 
   it('a cancel during a slow drip: the row ends cancelled, no file and no temp file', async () => {
     const folder = await freshDownloadsFolder()
@@ -483,31 +493,11 @@ describe('volume export under each fault of the archive download (/downloads/vol
 describe('certificate export (op 12, a POST: never retried by the app) under each fault', () => {
   const op12 = (fault: string, times?: number) => [on('op12', fault, times)]
   const cases: Case[] = [
-    ['latency past the timeout', op12('latency=3000'), { code: 'TIMEOUT', message: IN_TIME }, [1]],
-    ['a slow drip within the timeout', op12('drip=1'), 'file', [1]],
-    ['a slow drip past the timeout', op12('drip=400'), { code: 'TIMEOUT', message: IN_TIME }, [1]],
+    ...faultsOfTheCall(op12, 1, (what) => what),
     [
       '500',
       op12('status=500'),
       { code: 'INTERNAL_ERROR', message: /^Internal server error$/, status: 500 },
-      [1],
-    ],
-    ...[502, 503, 504].map((status): Case => [
-      `${status}`,
-      op12(`status=${status}`),
-      { code: 'INTERNAL_ERROR', message: GATEWAY[status] as RegExp, status },
-      [1],
-    ]),
-    [
-      'a connection reset',
-      op12('reset'),
-      { code: 'OFFLINE', message: /connection reset|closed by the other side/ },
-      [1],
-    ],
-    [
-      'an answer cut after 40 bytes',
-      op12('cut=40'),
-      { code: 'OFFLINE', message: /broke while the answer was arriving \(after 40 bytes/ },
       [1],
     ],
     [
@@ -518,14 +508,9 @@ describe('certificate export (op 12, a POST: never retried by the app) under eac
     ],
   ]
 
-  it.each(cases)('%s', async (_what, rules, expected, requests) => {
-    const folder = await freshDownloadsFolder()
-    await setFaults(rules)
-    const outcome = await exportCertificate()
-    await expectOutcome(folder, outcome, expected, certificate.sha256)
-    expect(await seen()).toEqual(requests)
-    await expectNothingRunning()
-  })
+  it.each(cases)('%s', (_what, rules, expected, requests) =>
+    runCase(rules, expected, requests, exportCertificate, () => certificate.sha256),
+  )
 
   /** [what, fault, the error of the first export]: the user's retry then gets the file. */
   const onceThenCleared: [string, string, Exclude<Expected, 'file'>][] = [

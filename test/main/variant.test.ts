@@ -1,20 +1,16 @@
-import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
 import { MAX_PAGES } from '../../src/main/features/certificates'
-import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile, Result } from '../../src/shared/bridge'
 import { readIncident, readStatusPage } from '../../src/shared/status-page'
 import { parseTimestamp } from '../../src/shared/time'
-import { makeTempDir, openssl, sha256Hex } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
+import { openssl, sha256Hex } from '../support/tools'
 
 /*
  * The app against the sandbox's second personality (`variant: true`), which makes the other
@@ -36,32 +32,17 @@ const PASSPHRASE = 'correct horse battery staple'
 type List = ChannelOutput<'certificates.cached'>
 type StatusPageState = ChannelOutput<'statusPage.refresh'>
 
-let temp: TempDir
-let downloads: string
 let sandbox: RunningSandbox
-let desk: Desk
+let desk: TestDesk
 let profile: Profile
 const finished = new Map<string, ChannelOutput<'volumes.export'>>()
 
-async function call(channel: string, input: unknown = {}): Promise<Result<unknown>> {
-  return desk.dispatch(channel, input)
-}
-
-async function value<T>(channel: string, input: unknown = {}): Promise<T> {
-  const result = await call(channel, input)
-  if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-
+/** A session-only profile on `baseUrl` (the sandbox or a relay in front of it). */
 async function addProfile(name: string, baseUrl: string): Promise<Profile> {
-  return value<Profile>('profiles.add', {
-    name,
-    baseUrl,
-    color: '#2563eb',
-    protected: false,
-    token: sandbox.tokens.admin,
-    sessionOnly: true,
-  })
+  return desk.addProfile(
+    { url: baseUrl, tokens: sandbox.tokens },
+    { name, color: '#2563eb', sessionOnly: true },
+  )
 }
 
 /** Every certificate the variant holds, walked by hand with its own page size. */
@@ -129,21 +110,9 @@ async function startListRelay(
 
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error(KEYRING_HINT)
-  temp = await makeTempDir('infradesk-variant')
-  downloads = path.join(temp.dir, 'downloads')
-  await mkdir(downloads)
   sandbox = await startSandbox({ port: 0, variant: true, certificateCount: TOTAL })
-  desk = await createDesk({
-    dataDir: path.join(temp.dir, 'data'),
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service: `Infradesk-variant-test-${randomUUID()}` }),
-    version: '0.0.0-test',
-    requestTimeoutMs: 30_000,
-    restoreSandbox: false,
-    defaultDownloadsDir: downloads,
-  })
-  desk.onEvent((event, payload) => {
+  desk = await openTestDesk('variant', { requestTimeoutMs: 30_000 })
+  desk.desk.onEvent((event, payload) => {
     if (event !== 'transfers.finished') return
     const transfer = payload as ChannelOutput<'volumes.export'>
     finished.set(transfer.id, transfer)
@@ -154,20 +123,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await desk?.close()
   await sandbox?.close()
-  await temp?.remove()
 })
 
 describe('op 16 without meta, its page size capped at 25', () => {
   it('brings all 57 (a page shorter than the 500 asked does not end the list)', async () => {
     const expected = await serviceIds()
     expect(expected).toHaveLength(TOTAL)
-    const list = await value<List>('certificates.refresh', {
+    const list = await desk.value<List>('certificates.refresh', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
     expect(list.rows.map((row) => row.id).sort()).toEqual([...expected].sort())
     expect(list.completeness).toBeNull()
-    const cached = await value<List>('certificates.cached', {
+    const cached = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { showSystem: true },
     })
@@ -182,7 +150,7 @@ describe('op 16 without meta, its page size capped at 25', () => {
     }))
     const other = await addProfile('Total says 60', relay.url)
     try {
-      const list = await value<List>('certificates.refresh', {
+      const list = await desk.value<List>('certificates.refresh', {
         profileId: other.id,
         filter: { showSystem: true },
       })
@@ -193,18 +161,18 @@ describe('op 16 without meta, its page size capped at 25', () => {
         expected: 60,
         message: '57 of at least 60: the service stopped answering pages',
       })
-      const cached = await value<List>('certificates.cached', { profileId: other.id })
+      const cached = await desk.value<List>('certificates.cached', { profileId: other.id })
       expect(cached.completeness).toEqual(list.completeness)
       // The web transport's JSON answer carries it too.
       const json = JSON.parse(
-        (await desk.dispatchJson('certificates.cached', { profileId: other.id })).toString(),
+        (await desk.desk.dispatchJson('certificates.cached', { profileId: other.id })).toString(),
       ) as Result<List>
       expect(json.ok && json.value.completeness).toEqual(list.completeness)
     } finally {
       await relay.close()
     }
     // Offline: the refresh fails to connect, the cached list still says it.
-    const offline = await value<List>('certificates.refresh', {
+    const offline = await desk.value<List>('certificates.refresh', {
       profileId: other.id,
       filter: { showSystem: true },
     })
@@ -223,7 +191,7 @@ describe('op 16 without meta, its page size capped at 25', () => {
     })
     const endless = await addProfile('Endless', relay.url)
     try {
-      const list = await value<List>('certificates.refresh', { profileId: endless.id })
+      const list = await desk.value<List>('certificates.refresh', { profileId: endless.id })
       expect(list.rows).toHaveLength(MAX_PAGES)
       expect(list.completeness).toMatchObject({
         reason: 'page-bound',
@@ -243,7 +211,7 @@ describe('op 16 without meta, its page size capped at 25', () => {
 
 describe('op 21 in other field names and epoch seconds', () => {
   it('reads title, overall state, incident states and start times by their synonyms', async () => {
-    const state = await value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
+    const state = await desk.value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
     expect(state.page).not.toBeNull()
     const page = readStatusPage(state.page ?? {})
     expect(page.title).toBe('Northwind Status')
@@ -271,7 +239,7 @@ describe('op 21 in other field names and epoch seconds', () => {
   })
 
   it('keeps every field it has no name for, on the page and on each incident', async () => {
-    const state = await value<StatusPageState>('statusPage.cached', { profileId: profile.id })
+    const state = await desk.value<StatusPageState>('statusPage.cached', { profileId: profile.id })
     const page = readStatusPage(state.page ?? {})
     expect(page.extras).toEqual(
       expect.arrayContaining([
@@ -287,7 +255,7 @@ describe('op 21 in other field names and epoch seconds', () => {
 
   it('resolves an incident through the variant and reads its new state', async () => {
     const [incidentId] = sandbox.seed().incidents.open
-    const outcome = await value<ChannelOutput<'statusPage.resolveIncident'>>(
+    const outcome = await desk.value<ChannelOutput<'statusPage.resolveIncident'>>(
       'statusPage.resolveIncident',
       { profileId: profile.id, incidentId },
     )
@@ -296,7 +264,7 @@ describe('op 21 in other field names and epoch seconds', () => {
       open: false,
       status: { stage: 'resolved' },
     })
-    const log = await value<{ message: string | null }[]>('activity.list', {
+    const log = await desk.value<{ message: string | null }[]>('activity.list', {
       profileId: profile.id,
     })
     expect(log[0]?.message).toBe('"Delayed webhook deliveries" resolved')
@@ -305,7 +273,7 @@ describe('op 21 in other field names and epoch seconds', () => {
 
 describe('sessions in epoch seconds (op 1)', () => {
   it('are read as the same instants the default sandbox sends in milliseconds', async () => {
-    const list = await value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
+    const list = await desk.value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
       profileId: profile.id,
     })
     expect(list.items.length).toBeGreaterThan(0)
@@ -326,13 +294,13 @@ describe('sessions in epoch seconds (op 1)', () => {
 describe('op 13 answering another status after resolve', () => {
   it('shows and records whatever status comes back', async () => {
     const [id] = sandbox.seed().migrations.needs_attention
-    const migration = await value<ChannelOutput<'migrations.resolve'>>('migrations.resolve', {
+    const migration = await desk.value<ChannelOutput<'migrations.resolve'>>('migrations.resolve', {
       profileId: profile.id,
       id,
       authoritativeSide: 'target',
     })
     expect(migration.status).toBe('cleanup_pending')
-    const log = await value<{ operation: string; message: string | null }[]>('activity.list', {
+    const log = await desk.value<{ operation: string; message: string | null }[]>('activity.list', {
       profileId: profile.id,
     })
     expect(log[0]).toMatchObject({ operation: 'resolveMigration' })
@@ -343,17 +311,20 @@ describe('op 13 answering another status after resolve', () => {
 describe('exports in the other forms', () => {
   it('op 12 as JSON (base64 or utf8 content): files openssl reads, the certificate itself', async () => {
     const id = sandbox.seed().certificates.withPrivateKey[0] as string
-    const details = await value<ChannelOutput<'certificates.details'>>('certificates.details', {
-      profileId: profile.id,
-      id,
-      readPem: true,
-    })
+    const details = await desk.value<ChannelOutput<'certificates.details'>>(
+      'certificates.details',
+      {
+        profileId: profile.id,
+        id,
+        readPem: true,
+      },
+    )
     // The details pane's facts come from op 12's pem export, here in its JSON form.
     expect(details.factsError).toBeNull()
     expect(details.facts?.fingerprintSha256).toBe(details.item?.['fingerprintSha256'])
 
     const exported = async (format: string, passphrase?: string) => {
-      const saved = await value<NonNullable<ChannelOutput<'certificates.export'>>>(
+      const saved = await desk.value<NonNullable<ChannelOutput<'certificates.export'>>>(
         'certificates.export',
         { profileId: profile.id, id, format, ...(passphrase ? { passphrase } : {}) },
       )
@@ -389,7 +360,7 @@ describe('exports in the other forms', () => {
     expect(answer.data).not.toHaveProperty('downloadUrl')
     expect(answer.data['content']).toEqual(expect.any(String))
 
-    const started = await value<ChannelOutput<'volumes.export'>>('volumes.export', {
+    const started = await desk.value<ChannelOutput<'volumes.export'>>('volumes.export', {
       profileId: profile.id,
       nodeId: volume.nodeId,
       name: volume.name,

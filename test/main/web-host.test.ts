@@ -438,6 +438,21 @@ describe('web host: limits', () => {
     await small?.close()
   })
 
+  /** A raw connection to `target` that has sent the head of a bridge POST whose body `bodyHeader` announces. */
+  async function bridgePostHead(target: WebHost, bodyHeader: string) {
+    const connection = rawConnection(target.port)
+    await connection.connected
+    connection.socket.write(
+      requestHead(target.port, [
+        'POST /__bridge/invoke/profiles.list HTTP/1.1',
+        `x-infradesk-secret: ${SECRET}`,
+        'content-type: application/json',
+        bodyHeader,
+      ]),
+    )
+    return connection
+  }
+
   it('sets explicit timeouts, a connection cap and a body limit on its server', () => {
     expect(host.limits).toEqual(DEFAULT_LIMITS)
     expect(DEFAULT_LIMITS).toEqual({
@@ -450,17 +465,8 @@ describe('web host: limits', () => {
   })
 
   it('answers 413 to a body declared too large and closes the connection without reading it', async () => {
-    const { socket, closed, connected, received } = rawConnection(host.port)
-    await connected
     const declared = 100 * 1024 * 1024
-    socket.write(
-      requestHead(host.port, [
-        'POST /__bridge/invoke/profiles.list HTTP/1.1',
-        `x-infradesk-secret: ${SECRET}`,
-        'content-type: application/json',
-        `content-length: ${declared}`,
-      ]),
-    )
+    const { socket, closed, received } = await bridgePostHead(host, `content-length: ${declared}`)
     socket.write('{"padding":"')
     // Only the head and a dozen bytes were sent: the answer cannot have waited for the body.
     expect(await settlesWithin(closed, 3_000)).toBe(true)
@@ -469,16 +475,7 @@ describe('web host: limits', () => {
   })
 
   it('stops reading a body that passes the limit as it streams, answers 413 and closes', async () => {
-    const { socket, closed, connected, received } = rawConnection(small.port)
-    await connected
-    socket.write(
-      requestHead(small.port, [
-        'POST /__bridge/invoke/profiles.list HTTP/1.1',
-        `x-infradesk-secret: ${SECRET}`,
-        'content-type: application/json',
-        'transfer-encoding: chunked',
-      ]),
-    )
+    const { socket, closed, received } = await bridgePostHead(small, 'transfer-encoding: chunked')
     const cap = 256 * 1024 * 1024
     const written = await writeEndlessBody(socket, closed, cap)
     // What was written beyond the first chunks sat in the kernel's socket buffers, unread.
@@ -496,16 +493,7 @@ describe('web host: limits', () => {
   })
 
   it('closes a request whose body does not arrive in time (408)', async () => {
-    const { socket, closed, connected, received } = rawConnection(small.port)
-    await connected
-    socket.write(
-      requestHead(small.port, [
-        'POST /__bridge/invoke/profiles.list HTTP/1.1',
-        `x-infradesk-secret: ${SECRET}`,
-        'content-type: application/json',
-        'content-length: 100',
-      ]),
-    )
+    const { socket, closed, received } = await bridgePostHead(small, 'content-length: 100')
     socket.write('{')
     expect(await settlesWithin(closed, 3_000)).toBe(true)
     expect(received()).toMatch(/^HTTP\/1\.1 408 /)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { touchesActivity, touchesSessions } from '../../src/renderer/src/lib/cache-events'
+import { concerns, type CacheChange } from '../../src/renderer/src/lib/cache-events'
 import { displayValue, extraFields, extraKeys } from '../../src/renderer/src/lib/extra-fields'
 
 describe('extra fields', () => {
@@ -30,22 +30,36 @@ describe('extra fields', () => {
 })
 
 describe('cache.changed routing', () => {
-  it('refetches sessions on a write to the list tables of the shown profile only', () => {
-    const put = { name: 'putList', tables: ['cached_items', 'cached_lists'], profileId: 'p1' }
-    expect(touchesSessions(put, 'p1')).toBe(true)
-    expect(touchesSessions(put, 'p2')).toBe(false)
-    expect(touchesSessions({ ...put, profileId: null }, 'p2')).toBe(true)
-    expect(
-      touchesSessions({ name: 'recordActivity', tables: ['activity'], profileId: 'p1' }, 'p1'),
-    ).toBe(false)
+  const put: CacheChange = {
+    name: 'putList',
+    tables: ['cached_items', 'cached_lists'],
+    topics: ['sessions', 'inference', 'incidents'],
+    profileId: 'p1',
+  }
+  const activity: CacheChange = {
+    name: 'recordActivity',
+    tables: ['activity'],
+    topics: ['activity'],
+    profileId: 'p1',
+  }
+
+  it('reloads a profile view on its topic, for that profile or for every profile', () => {
+    expect(concerns(put, ['sessions'], 'p1')).toBe(true)
+    expect(concerns(put, ['sessions'], 'p2')).toBe(false)
+    expect(concerns({ ...put, profileId: null }, ['sessions'], 'p2')).toBe(true)
+    expect(concerns(activity, ['sessions'], 'p1')).toBe(false)
   })
 
-  it('refetches the activity log on activity writes', () => {
-    expect(touchesActivity({ name: 'recordActivity', tables: ['activity'], profileId: 'p1' })).toBe(
-      true,
-    )
-    expect(touchesActivity({ name: 'putList', tables: ['cached_items'], profileId: 'p1' })).toBe(
-      false,
-    )
+  it('reloads a view of every profile on its topic, whoever wrote it', () => {
+    expect(concerns(activity, ['activity'])).toBe(true)
+    expect(concerns({ ...activity, profileId: 'p2' }, ['activity'])).toBe(true)
+    expect(concerns(put, ['activity'])).toBe(false)
+  })
+
+  it('matches topics, not table names', () => {
+    // Only what main says the write concerns counts: a table's name says nothing to a view.
+    expect(concerns({ ...put, topics: [] }, ['sessions'], 'p1')).toBe(false)
+    // @ts-expect-error a topic the contract does not list is a type error, not a silent miss
+    expect(concerns(put, ['cached_items'], 'p1')).toBe(false)
   })
 })

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMATS } from '../../src/shared/api'
+import { NEW_EC_KEY } from '../support/tools'
 import {
   createSandboxPki,
   exportCertificate,
@@ -496,11 +497,7 @@ describe('certificates without a key, and EC material', () => {
     ok('openssl', [
       'req',
       '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
+      ...NEW_EC_KEY,
       '-keyout',
       keyPath,
       '-out',

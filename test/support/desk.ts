@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { createDesk, type Desk, type DeskDeps } from '../../src/main/desk'
 import { createVault, type TokenVault } from '../../src/main/vault'
-import type { Result } from '../../src/shared/bridge'
+import type { Profile, Result } from '../../src/shared/bridge'
 import { makeTempDir, type TempDir } from './tools'
 
 /**
@@ -11,11 +11,18 @@ import { makeTempDir, type TempDir } from './tools'
  * run only, and typed helpers to call it through the bridge as the renderer does.
  */
 export interface TestDesk {
+  /** The desk now open (a new one after `reopen`). */
   desk: Desk
   temp: TempDir
   dataDir: string
   downloads: string
   vault: TokenVault
+  /** The keychain service of this desk's vault (what `secret-tool` looks under). */
+  keychainService: string
+  /** Every event the desks pushed, oldest first. */
+  events: Array<{ event: string; payload: unknown }>
+  /** Every Result and event payload the bridge carried, as JSON: for checks that nothing leaks. */
+  carried: string[]
   call(channel: string, input?: unknown): Promise<Result<unknown>>
   /** The call's value; throws with the error when it fails. */
   value<T = unknown>(channel: string, input?: unknown): Promise<T>
@@ -24,8 +31,25 @@ export interface TestDesk {
     channel: string,
     input?: unknown,
   ): Promise<{ code: string; message: string; details?: unknown }>
+  /** A service profile for `service` (a sandbox, say), its admin token verified and stored. */
+  addProfile(
+    service: { url: string; tokens: { admin: string } },
+    fields?: Partial<ProfileFields>,
+  ): Promise<Profile>
+  /** Closes the desk and opens another over the same folder and keychain: a restart of the app. */
+  reopen(): Promise<Desk>
   /** Closes the desk, removes this run's keychain items and the folder. */
   close(profileIds?: string[]): Promise<void>
+}
+
+export interface ProfileFields {
+  name: string
+  baseUrl: string
+  color: string
+  protected: boolean
+  token: string
+  /** Keep the token in memory only, never in the keychain. */
+  sessionOnly: boolean
 }
 
 /** `deps` adds to or overrides the desk's dependencies (a proxy environment, say). */
@@ -34,40 +58,72 @@ export async function openTestDesk(name: string, deps: Partial<DeskDeps> = {}): 
   const dataDir = path.join(temp.dir, 'data')
   const downloads = path.join(temp.dir, 'downloads')
   await mkdir(downloads, { recursive: true })
-  const vault = createVault({ service: `Infradesk-${name}-test-${randomUUID()}` })
-  const desk = await createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault,
-    version: '0.0.0-test',
-    requestTimeoutMs: 60_000,
-    restoreSandbox: false,
-    defaultDownloadsDir: downloads,
-    ...deps,
-  })
-  const call = (channel: string, input: unknown = {}) => desk.dispatch(channel, input)
-  return {
-    desk,
+  const keychainService = `Infradesk-${name}-test-${randomUUID()}`
+  const vault = createVault({ service: keychainService })
+  const events: TestDesk['events'] = []
+  const carried: string[] = []
+  const open = async () => {
+    const opened = await createDesk({
+      dataDir,
+      mode: 'web',
+      openExternal: async () => undefined,
+      vault,
+      version: '0.0.0-test',
+      requestTimeoutMs: 60_000,
+      restoreSandbox: false,
+      defaultDownloadsDir: downloads,
+      ...deps,
+    })
+    opened.onEvent((event, payload) => {
+      events.push({ event, payload })
+      carried.push(JSON.stringify(payload))
+    })
+    return opened
+  }
+  const harness: TestDesk = {
+    desk: await open(),
     temp,
     dataDir,
     downloads,
     vault,
-    call,
+    keychainService,
+    events,
+    carried,
+    async call(channel: string, input: unknown = {}) {
+      const result = await harness.desk.dispatch(channel, input)
+      carried.push(JSON.stringify(result))
+      return result
+    },
     async value<T>(channel: string, input: unknown = {}) {
-      const result = await call(channel, input)
+      const result = await harness.call(channel, input)
       if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
       return result.value as T
     },
     async failure(channel: string, input: unknown = {}) {
-      const result = await call(channel, input)
+      const result = await harness.call(channel, input)
       if (result.ok) throw new Error(`${channel} succeeded but should have failed`)
       return result.error
     },
+    addProfile(service, fields = {}) {
+      return harness.value<Profile>('profiles.add', {
+        name: 'Staging',
+        baseUrl: service.url,
+        color: '#16a34a',
+        protected: false,
+        token: service.tokens.admin,
+        ...fields,
+      })
+    },
+    async reopen() {
+      await harness.desk.close()
+      harness.desk = await open()
+      return harness.desk
+    },
     async close(profileIds = []) {
-      await desk.close()
+      await harness.desk.close()
       for (const id of profileIds) await vault.delete(id).catch(() => undefined)
       await temp.remove()
     },
   }
+  return harness
 }

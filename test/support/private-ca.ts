@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { openssl } from './tools'
+import { NEW_EC_KEY, openssl } from './tools'
 import type { TempDir } from './tools'
 
 /*
@@ -34,15 +34,10 @@ export async function opensslFingerprint(file: string): Promise<string> {
 export async function makePrivateCa(temp: TempDir, name: string): Promise<PrivateCa> {
   const file = (suffix: string) => path.join(temp.dir, `${name}-${suffix}`)
   const subject = `CN=${name} Root CA, O=Infradesk Tests`
-  // EC keys: generated in milliseconds, where RSA would take the test's time.
   await openssl([
     'req',
     '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
+    ...NEW_EC_KEY,
     '-keyout',
     file('ca.key'),
     '-out',
@@ -70,11 +65,7 @@ export async function makePrivateCa(temp: TempDir, name: string): Promise<Privat
       )
       await openssl([
         'req',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
+        ...NEW_EC_KEY,
         '-keyout',
         leaf('key.pem'),
         '-out',

@@ -441,6 +441,20 @@ export function itRejectsEachInvalidBody(
   })
 }
 
+/**
+ * A test that `path`, whose id segment is left empty, is refused with a 400 VALIDATION_ERROR
+ * naming `id` (the router must not match it, nor read the empty segment as an id).
+ */
+export function itRejectsAnEmptyIdSegment(
+  sandbox: Pick<SandboxProcess, 'url' | 'tokens'>,
+  title: string,
+  request: { method: 'POST' | 'PUT'; path: string; body: unknown },
+): void {
+  it(title, async () => {
+    expectValidationError(await call(sandbox, request), ['id'])
+  })
+}
+
 /** An id of the right shape that names nothing in the seed. */
 export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000'
 

@@ -15,11 +15,12 @@ import type {
   ResponseOf,
   ValidationIssue,
 } from '../../shared/api'
-import { APP_ERROR_CODES } from '../../shared/bridge'
+import { APP_ERROR_CODES, EXPORT_FORMAT_INFO } from '../../shared/bridge'
 import { filenameFromContentDisposition } from './content-disposition'
 import { badResponse, mainMediaType, parseAnswer, parseJsonBody } from './answer-checks'
 import { readBounded } from './body'
 import { redactError, ServiceError } from './errors'
+import { exportShapeProblem } from './export-shape'
 import { readListAnswer, SinkFailure } from './list-answer'
 import type { RowSink } from './list-answer'
 import { createNetworkStack, DEFAULT_PROFILE_NETWORK, loadUndici, ProxyRefusedError } from '../net'
@@ -143,18 +144,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 const MAX_RETRY_DELAY_MS = 5_000
 const MAX_REDIRECTS = 5
 const RETRYABLE_STATUSES = new Set([502, 503, 504])
-/** Exports whose bytes are not text: never passed through a text decoder. */
-const BINARY_FORMATS = new Set<ExportFormat>(['der', 'pkcs12', 'jks'])
-const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {
-  pem: '.pem',
-  der: '.der',
-  pkcs12: '.p12',
-  jks: '.jks',
-  chain: '-chain.pem',
-  fullchain: '-fullchain.pem',
-  'private-key': '.key',
-  'pem-bundle': '-bundle.pem',
-}
 
 /** What one HTTP exchange produced, body fully read. */
 interface Exchange {
@@ -340,16 +329,37 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
+  /**
+   * One exchange of a JSON operation: validated, sent (retried when safe) with this call's
+   * signal and timeout, refused when the status is not 2xx. `stream` reads the body as it
+   * arrives instead of into memory.
+   */
+  async function jsonExchange(
+    name: OperationName,
+    input: CallInput,
+    callOptions: CallOptions,
+    stream?: (response: Response, url: URL) => Promise<void>,
+  ): Promise<Exchange> {
+    const request = prepare(name, input)
+    const headers = { ...authHeaders(), accept: 'application/json' }
+    const result = await exchange(
+      request,
+      headers,
+      callOptions.signal,
+      callOptions.timeoutMs ?? timeoutMs,
+      stream === undefined ? undefined : (response) => stream(response, request.url),
+    )
+    if (!isSuccess(result.status)) throw errorFromExchange(result)
+    return result
+  }
+
   async function call<N extends OperationName>(
     name: N,
     input: CallInput = {},
     callOptions: CallOptions = {},
   ): Promise<ResponseOf<N>> {
     return guarded(async () => {
-      const request = prepare(name, input)
-      const headers = { ...authHeaders(), accept: 'application/json' }
-      const result = await exchange(request, headers, callOptions.signal)
-      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      const result = await jsonExchange(name, input, callOptions)
       const operation: OperationDef = operations[name]
       return parseAnswer(name, operation.response, readJson(name, result)) as ResponseOf<N>
     })
@@ -362,19 +372,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     callOptions: CallOptions = {},
   ): Promise<number> {
     return guarded(async () => {
-      const request = prepare(name, input)
-      const headers = { ...authHeaders(), accept: 'application/json' }
       let count = 0
-      const result = await exchange(
-        request,
-        headers,
-        callOptions.signal,
-        callOptions.timeoutMs ?? timeoutMs,
-        async (response) => {
-          count = await readListAnswer(name, response, request.url, maxResponseBytes, sink)
-        },
-      )
-      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      await jsonExchange(name, input, callOptions, async (response, url) => {
+        count = await readListAnswer(name, response, url, maxResponseBytes, sink)
+      })
       return count
     })
   }
@@ -385,15 +386,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     callOptions: CallOptions = {},
   ): Promise<string> {
     return guarded(async () => {
-      const request = prepare(name, input)
-      const headers = { ...authHeaders(), accept: 'application/json' }
-      const result = await exchange(
-        request,
-        headers,
-        callOptions.signal,
-        callOptions.timeoutMs ?? timeoutMs,
-      )
-      if (!isSuccess(result.status)) throw errorFromExchange(result)
+      const result = await jsonExchange(name, input, callOptions)
       return result.bytes.toString('utf8')
     })
   }
@@ -415,7 +408,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           : {
               filename:
                 filenameFromContentDisposition(result.headers.get('content-disposition')) ??
-                `certificate-${id}${EXPORT_EXTENSIONS[body.format] ?? ''}`,
+                `certificate-${id}${EXPORT_FORMAT_INFO[body.format].extension}`,
               mediaType: mediaType ?? 'application/octet-stream',
               bytes: result.bytes,
             }
@@ -439,7 +432,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       }
       return { filename, mediaType, bytes: Buffer.from(content, 'base64') }
     }
-    if (BINARY_FORMATS.has(format)) {
+    if (EXPORT_FORMAT_INFO[format].binary) {
       // A binary file squeezed through text has already lost bytes: refuse rather than save it.
       throw badResponse('exportCertificate', `the binary ${format} export was sent as text`)
     }
@@ -531,62 +524,6 @@ function readJson(name: OperationName, result: Exchange): unknown {
     result.headers.get('content-type'),
     result.bytes.toString('utf8'),
   )
-}
-
-const PEM_FORMATS = new Set<ExportFormat>([
-  'pem',
-  'chain',
-  'fullchain',
-  'private-key',
-  'pem-bundle',
-])
-
-/**
- * Why the bytes of an export cannot be a file of the format asked for, or null. A shallow check of
- * the envelope only (PEM blocks with intact boundary lines; DER and PKCS#12 start with an ASN.1
- * SEQUENCE; a JKS or JCEKS keystore with its magic number, or a PKCS#12 keystore): enough to
- * refuse a truncated, empty or damaged body, never a judgement on the certificate inside.
- */
-export function exportShapeProblem(format: ExportFormat, bytes: Buffer): string | null {
-  if (bytes.length === 0) return `the ${format} export is empty`
-  if (PEM_FORMATS.has(format)) {
-    const problem = pemProblem(bytes.toString('utf8'))
-    return problem === null ? null : `the ${format} export is not a PEM file (${problem})`
-  }
-  const sequence = bytes[0] === 0x30
-  if (format === 'jks') {
-    const magic = bytes.length >= 4 ? bytes.readUInt32BE(0) : 0
-    if (magic === 0xfeedfeed || magic === 0xcececece || sequence) return null
-    return 'the jks export is not a Java keystore (no keystore magic number at its start)'
-  }
-  if (sequence) return null
-  return `the ${format} export is not ${format === 'der' ? 'DER' : 'PKCS#12'} data (it does not start with an ASN.1 SEQUENCE)`
-}
-
-/** Why a text is not a PEM file (blocks with matching, intact BEGIN and END lines), or null. */
-function pemProblem(text: string): string | null {
-  let open: string | null = null
-  let blocks = 0
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim()
-    const boundary = /^-----(BEGIN|END) ([A-Z0-9 ]+)-----$/.exec(line)
-    if (boundary !== null) {
-      const [, kind, label] = boundary
-      if (kind === 'BEGIN') {
-        if (open !== null) return `a BEGIN ${label ?? ''} line inside a ${open} block`
-        open = label ?? ''
-      } else {
-        if (open !== label) return `an END ${label ?? ''} line without its BEGIN line`
-        open = null
-        blocks += 1
-      }
-    } else if (/-{2,}\s*(BEGIN|END)\b|\b(BEGIN|END) [A-Z0-9 ]+-{2,}/.test(line)) {
-      return 'a damaged BEGIN or END line'
-    }
-  }
-  if (open !== null) return `the ${open} block has no END line`
-  if (blocks === 0) return 'no PEM block'
-  return null
 }
 
 function parseBaseUrl(baseUrl: string): URL {

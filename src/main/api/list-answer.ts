@@ -23,8 +23,8 @@ export interface ListRow {
   id: string | null
 }
 
-/** Where the rows of a list answer go, as they arrive (see `ServiceClient.callRows`). */
-export interface RowSink {
+/** Where the rows of a list answer go, as they arrive, parsed here (`ServiceClient.callRows`). */
+export interface RowByRowSink {
   /**
    * An attempt's body begins. A safe call is retried when its connection breaks, even
    * mid-body: rows handed on before this belong to an attempt that failed, and are void.
@@ -43,20 +43,42 @@ export class SinkFailure extends Error {
 }
 
 /**
- * Reads the list answer in `response` (a 2xx) into `sink`; resolves with the row count once
- * the whole body is read and its envelope checked. A row or an envelope that breaks the
- * contract throws BAD_RESPONSE naming it; past `limit` bytes, the client's too-large error.
+ * Where a list answer's raw bytes go to be split and checked somewhere else (the list worker,
+ * src/main/workers): main only forwards the body's chunks as they arrive. `end` resolves with
+ * the row count once every row and the envelope passed, or rejects with the same BAD_RESPONSE
+ * the local read would have thrown; `chunk` throws once the reader elsewhere has failed, so the
+ * rest of the body is not read for nothing.
  */
-export async function readListAnswer(
+export interface ForwardingSink {
+  readonly forwards: true
+  begin(): void
+  chunk(bytes: Uint8Array): void
+  end(answer: { status: number; contentType: string | null }): Promise<number>
+}
+
+/** What `callRows` hands a list answer to: rows parsed here, or bytes forwarded elsewhere. */
+export type RowSink = RowByRowSink | ForwardingSink
+
+/** Splits, parses and checks one list answer fed chunk by chunk, wherever it runs. */
+export interface ListAnswerReader {
+  push(chunk: Uint8Array): void
+  /** Checks the envelope once the body has ended; returns the row count. */
+  finish(answer: { status: number; contentType: string | null }): number
+}
+
+/**
+ * The reader of one attempt's body: each row parsed, validated and handed to `sink` as soon as
+ * its last byte is in. A row or an envelope that breaks the contract throws BAD_RESPONSE naming
+ * it; what the sink throws comes out as a SinkFailure.
+ */
+export function createListAnswerReader(
   name: ListOperationName,
-  response: Response,
-  url: URL,
-  limit: number,
-  sink: RowSink,
-): Promise<number> {
+  sink: Pick<RowByRowSink, 'row'>,
+): ListAnswerReader {
   const { member, row } = LIST_OPERATIONS[name]
   const prefix = member === null ? [] : [member]
   let index = 0
+  let received = 0
   const splitter = new JsonRowSplitter(member, (json, inexactNumbers) => {
     let value: unknown
     try {
@@ -89,40 +111,64 @@ export async function readListAnswer(
     index += 1
   })
 
+  return {
+    push(chunk) {
+      received += chunk.byteLength
+      try {
+        splitter.push(chunk)
+      } catch (error) {
+        if (!(error instanceof JsonShapeError)) throw error
+        throw badResponse(name, `the list could not be read (${error.message})`)
+      }
+    },
+    finish({ status, contentType }) {
+      if (received === 0) throw badResponse(name, `HTTP ${status} with an empty body`)
+      let envelope: unknown
+      try {
+        envelope = parseServiceJson(splitter.end())
+      } catch (error) {
+        if (!(error instanceof JsonShapeError) && !(error instanceof SyntaxError)) throw error
+        if (!splitter.started) {
+          // No list in it: the whole body was kept, and says precisely what it is instead.
+          const body = parseJsonBody(name, status, contentType, splitter.envelopeText())
+          parseAnswer(name, operations[name].response, body)
+        }
+        throw badResponse(name, `the list could not be read (${error.message})`)
+      }
+      parseAnswer(name, operations[name].response, envelope)
+      return splitter.rows
+    },
+  }
+}
+
+function forwards(sink: RowSink): sink is ForwardingSink {
+  return 'forwards' in sink
+}
+
+/**
+ * Reads the list answer in `response` (a 2xx) into `sink`; resolves with the row count once
+ * the whole body is read and its envelope checked. A row or an envelope that breaks the
+ * contract throws BAD_RESPONSE naming it; past `limit` bytes, the client's too-large error.
+ * A forwarding sink gets the bytes instead, and says the same at its `end`.
+ */
+export async function readListAnswer(
+  name: ListOperationName,
+  response: Response,
+  url: URL,
+  limit: number,
+  sink: RowSink,
+): Promise<number> {
+  const answer = { status: response.status, contentType: response.headers.get('content-type') }
   try {
     sink.begin()
   } catch (error) {
     throw new SinkFailure(error)
   }
-  let received = 0
-  await readChunks(response, url, limit, (chunk) => {
-    received += chunk.byteLength
-    try {
-      splitter.push(chunk)
-    } catch (error) {
-      if (!(error instanceof JsonShapeError)) throw error
-      throw badResponse(name, `the list could not be read (${error.message})`)
-    }
-  })
-  if (received === 0) throw badResponse(name, `HTTP ${response.status} with an empty body`)
-
-  let envelope: unknown
-  try {
-    envelope = parseServiceJson(splitter.end())
-  } catch (error) {
-    if (!(error instanceof JsonShapeError) && !(error instanceof SyntaxError)) throw error
-    if (!splitter.started) {
-      // No list in it: the whole body was kept, and says precisely what it is instead.
-      const body = parseJsonBody(
-        name,
-        response.status,
-        response.headers.get('content-type'),
-        splitter.envelopeText(),
-      )
-      parseAnswer(name, operations[name].response, body)
-    }
-    throw badResponse(name, `the list could not be read (${error.message})`)
+  if (forwards(sink)) {
+    await readChunks(response, url, limit, (chunk) => sink.chunk(chunk))
+    return sink.end(answer)
   }
-  parseAnswer(name, operations[name].response, envelope)
-  return splitter.rows
+  const reader = createListAnswerReader(name, sink)
+  await readChunks(response, url, limit, (chunk) => reader.push(chunk))
+  return reader.finish(answer)
 }

@@ -58,7 +58,7 @@ export interface CertificateCache {
   clear(profileId: string): void
 }
 
-const TABLES = ['certificate_rows', 'certificate_items', 'certificate_lists']
+const TABLES = ['certificate_rows', 'certificate_items', 'certificate_lists'] as const
 const EMPTY_ARRAY = Buffer.from('[]')
 
 interface FilterParams {

@@ -2,6 +2,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { ActivityEntry, Notice } from '../../shared/bridge'
+import type { CacheTopic } from '../../shared/bridge/cache-topics'
 import { activityEntrySchema } from '../../shared/bridge'
 import {
   ensurePrivateFile,
@@ -9,10 +10,12 @@ import {
   PRIVATE_FILE_MODE,
   tightenPrivateFile,
 } from '../data-folder'
+import { createListRowsWriter } from './list-rows'
+import type { JsonRow } from './list-rows'
 import { createListWindows } from './list-windows'
 import type { ListWindow, ListWindowQuery } from './list-windows'
 import { migrate, NewerSchemaError } from './migrations'
-import { prepareStatements, ROWS_PER_INSERT } from './statements'
+import { prepareStatements } from './statements'
 import type { ActivityRow, Statements } from './statements'
 
 export { LATEST_VERSION, MIGRATION_1_SQL, MIGRATION_2_SQL, MIGRATION_3_SQL } from './migrations'
@@ -30,18 +33,52 @@ export { MAX_FILTER_WORDS, SORT_FIELD_PATTERN } from './list-windows'
 export const CACHED_LIST_KINDS = ['sessions', 'certificates', 'incidents', 'inference'] as const
 export type CachedListKind = (typeof CACHED_LIST_KINDS)[number]
 
-export interface CacheChange {
+/** What a store announces after a committed write. */
+export interface CacheWrite {
   /** The write that happened, e.g. 'putList'. */
   name: string
-  tables: string[]
+  /** Main's tables: a table renamed without its topics below is a type error at every write. */
+  tables: readonly CacheTable[]
   /** Whose rows changed; null when the change is not one profile's. */
   profileId: string | null
 }
 
-/** A row to store as it came: its JSON text (never serialised again; valid JSON). */
-export interface JsonRow {
-  json: string
+/** A write as listeners (and the renderer, as `cache.changed`) get it: with what it concerns. */
+export interface CacheChange extends CacheWrite {
+  topics: CacheTopic[]
 }
+
+/**
+ * The topics each table's writes concern: every table a store writes is a key (the test that
+ * lists the cache's tables checks it). The generic list tables hold the sessions, inference and
+ * incidents lists; certificates have had their own tables since schema v8.
+ */
+const TOPICS_OF_TABLE = {
+  cached_lists: ['sessions', 'inference', 'incidents'],
+  cached_items: ['sessions', 'inference', 'incidents'],
+  activity: ['activity'],
+  certificate_rows: ['certificates'],
+  certificate_items: ['certificates'],
+  certificate_lists: ['certificates'],
+  operation_snapshots: ['snapshots'],
+  database_rotations: ['rotations'],
+  transfers: ['transfers'],
+  sql_tabs: ['sqlTabs'],
+  sql_history: ['sqlHistory'],
+  sql_schema_cache: ['sqlSchema'],
+  sql_service_limits: ['sqlLimits'],
+  recent_inputs: ['recents'],
+} as const satisfies Record<string, readonly CacheTopic[]>
+
+export type CacheTable = keyof typeof TOPICS_OF_TABLE
+export const CACHE_TABLES = Object.keys(TOPICS_OF_TABLE) as CacheTable[]
+
+/** The topics a write to these tables concerns, each once. */
+export function topicsOfTables(tables: readonly CacheTable[]): CacheTopic[] {
+  return [...new Set(tables.flatMap((table) => TOPICS_OF_TABLE[table]))]
+}
+
+export type { JsonRow } from './list-rows'
 
 export interface CachedList {
   items: unknown[]
@@ -63,6 +100,11 @@ export interface Cache {
     rows: Iterable<JsonRow>,
     fetchedAt: number,
   ): number
+  /**
+   * Announces a list the list worker wrote to this file over its own connection
+   * (src/main/workers): the change `putListRows` announces.
+   */
+  listWritten(profileId: string, kind: CachedListKind): void
   getList(profileId: string, kind: CachedListKind): CachedList | null
   /** When the list was fetched; null when it never was. */
   listFetchedAt(profileId: string, kind: CachedListKind): number | null
@@ -89,7 +131,7 @@ export interface Cache {
    * statements on this file once and gets `notify` to announce its committed writes. Only
    * store modules under src/main/cache call this; features use the stores it returns.
    */
-  extend<T>(build: (db: Database.Database, notify: (change: CacheChange) => void) => T): T
+  extend<T>(build: (db: Database.Database, notify: (write: CacheWrite) => void) => T): T
   close(): void
 }
 
@@ -222,7 +264,8 @@ function createCache(db: Database.Database, marker: string): Cache {
   const statements: Statements = prepareStatements(db)
   const listeners = new Set<(change: CacheChange) => void>()
 
-  function emit(change: CacheChange) {
+  function emit(write: CacheWrite) {
+    const change: CacheChange = { ...write, topics: topicsOfTables(write.tables) }
     for (const listener of listeners) {
       try {
         listener(change)
@@ -248,29 +291,7 @@ function createCache(db: Database.Database, marker: string): Cache {
     },
   )
 
-  const replaceListRows = db.transaction(
-    (profileId: string, kind: CachedListKind, rows: Iterable<JsonRow>, fetchedAt: number) => {
-      statements.deleteListItems.run(profileId, kind)
-      // Rows go in batches: one statement call per row costs more than SQLite's own work.
-      const batch: unknown[] = []
-      let position = 0
-      for (const row of rows) {
-        batch.push(profileId, kind, position, row.json)
-        position += 1
-        if (batch.length === ROWS_PER_INSERT * 4) {
-          statements.insertListRows.run(batch)
-          batch.length = 0
-        }
-      }
-      for (let at = 0; at < batch.length; at += 4) {
-        statements.insertListRow.run(
-          ...(batch.slice(at, at + 4) as [string, string, number, string]),
-        )
-      }
-      statements.upsertListMeta.run(profileId, kind, fetchedAt)
-      return position
-    },
-  )
+  const replaceListRows = createListRowsWriter(db, statements)
   const windows = createListWindows(db)
 
   const forgetProfile = db.transaction((profileId: string) => {
@@ -295,6 +316,12 @@ function createCache(db: Database.Database, marker: string): Cache {
       const stored = replaceListRows(profileId, kind, rows, Math.round(fetchedAt))
       emit({ name: 'putList', tables: ['cached_items', 'cached_lists'], profileId })
       return stored
+    },
+
+    listWritten(profileId, kind) {
+      assertProfileId(profileId)
+      assertKind(kind)
+      emit({ name: 'putList', tables: ['cached_items', 'cached_lists'], profileId })
     },
 
     listFetchedAt(profileId, kind) {

@@ -55,91 +55,92 @@ function encodeLengths(rows: readonly string[]): Buffer {
 }
 
 export function createListSpools(cache: Cache): ListSpools {
-  return cache.extend((db) => {
-    let statements: SpoolStatements | null = null
-    let lastId = 0
+  return cache.extend((db) => createListSpoolsOn(db))
+}
 
-    /** Attached on first use (not at start: most runs never read a big list). */
-    function prepared(): SpoolStatements {
-      if (statements !== null) return statements
-      // '' is a temporary database on disk, private to this connection.
-      db.exec(`ATTACH DATABASE '' AS list_spool`)
-      db.pragma(`list_spool.cache_size = -${SPOOL_CACHE_KIB}`)
-      db.pragma('list_spool.journal_mode = MEMORY')
-      db.exec(`CREATE TABLE list_spool.parts (
-        spool INTEGER NOT NULL,
-        part INTEGER NOT NULL,
-        rows TEXT NOT NULL,
-        lengths BLOB NOT NULL,
-        PRIMARY KEY (spool, part)
-      )`)
-      statements = {
-        insert: db.prepare(
-          'INSERT INTO list_spool.parts (spool, part, rows, lengths) VALUES (?, ?, ?, ?)',
-        ),
-        select: db.prepare(
-          'SELECT rows, lengths FROM list_spool.parts WHERE spool = ? AND part = ?',
-        ),
-        remove: db.prepare('DELETE FROM list_spool.parts WHERE spool = ?'),
-      }
-      return statements
+/** Spools on `db`'s own connection (the cache's, or the list worker's: src/main/workers). */
+export function createListSpoolsOn(db: Database.Database): ListSpools {
+  let statements: SpoolStatements | null = null
+  let lastId = 0
+
+  /** Attached on first use (not at start: most runs never read a big list). */
+  function prepared(): SpoolStatements {
+    if (statements !== null) return statements
+    // '' is a temporary database on disk, private to this connection.
+    db.exec(`ATTACH DATABASE '' AS list_spool`)
+    db.pragma(`list_spool.cache_size = -${SPOOL_CACHE_KIB}`)
+    db.pragma('list_spool.journal_mode = MEMORY')
+    db.exec(`CREATE TABLE list_spool.parts (
+      spool INTEGER NOT NULL,
+      part INTEGER NOT NULL,
+      rows TEXT NOT NULL,
+      lengths BLOB NOT NULL,
+      PRIMARY KEY (spool, part)
+    )`)
+    statements = {
+      insert: db.prepare(
+        'INSERT INTO list_spool.parts (spool, part, rows, lengths) VALUES (?, ?, ?, ?)',
+      ),
+      select: db.prepare('SELECT rows, lengths FROM list_spool.parts WHERE spool = ? AND part = ?'),
+      remove: db.prepare('DELETE FROM list_spool.parts WHERE spool = ?'),
+    }
+    return statements
+  }
+
+  function open(): ListSpool {
+    const { insert, select, remove } = prepared()
+    lastId += 1
+    const id = lastId
+    let parts = 0
+    let count = 0
+    let pending: string[] = []
+    let pendingChars = 0
+
+    function flush(): void {
+      if (pending.length === 0) return
+      insert.run(id, parts, pending.join(''), encodeLengths(pending))
+      parts += 1
+      pending = []
+      pendingChars = 0
     }
 
-    function open(): ListSpool {
-      const { insert, select, remove } = prepared()
-      lastId += 1
-      const id = lastId
-      let parts = 0
-      let count = 0
-      let pending: string[] = []
-      let pendingChars = 0
-
-      function flush(): void {
-        if (pending.length === 0) return
-        insert.run(id, parts, pending.join(''), encodeLengths(pending))
-        parts += 1
+    return {
+      get count() {
+        return count
+      },
+      clear() {
+        remove.run(id)
+        parts = 0
+        count = 0
         pending = []
         pendingChars = 0
-      }
-
-      return {
-        get count() {
-          return count
-        },
-        clear() {
-          remove.run(id)
-          parts = 0
-          count = 0
-          pending = []
-          pendingChars = 0
-        },
-        add(json) {
-          pending.push(json)
-          pendingChars += json.length
-          count += 1
-          if (pendingChars >= PART_CHARS) flush()
-        },
-        *rows() {
-          flush()
-          for (let part = 0; part < parts; part += 1) {
-            const stored = select.get(id, part)
-            if (stored === undefined) throw new Error(`list spool ${id}: part ${part} is missing`)
-            let at = 0
-            for (let offset = 0; offset < stored.lengths.length; offset += 4) {
-              const end = at + stored.lengths.readUInt32LE(offset)
-              yield { json: stored.rows.slice(at, end) }
-              at = end
-            }
+      },
+      add(json) {
+        pending.push(json)
+        pendingChars += json.length
+        count += 1
+        if (pendingChars >= PART_CHARS) flush()
+      },
+      *rows() {
+        flush()
+        for (let part = 0; part < parts; part += 1) {
+          const stored = select.get(id, part)
+          if (stored === undefined) throw new Error(`list spool ${id}: part ${part} is missing`)
+          let at = 0
+          for (let offset = 0; offset < stored.lengths.length; offset += 4) {
+            const end = at + stored.lengths.readUInt32LE(offset)
+            yield { json: stored.rows.slice(at, end) }
+            at = end
           }
-        },
-        discard() {
-          pending = []
-          // Once the cache is closed its temporary database is gone, with the rows.
-          if (db.open) remove.run(id)
-        },
-      }
+        }
+      },
+      discard() {
+        pending = []
+        // Once the cache is closed its temporary database is gone, with the rows.
+        if (db.open) remove.run(id)
+      },
     }
+  }
 
-    return { open }
-  })
+  return { open }
 }

@@ -58,7 +58,7 @@ export interface TransferLog {
   markInterrupted(at?: number): number
 }
 
-const TABLES = ['transfers']
+const TABLES = ['transfers'] as const
 
 export interface TransferLogOptions {
   /**

@@ -1,6 +1,7 @@
 import type { OperationName } from '../../shared/api'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { Notice, Profile } from '../../shared/bridge'
+import { isConnectivityError } from '../../shared/bridge/connectivity'
 import { createServiceClient, isServiceError, redact, ServiceError, toBridgeError } from '../api'
 import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
@@ -20,6 +21,9 @@ import type { EmbeddedSandbox } from './embedded-sandbox'
  * handlers for one area; this file holds what they share (the profile view, the signed-in
  * client, token verification, connectivity).
  */
+
+// Features ask it of what they caught; it is defined once, for main and renderer alike.
+export { isConnectivityError }
 
 export interface DeskContext {
   mode: 'desktop' | 'web'
@@ -137,14 +141,6 @@ export function createConnectivityTracker(
       state.delete(profileId)
     },
   }
-}
-
-/** Service unreachable (as opposed to reachable and saying no). */
-export function isConnectivityError(error: unknown): boolean {
-  return (
-    isServiceError(error) &&
-    (error.code === APP_ERROR_CODES.OFFLINE || error.code === APP_ERROR_CODES.TIMEOUT)
-  )
 }
 
 export function requireProfile(context: DeskContext, profileId: string): StoredProfile {

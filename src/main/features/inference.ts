@@ -45,17 +45,13 @@ export function inferenceHandlers(
     },
 
     async 'inference.fetch'(input) {
-      const seen = new Set<string>()
       const window = await fetchWindow<InferenceModel>(
         context,
         'inference',
         'listInferenceModels',
         input,
-        (row) => {
-          for (const key in row.value) seen.add(key)
-        },
+        (keys) => keysOf.set(input.profileId, keys),
       )
-      if (window.error === null) keysOf.set(input.profileId, [...seen])
       return withKeys(input.profileId, window)
     },
   }

@@ -3,9 +3,9 @@ import { LIST_OPERATIONS, type ListOperationName } from '../../shared/api'
 import type { BridgeError } from '../../shared/bridge'
 import type { listWindowInput } from '../../shared/bridge/channels/lists'
 import { parseServiceJson } from '../api/json'
-import type { ListRow, RowSink } from '../api/client'
 import type { CachedListKind } from '../cache'
-import type { ListSpool } from '../cache/list-spool'
+import { createListWorker } from '../workers/list-worker-client'
+import type { ListRead, ListReadOptions, ListWorker } from '../workers/list-worker-client'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, isConnectivityError, withProfileClient } from './context'
 
@@ -142,105 +142,119 @@ export async function readWindow<T>(
   }
 }
 
+/** The desk's list worker, started on the first big list and ended with the desk. */
+const listWorkers = new WeakMap<DeskContext, ListWorker>()
+
+function listWorkerOf(context: DeskContext): ListWorker {
+  let worker = listWorkers.get(context)
+  if (worker === undefined) {
+    const cacheFile = context.cache.extend((db) => db.name)
+    const started = createListWorker(cacheFile)
+    context.onClose(() => started.close())
+    listWorkers.set(context, started)
+    worker = started
+  }
+  return worker
+}
+
 /**
- * Reads the list from the service into a new spool, every row validated (`observer` sees each
- * one too); `order` says when the read began among the list's reads. Throws as the client
- * does; the spool is then already discarded.
+ * The whole cached list, every row checked with `operation`'s row schema, read and checked in
+ * the list worker (rows that no longer pass are left out); null when it was never fetched.
  */
-async function readIntoSpool(
+export async function cachedListOf(
   context: DeskContext,
   profileId: string,
   kind: CachedListKind,
   operation: ListOperationName,
-  observer?: RowSink,
-): Promise<{ spool: ListSpool; order: number }> {
+): Promise<{ items: unknown[]; fetchedAt: number } | null> {
+  await listSettled(context, profileId, kind)
+  return listWorkerOf(context).cachedList(operation, profileId, kind)
+}
+
+/** What a read of a big list hands back: its worker job, and when it began among the list's. */
+interface ListReadInWorker {
+  read: ListRead
+  order: number
+}
+
+/**
+ * Reads the list from the service into the list worker, every row validated there; `order`
+ * says when the read began among the list's reads. Throws as the client does; the rows read
+ * are then already discarded.
+ */
+async function readIntoWorker(
+  context: DeskContext,
+  profileId: string,
+  kind: CachedListKind,
+  operation: ListOperationName,
+  options: ListReadOptions,
+): Promise<ListReadInWorker> {
   const reads = readsOf(context, `${profileId} ${kind}`)
   reads.began += 1
   const order = reads.began
-  const read = readRows(context, profileId, operation, observer)
-  reads.running.set(order, read)
+  const read = listWorkerOf(context).read(operation, options)
+  const reading = withProfileClient(context, profileId, (client) =>
+    client.callRows(operation, read.sink),
+  )
+  reads.running.set(order, reading)
   try {
-    const spool = await read
+    await reading
     reads.newestSucceeded = Math.max(reads.newestSucceeded, order)
-    return { spool, order }
+    return { read, order }
+  } catch (error) {
+    read.discard()
+    throw error
   } finally {
     reads.running.delete(order)
   }
 }
 
-async function readRows(
-  context: DeskContext,
-  profileId: string,
-  operation: ListOperationName,
-  observer?: RowSink,
-): Promise<ListSpool> {
-  const spool = context.listSpools.open()
-  const sink: RowSink = {
-    begin() {
-      spool.clear()
-      observer?.begin()
-    },
-    row(row) {
-      observer?.row(row)
-      spool.add(row.json)
-    },
-  }
-  try {
-    await withProfileClient(context, profileId, (client) => client.callRows(operation, sink))
-  } catch (error) {
-    spool.discard()
-    throw error
-  }
-  return spool
-}
-
-/** Replaces the cached list with the spooled rows (one transaction), and frees the spool. */
-function storeSpool(
+/** Replaces the cached list with the rows read (one transaction, in the worker). */
+async function storeRead(
   context: DeskContext,
   profileId: string,
   kind: CachedListKind,
-  spool: ListSpool,
+  read: ListRead,
   fetchedAt: number,
-): number {
-  try {
-    return context.cache.putListRows(profileId, kind, spool.rows(), fetchedAt)
-  } finally {
-    spool.discard()
-  }
+): Promise<number> {
+  const { count } = await read.store(profileId, kind, fetchedAt)
+  context.cache.listWritten(profileId, kind)
+  return count
 }
 
-/** Sees each row as it passes (e.g. the fields of the models); a new attempt starts again. */
-function observing(onRow?: (row: ListRow) => void): RowSink | undefined {
-  return onRow === undefined ? undefined : { begin: () => undefined, row: onRow }
-}
+/** Reads every row, none kept as a value: for a list written to the cache before it is read. */
+const NO_WINDOW: ListReadOptions = { window: { offset: 0, limit: 0 }, collectKeys: false }
 
 /**
  * Reads a big list from the service into the cache (one transaction, once every row passed:
- * a row that breaks the contract leaves the cached list as it was). `onRow` sees each
- * validated row as it passes.
+ * a row that breaks the contract leaves the cached list as it was). `onKeys` gets the field
+ * names the rows carry (first-seen order) once the read succeeded.
  */
 export async function fetchIntoCache(
   context: DeskContext,
   profileId: string,
   kind: CachedListKind,
   operation: ListOperationName,
-  onRow?: (row: ListRow) => void,
+  onKeys?: (keys: string[]) => void,
 ): Promise<number> {
-  const { spool } = await readIntoSpool(context, profileId, kind, operation, observing(onRow))
+  const options = { ...NO_WINDOW, collectKeys: onKeys !== undefined }
+  const { read } = await readIntoWorker(context, profileId, kind, operation, options)
+  onKeys?.(read.answer().keys)
   await listSettled(context, profileId, kind)
-  return storeSpool(context, profileId, kind, spool, Date.now())
+  return storeRead(context, profileId, kind, read, Date.now())
 }
 
 /**
  * Fetch, then the first window; an unreachable service answers with the cached window and
  * offline: true (the screen keeps the list under the offline banner). Other errors throw.
+ * `onKeys` as for fetchIntoCache.
  */
 export async function fetchWindow<T>(
   context: DeskContext,
   kind: CachedListKind,
   operation: ListOperationName,
   input: WindowInput,
-  onRow?: (row: ListRow) => void,
+  onKeys?: (keys: string[]) => void,
 ): Promise<WindowAnswer<T>> {
   const row = LIST_OPERATIONS[operation].row as unknown as z.ZodType<T>
   const { profileId } = input
@@ -248,7 +262,7 @@ export async function fetchWindow<T>(
   if (filtered) {
     // Filtered or sorted: the cache does it, so the list is written first.
     try {
-      await fetchIntoCache(context, profileId, kind, operation, onRow)
+      await fetchIntoCache(context, profileId, kind, operation, onKeys)
     } catch (error) {
       if (!isConnectivityError(error)) throw error
       return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
@@ -256,29 +270,21 @@ export async function fetchWindow<T>(
     return readWindow(context, kind, row, input, { error: null })
   }
 
-  // The first window, gathered as the rows pass; answered once every row is checked.
-  const items: T[] = []
-  let index = 0
-  const firstWindow: RowSink = {
-    begin() {
-      items.length = 0
-      index = 0
-    },
-    row(checked) {
-      onRow?.(checked)
-      if (index >= input.offset && items.length < input.limit) items.push(checked.value as T)
-      index += 1
-    },
-  }
-  let read: { spool: ListSpool; order: number }
+  // The first window, gathered by the worker as the rows pass; answered once every row is
+  // checked.
+  let reading: ListReadInWorker
   try {
-    read = await readIntoSpool(context, profileId, kind, operation, firstWindow)
+    reading = await readIntoWorker(context, profileId, kind, operation, {
+      window: { offset: input.offset, limit: input.limit },
+      collectKeys: onKeys !== undefined,
+    })
   } catch (error) {
     if (!isConnectivityError(error)) throw error
     return readWindow(context, kind, row, input, { error: bridgeErrorOf(context, error) })
   }
-  const { spool } = read
-  const total = spool.count
+  const { read, order } = reading
+  const answer = read.answer()
+  onKeys?.(answer.keys)
   const fetchedAt = Date.now()
   const key = `${profileId} ${kind}`
   const pending = pendingOf(context)
@@ -291,16 +297,16 @@ export async function fetchWindow<T>(
       // then it is not written at all (if that read fails, it is). A profile removed meanwhile
       // keeps nothing in the cache.
       if (
-        (await replacedAfterReads(context, key, read.order)) ||
+        (await replacedAfterReads(context, key, order)) ||
         context.profiles.get(profileId) === undefined
       ) {
-        spool.discard()
+        read.discard()
         return
       }
-      storeSpool(context, profileId, kind, spool, fetchedAt)
+      await storeRead(context, profileId, kind, read, fetchedAt)
     })
     .catch((error: unknown) => {
-      spool.discard()
+      read.discard()
       context.events.emit('notice', {
         id: `list-cache-${Date.now()}`,
         level: 'warning',
@@ -312,10 +318,10 @@ export async function fetchWindow<T>(
     })
   pending.set(key, write)
   return {
-    total,
-    matched: total,
+    total: answer.count,
+    matched: answer.count,
     offset: input.offset,
-    items,
+    items: answer.window as T[],
     fetchedAt,
     offline: false,
     error: null,

@@ -1,7 +1,7 @@
 import type { migrationChannels } from '../../shared/bridge/channels/migrations'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import type { DeskContext } from './context'
-import { recordActivity, requireProfile, withProfileClient } from './context'
+import { recordedCall } from './recorded'
 
 /*
  * Op 13 through main, like every write: validated against the contract by the client, and
@@ -13,19 +13,13 @@ export function migrationHandlers(
 ): Pick<BridgeHandlers, keyof typeof migrationChannels> {
   return {
     async 'migrations.resolve'({ profileId, id, authoritativeSide }) {
-      const profile = requireProfile(context, profileId)
-      try {
-        const answer = await withProfileClient(context, profileId, (client) =>
-          client.call('resolveMigration', { params: { id }, body: { authoritativeSide } }),
-        )
-        recordActivity(context, profile, 'resolveMigration', id, {
-          message: `${authoritativeSide} made authoritative; status ${answer.data.status}`,
-        })
-        return answer.data
-      } catch (error) {
-        recordActivity(context, profile, 'resolveMigration', id, { error })
-        throw error
-      }
+      const answer = await recordedCall(context, profileId, 'resolveMigration', {
+        input: { params: { id }, body: { authoritativeSide } },
+        target: id,
+        describe: (resolved) =>
+          `${authoritativeSide} made authoritative; status ${resolved.data.status}`,
+      })
+      return answer.data
     },
   }
 }

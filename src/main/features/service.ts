@@ -2,7 +2,8 @@ import { operations } from '../../shared/api'
 import type { OperationName } from '../../shared/api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import type { DeskContext } from './context'
-import { recordActivity, requireProfile, targetIdOf, withProfileClient } from './context'
+import { targetIdOf, withProfileClient } from './context'
+import { recordedCall } from './recorded'
 
 /*
  * Any of the 22 operations by name. The client validates params, query and body against the
@@ -12,22 +13,21 @@ import { recordActivity, requireProfile, targetIdOf, withProfileClient } from '.
 export function serviceHandlers(context: DeskContext): Pick<BridgeHandlers, 'service.call'> {
   return {
     async 'service.call'({ profileId, operation, params, query, body }) {
-      const profile = requireProfile(context, profileId)
       // The contract's enum already limited `operation` to the operations' names.
       const name = operation as OperationName
       const input = { params, query, ...(body === undefined ? {} : { body }) }
-      const mutates = operations[name].mutates
-      const targetId = targetIdOf(params)
-      try {
+      // Only what changes something is written to the activity log.
+      if (!operations[name].mutates) {
         const answer: unknown = await withProfileClient(context, profileId, (client) =>
           client.call(name, input),
         )
-        if (mutates) recordActivity(context, profile, name, targetId, { message: null })
         return answer
-      } catch (error) {
-        if (mutates) recordActivity(context, profile, name, targetId, { error })
-        throw error
       }
+      const answer: unknown = await recordedCall(context, profileId, name, {
+        input: input,
+        target: targetIdOf(params),
+      })
+      return answer
     },
   }
 }

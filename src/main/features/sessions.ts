@@ -4,7 +4,7 @@ import type { BridgeError, ChannelOutput } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { logoutUrlToOpen } from './logout-url'
 import type { DeskContext } from './context'
-import { fetchIntoCache, fetchWindow, listSettled, readWindow } from './lists'
+import { cachedListOf, fetchIntoCache, fetchWindow, listSettled, readWindow } from './lists'
 import {
   bridgeErrorOf,
   isConnectivityError,
@@ -27,10 +27,11 @@ export function sessionHandlers(
   BridgeHandlers,
   'sessions.cached' | 'sessions.refresh' | 'sessions.logout' | 'sessions.window' | 'sessions.fetch'
 > {
-  function cachedList(profileId: string, error: BridgeError | null): SessionList {
-    const cached = context.cache.getList(profileId, 'sessions')
+  /** The whole cached list, read and checked in the list worker (10 MB and more). */
+  async function cachedList(profileId: string, error: BridgeError | null): Promise<SessionList> {
+    const cached = await cachedListOf(context, profileId, 'sessions', 'listSessions')
     return {
-      items: (cached?.items ?? []).flatMap(readSession),
+      items: (cached?.items ?? []) as Session[],
       fetchedAt: cached?.fetchedAt ?? null,
       offline: error !== null || context.connectivity.offline(profileId),
       error: error ?? context.connectivity.lastError(profileId),

@@ -1,21 +1,10 @@
 import { ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
+import { externalHttpsHref } from '../shell/app-url'
 import type { DeskContext } from './context'
 
-/**
- * The address the system browser is given for `candidate`: parsed by the URL standard and
- * written back (`new URL(candidate).href`), https only; null for anything else. Callers pass
- * this, never the raw string, so the browser opens exactly what was checked (no stray spaces,
- * backslashes or case tricks for its own parser to read differently).
- */
-export function externalHttpsHref(candidate: string): string | null {
-  try {
-    const url = new URL(candidate)
-    return url.protocol === 'https:' ? url.href : null
-  } catch {
-    return null
-  }
-}
+// The one https check for links leaving the app; pure, so the shell's window guards use it too.
+export { externalHttpsHref }
 
 export function shellHandlers(context: DeskContext): Pick<BridgeHandlers, 'shell.openExternal'> {
   return {

@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
@@ -18,11 +17,13 @@ import { readFirstPage } from '../sql/first-page'
 import { boundOf, maxRowsRefusal } from '../sql/row-bound'
 import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
+import { createSqlParseWorker } from '../workers/sql-worker-client'
+import type { SqlParseWorker } from '../workers/sql-worker-client'
 import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
-import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { StoredProfile } from '../profiles'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from './context'
+import { chooseSaveTarget, saveToDisk } from './save-to-disk'
 
 /*
  * The SQL console (op 5). Every statement is classified before it leaves: a read-only tab
@@ -46,6 +47,16 @@ const FIRST_ROWS = 100
 export function sqlHandlers(context: DeskContext): SqlHandlers {
   const store = createSqlStore(context.cache)
   const results = new ResultStore()
+  /** The SQL parse worker, started on the first big answer and ended with the desk. */
+  let parser: SqlParseWorker | null = null
+  function sqlParser(): SqlParseWorker {
+    if (parser === null) {
+      const started = createSqlParseWorker()
+      context.onClose(() => started.close())
+      parser = started
+    }
+    return parser
+  }
   const runs = new Map<string, AbortController>()
   /** Results whose answer is still being parsed after their first rows went out. */
   const pending = new Map<string, Promise<void>>()
@@ -335,10 +346,12 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       ),
       truncated: head.truncated || (head.rowCount ?? 0) > limit,
     }
-    const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    // The whole answer is parsed in the SQL worker, off main's loop; its rows come back in
+    // slices, one per turn (workers/sql-worker-client.ts).
+    const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const resumed = performance.now()
       try {
-        const parsed = parseSqlAnswer(text)
+        const parsed = await sqlParser().parse(text)
         kept.rows = parsed.rows
         const total = finish({ parsed })
         context.events.emit('sql.result.completed', {
@@ -475,34 +488,13 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       await settled(resultId)
       const kept = results.get(resultId)
       const stamp = new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '')
-      const defaultName = `${kept.databaseId}-${stamp}.${format}`
-      let folder: string
-      let fileName: string
-      let collision: 'replace' | 'number'
-      if (context.desktop) {
-        const chosen = await context.desktop.chooseSavePath({
-          title: 'Save result',
-          defaultName,
-          filters: [{ name: format.toUpperCase(), extensions: [format] }],
-        })
-        if (chosen === null) return { path: null, bytes: 0, rows: 0 }
-        folder = path.dirname(chosen)
-        fileName = path.basename(chosen)
-        // The dialog already asked about replacing an existing file.
-        collision = 'replace'
-      } else {
-        folder = context.settings.get().downloadsDir
-        fileName = defaultName
-        collision = 'number'
-      }
-      const rowCount = kept.rows.length
-      const transfer = context.transfers.start({
-        profileId: profile.id,
-        profileName: profile.name,
-        kind: 'sql-result',
-        label: `${kept.databaseId} result (${format.toUpperCase()}, ${rowCount} rows)`,
-        source: { databaseId: kept.databaseId, format, rows: rowCount },
+      const target = await chooseSaveTarget(context, {
+        title: 'Save result',
+        defaultName: `${kept.databaseId}-${stamp}.${format}`,
+        filter: { name: format.toUpperCase(), extension: format },
       })
+      if (target === null) return { path: null, bytes: 0, rows: 0 }
+      const rowCount = kept.rows.length
       async function* chunks() {
         for (const chunk of formatResult(format, kept.fields, results.rowsInOrder(resultId), {
           headers: true,
@@ -510,27 +502,19 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           yield Buffer.from(chunk, 'utf8')
         }
       }
-      try {
-        const committed = await writeFileAtomic(folder, fileName, chunks(), {
-          collision,
-          onProgress: (written) => context.transfers.progress(transfer.id, written),
-        })
-        context.transfers.finish(transfer.id, {
-          state: 'completed',
-          destination: committed.path,
-          bytesDone: committed.size,
-          sha256: committed.sha256,
-        })
-        return { path: committed.path, bytes: committed.size, rows: rowCount }
-      } catch (caught) {
-        const error = fileSystemError(caught, folder)
-        context.transfers.finish(transfer.id, {
-          state: error.code === APP_ERROR_CODES.CANCELLED ? 'cancelled' : 'failed',
-          errorCode: error.code,
-          errorMessage: error.message,
-        })
-        throw error
-      }
+      const saved = await saveToDisk(
+        context,
+        target,
+        {
+          profileId: profile.id,
+          profileName: profile.name,
+          kind: 'sql-result',
+          label: `${kept.databaseId} result (${format.toUpperCase()}, ${rowCount} rows)`,
+          source: { databaseId: kept.databaseId, format, rows: rowCount },
+        },
+        async () => chunks(),
+      )
+      return { path: saved.path, bytes: saved.size, rows: rowCount }
     },
 
     async 'sql.release'({ resultIds }) {

@@ -36,7 +36,9 @@ export function isAppUrl(location: AppLocation, candidate: string): boolean {
 
 /**
  * Only https links leave the app, and only to the system browser, which is given this: the URL
- * as parsed and written back by the URL standard, never the raw string; null when not https.
+ * as parsed and written back by the URL standard (`new URL(candidate).href`), never the raw
+ * string; null when not https. Callers pass this, so the browser opens exactly what was checked
+ * (no stray spaces, backslashes or case tricks for its own parser to read differently).
  */
 export function externalHttpsHref(candidate: string): string | null {
   try {

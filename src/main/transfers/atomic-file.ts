@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
-import type { Hash } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { link, open, rename, rm, unlink } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
@@ -7,6 +6,8 @@ import path from 'node:path'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { ServiceError } from '../api/errors'
 import { numberedFileName, pathInside, safeFileName } from './file-name'
+import { threadFile } from './file-writer'
+import type { ThreadFile } from './file-writer'
 
 /*
  * Writes that are all or nothing. Bytes go to a hidden temp file beside the target (same folder,
@@ -50,7 +51,8 @@ const FLUSH_EVERY_BYTES = 32 * 1024 * 1024
 /** A file being written; becomes visible under its name only on `commit`. */
 export class AtomicFile {
   private written = 0
-  private hash: Hash = createHash('sha256')
+  /** Writes and hashes the bytes off main's event loop (file-writer.ts). */
+  private readonly thread: ThreadFile
   private finished = false
   /** The background fdatasync while it runs, and where the last one started. */
   private flushing: Promise<void> | null = null
@@ -64,7 +66,9 @@ export class AtomicFile {
     readonly name: string,
     readonly tempPath: string,
     private readonly handle: FileHandle,
-  ) {}
+  ) {
+    this.thread = threadFile(handle.fd)
+  }
 
   /**
    * Opens a temp file in `folder` for a file to be called `name` (sanitised here: a name from
@@ -93,16 +97,16 @@ export class AtomicFile {
     return this.written
   }
 
+  /**
+   * Writes `chunk` after the bytes so far and adds it to the SHA-256, both on the writer
+   * thread; `chunk` must not change until this resolves. One write at a time.
+   */
   async write(chunk: Uint8Array): Promise<void> {
     this.assertOpen()
-    const writing = this.writeAt(chunk, this.written)
-    // The hash runs on this thread while the thread pool copies the same bytes into the file
-    // (neither changes them): the two costs overlap instead of adding up per chunk.
-    this.hash.update(chunk)
     try {
-      await writing
+      await this.thread.write(chunk, this.written)
     } catch (error) {
-      // The hash now counts bytes the file may lack: nothing more may be written or committed.
+      // The file may hold part of the chunk: nothing more may be written or committed.
       this.failedWrite = fileSystemError(error, this.folder)
       throw this.failedWrite
     }
@@ -119,22 +123,6 @@ export class AtomicFile {
     }
   }
 
-  /** All of `chunk` at `position` (an explicit position: see restart). */
-  private async writeAt(chunk: Uint8Array, position: number): Promise<void> {
-    let offset = 0
-    while (offset < chunk.length) {
-      // After restart() truncates, the next byte goes at 0, not at the old file offset (which
-      // would leave a hole of zeros before it).
-      const { bytesWritten } = await this.handle.write(
-        chunk,
-        offset,
-        chunk.length - offset,
-        position + offset,
-      )
-      offset += bytesWritten
-    }
-  }
-
   /** Empties the file and starts over (a server that ignored a Range request sends it all). */
   async restart(): Promise<void> {
     this.assertOpen()
@@ -142,10 +130,11 @@ export class AtomicFile {
       await this.flushing
       this.flushedAt = 0
       await this.handle.truncate(0)
+      // After the truncate, the next byte goes at 0 (writes name their position).
+      await this.thread.restart()
     } catch (error) {
       throw fileSystemError(error, this.folder)
     }
-    this.hash = createHash('sha256')
     this.written = 0
   }
 
@@ -154,9 +143,10 @@ export class AtomicFile {
     this.assertOpen()
     this.finished = true
     const size = this.written
-    const sha256 = this.hash.digest('hex')
     try {
+      let sha256: string
       try {
+        sha256 = await this.thread.digest()
         await this.flushing
         await this.handle.sync()
       } finally {
@@ -176,6 +166,7 @@ export class AtomicFile {
   async abort(): Promise<void> {
     if (!this.finished) {
       this.finished = true
+      this.thread.drop()
       await this.flushing
       await this.handle.close().catch(() => undefined)
     }

@@ -89,10 +89,11 @@ export function createBridge(transport: BridgeTransport): Bridge {
       return output.data as ChannelOutput<typeof channel>
     },
     on(event, handler) {
-      const schema = events[event]
       return transport.subscribe((name, payload) => {
         if (name !== event) return
-        const parsed = schema.safeParse(payload)
+        // Read here, not when subscribing: the contract builds an event's schema on first use,
+        // and the app subscribes to its events at start, before any has arrived.
+        const parsed = events[event].safeParse(payload)
         if (!parsed.success) {
           console.warn(`[bridge] ignored a malformed ${event} event`)
           return

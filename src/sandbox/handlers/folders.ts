@@ -3,7 +3,7 @@ import { notFound, unprocessable } from '../failure'
 import { json } from '../http'
 import type { FolderRecord } from '../state'
 import { folderView } from '../views'
-import { assertUniqueIds, missingIds } from './ordering'
+import { applySortOrders } from './ordering'
 
 /** Whether `candidateId` is `folderId` itself or lies anywhere beneath it. */
 function isSelfOrDescendant(
@@ -85,17 +85,7 @@ const reorderNginxTemplateFolders: OperationHandler<'reorderNginxTemplateFolders
   body,
 }) => {
   const folders = core.state.nginxTemplateFolders
-  assertUniqueIds(body.items)
-  const missing = missingIds(body.items, folders)
-  if (missing.length > 0) throw notFound({ resource: 'nginxTemplateFolder', ids: missing })
-  const now = core.now().toISOString()
-  for (const item of body.items) {
-    const folder = folders.find((candidate) => candidate.id === item.id)
-    if (folder) {
-      folder.sortOrder = item.sortOrder
-      folder.updatedAt = now
-    }
-  }
+  applySortOrders(body.items, folders, 'nginxTemplateFolder', core.now().toISOString())
   const ordered = [...folders].sort(
     (a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name),
   )

@@ -1,7 +1,7 @@
 import type { OperationHandler } from '../context'
 import { notFound } from '../failure'
 import { json } from '../http'
-import { assertUniqueIds, missingIds } from './ordering'
+import { applySortOrders } from './ordering'
 
 /**
  * Op 11: sets each named environment's sortOrder within its folder and answers with every
@@ -12,17 +12,7 @@ const reorderLoggingEnvironments: OperationHandler<'reorderLoggingEnvironments'>
   body,
 }) => {
   const { loggingEnvironments: environments, loggingEnvironmentFolders: folders } = core.state
-  assertUniqueIds(body.items)
-  const missing = missingIds(body.items, environments)
-  if (missing.length > 0) throw notFound({ resource: 'loggingEnvironment', ids: missing })
-  const now = core.now().toISOString()
-  for (const item of body.items) {
-    const environment = environments.find((candidate) => candidate.id === item.id)
-    if (environment) {
-      environment.sortOrder = item.sortOrder
-      environment.updatedAt = now
-    }
-  }
+  applySortOrders(body.items, environments, 'loggingEnvironment', core.now().toISOString())
   const folderOrder = new Map(folders.map((folder) => [folder.id, folder]))
   const ordered = [...environments]
     .sort(

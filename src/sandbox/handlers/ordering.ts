@@ -1,7 +1,37 @@
-import { validationFailure } from '../failure'
+import { notFound, validationFailure } from '../failure'
+
+interface Ordered {
+  id: string
+  sortOrder: number
+  updatedAt: string
+}
+
+/**
+ * Ops 9 and 11: gives each record `items` names its new sortOrder, stamped `now`. Nothing
+ * changes unless every id is named once and known: a 400 on a repeat, a 404 (naming `resource`
+ * and the ids) on an unknown one.
+ */
+export function applySortOrders(
+  items: { id: string; sortOrder: number }[],
+  records: Ordered[],
+  resource: string,
+  now: string,
+): void {
+  assertUniqueIds(items)
+  const missing = missingIds(items, records)
+  if (missing.length > 0) throw notFound({ resource, ids: missing })
+  const byId = new Map(records.map((record) => [record.id, record]))
+  for (const item of items) {
+    const record = byId.get(item.id)
+    if (record) {
+      record.sortOrder = item.sortOrder
+      record.updatedAt = now
+    }
+  }
+}
 
 /** Items naming the same id twice cannot be applied in a defined order: a 400 on the repeat. */
-export function assertUniqueIds(items: { id: string }[]): void {
+function assertUniqueIds(items: { id: string }[]): void {
   const seen = new Set<string>()
   const issues = items.flatMap((item, index) => {
     if (!seen.has(item.id)) {
@@ -14,7 +44,7 @@ export function assertUniqueIds(items: { id: string }[]): void {
 }
 
 /** Ids of `items` that no record has. */
-export function missingIds(items: { id: string }[], records: { id: string }[]): string[] {
+function missingIds(items: { id: string }[], records: { id: string }[]): string[] {
   const known = new Set(records.map((record) => record.id))
   return items.map((item) => item.id).filter((id) => !known.has(id))
 }

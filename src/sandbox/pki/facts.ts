@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto'
+import { oneLineName, subjectAltNamesOf } from '../../shared/x509-names'
 import type { CertificateFacts } from './types'
 
 /** Facts shown for a certificate, read from the X.509 itself (any key type). */
@@ -21,11 +22,6 @@ export function certificateFacts(certificate: X509Certificate): CertificateFacts
   }
 }
 
-/** Node prints names one attribute a line (`C=..\nO=..\nCN=..`); shown as `C=.., O=.., CN=..`. */
-function oneLineName(name: string): string {
-  return name.split('\n').filter(Boolean).join(', ')
-}
-
 function commonNameOf(name: string): string {
   const commonNames = name
     .split('\n')
@@ -33,24 +29,6 @@ function commonNameOf(name: string): string {
     .map((line) => line.slice('CN='.length))
   // The most specific CN comes last in certificate order.
   return commonNames.at(-1) ?? ''
-}
-
-/**
- * Node renders SANs as `DNS:a, IP Address:1.2.3.4, email:x`, quoting a value that holds a
- * comma or quote as a JSON string. DNS names and IP addresses are returned bare, any other
- * kind keeps its prefix so it cannot be mistaken for a host name.
- */
-function subjectAltNamesOf(rendered: string | undefined): string[] {
-  if (!rendered) return []
-  const names: string[] = []
-  const entry = /\s*([^:,]+):("(?:[^"\\]|\\.)*"|[^,]*)\s*(?:,|$)/gy
-  for (const match of rendered.matchAll(entry)) {
-    const kind = match[1] ?? ''
-    const rawValue = match[2] ?? ''
-    const value = rawValue.startsWith('"') ? (JSON.parse(rawValue) as string) : rawValue
-    names.push(kind === 'DNS' || kind === 'IP Address' ? value : `${kind}:${value}`)
-  }
-  return names
 }
 
 const CURVE_NAMES: Record<string, string> = {

@@ -113,6 +113,22 @@ function op<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R ext
   return def
 }
 
+/** Ops 3 and 4: one folder moved under another (`parentId` null: the top level), or refused. */
+function moveFolderOp(number: number, summary: string, path: string) {
+  return op({
+    number,
+    summary,
+    method: 'PUT',
+    path,
+    params: z.strictObject({ id: segment }),
+    query: noQuery,
+    body: z.strictObject({ parentId: uuid.nullable() }),
+    bodyRequired: true,
+    response: dataEnvelope(resourceSchema),
+    mutates: true,
+  })
+}
+
 const orderItems = z.array(z.strictObject({ id: uuid, sortOrder: z.int() }))
 
 export const operations = {
@@ -140,30 +156,16 @@ export const operations = {
     response: logoutResponseSchema,
     mutates: true,
   }),
-  moveCertificateFolder: op({
-    number: 3,
-    summary: 'Move an SSL certificate folder',
-    method: 'PUT',
-    path: '/api/ssl-certificates/folders/{id}/move',
-    params: z.strictObject({ id: segment }),
-    query: noQuery,
-    body: z.strictObject({ parentId: uuid.nullable() }),
-    bodyRequired: true,
-    response: dataEnvelope(resourceSchema),
-    mutates: true,
-  }),
-  moveUserFolder: op({
-    number: 4,
-    summary: 'Move a user folder (admin)',
-    method: 'PUT',
-    path: '/api/admin/user-folders/{id}/move',
-    params: z.strictObject({ id: segment }),
-    query: noQuery,
-    body: z.strictObject({ parentId: uuid.nullable() }),
-    bodyRequired: true,
-    response: dataEnvelope(resourceSchema),
-    mutates: true,
-  }),
+  moveCertificateFolder: moveFolderOp(
+    3,
+    'Move an SSL certificate folder',
+    '/api/ssl-certificates/folders/{id}/move',
+  ),
+  moveUserFolder: moveFolderOp(
+    4,
+    'Move a user folder (admin)',
+    '/api/admin/user-folders/{id}/move',
+  ),
   runPostgresQuery: op({
     number: 5,
     summary: 'Execute a PostgreSQL SQL statement',

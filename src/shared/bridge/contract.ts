@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { OPERATION_NAMES, sessionSchema } from '../api'
+import { inferenceModelSchema, OPERATION_NAMES, sessionSchema } from '../api'
+import { cacheTopicSchema } from './cache-topics'
 import { certificateChannels, certificateEvents } from './channels/certificates'
 import { listChannels } from './channels/lists'
 import { migrationChannels, migrationEvents } from './channels/migrations'
@@ -62,11 +63,14 @@ export const profileFieldsSchema = z.object({
 })
 export type ProfileFields = z.infer<typeof profileFieldsSchema>
 
-const tokenInput = z.object({
-  token: z.string().trim().min(1, 'Enter an access token').max(8192),
-  /** Keep the token in memory only (when no keychain is available, or by choice). */
-  sessionOnly: z.boolean().default(false),
-})
+/** A token as the user typed it; built for each channel that takes one, when that one is. */
+function tokenInput() {
+  return z.object({
+    token: z.string().trim().min(1, 'Enter an access token').max(8192),
+    /** Keep the token in memory only (when no keychain is available, or by choice). */
+    sessionOnly: z.boolean().default(false),
+  })
+}
 
 export const vaultStatusSchema = z.object({
   available: z.boolean(),
@@ -102,46 +106,87 @@ export type ActivityEntry = z.infer<typeof activityEntrySchema>
 /** The ids `/__sandbox/seed` returns; kept loose so new keys pass through. */
 export const sandboxSeedSchema = z.record(z.string(), z.unknown())
 
-export const channels = {
-  'app.info': {
+/*
+ * Each channel's and event's schemas are built on first use, not when this module is
+ * evaluated: a session uses a part of the ~70 channels, and building the whole contract took
+ * a large share of the page's script evaluation before its first bridge call
+ * (bench/README.md, "startup"). Once built, an entry is a plain property: every later read,
+ * in main's validation and in the renderer's client alike, gets the same schema object.
+ */
+
+type Builders = Record<string, () => unknown>
+type Built<B extends Builders> = { readonly [K in keyof B]: ReturnType<B[K]> }
+
+/** A record whose entries are made by their builder on first read, then kept. */
+function buildOnFirstUse<B extends Builders>(builders: B): Built<B> {
+  // Filled below with one getter per builder, so the keys are all there from the start.
+  const record = {} as Built<B>
+  for (const [key, build] of Object.entries(builders)) {
+    Object.defineProperty(record, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = build()
+        Object.defineProperty(record, key, { value, enumerable: true, writable: false })
+        return value
+      },
+    })
+  }
+  return record
+}
+
+/**
+ * Entries an area module (channels/*.ts) built when it was evaluated, in the same form: their
+ * schemas are module constants there, so only that module could defer them.
+ */
+function builtAlready<T extends Record<string, unknown>>(
+  entries: T,
+): { [K in keyof T]: () => T[K] } {
+  return Object.fromEntries(Object.entries(entries).map(([key, value]) => [key, () => value])) as {
+    [K in keyof T]: () => T[K]
+  }
+}
+
+export const channels = buildOnFirstUse({
+  'app.info': () => ({
     input: empty,
     output: z.object({
       mode: z.enum(['desktop', 'web']),
       version: z.string(),
       notices: z.array(noticeSchema),
     }),
-  },
-  'vault.status': { input: empty, output: vaultStatusSchema },
+  }),
+  'vault.status': () => ({ input: empty, output: vaultStatusSchema }),
 
-  'profiles.list': {
+  'profiles.list': () => ({
     input: empty,
     output: z.object({ profiles: z.array(profileSchema), activeId: z.string().nullable() }),
-  },
+  }),
   /** Verifies the token with GET /auth/me/sessions before anything is saved. */
-  'profiles.add': {
-    input: profileFieldsSchema.extend(tokenInput.shape).extend(profileNetworkInput.shape),
+  'profiles.add': () => ({
+    input: profileFieldsSchema.extend(tokenInput().shape).extend(profileNetworkInput.shape),
     output: profileSchema,
-  },
-  'profiles.update': {
+  }),
+  'profiles.update': () => ({
     input: profileFieldsSchema.partial().extend({ id }).extend(profileNetworkInput.shape),
     output: profileSchema,
-  },
-  'profiles.remove': { input: z.object({ id }), output: z.null() },
-  'profiles.activate': { input: z.object({ id }), output: profileSchema },
+  }),
+  'profiles.remove': () => ({ input: z.object({ id }), output: z.null() }),
+  'profiles.activate': () => ({ input: z.object({ id }), output: profileSchema }),
   /** A new token for an existing profile (after 401 or log out), verified first. */
-  'profiles.signIn': { input: tokenInput.extend({ id }), output: profileSchema },
+  'profiles.signIn': () => ({ input: tokenInput().extend({ id }), output: profileSchema }),
 
   /** Starts the embedded sandbox and signs in to it with its admin token. */
-  'sandbox.explore': { input: empty, output: profileSchema },
-  'sandbox.seed': { input: empty, output: sandboxSeedSchema },
+  'sandbox.explore': () => ({ input: empty, output: profileSchema }),
+  'sandbox.seed': () => ({ input: empty, output: sandboxSeedSchema }),
 
-  'sessions.cached': { input: profileId, output: cachedListSchema(sessionSchema) },
-  'sessions.refresh': { input: profileId, output: cachedListSchema(sessionSchema) },
+  'sessions.cached': () => ({ input: profileId, output: cachedListSchema(sessionSchema) }),
+  'sessions.refresh': () => ({ input: profileId, output: cachedListSchema(sessionSchema) }),
   /**
    * Op 2; deletes the token, marks the profile signed out, and opens logoutUrl when it is https
    * on the profile's own site (src/main/features/logout-url.ts).
    */
-  'sessions.logout': {
+  'sessions.logout': () => ({
     input: profileId,
     output: z.object({
       message: z.string(),
@@ -150,24 +195,24 @@ export const channels = {
       logoutUrlTrusted: z.boolean(),
       openedLogoutUrl: z.boolean(),
     }),
-  },
+  }),
 
-  'inference.list': {
+  'inference.list': () => ({
     input: profileId,
-    output: z.object({ models: z.array(z.looseObject({ id: z.string() })) }),
-  },
+    output: z.object({ models: z.array(inferenceModelSchema) }),
+  }),
 
-  'activity.list': {
+  'activity.list': () => ({
     input: z.object({ profileId: id.optional(), limit: z.int().min(1).max(1000).default(200) }),
     output: z.array(activityEntrySchema),
-  },
+  }),
 
   /**
    * Any of the 22 operations, by name: validated in main against the service contract,
    * recorded in the activity log when it changes something. Screens with special needs
    * (caching, downloads) have their own channels.
    */
-  'service.call': {
+  'service.call': () => ({
     input: profileId.extend({
       operation: z.enum(OPERATION_NAMES as [string, ...string[]]),
       params: z.record(z.string(), z.string()).default({}),
@@ -175,24 +220,24 @@ export const channels = {
       body: z.unknown().optional(),
     }),
     output: z.unknown(),
-  },
+  }),
 
   /** Opens an https URL in the system browser; anything else is refused. */
-  'shell.openExternal': {
+  'shell.openExternal': () => ({
     input: z.object({ url: z.string().max(4096) }),
     output: z.object({ opened: z.boolean() }),
-  },
+  }),
 
-  ...profileNetworkChannels,
-  ...listChannels,
-  ...settingsChannels,
-  ...recentsChannels,
-  ...certificateChannels,
-  ...volumeChannels,
-  ...sqlChannels,
-  ...operationChannels,
-  ...migrationChannels,
-} as const
+  ...builtAlready(profileNetworkChannels),
+  ...builtAlready(listChannels),
+  ...builtAlready(settingsChannels),
+  ...builtAlready(recentsChannels),
+  ...builtAlready(certificateChannels),
+  ...builtAlready(volumeChannels),
+  ...builtAlready(sqlChannels),
+  ...builtAlready(operationChannels),
+  ...builtAlready(migrationChannels),
+})
 
 export type Channels = typeof channels
 export type ChannelName = keyof Channels
@@ -204,31 +249,35 @@ export function isChannelName(value: unknown): value is ChannelName {
   return typeof value === 'string' && Object.hasOwn(channels, value)
 }
 
-export const events = {
-  'profiles.changed': z.object({}),
+export const events = buildOnFirstUse({
+  'profiles.changed': () => z.object({}),
   /** After a cache write (Bruno-style mutation event): views showing these tables refetch. */
-  'cache.changed': z.object({
-    name: z.string(),
-    tables: z.array(z.string()),
-    profileId: z.string().nullable(),
-  }),
-  'connectivity.changed': z.object({
-    profileId: z.string(),
-    online: z.boolean(),
-    error: bridgeErrorSchema.nullable(),
-  }),
+  'cache.changed': () =>
+    z.object({
+      name: z.string(),
+      tables: z.array(z.string()),
+      /** What the write concerns: views match these, not main's table names. */
+      topics: z.array(cacheTopicSchema),
+      profileId: z.string().nullable(),
+    }),
+  'connectivity.changed': () =>
+    z.object({
+      profileId: z.string(),
+      online: z.boolean(),
+      error: bridgeErrorSchema.nullable(),
+    }),
   /** The service answered 401: the profile is signed out and needs a new token. */
-  'auth.required': z.object({ profileId: z.string(), message: z.string() }),
-  notice: noticeSchema,
+  'auth.required': () => z.object({ profileId: z.string(), message: z.string() }),
+  notice: () => noticeSchema,
 
-  ...settingsEvents,
-  ...recentsEvents,
-  ...certificateEvents,
-  ...volumeEvents,
-  ...sqlEvents,
-  ...operationEvents,
-  ...migrationEvents,
-} as const
+  ...builtAlready(settingsEvents),
+  ...builtAlready(recentsEvents),
+  ...builtAlready(certificateEvents),
+  ...builtAlready(volumeEvents),
+  ...builtAlready(sqlEvents),
+  ...builtAlready(operationEvents),
+  ...builtAlready(migrationEvents),
+})
 
 export type Events = typeof events
 export type EventName = keyof Events

@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test'
 import { expect } from './fixtures'
-import type { ExternalSandbox } from './processes'
 
 /*
- * Steps the certificate specs share: open the screen, find a row, read the sandbox's seed.
+ * Steps the certificate specs share: open the screen, find a row.
  */
 
 export function certificateGrid(page: Page) {
@@ -30,17 +29,4 @@ export async function selectCertificate(page: Page, name: string): Promise<void>
   await expect(row).toHaveCount(1)
   await row.click()
   await expect(row).toHaveAttribute('aria-selected', 'true')
-}
-
-export interface CertificateSeed {
-  certificates: { all: string[]; withPrivateKey: string[] }
-  certificateFolderTree: { id: string; name: string; parentId: string | null }[]
-}
-
-export async function sandboxSeed(sandbox: ExternalSandbox): Promise<CertificateSeed> {
-  const response = await fetch(`${sandbox.url}/__sandbox/seed`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  expect(response.status).toBe(200)
-  return (await response.json()) as CertificateSeed
 }

@@ -26,6 +26,18 @@ interface Fixtures {
   startApp: (dataDir?: string, env?: NodeJS.ProcessEnv) => Promise<WebApp>
   /** Starts a sandbox process; `args` adds to its command line (`--wide-sql-limits`, say). */
   startSandbox: (args?: string[]) => Promise<ExternalSandbox>
+  /** A sandbox and the app on `dataDir` started, the page on the app's first-run screen. */
+  welcome: Started
+  /**
+   * The opening most specs share: `welcome`, then connected to the sandbox as profile
+   * "Staging" with the admin token, its sessions listed with the current one marked.
+   */
+  staging: Started
+}
+
+export interface Started {
+  sandbox: ExternalSandbox
+  app: WebApp
 }
 
 export const test = base.extend<Fixtures & Options>({
@@ -67,6 +79,15 @@ export const test = base.extend<Fixtures & Options>({
       }
     }
   },
+  welcome: async ({ page, startApp, startSandbox }, use) => {
+    const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+    await page.goto(app.url)
+    await use({ sandbox, app })
+  },
+  staging: async ({ page, welcome }, use) => {
+    await connectStagingToSandbox(page, welcome.sandbox)
+    await use(welcome)
+  },
 })
 
 export { expect }
@@ -98,10 +119,26 @@ export async function connectStagingToSandbox(
   page: Page,
   sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
 ): Promise<void> {
+  await connectToSandbox(page, sandbox, { name: 'Staging', token: 'admin' })
+}
+
+/** The same opening as profile "Viewer" with the viewer token: what a viewer may not do. */
+export async function connectViewerToSandbox(
+  page: Page,
+  sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
+): Promise<void> {
+  await connectToSandbox(page, sandbox, { name: 'Viewer', token: 'viewer' })
+}
+
+async function connectToSandbox(
+  page: Page,
+  sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
+  as: { name: string; token: keyof ExternalSandbox['tokens'] },
+): Promise<void> {
   await connectFromWelcome(page, {
-    name: 'Staging',
+    name: as.name,
     baseUrl: sandbox.url,
-    token: sandbox.tokens.admin,
+    token: sandbox.tokens[as.token],
   })
   await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
 }

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
-import { z } from 'zod'
-import { connectStagingToSandbox, expect } from './fixtures'
+import { expect, type Started } from './fixtures'
+import { openScreen } from './screens'
+import { sandboxSeed, type Seed } from './seed'
 import type { ExternalSandbox, WebApp } from './processes'
 
 /*
@@ -15,47 +16,9 @@ export interface OpsSetup {
   seed: Seed
 }
 
-const seedSchema = z.looseObject({
-  incidents: z.object({ open: z.array(z.string()), resolved: z.array(z.string()) }),
-  copyJobs: z.record(z.string(), z.array(z.string())),
-  databases: z.record(z.string(), z.array(z.string())),
-  proxyHosts: z.array(
-    z.object({ id: z.string(), routes: z.array(z.object({ id: z.string(), status: z.string() })) }),
-  ),
-  deployments: z.array(z.object({ nodeId: z.string(), deploymentId: z.string() })),
-  apps: z.array(z.object({ id: z.string(), environmentIds: z.array(z.string()) })),
-  appEnvironments: z.array(
-    z.object({ id: z.string(), name: z.string(), viewerMayView: z.boolean() }),
-  ),
-  loggingEnvironmentFolders: z.array(
-    z.object({ id: z.string(), environmentIds: z.array(z.string()) }),
-  ),
-  loggingSchemas: z.array(z.string()),
-  nginxTemplateFolders: z.array(z.string()),
-  userFolderTree: z.array(
-    z.object({ id: z.string(), name: z.string(), parentId: z.string().nullable() }),
-  ),
-})
-export type Seed = z.infer<typeof seedSchema>
-
-export async function openOps(
-  page: Page,
-  startApp: () => Promise<WebApp>,
-  startSandbox: () => Promise<ExternalSandbox>,
-): Promise<OpsSetup> {
-  const sandbox = await startSandbox()
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
-  return { sandbox, app, seed: await seedOf(sandbox) }
-}
-
-export async function seedOf(sandbox: ExternalSandbox): Promise<Seed> {
-  const response = await fetch(`${sandbox.url}/__sandbox/seed`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  if (!response.ok) throw new Error(`seed: ${response.status}`)
-  return seedSchema.parse(await response.json())
+/** The `staging` fixture's sandbox and app, with the sandbox's seed ids. */
+export async function openOps(staging: Started): Promise<OpsSetup> {
+  return { ...staging, seed: await sandboxSeed(staging.sandbox) }
 }
 
 /** One call straight to the sandbox (not through the app): the later call that proves a change. */
@@ -77,10 +40,8 @@ export async function sandboxCall(
   return { status: response.status, json: (await response.json()) as unknown }
 }
 
-/** Opens a screen from the navigation. */
-export async function openScreen(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click()
-}
+// The one openScreen, here too for the specs that import it with the other operation steps.
+export { openScreen }
 
 /** The Activity screen has the operation's line for the target, with the outcome given. */
 export async function expectActivityLine(

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expect } from './fixtures'
 import type { ExternalSandbox } from './processes'
+import { sandboxSeed } from './seed'
 
 /*
  * Steps the SQL console specs share: the seeded database ids of an external sandbox, opening
@@ -10,11 +11,7 @@ import type { ExternalSandbox } from './processes'
 export async function sandboxDatabases(
   sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
 ): Promise<{ large: string; small: string }> {
-  const response = await fetch(`${sandbox.url}/__sandbox/seed`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  const seed = (await response.json()) as { databases: { postgres: string[] } }
-  const [large, small] = seed.databases.postgres
+  const [large, small] = (await sandboxSeed(sandbox)).databases['postgres'] ?? []
   if (!large || !small) throw new Error('The sandbox seed has no PostgreSQL databases')
   return { large, small }
 }

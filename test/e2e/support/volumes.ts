@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import type { Locator, Page } from '@playwright/test'
 import { bridgeCall } from './bridge'
 import type { ExternalSandbox } from './processes'
+import { sandboxSeed, type SeedVolume } from './seed'
 
 /*
  * What the volume and transfers specs share: the sandbox's seeded volumes and its test-only
@@ -14,18 +15,10 @@ import type { ExternalSandbox } from './processes'
  * downloads folder of the test's own, and streaming checks of the written file.
  */
 
-export interface SeedVolume {
-  nodeId: string
-  name: string
-  sizeBytes: number
-}
+export type { SeedVolume }
 
 export async function seededVolumes(sandbox: ExternalSandbox): Promise<SeedVolume[]> {
-  const response = await fetch(`${sandbox.url}/__sandbox/seed`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  const seed = (await response.json()) as { volumes: SeedVolume[] }
-  return seed.volumes
+  return (await sandboxSeed(sandbox)).volumes
 }
 
 /** What op 15 announces for a volume (size and SHA-256), asked straight from the service. */

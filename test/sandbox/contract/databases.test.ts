@@ -8,7 +8,7 @@ import {
   callOperation,
   expectError,
   expectSuccess,
-  expectValidationError,
+  itRejectsAnEmptyIdSegment,
   itRejectsEachInvalidBody,
   sandboxForThisFile,
   startSandboxProcess,
@@ -288,14 +288,15 @@ describe.each([
       expectErrorHere(response, 'VALIDATION_ERROR')
     })
 
-    it('VALIDATION_ERROR naming id when the database segment is empty', async () => {
-      const response = await call(sandbox, {
+    itRejectsAnEmptyIdSegment(
+      sandbox,
+      'VALIDATION_ERROR naming id when the database segment is empty',
+      {
         method: 'POST',
         path: '/api/databases//postgres/query',
         body: { sql: 'SELECT 1' },
-      })
-      expectValidationError(response, ['id'])
-    })
+      },
+    )
   },
 )
 
@@ -391,12 +392,9 @@ describe('op 8: POST /api/databases/managed/{id}/rotate-certificate', () => {
     ['an unknown field', { restartNow: true }, ['restartNow']],
   ])
 
-  it('400 naming id when the id segment is empty', async () => {
-    const response = await call(sandbox, {
-      method: 'POST',
-      path: '/api/databases/managed//rotate-certificate',
-      body: {},
-    })
-    expectValidationError(response, ['id'])
+  itRejectsAnEmptyIdSegment(sandbox, '400 naming id when the id segment is empty', {
+    method: 'POST',
+    path: '/api/databases/managed//rotate-certificate',
+    body: {},
   })
 })

@@ -8,6 +8,7 @@ import {
   expectError,
   expectSuccess,
   expectValidationError,
+  itRejectsAnEmptyIdSegment,
   itRejectsEachInvalidBody,
   PERSONALITIES,
   sandboxForThisFile,
@@ -109,13 +110,10 @@ describe('op 13: POST /api/docker/migrations/{id}/resolve', () => {
     ],
   )
 
-  it('400 naming id when the id segment is empty', async () => {
-    const response = await call(sandbox, {
-      method: 'POST',
-      path: '/api/docker/migrations//resolve',
-      body: { authoritativeSide: 'target' },
-    })
-    expectValidationError(response, ['id'])
+  itRejectsAnEmptyIdSegment(sandbox, '400 naming id when the id segment is empty', {
+    method: 'POST',
+    path: '/api/docker/migrations//resolve',
+    body: { authoritativeSide: 'target' },
   })
 })
 

@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMATS, validationIssuesOf } from '../../../src/shared/api'
 import type { ExportFormat } from '../../../src/shared/api'
 import {
-  call,
   callOperation,
   expectError,
   expectSuccess,
-  expectValidationError,
+  itRejectsAnEmptyIdSegment,
   itRejectsEachInvalidBody,
   PERSONALITIES,
   sandboxForThisFile,
@@ -423,12 +422,9 @@ describe('op 12: refusals', () => {
     ['an unknown field', { format: 'pem', password: 'x' }, ['password']],
   ])
 
-  it('400 naming id when the id segment is empty', async () => {
-    const response = await call(sandbox, {
-      method: 'POST',
-      path: '/api/certificates//export',
-      body: { format: 'pem' },
-    })
-    expectValidationError(response, ['id'])
+  itRejectsAnEmptyIdSegment(sandbox, '400 naming id when the id segment is empty', {
+    method: 'POST',
+    path: '/api/certificates//export',
+    body: { format: 'pem' },
   })
 })

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
-  call,
   callOperation,
   expectError,
   expectSuccess,
   expectValidationError,
+  itRejectsAnEmptyIdSegment,
   itRejectsEachInvalidBody,
   sandboxForThisFile,
   UNKNOWN_UUID,
@@ -100,13 +100,10 @@ describe.each([
     ['an unknown field', { parentId: null, name: 'x' }, ['name']],
   ])
 
-  it('400 naming id when the id segment is empty', async () => {
-    const response = await call(sandbox, {
-      method: 'PUT',
-      path: `${prefix}//move`,
-      body: { parentId: null },
-    })
-    expectValidationError(response, ['id'])
+  itRejectsAnEmptyIdSegment(sandbox, '400 naming id when the id segment is empty', {
+    method: 'PUT',
+    path: `${prefix}//move`,
+    body: { parentId: null },
   })
 })
 

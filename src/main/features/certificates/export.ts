@@ -6,19 +6,16 @@ import type { ChannelOutput } from '../../../shared/bridge'
 import { ServiceError } from '../../api'
 import type { CertificateCache } from '../../cache/certificates'
 import { defaultSettings } from '../../settings'
-import { fileSystemError, safeFileName, writeFileAtomic } from '../../transfers'
-import type { Collision } from '../../transfers'
+import { fileSystemError, safeFileName } from '../../transfers'
 import type { DeskContext } from '../context'
-import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from '../context'
+import { recordActivity, requireProfile, withProfileClient } from '../context'
+import { chooseSaveTarget, saveToDisk } from '../save-to-disk'
 
 /*
  * Op 12 to disk. Main asks the service and writes the file; the renderer gets back the path,
  * size and SHA-256, never the bytes (a pkcs12, jks, private-key or pem-bundle holds the private
- * key). Written atomically (temp file beside the target, fsync, rename), mode 0600, recorded in
- * the transfers log without the passphrase.
- *
- * Where: Electron asks with the save dialog (which already asked about replacing a file);
- * web mode saves into the downloads folder of Settings, numbering the name on a collision.
+ * key). Written atomically (see ../save-to-disk.ts), mode 0600, recorded in the transfers log without the
+ * passphrase. Web mode saves into the downloads folder of Settings, made when it is the default.
  */
 
 export interface CertificateExportInput {
@@ -52,87 +49,46 @@ export async function exportCertificateToDisk(
   const fallbackName = `certificate${info.extension}`
   const defaultName = safeFileName(`${baseName}${info.extension}`, fallbackName)
 
-  const target = await chooseTarget(context, defaultName, info.label)
-  if (target === null) return null
-
-  const transfer = context.transfers.start({
-    profileId: profile.id,
-    profileName: profile.name,
-    kind: 'certificate',
-    label: `${baseName} (${input.format})`,
-    // Never the passphrase: only whether one protects the file.
-    source: { certificateId: input.id, format: input.format, encrypted: passphrase !== undefined },
-    destination: target.dialogPath,
+  // `-chain.pem` filters as `pem`: the dialog's filter is the name's last extension.
+  const extension = path.extname(defaultName).slice(1)
+  const target = await chooseSaveTarget(context, {
+    title: `Save ${info.label}`,
+    defaultName,
+    filter: extension === '' ? null : { name: info.label, extension },
   })
-  try {
-    const file = await withProfileClient(context, profile.id, (client) =>
-      client.exportCertificateFile(input.id, {
+  if (target === null) return null
+  if (target.dialogPath === null) await ensureDownloadsFolder(target.folder)
+
+  const saved = await saveToDisk(
+    context,
+    target,
+    {
+      profileId: profile.id,
+      profileName: profile.name,
+      kind: 'certificate',
+      label: `${baseName} (${input.format})`,
+      // Never the passphrase: only whether one protects the file.
+      source: {
+        certificateId: input.id,
         format: input.format,
-        ...(passphrase === undefined ? {} : { passphrase }),
-      }),
-    )
-    const written = await writeFileAtomic(target.folder, target.name, file.bytes, {
-      collision: target.collision,
-      fallbackName,
-    })
-    context.transfers.finish(transfer.id, {
-      state: 'completed',
-      destination: written.path,
-      bytesDone: written.size,
-      sha256: written.sha256,
-    })
-    recordActivity(context, profile, 'exportCertificate', input.id, {
-      message: `${input.format} saved to ${written.path}`,
-    })
-    return {
-      path: written.path,
-      size: written.size,
-      sha256: written.sha256,
-      transferId: transfer.id,
-    }
-  } catch (error) {
-    const bridgeError = bridgeErrorOf(context, error)
-    context.transfers.finish(transfer.id, {
-      state: bridgeError.code === APP_ERROR_CODES.CANCELLED ? 'cancelled' : 'failed',
-      errorCode: bridgeError.code,
-      errorMessage: bridgeError.message,
-    })
-    throw error
-  }
-}
-
-interface Target {
-  folder: string
-  name: string
-  collision: Collision
-  /** The path the save dialog chose, known before the transfer starts. */
-  dialogPath: string | null
-}
-
-async function chooseTarget(
-  context: DeskContext,
-  defaultName: string,
-  label: string,
-): Promise<Target | null> {
-  if (context.desktop !== null) {
-    const extension = path.extname(defaultName).slice(1)
-    const chosen = await context.desktop.chooseSavePath({
-      title: `Save ${label}`,
-      defaultName,
-      ...(extension === '' ? {} : { filters: [{ name: label, extensions: [extension] }] }),
-    })
-    if (chosen === null) return null
-    // The dialog asked before replacing, so replacing is what the user agreed to.
-    return {
-      folder: path.dirname(chosen),
-      name: path.basename(chosen),
-      collision: 'replace',
-      dialogPath: chosen,
-    }
-  }
-  const folder = context.settings.get().downloadsDir
-  await ensureDownloadsFolder(folder)
-  return { folder, name: defaultName, collision: 'number', dialogPath: null }
+        encrypted: passphrase !== undefined,
+      },
+    },
+    async () => {
+      const file = await withProfileClient(context, profile.id, (client) =>
+        client.exportCertificateFile(input.id, {
+          format: input.format,
+          ...(passphrase === undefined ? {} : { passphrase }),
+        }),
+      )
+      return file.bytes
+    },
+    { fallbackName },
+  )
+  recordActivity(context, profile, 'exportCertificate', input.id, {
+    message: `${input.format} saved to ${saved.path}`,
+  })
+  return { path: saved.path, size: saved.size, sha256: saved.sha256, transferId: saved.transferId }
 }
 
 /** The default Downloads folder is made when missing; a folder the user chose is not. */

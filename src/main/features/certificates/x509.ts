@@ -1,6 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import type { CertificateFacts, UploadCheck, UploadIssue } from '../../../shared/bridge'
+import { oneLineName, subjectAltNamesOf } from '../../../shared/x509-names'
 
 /*
  * The local checks of an upload, run by main with Node's X.509 support before anything is sent
@@ -57,8 +58,8 @@ export function checkUpload(texts: UploadTexts, now = Date.now()): UploadCheck {
   check.preview = certificateFacts(leaf)
   const chain = [...pastedAfterLeaf, ...('certificates' in chainRead ? chainRead.certificates : [])]
   check.chain = chain.map((certificate) => ({
-    subject: oneLine(certificate.subject),
-    issuer: oneLine(certificate.issuer),
+    subject: oneLineName(certificate.subject),
+    issuer: oneLineName(certificate.issuer),
     notAfter: certificate.validToDate.toISOString(),
   }))
 
@@ -211,19 +212,14 @@ function expiryWarnings(
 }
 
 function describe(certificate: X509Certificate): string {
-  return `“${oneLine(certificate.subject)}”`
-}
-
-/** Node prints names one attribute a line; shown as `C=.., O=.., CN=..`. */
-function oneLine(name: string): string {
-  return name.split('\n').filter(Boolean).join(', ')
+  return `“${oneLineName(certificate.subject)}”`
 }
 
 export function certificateFacts(certificate: X509Certificate): CertificateFacts {
   return {
-    subject: oneLine(certificate.subject),
-    issuer: oneLine(certificate.issuer),
-    subjectAltNames: altNames(certificate.subjectAltName),
+    subject: oneLineName(certificate.subject),
+    issuer: oneLineName(certificate.issuer),
+    subjectAltNames: subjectAltNamesOf(certificate.subjectAltName),
     notBefore: certificate.validFromDate.toISOString(),
     notAfter: certificate.validToDate.toISOString(),
     serialNumber: certificate.serialNumber.toUpperCase(),
@@ -242,20 +238,6 @@ export function factsOfPem(text: string): CertificateFacts | null {
   } catch {
     return null
   }
-}
-
-/** `DNS:a, IP Address:1.2.3.4` → `a`, `1.2.3.4`; other kinds keep their prefix. */
-function altNames(rendered: string | undefined): string[] {
-  if (!rendered) return []
-  const names: string[] = []
-  const entry = /\s*([^:,]+):("(?:[^"\\]|\\.)*"|[^,]*)\s*(?:,|$)/gy
-  for (const match of rendered.matchAll(entry)) {
-    const kind = match[1] ?? ''
-    const raw = match[2] ?? ''
-    const value = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw
-    names.push(kind === 'DNS' || kind === 'IP Address' ? value : `${kind}:${value}`)
-  }
-  return names
 }
 
 function keyAlgorithm(certificate: X509Certificate): string {

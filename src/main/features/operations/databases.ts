@@ -5,7 +5,7 @@ import type { BridgeHandlers } from '../../bridge/dispatcher'
 import type { OperationsStore } from '../../cache/operations'
 import type { DeskContext } from '../context'
 import { requireProfile } from '../context'
-import { recordedCall, textField } from './recorded'
+import { recordedCall, textField } from '../recorded'
 
 /*
  * Database certificate rotation (op 8). Without allowRestart an engine that rereads its
@@ -58,14 +58,11 @@ export function databaseHandlers(context: DeskContext, store: OperationsStore): 
   return {
     async 'databases.rotate'({ profileId, databaseId, allowRestart }) {
       const requestedAt = Date.now()
-      const answer = await recordedCall(
-        context,
-        profileId,
-        'rotateDatabaseCertificate',
-        { params: { id: databaseId }, body: { allowRestart } },
-        databaseId,
-        (rotated) => describeRotation(rotated.data),
-      )
+      const answer = await recordedCall(context, profileId, 'rotateDatabaseCertificate', {
+        input: { params: { id: databaseId }, body: { allowRestart } },
+        target: databaseId,
+        describe: (rotated) => describeRotation(rotated.data),
+      })
       const rotation = toRotationRecord(databaseId, allowRestart, requestedAt, answer.data)
       store.putRotation(profileId, rotation)
       follow(profileId, rotation)

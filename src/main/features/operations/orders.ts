@@ -4,7 +4,7 @@ import type { BridgeHandlers } from '../../bridge/dispatcher'
 import type { OperationsStore, SnapshotKey } from '../../cache/operations'
 import type { DeskContext } from '../context'
 import { requireProfile } from '../context'
-import { recordedCall } from './recorded'
+import { recordedCall } from '../recorded'
 
 /*
  * Reordering logging environments (op 11) and nginx template folders (op 9). The service has no
@@ -37,28 +37,23 @@ export function orderHandlers(context: DeskContext, store: OperationsStore): Han
 
   return {
     async 'logging.reorder'({ profileId, folderId, items }) {
-      const answer = await recordedCall(
-        context,
-        profileId,
-        'reorderLoggingEnvironments',
-        { body: { items } },
-        folderId ?? null,
-        (reordered) => describeOrder(items, readOrderedItems(reordered.data), 'environment'),
-      )
+      const answer = await recordedCall(context, profileId, 'reorderLoggingEnvironments', {
+        input: { body: { items } },
+        target: folderId ?? null,
+        describe: (reordered) =>
+          describeOrder(items, readOrderedItems(reordered.data), 'environment'),
+      })
       return keep(profileId, 'logging-environments', answer.data)
     },
     async 'logging.knownEnvironments'({ profileId }) {
       return known(profileId, 'logging-environments')
     },
     async 'nginxTemplates.reorder'({ profileId, items }) {
-      const answer = await recordedCall(
-        context,
-        profileId,
-        'reorderNginxTemplateFolders',
-        { body: { items } },
-        null,
-        (reordered) => describeOrder(items, readOrderedItems(reordered.data), 'folder'),
-      )
+      const answer = await recordedCall(context, profileId, 'reorderNginxTemplateFolders', {
+        input: { body: { items } },
+        target: null,
+        describe: (reordered) => describeOrder(items, readOrderedItems(reordered.data), 'folder'),
+      })
       return keep(profileId, 'nginx-template-folders', answer.data)
     },
     async 'nginxTemplates.knownFolders'({ profileId }) {

@@ -11,8 +11,9 @@ import { ServiceError } from '../../api'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import type { OperationsStore } from '../../cache/operations'
 import type { DeskContext } from '../context'
-import { bridgeErrorOf, isConnectivityError, requireProfile, withProfileClient } from '../context'
-import { recordedCall } from './recorded'
+import { isConnectivityError } from '../../../shared/bridge/connectivity'
+import { bridgeErrorOf, requireProfile, withProfileClient } from '../context'
+import { recordedCall } from '../recorded'
 
 /*
  * The status page (op 21) and its incidents (op 18). Op 21's answer is split in two for the
@@ -73,18 +74,15 @@ export function statusPageHandlers(context: DeskContext, store: OperationsStore)
 
     async 'statusPage.resolveIncident'({ profileId, incidentId }) {
       const known = context.cache.getItem(profileId, 'incidents', incidentId)
-      const answer = await recordedCall(
-        context,
-        profileId,
-        'resolveIncident',
-        { params: { id: incidentId } },
-        incidentId,
-        (resolved) => {
+      const answer = await recordedCall(context, profileId, 'resolveIncident', {
+        input: { params: { id: incidentId } },
+        target: incidentId,
+        describe: (resolved) => {
           const title = titleOf(resolved.data) ?? titleOf(known)
           const status = statusOf(resolved.data) ?? 'resolved'
           return title === null ? `Incident ${status}` : `"${title}" ${status}`
         },
-      )
+      })
       // The preview changed with it (the incident left the open list, components recovered).
       const page = await refresh(profileId).catch(() => cachedState(profileId, null))
       return { incident: answer.data, page }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { trapTab } from '../ui/focus-trap'
+import { useModalDialog } from '../ui/useModalDialog'
 import { bestMatchIndex, searchPalette, type PaletteMatch } from './palette-entries'
 import { useAppStore } from './store'
 import './palette.css'
@@ -47,18 +48,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   )
   const optionId = (index: number) => `${baseId}-option-${index}`
 
-  useEffect(() => {
-    const dialog = dialogRef.current
-    if (!dialog) return
-    const previouslyFocused =
-      document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal()
-    inputRef.current?.focus()
-    return () => {
-      if (dialog.open) dialog.close()
-      previouslyFocused?.focus()
-    }
-  }, [])
+  useModalDialog(dialogRef, () => inputRef.current)
 
   useEffect(() => {
     listRef.current

@@ -1,24 +1,23 @@
-import { useEffect, useState } from 'react'
 import type { BridgeError, VaultStatus } from '../../../shared/bridge'
 import { bridge } from '../bridge'
+import { errorHeadline } from '../lib/errors'
+import { useBridgeRead } from '../lib/use-bridge-read'
 import { Button } from '../ui/Button'
 
-/** The keychain's state, asked once per form; null until known (or when it cannot be asked). */
+/**
+ * The keychain's state, asked once per form; null until known. A failed ask reads as a keychain
+ * that cannot be used, with the failure as its reason: the form shows it where it shows the
+ * keychain's state, and offers the session-only way that does not need the keychain.
+ */
 export function useVaultStatus(): VaultStatus | null {
-  const [status, setStatus] = useState<VaultStatus | null>(null)
-  useEffect(() => {
-    let live = true
-    bridge.call('vault.status', {}).then(
-      (value) => {
-        if (live) setStatus(value)
-      },
-      () => undefined, // the form still works; a KEYCHAIN_UNAVAILABLE answer explains later
-    )
-    return () => {
-      live = false
+  const status = useBridgeRead(() => bridge.call('vault.status', {}), [], null)
+  if (status.error) {
+    return {
+      available: false,
+      reason: `Infradesk could not ask the keychain: ${errorHeadline(status.error)}. ${status.error.message}`,
     }
-  }, [])
-  return status
+  }
+  return status.value
 }
 
 export const SESSION_ONLY_EXPLANATION =

@@ -1,6 +1,8 @@
 import { formatAge } from '../lib/time'
 import { useNow } from '../ui/useNow'
 import { selectActiveProfile, useAppStore } from './store'
+import '../ui/banner.css'
+import './offline-banner.css'
 
 /** Shown while the active profile's service cannot be reached: the data on screen is old. */
 export function OfflineBanner() {

@@ -14,7 +14,8 @@ import { asBridgeError, bridge } from '../bridge'
 import { fieldErrorsFrom } from '../lib/errors'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
-import { Field } from '../ui/Field'
+import { CheckboxField } from '../ui/CheckboxField'
+import { TextField } from '../ui/TextField'
 import { TrustCaContext, TrustCaOffer, untrustedServerOf } from '../ui/TrustCaOffer'
 import { KeychainProblem } from './Keychain'
 import {
@@ -26,6 +27,7 @@ import {
   type NetworkDraft,
 } from './ProfileNetworkFields'
 import { SessionOnlyCheckbox, TokenField, useSessionOnlyChoice } from './TokenEntry'
+import './profile-form.css'
 
 const COLOR_NAMES: Record<string, string> = {
   '#2563eb': 'Blue',
@@ -214,37 +216,25 @@ export function ProfileForm({
 
   return (
     <form ref={formRef} className="form" onSubmit={onFormSubmit} noValidate aria-busy={busy}>
-      <Field label="Name" error={fieldErrors.name} hint="e.g. Production, Staging">
-        {(control) => (
-          <input
-            {...control}
-            ref={nameRef}
-            className="input"
-            type="text"
-            autoComplete="off"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+      <TextField
+        label="Name"
+        error={fieldErrors.name}
+        hint="e.g. Production, Staging"
+        ref={nameRef}
+        type="text"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <TextField
         label="Base URL"
         error={fieldErrors.baseUrl}
         hint="The service's address, e.g. https://ims.example.com"
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            value={baseUrl}
-            onChange={(event) => setBaseUrl(event.target.value)}
-          />
-        )}
-      </Field>
+        type="url"
+        inputMode="url"
+        spellCheck={false}
+        value={baseUrl}
+        onChange={(event) => setBaseUrl(event.target.value)}
+      />
       {mode === 'add' ? (
         <TokenField
           label="Access token"
@@ -285,20 +275,14 @@ export function ProfileForm({
         ) : null}
       </fieldset>
 
-      <div className="field">
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={isProtected}
-            onChange={(event) => setProtected(event.target.checked)}
-          />
-          Protected environment (production)
-        </label>
-        <div className="field-hint">
-          Changes on a protected profile ask for an extra confirmation.
-        </div>
-        {fieldErrors.protected ? <div className="field-error">{fieldErrors.protected}</div> : null}
-      </div>
+      <CheckboxField
+        checked={isProtected}
+        onChange={setProtected}
+        hint="Changes on a protected profile ask for an extra confirmation."
+        error={fieldErrors.protected}
+      >
+        Protected environment (production)
+      </CheckboxField>
 
       {hasNetwork && networkReady ? (
         <ProfileNetworkFields

@@ -7,7 +7,8 @@ import type {
 } from '../../../shared/bridge'
 import { asBridgeError, bridge } from '../bridge'
 import { Button } from '../ui/Button'
-import { Field } from '../ui/Field'
+import { ChoiceCard } from '../ui/ChoiceCard'
+import { TextField } from '../ui/TextField'
 import { CaFacts } from '../ui/TrustCaOffer'
 import './profile-network.css'
 
@@ -113,69 +114,51 @@ export function ProfileNetworkFields({ draft, onChange, errors }: ProfileNetwork
         <legend className="field-label">Proxy</legend>
         <div className="proxy-modes" role="radiogroup" aria-label="Proxy">
           {PROXY_MODES.map((mode) => (
-            <label key={mode.value} className="choice-card">
-              <input
-                type="radio"
-                name="proxy-mode"
-                value={mode.value}
-                checked={draft.proxyMode === mode.value}
-                onChange={() => set({ proxyMode: mode.value })}
-              />
+            <ChoiceCard
+              key={mode.value}
+              name="proxy-mode"
+              value={mode.value}
+              checked={draft.proxyMode === mode.value}
+              onChoose={() => set({ proxyMode: mode.value })}
+            >
               <span>
                 {mode.label}
                 <span className="field-hint"> — {mode.hint}</span>
               </span>
-            </label>
+            </ChoiceCard>
           ))}
         </div>
         {draft.proxyMode === 'custom' ? (
           <>
-            <Field label="Proxy URL" error={errors.proxy} hint="e.g. http://proxy.example.com:3128">
-              {(control) => (
-                <input
-                  {...control}
-                  className="input"
-                  type="url"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={draft.proxyUrl}
-                  onChange={(event) => set({ proxyUrl: event.target.value })}
-                />
-              )}
-            </Field>
+            <TextField
+              label="Proxy URL"
+              error={errors.proxy}
+              hint="e.g. http://proxy.example.com:3128"
+              type="url"
+              spellCheck={false}
+              value={draft.proxyUrl}
+              onChange={(event) => set({ proxyUrl: event.target.value })}
+            />
             <div className="proxy-login">
-              <Field label="User" hint="Leave empty if the proxy needs no login">
-                {(control) => (
-                  <input
-                    {...control}
-                    className="input"
-                    type="text"
-                    autoComplete="off"
-                    spellCheck={false}
-                    value={draft.proxyUsername}
-                    onChange={(event) => set({ proxyUsername: event.target.value })}
-                  />
-                )}
-              </Field>
-              <Field
+              <TextField
+                label="User"
+                hint="Leave empty if the proxy needs no login"
+                type="text"
+                spellCheck={false}
+                value={draft.proxyUsername}
+                onChange={(event) => set({ proxyUsername: event.target.value })}
+              />
+              <TextField
                 label="Password"
                 hint={
                   draft.hasStoredPassword
                     ? 'Kept in the keychain; leave empty to keep it'
                     : 'Kept in the keychain, never in a file'
                 }
-              >
-                {(control) => (
-                  <input
-                    {...control}
-                    className="input"
-                    type="password"
-                    autoComplete="off"
-                    value={draft.proxyPassword}
-                    onChange={(event) => set({ proxyPassword: event.target.value })}
-                  />
-                )}
-              </Field>
+                type="password"
+                value={draft.proxyPassword}
+                onChange={(event) => set({ proxyPassword: event.target.value })}
+              />
             </div>
           </>
         ) : null}

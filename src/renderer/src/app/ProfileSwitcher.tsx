@@ -3,6 +3,7 @@ import type { Profile } from '../../../shared/bridge'
 import { asBridgeError } from '../bridge'
 import { Badge, ColorDot } from '../ui/Badge'
 import { selectActiveProfile, useAppStore } from './store'
+import './profile-switcher.css'
 
 function signedInLabel(profile: Profile): string {
   if (!profile.signedIn) return 'Signed out'

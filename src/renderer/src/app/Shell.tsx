@@ -1,10 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react'
 import type { CaCertificate, Profile } from '../../../shared/bridge'
 import { bridge } from '../bridge'
-import { CertificatesScreen } from '../features/certificates/CertificatesScreen'
 import { useCertificatesStore } from '../features/certificates/store'
-import { SessionsScreen } from '../features/sessions/SessionsScreen'
-import { CommandPalette } from './CommandPalette'
 import { Notices } from './Notices'
 import { OfflineBanner } from './OfflineBanner'
 import { ProfileDialogs } from './ProfileDialogs'
@@ -15,17 +12,47 @@ import { selectActiveProfile, useAppStore } from './store'
 import { TrustCaContext } from '../ui/TrustCaOffer'
 
 /*
- * Screens other than the two the app most often opens on load on their first visit, each in
- * its own chunk: the first paint does not wait for their code (and dnd-kit's) to be fetched,
- * parsed and run. Certificates (the biggest list) and Sessions (the default route) stay in the
- * entry chunk.
+ * Every screen loads on its first visit, each in its own chunk: the page's script (evaluated
+ * before the first bridge call can leave) carries none of them. The screen the app opens on is
+ * fetched as soon as the first answers say which one it is (preloadScreen), beside its first
+ * read, so its code arrives while that read is on its way.
  */
+interface LazyScreen<Props> {
+  Screen: ComponentType<Props>
+  /** Starts fetching the screen's code (once); React.lazy then finds it loaded or on its way. */
+  load: () => void
+}
+
 function lazyScreen<Module, Props>(
   load: () => Promise<Module>,
   pick: (module: Module) => ComponentType<Props>,
-): ComponentType<Props> {
-  return lazy(async () => ({ default: pick(await load()) }))
+): LazyScreen<Props> {
+  let loading: Promise<{ default: ComponentType<Props> }> | null = null
+  const start = () => (loading ??= load().then((module) => ({ default: pick(module) })))
+  return {
+    Screen: lazy(start),
+    load: () => void start(),
+  }
 }
+
+/**
+ * The palette's code (and its list of every screen and operation) is not in the entry chunk: it
+ * loads once the shell has painted, or on the first Ctrl+K if that comes sooner.
+ */
+const palette = lazyScreen(
+  () => import('./CommandPalette'),
+  (module) => module.CommandPalette,
+)
+const CommandPalette = palette.Screen
+
+const SessionsScreen = lazyScreen(
+  () => import('../features/sessions/SessionsScreen'),
+  (module) => module.SessionsScreen,
+)
+const CertificatesScreen = lazyScreen(
+  () => import('../features/certificates/CertificatesScreen'),
+  (module) => module.CertificatesScreen,
+)
 
 const ActivityScreen = lazyScreen(
   () => import('../features/activity/ActivityScreen'),
@@ -92,8 +119,8 @@ const VolumesScreen = lazyScreen(
   (module) => module.VolumesScreen,
 )
 
-type ProfileScreen = ComponentType<{ profile: Profile }>
-type ProfileFreeScreen = ComponentType<{ profile: Profile | null }>
+type ProfileScreen = LazyScreen<{ profile: Profile }>
+type ProfileFreeScreen = LazyScreen<{ profile: Profile | null }>
 
 /**
  * Each route's screen: most need the active profile; these two work without one. `preload`
@@ -102,40 +129,42 @@ type ProfileFreeScreen = ComponentType<{ profile: Profile | null }>
 const SCREENS: Record<
   Route,
   (
-    | { needsProfile: true; Screen: ProfileScreen }
-    | { needsProfile: false; Screen: ProfileFreeScreen }
+    | { needsProfile: true; screen: ProfileScreen }
+    | { needsProfile: false; screen: ProfileFreeScreen }
   ) & { preload?: (profile: Profile) => void }
 > = {
-  sessions: { needsProfile: true, Screen: SessionsScreen },
-  inference: { needsProfile: true, Screen: InferenceScreen },
+  sessions: { needsProfile: true, screen: SessionsScreen },
+  inference: { needsProfile: true, screen: InferenceScreen },
   certificates: {
     needsProfile: true,
-    Screen: CertificatesScreen,
+    screen: CertificatesScreen,
     preload: (profile) => useCertificatesStore.getState().preload(profile.id),
   },
-  volumes: { needsProfile: true, Screen: VolumesScreen },
-  transfers: { needsProfile: false, Screen: TransfersScreen },
-  sql: { needsProfile: true, Screen: SqlScreen },
-  databases: { needsProfile: true, Screen: DatabasesScreen },
-  migrations: { needsProfile: true, Screen: MigrationsScreen },
-  'status-page': { needsProfile: true, Screen: StatusPageScreen },
-  deployments: { needsProfile: true, Screen: DeploymentsScreen },
-  'proxy-routes': { needsProfile: true, Screen: ProxyRoutesScreen },
-  storage: { needsProfile: true, Screen: StorageScreen },
-  logging: { needsProfile: true, Screen: LoggingScreen },
-  'nginx-templates': { needsProfile: true, Screen: NginxTemplatesScreen },
-  'user-folders': { needsProfile: true, Screen: UserFoldersScreen },
-  apps: { needsProfile: true, Screen: AppsScreen },
-  activity: { needsProfile: false, Screen: ActivityScreen },
-  settings: { needsProfile: false, Screen: SettingsScreen },
+  volumes: { needsProfile: true, screen: VolumesScreen },
+  transfers: { needsProfile: false, screen: TransfersScreen },
+  sql: { needsProfile: true, screen: SqlScreen },
+  databases: { needsProfile: true, screen: DatabasesScreen },
+  migrations: { needsProfile: true, screen: MigrationsScreen },
+  'status-page': { needsProfile: true, screen: StatusPageScreen },
+  deployments: { needsProfile: true, screen: DeploymentsScreen },
+  'proxy-routes': { needsProfile: true, screen: ProxyRoutesScreen },
+  storage: { needsProfile: true, screen: StorageScreen },
+  logging: { needsProfile: true, screen: LoggingScreen },
+  'nginx-templates': { needsProfile: true, screen: NginxTemplatesScreen },
+  'user-folders': { needsProfile: true, screen: UserFoldersScreen },
+  apps: { needsProfile: true, screen: AppsScreen },
+  activity: { needsProfile: false, screen: ActivityScreen },
+  settings: { needsProfile: false, screen: SettingsScreen },
 }
 
 /**
- * The app is about to show its first screen: start that screen's first read now, so that it
- * runs while React renders the shell (~70 ms on a cold page) instead of after it.
+ * The app is about to show its first screen: start fetching that screen's code and its first
+ * read now, so that both run while React renders the shell (~70 ms on a cold page) instead of
+ * after it.
  */
 export function preloadScreen(route: Route, profile: Profile | null): void {
-  const { preload } = SCREENS[route]
+  const { screen, preload } = SCREENS[route]
+  screen.load()
   if (preload && profile) preload(profile)
 }
 
@@ -169,6 +198,12 @@ export function Shell() {
         if (!document.querySelector('dialog[open]')) setPaletteOpen(true)
         return
       }
+      // Escape before the palette's code arrived (its own dialog handles Escape once shown):
+      // the user changed their mind, so it must not open afterwards.
+      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) {
+        setPaletteOpen(false)
+        return
+      }
       if (!event.altKey || event.ctrlKey || event.metaKey) return
       const target = ROUTES.find((name) => SHORTCUTS[name] === event.key)
       if (target) {
@@ -188,6 +223,12 @@ export function Shell() {
     }
   }, [navigate])
 
+  // After the first paint, so it never competes with the first screen's code.
+  useEffect(() => {
+    const timer = window.setTimeout(palette.load, 0)
+    return () => window.clearTimeout(timer)
+  }, [])
+
   // "Trust this CA for this profile" in any screen's TLS error: the active profile's list grows.
   const profileId = profile?.id ?? null
   const trustCa = useCallback(
@@ -201,7 +242,7 @@ export function Shell() {
     [profileId],
   )
 
-  const screen = SCREENS[route]
+  const entry = SCREENS[route]
   return (
     <TrustCaContext.Provider value={trustCa}>
       <div
@@ -274,20 +315,25 @@ export function Shell() {
                 </p>
               }
             >
-              {!screen.needsProfile ? (
-                <screen.Screen profile={profile} />
+              {!entry.needsProfile ? (
+                <entry.screen.Screen profile={profile} />
               ) : !profile ? (
                 <div className="empty-state">
                   <h1>No profile selected</h1>
                   <p>Choose a profile in the switcher on the left, or add one.</p>
                 </div>
               ) : (
-                <screen.Screen profile={profile} />
+                <entry.screen.Screen profile={profile} />
               )}
             </Suspense>
           </main>
         </div>
-        <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
+        {paletteOpen ? (
+          // Nothing to show while its code loads (the first open only): the shortcut was seen.
+          <Suspense fallback={null}>
+            <CommandPalette open onClose={() => setPaletteOpen(false)} />
+          </Suspense>
+        ) : null}
         <ProfileDialogs />
         <SignInDialog />
       </div>

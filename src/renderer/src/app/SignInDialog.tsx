@@ -8,6 +8,7 @@ import { ErrorBanner } from '../ui/ErrorBanner'
 import { KeychainProblem } from './Keychain'
 import { selectProfile, useAppStore } from './store'
 import { SessionOnlyCheckbox, TokenField, useSessionOnlyChoice } from './TokenEntry'
+import './sign-in.css'
 
 /**
  * Asks for a new token when a profile is signed out (a 401 from the service, or after log out),

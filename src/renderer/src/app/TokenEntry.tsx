@@ -1,6 +1,7 @@
 import { useState, type ReactNode, type Ref } from 'react'
 import type { VaultStatus } from '../../../shared/bridge'
-import { Field } from '../ui/Field'
+import { CheckboxField } from '../ui/CheckboxField'
+import { TextField } from '../ui/TextField'
 import { SESSION_ONLY_EXPLANATION, useVaultStatus } from './Keychain'
 
 /*
@@ -45,19 +46,15 @@ export function TokenField({
   dialogAutofocus = false,
 }: TokenFieldProps) {
   return (
-    <Field label={label} error={error} hint={hint}>
-      {(control) => (
-        <input
-          {...control}
-          ref={inputRef}
-          className="input"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          data-autofocus={dialogAutofocus ? true : undefined}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      error={error}
+      hint={hint}
+      ref={inputRef}
+      type="password"
+      spellCheck={false}
+      data-autofocus={dialogAutofocus ? true : undefined}
+    />
   )
 }
 
@@ -71,16 +68,8 @@ interface SessionOnlyCheckboxProps {
 /** The "keep for this session only" checkbox, with what that means under it. */
 export function SessionOnlyCheckbox({ checked, onChange, children }: SessionOnlyCheckboxProps) {
   return (
-    <div className="field">
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={checked}
-          onChange={(event) => onChange(event.target.checked)}
-        />
-        {children}
-      </label>
-      <div className="field-hint">{SESSION_ONLY_EXPLANATION}</div>
-    </div>
+    <CheckboxField checked={checked} onChange={onChange} hint={SESSION_ONLY_EXPLANATION}>
+      {children}
+    </CheckboxField>
   )
 }

@@ -6,6 +6,7 @@ import { ErrorBanner } from '../ui/ErrorBanner'
 import { addProfile } from './ProfileDialogs'
 import { ProfileForm } from './ProfileForm'
 import { useAppStore } from './store'
+import './welcome.css'
 
 /** First run: connect to a real service, or explore the local sandbox. */
 export function Welcome() {

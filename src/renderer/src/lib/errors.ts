@@ -51,9 +51,7 @@ export function missingPermissionOf(details: unknown): string | null {
 }
 
 /** Errors that mean "the service is out of reach", as opposed to "the service said no". */
-export function isConnectivityError(error: Pick<BridgeError, 'code'> | null | undefined): boolean {
-  return error?.code === 'OFFLINE' || error?.code === 'TIMEOUT'
-}
+export { isConnectivityError } from '../../../shared/bridge/connectivity'
 
 /** Errors that mean the profile needs a new token. */
 export function isAuthError(error: Pick<BridgeError, 'code'> | null | undefined): boolean {

@@ -1,12 +1,13 @@
 import { useCallback, useMemo, useState, type ChangeEvent } from 'react'
-import type { z } from 'zod'
-import { toValidationIssues } from '../../../shared/api'
+import { z } from 'zod'
+import { toValidationIssues, validationIssuesOf } from '../../../shared/api'
 import type { BridgeError } from '../../../shared/bridge'
 import { fieldErrorsFrom } from './errors'
 
 /*
  * Forms checked with the contract's own schema as the user types, and a service 400 placed on
- * the fields its `details[].path` names. One small hook for every form of the app:
+ * the fields its `details[].path` names. The one form system of the app (the operation screens'
+ * writes go through ops-common/useWrite, which takes this form):
  *
  *   const form = useSchemaForm(operations.cancelCopyJob.params, { id: routeParams.id ?? '' })
  *
@@ -36,6 +37,8 @@ export interface SchemaForm<S extends z.ZodType<unknown, FieldValues>> {
   set<K extends keyof z.input<S> & string>(name: K, value: z.input<S>[K]): void
   /** Props binding a text input (or textarea/select) to a string field. */
   text<K extends StringKeys<z.input<S>>>(name: K): TextBinding
+  /** Props for a field component that hands back the value itself (e.g. IdField). */
+  field<K extends StringKeys<z.input<S>>>(name: K): ValueBinding
   /** The message to show under a field, if any. */
   errorOf(name: keyof z.input<S> & string): string | undefined
   /** Every field valid per the schema. */
@@ -49,6 +52,11 @@ export interface SchemaForm<S extends z.ZodType<unknown, FieldValues>> {
    * the error is fully explained by the fields (nothing else needs showing).
    */
   showError(error: BridgeError): boolean
+  /**
+   * Places the issues of a 400, or of a 422 that names fields, on the fields they name, and
+   * returns the messages that name none (they are `otherIssues` too).
+   */
+  placeServerErrors(error: BridgeError): string[]
   /** Messages of the last service 400 that name no field of this form. */
   otherIssues: string[]
   /** Back to `values` (default: the initial values), errors hidden. */
@@ -60,6 +68,12 @@ export interface TextBinding {
   value: string
   onChange(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>): void
   onBlur(): void
+}
+
+export interface ValueBinding {
+  value: string
+  onChange(value: string): void
+  error: string | undefined
 }
 
 type StringKeys<V> = {
@@ -105,10 +119,23 @@ export function useSchemaForm<S extends z.ZodType<unknown, FieldValues>>(
 
   const fieldNames = Object.keys(initial as FieldValues)
 
+  /** Puts the fields' issues on them; the placement, for the caller to judge. */
+  function place(error: BridgeError) {
+    const placed = fieldErrorsFrom(error.details, fieldNames)
+    setServerErrors(placed.fields as Record<string, string>)
+    setOtherIssues(placed.other)
+    return placed
+  }
+
   return {
     values,
     set,
     text,
+    field: ((name: string): ValueBinding => ({
+      value: String((values as FieldValues)[name] ?? ''),
+      onChange: (value) => set(name as never, value as never),
+      error: errorOf(name),
+    })) as SchemaForm<S>['field'],
     errorOf,
     valid: checked.data !== null,
     data: checked.data,
@@ -118,10 +145,11 @@ export function useSchemaForm<S extends z.ZodType<unknown, FieldValues>>(
     },
     showError(error) {
       if (error.code !== 'VALIDATION_ERROR') return false
-      const placed = fieldErrorsFrom(error.details, fieldNames)
-      setServerErrors(placed.fields as Record<string, string>)
-      setOtherIssues(placed.other)
+      const placed = place(error)
       return placed.other.length === 0 && Object.keys(placed.fields).length > 0
+    },
+    placeServerErrors(error) {
+      return namesFields(error) ? place(error).other : []
     },
     otherIssues,
     reset(next = initial) {
@@ -181,6 +209,19 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
     default:
       return undefined
   }
+}
+
+/** Whether an error's details name fields: then they go on the form, not in a banner only. */
+export function namesFields(error: BridgeError): boolean {
+  return (
+    (error.code === 'VALIDATION_ERROR' || error.code === 'UNPROCESSABLE_ENTITY') &&
+    validationIssuesOf(error.details).length > 0
+  )
+}
+
+/** The schema's first message for one value (a field outside any form), or undefined. */
+export function checkOne(schema: z.ZodType, value: unknown): string | undefined {
+  return checkValues(z.object({ value: schema }), { value }).fields['value']
 }
 
 function withoutKey(record: Record<string, string>, key: string): Record<string, string> {

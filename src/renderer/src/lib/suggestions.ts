@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback } from 'react'
 import type { Profile } from '../../../shared/bridge'
 import { bridge } from '../bridge'
+import { useBridgeRead } from './use-bridge-read'
 
 /*
  * Suggestions for an id field: what the user typed before on this profile (newest first), then,
@@ -26,27 +27,25 @@ export function useIdSuggestions(
   kind: string,
   fromSeed?: (seed: SandboxSeed) => string[],
 ): { suggestions: string[]; remember(value: string): void } {
-  const [recent, setRecent] = useState<string[]>([])
-  const [seeded, setSeeded] = useState<{ key: string; values: string[] }>({ key: '', values: [] })
   const seedKey = `${profile.id}:${kind}`
-
-  useEffect(() => {
-    let live = true
-    bridge
-      .call('recents.list', { profileId: profile.id, kind })
-      .then((values) => live && setRecent(values))
-      .catch(() => live && setRecent([]))
-    if (profile.kind === 'sandbox' && fromSeed) {
-      void sandboxSeed().then(
-        (seed) => live && setSeeded({ key: seedKey, values: seed ? safeSeed(fromSeed, seed) : [] }),
-      )
-    }
-    return () => {
-      live = false
-    }
+  // Suggestions only help: a failed read leaves the field a plain input that works as before, so
+  // neither read shows its error (the seed's is already null when the sandbox is not running).
+  const recent = useBridgeRead(
+    () => bridge.call('recents.list', { profileId: profile.id, kind }),
+    [profile.id, kind],
+    [],
+  )
+  const seeded = useBridgeRead(
+    async () => {
+      if (profile.kind !== 'sandbox' || !fromSeed) return { key: seedKey, values: [] }
+      const seed = await sandboxSeed()
+      return { key: seedKey, values: seed ? safeSeed(fromSeed, seed) : [] }
+    },
     // fromSeed is a picker given inline by callers; it does not change what is asked.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [profile.id, profile.kind, kind, seedKey])
+    [profile.kind, seedKey],
+    { key: '', values: [] as string[] },
+  )
+  const setRecent = recent.setValue
 
   const remember = useCallback(
     (value: string) => {
@@ -57,12 +56,13 @@ export function useIdSuggestions(
         .call('recents.remember', { profileId: profile.id, kind, value: trimmed })
         .catch(() => undefined)
     },
-    [profile.id, kind],
+    [profile.id, kind, setRecent],
   )
 
   // Seed ids only for the profile and kind they were read for.
-  const seededNow = profile.kind === 'sandbox' && seeded.key === seedKey ? seeded.values : []
-  const suggestions = [...new Set([...recent, ...seededNow])]
+  const seededNow =
+    profile.kind === 'sandbox' && seeded.value.key === seedKey ? seeded.value.values : []
+  const suggestions = [...new Set([...(recent.error ? [] : recent.value), ...seededNow])]
   return { suggestions, remember }
 }
 

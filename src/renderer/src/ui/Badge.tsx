@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import './badge.css'
 
 type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger'
 

@@ -1,4 +1,6 @@
 import type { ButtonHTMLAttributes } from 'react'
+import './control.css'
+import './button.css'
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
 

@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { trapTab } from './focus-trap'
+import { useModalDialog } from './useModalDialog'
+import './dialog.css'
 
 interface DialogProps {
   open: boolean
@@ -29,25 +31,13 @@ function OpenDialog({ title, onClose, children, footer, width = 'narrow' }: Dial
     onCloseRef.current = onClose
   }, [onClose])
 
-  useEffect(() => {
-    const dialog = ref.current
-    if (!dialog) return
-    // Focus goes back where it was when the dialog goes away (it unmounts without close()).
-    const previouslyFocused =
-      document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!dialog.open) dialog.showModal()
-    // showModal() focuses the first focusable element, which is the close button; start on the
-    // element marked data-autofocus, else the first field, which is where the user will type.
-    dialog
-      .querySelector<HTMLElement>(
-        '[data-autofocus], .dialog-body input:not([type="hidden"]), .dialog-body select, .dialog-body textarea',
-      )
-      ?.focus()
-    return () => {
-      if (dialog.open) dialog.close()
-      previouslyFocused?.focus()
-    }
-  }, [])
+  // showModal() focuses the first focusable element, which is the close button; start on the
+  // element marked data-autofocus, else the first field, which is where the user will type.
+  useModalDialog(ref, (dialog) =>
+    dialog.querySelector<HTMLElement>(
+      '[data-autofocus], .dialog-body input:not([type="hidden"]), .dialog-body select, .dialog-body textarea',
+    ),
+  )
 
   return (
     <dialog

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { BridgeError } from '../../../shared/bridge'
 import { errorHeadline, missingPermissionOf } from '../lib/errors'
 import { TrustCaFromError } from './TrustCaOffer'
+import './banner.css'
 
 interface ErrorBannerProps {
   error: BridgeError

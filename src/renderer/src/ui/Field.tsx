@@ -1,4 +1,6 @@
 import { useId, type ReactElement, type ReactNode } from 'react'
+import './control.css'
+import './forms.css'
 
 export interface FieldControlProps {
   id: string

@@ -1,5 +1,6 @@
 import { formatLocal, formatLocalFull, formatRelative, isValidTime, toIso } from '../lib/time'
 import { useNow } from './useNow'
+import './relative-time.css'
 
 interface RelativeTimeProps {
   /** Epoch milliseconds. */

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import './table.css'
 
 export interface Column<Row> {
   key: string
@@ -32,26 +33,54 @@ export function Table<Row>({ label, columns, rows, rowKey, empty, rowClassName }
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td className="table-empty" colSpan={columns.length}>
-                {empty}
-              </td>
+        <TableBody span={columns.length} isEmpty={rows.length === 0} empty={empty}>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className={rowClassName?.(row)}>
+              <RowCells columns={columns} row={row} />
             </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={rowKey(row)} className={rowClassName?.(row)}>
-                {columns.map((column) => (
-                  <td key={column.key} className={column.className}>
-                    {column.render(row)}
-                  </td>
-                ))}
-              </tr>
-            ))
-          )}
-        </tbody>
+          ))}
+        </TableBody>
       </table>
     </div>
+  )
+}
+
+interface TableBodyProps {
+  /** How many columns the "empty" row spans. */
+  span: number
+  isEmpty: boolean
+  /** Shown in place of rows when there are none. */
+  empty: ReactNode
+  /** The rows. */
+  children: ReactNode
+}
+
+/** The rows, or the one row that says there are none (also VirtualTable's). */
+export function TableBody({ span, isEmpty, empty, children }: TableBodyProps) {
+  return (
+    <tbody>
+      {isEmpty ? (
+        <tr>
+          <td className="table-empty" colSpan={span}>
+            {empty}
+          </td>
+        </tr>
+      ) : (
+        children
+      )}
+    </tbody>
+  )
+}
+
+/** A row's cells, one a column (also VirtualTable's). */
+export function RowCells<Row>({ columns, row }: { columns: readonly Column<Row>[]; row: Row }) {
+  return (
+    <>
+      {columns.map((column) => (
+        <td key={column.key} className={column.className}>
+          {column.render(row)}
+        </td>
+      ))}
+    </>
   )
 }

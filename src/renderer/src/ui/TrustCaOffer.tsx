@@ -2,6 +2,7 @@ import { createContext, useContext, useState } from 'react'
 import type { BridgeError, CaCertificate } from '../../../shared/bridge'
 import { Button } from './Button'
 import { useNow } from './useNow'
+import './trust-ca-offer.css'
 
 /*
  * A TLS error for an unknown issuer names the server's certificate (main: src/main/net/errors.ts)

@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useRef } from 'react'
-import type { CSSProperties, ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import type { ListSort } from '../../../shared/bridge'
 import { usePagedRows } from './paged-rows'
-import type { Column } from './Table'
+import { RowCells, TableBody, type Column } from './Table'
 import './virtual-table.css'
 
 /*
@@ -113,7 +113,6 @@ export function VirtualTable<Row>({
   rowAtRef.current = rowAt
   const before = first ? first.start : 0
   const after = last ? virtualizer.getTotalSize() - last.end : 0
-  const spacer = (height: number): CSSProperties => ({ height, padding: 0, border: 0 })
 
   const nextSort = (field: string): ListSort => {
     if (!sort || sort.field !== field) return { field, direction: 'asc' }
@@ -163,53 +162,40 @@ export function VirtualTable<Row>({
             })}
           </tr>
         </thead>
-        <tbody>
-          {source.count === 0 ? (
-            <tr>
-              <td className="table-empty" colSpan={columns.length}>
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            <>
-              {before > 0 ? (
-                <tr aria-hidden="true" className="virtual-spacer">
-                  <td colSpan={columns.length} style={spacer(before)} />
-                </tr>
-              ) : null}
-              {items.map((item) => {
-                const row = rowAt(item.index)
-                return (
-                  <tr
-                    key={item.key}
-                    data-index={item.index}
-                    ref={virtualizer.measureElement}
-                    aria-rowindex={item.index + 2}
-                    className={row === undefined ? 'row-loading' : rowClassName?.(row)}
-                  >
-                    {row === undefined ? (
-                      <td colSpan={columns.length} className="muted">
-                        Loading…
-                      </td>
-                    ) : (
-                      columns.map((column) => (
-                        <td key={column.key} className={column.className}>
-                          {column.render(row)}
-                        </td>
-                      ))
-                    )}
-                  </tr>
-                )
-              })}
-              {after > 0 ? (
-                <tr aria-hidden="true" className="virtual-spacer">
-                  <td colSpan={columns.length} style={spacer(after)} />
-                </tr>
-              ) : null}
-            </>
-          )}
-        </tbody>
+        <TableBody span={columns.length} isEmpty={source.count === 0} empty={empty}>
+          <SpacerRow height={before} span={columns.length} />
+          {items.map((item) => {
+            const row = rowAt(item.index)
+            return (
+              <tr
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                aria-rowindex={item.index + 2}
+                className={row === undefined ? 'row-loading' : rowClassName?.(row)}
+              >
+                {row === undefined ? (
+                  <td colSpan={columns.length} className="muted">
+                    Loading…
+                  </td>
+                ) : (
+                  <RowCells columns={columns} row={row} />
+                )}
+              </tr>
+            )
+          })}
+          <SpacerRow height={after} span={columns.length} />
+        </TableBody>
       </table>
     </div>
   )
+}
+
+/** Stands for the rows above or below the rendered ones (none: no row). */
+function SpacerRow({ height, span }: { height: number; span: number }) {
+  return height > 0 ? (
+    <tr aria-hidden="true" className="virtual-spacer">
+      <td colSpan={span} style={{ height, padding: 0, border: 0 }} />
+    </tr>
+  ) : null
 }

@@ -141,6 +141,8 @@ export const EXPORT_FORMAT_INFO: Record<
     extension: string
     description: string
     passphrase: 'required' | 'optional' | 'none'
+    /** Bytes that are not text (DER, keystores): never passed through a text decoder. */
+    binary: boolean
   }
 > = {
   pem: {
@@ -148,18 +150,21 @@ export const EXPORT_FORMAT_INFO: Record<
     extension: '.pem',
     description: 'The certificate alone, Base64 text (-----BEGIN CERTIFICATE-----).',
     passphrase: 'none',
+    binary: false,
   },
   der: {
     label: 'DER certificate',
     extension: '.der',
     description: 'The certificate alone, binary DER (Windows .cer, Java).',
     passphrase: 'none',
+    binary: true,
   },
   pkcs12: {
     label: 'PKCS#12 keystore',
     extension: '.p12',
     description: 'Certificate, private key and chain in one binary file (.p12/.pfx).',
     passphrase: 'optional',
+    binary: true,
   },
   jks: {
     label: 'Java keystore',
@@ -167,30 +172,35 @@ export const EXPORT_FORMAT_INFO: Record<
     description:
       'Certificate, private key and chain as a JKS keystore for Java; needs a passphrase.',
     passphrase: 'required',
+    binary: true,
   },
   chain: {
     label: 'Chain',
     extension: '-chain.pem',
     description: 'The intermediate certificates only, PEM text, without the certificate itself.',
     passphrase: 'none',
+    binary: false,
   },
   fullchain: {
     label: 'Full chain',
     extension: '-fullchain.pem',
     description: 'The certificate followed by its intermediates, PEM text (nginx ssl_certificate).',
     passphrase: 'none',
+    binary: false,
   },
   'private-key': {
     label: 'Private key',
     extension: '.key',
     description: 'The private key alone, PKCS#8 PEM; encrypted when a passphrase is given.',
     passphrase: 'optional',
+    binary: false,
   },
   'pem-bundle': {
     label: 'PEM bundle',
     extension: '-bundle.pem',
     description: 'Private key, certificate and chain in one PEM text file (HAProxy).',
     passphrase: 'optional',
+    binary: false,
   },
 }
 

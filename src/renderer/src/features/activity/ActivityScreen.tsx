@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react'
 import type { ActivityEntry, Profile } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
-import { touchesActivity } from '../../lib/cache-events'
+import { concerns } from '../../lib/cache-events'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
 import { useActivityStore } from './store'
 
@@ -59,34 +60,25 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
-        if (touchesActivity(change)) void load(scope)
+        if (concerns(change, ['activity'])) void load(scope)
       }),
     [load, scope],
   )
 
   return (
-    <section className="screen" aria-labelledby="activity-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="activity-title">Activity</h1>
-          <p className="screen-subtitle">Every change made through Infradesk, newest first</p>
-        </div>
-        <div className="screen-actions">
-          {profile ? (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={onlyThisProfile}
-                onChange={(event) => setOnlyThisProfile(event.target.checked)}
-              />
-              Only {profile.name}
-            </label>
-          ) : null}
-          <Button onClick={() => void load(scope)} busy={loading}>
-            Refresh
-          </Button>
-        </div>
-      </header>
+    <section className="screen" aria-labelledby={HEADING.id}>
+      <ScreenHeader
+        heading={HEADING}
+        onlyProfile={
+          profile
+            ? { name: profile.name, checked: onlyThisProfile, onChange: setOnlyThisProfile }
+            : null
+        }
+      >
+        <Button onClick={() => void load(scope)} busy={loading}>
+          Refresh
+        </Button>
+      </ScreenHeader>
       {error ? <ErrorBanner error={error} context="Could not read the activity log" /> : null}
       {!loaded ? (
         <p className="loading" role="status">
@@ -103,4 +95,11 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
       )}
     </section>
   )
+}
+
+/** The screen's heading; its section is labelled by the id. */
+const HEADING: ScreenHeading = {
+  id: 'activity-title',
+  title: 'Activity',
+  subtitle: 'Every change made through Infradesk, newest first',
 }

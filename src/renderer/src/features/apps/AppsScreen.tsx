@@ -1,20 +1,15 @@
 import { useState } from 'react'
+import { z } from 'zod'
 import { appMemberSchema, operations, type AppMember } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { displayValue, extraFields } from '../../lib/extra-fields'
+import { checkOne, namesFields, useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Table, type Column } from '../../ui/Table'
-import {
-  callOperation,
-  checkWith,
-  dataOf,
-  namesFields,
-  useCall,
-  useFieldChecks,
-} from '../ops-common/form'
+import { callOperation, dataOf, useCall } from '../ops-common/call'
 import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
@@ -27,8 +22,9 @@ import './apps.css'
  * view, which the screen says, since a viewer sees fewer members than an admin.
  */
 
-const idSchema = operations.listAppMembers.params.shape.id
+/** The environment is optional: empty lists every one, so it is checked only when typed. */
 const environmentSchema = operations.listAppMembers.query.shape.environmentId
+const membersFormSchema = operations.listAppMembers.params.extend({ environmentId: z.string() })
 
 const KIND_LABELS: Record<string, string> = {
   docker: 'Docker containers',
@@ -116,20 +112,18 @@ function columns(kind: string): Column<AppMember>[] {
 
 export function AppsScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
-  const [appId, setAppId] = useState(routeParams['id'] ?? '')
-  const [environmentId, setEnvironmentId] = useState(routeParams['environmentId'] ?? '')
+  const form = useSchemaForm(membersFormSchema, {
+    id: routeParams['id'] ?? '',
+    environmentId: routeParams['environmentId'] ?? '',
+  })
+  const { id: appId, environmentId } = form.values
+  const environmentError =
+    environmentId === '' ? undefined : checkOne(environmentSchema, environmentId)
   const [otherIssues, setOtherIssues] = useState<string[]>([])
   const apps = useIdSuggestions(profile, 'app', (seed) => seedApps(seed).map((app) => app.id))
   const environments = useIdSuggestions(profile, 'app-environment', (seed) => [
     ...new Set(seedApps(seed).flatMap((app) => app.environmentIds)),
   ])
-  const checks = useFieldChecks(
-    { id: appId, environmentId },
-    {
-      id: (value) => checkWith(idSchema, value),
-      environmentId: (value) => (value === '' ? undefined : checkWith(environmentSchema, value)),
-    },
-  )
   const list = useCall<Listing>()
 
   async function load() {
@@ -151,7 +145,7 @@ export function AppsScreen({ profile }: { profile: Profile }) {
       apps.remember(request.appId)
       if (request.environmentId !== null) environments.remember(request.environmentId)
     } else if (namesFields(outcome.error)) {
-      setOtherIssues(checks.placeServerErrors(outcome.error))
+      setOtherIssues(form.placeServerErrors(outcome.error))
     }
   }
 
@@ -170,23 +164,16 @@ export function AppsScreen({ profile }: { profile: Profile }) {
         onSubmit={(event) => {
           event.preventDefault()
           setOtherIssues([])
-          if (checks.attempt()) void load()
+          if (form.check() !== null && environmentError === undefined) void load()
         }}
       >
         <div className="op-form-row">
-          <IdField
-            label="App ID"
-            value={appId}
-            onChange={setAppId}
-            suggestions={apps.suggestions}
-            error={checks.errors.id}
-          />
+          <IdField label="App ID" {...form.field('id')} suggestions={apps.suggestions} />
           <IdField
             label="Environment ID (optional)"
-            value={environmentId}
-            onChange={setEnvironmentId}
+            {...form.field('environmentId')}
+            error={environmentError ?? form.errorOf('environmentId')}
             suggestions={environments.suggestions}
-            error={checks.errors.environmentId}
             hint="A UUID; empty lists every environment you may view."
           />
         </div>

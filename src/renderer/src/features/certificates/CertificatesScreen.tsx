@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
-import { bridge } from '../../bridge'
-import { isAuthError, isConnectivityError } from '../../lib/errors'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
+import { shownError } from '../../lib/cached-list-store'
 import { useNow } from '../../ui/useNow'
 import { CertificateList } from './CertificateList'
 import { DetailsPane } from './DetailsPane'
@@ -36,22 +35,13 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   const [folder, setFolder] = useState<FolderSelection>({ kind: 'all' })
   const [dialog, setDialog] = useState<OpenDialog>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const { show, reloadCached } = state
+  const { show, followCache } = state
 
   useEffect(() => {
     void show(profile.id, { refresh: profile.signedIn })
   }, [show, profile.id, profile.signedIn])
 
-  useEffect(
-    () =>
-      bridge.on('cache.changed', (change) => {
-        if (change.profileId !== null && change.profileId !== profile.id) return
-        // A refresh under way brings the same rows in its answer: no second read of them.
-        if (!change.tables.includes('certificate_rows')) return
-        if (!useCertificatesStore.getState().refreshing) void reloadCached()
-      }),
-    [reloadCached, profile.id],
-  )
+  useEffect(() => followCache(profile.id), [followCache, profile.id])
 
   const current = state.profileId === profile.id
   const tree = useMemo(() => folderTree(state.folders), [state.folders])
@@ -84,10 +74,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
     : offline
       ? 'Unavailable while the service cannot be reached'
       : null
-  const error =
-    current && state.error && !isConnectivityError(state.error) && !isAuthError(state.error)
-      ? state.error
-      : null
+  const error = shownError(state, profile.id)
 
   function afterChange(message: string) {
     setDialog(null)
@@ -96,67 +83,40 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   }
 
   return (
-    <section className="screen cert-screen" aria-labelledby="certificates-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="certificates-title">Certificates</h1>
-          <p className="screen-subtitle">
-            SSL certificates on <strong>{profile.name}</strong>
-          </p>
-        </div>
-        <div className="screen-actions">
-          <span className="updated" aria-live="polite">
-            {state.refreshing ? (
-              'Refreshing…'
-            ) : current && state.fetchedAt !== null ? (
-              <>
-                Updated <RelativeTime at={state.fetchedAt} />
-              </>
-            ) : current && state.loaded ? (
-              'Never updated'
-            ) : null}
-          </span>
-          <Button
-            onClick={() => void state.refresh()}
-            busy={state.refreshing}
-            disabled={!profile.signedIn}
-          >
-            Refresh
-          </Button>
-          <Button
-            variant="primary"
-            onClick={() => setDialog('upload')}
-            disabled={needsService !== null}
-            title={needsService ?? 'Upload a certificate and its private key'}
-          >
-            Upload…
-          </Button>
-          <Button
-            onClick={() => setDialog('export')}
-            disabled={needsService !== null || single === undefined}
-            title={
-              needsService ??
-              (single ? 'Save this certificate to a file' : 'Select one certificate')
-            }
-          >
-            Export…
-          </Button>
-          <Button
-            onClick={() => setDialog('move')}
-            disabled={needsService !== null || selectedRows.length === 0}
-            title={needsService ?? 'Move the selected certificates to a folder'}
-          >
-            Move to folder…
-          </Button>
-          <Button
-            onClick={() => setDialog('moveFolder')}
-            disabled={needsService !== null}
-            title={needsService ?? 'Move a folder under another, or to the top level'}
-          >
-            Move folder…
-          </Button>
-        </div>
-      </header>
+    <section className="screen cert-screen" aria-labelledby={HEADING.id}>
+      <ScreenHeader heading={HEADING} profileName={profile.name} list={{ store: state, profile }}>
+        <Button
+          variant="primary"
+          onClick={() => setDialog('upload')}
+          disabled={needsService !== null}
+          title={needsService ?? 'Upload a certificate and its private key'}
+        >
+          Upload…
+        </Button>
+        <Button
+          onClick={() => setDialog('export')}
+          disabled={needsService !== null || single === undefined}
+          title={
+            needsService ?? (single ? 'Save this certificate to a file' : 'Select one certificate')
+          }
+        >
+          Export…
+        </Button>
+        <Button
+          onClick={() => setDialog('move')}
+          disabled={needsService !== null || selectedRows.length === 0}
+          title={needsService ?? 'Move the selected certificates to a folder'}
+        >
+          Move to folder…
+        </Button>
+        <Button
+          onClick={() => setDialog('moveFolder')}
+          disabled={needsService !== null}
+          title={needsService ?? 'Move a folder under another, or to the top level'}
+        >
+          Move folder…
+        </Button>
+      </ScreenHeader>
 
       <div className="cert-filters" role="search" aria-label="Filter certificates">
         <input
@@ -335,4 +295,11 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
       ) : null}
     </section>
   )
+}
+
+/** The screen's heading; its section is labelled by the id. */
+const HEADING: ScreenHeading = {
+  id: 'certificates-title',
+  title: 'Certificates',
+  subtitle: 'SSL certificates on',
 }

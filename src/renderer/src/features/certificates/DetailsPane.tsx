@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react'
 import type { BridgeError, CertificateFacts, CertificateRow } from '../../../../shared/bridge'
-import { asBridgeError, bridge } from '../../bridge'
+import { bridge } from '../../bridge'
 import { displayValue } from '../../lib/extra-fields'
+import { useBridgeRead } from '../../lib/use-bridge-read'
 import { StatusBadge } from './CertificateList'
 import { expiryLabel, expiryOf } from './model'
 
@@ -26,27 +26,18 @@ interface DetailsPaneProps {
 }
 
 export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) {
-  const [details, setDetails] = useState<Details | null>(null)
-  const [error, setError] = useState<BridgeError | null>(null)
-
-  useEffect(() => {
-    let live = true
-    // A short pause, so arrowing through the list does not ask the service for every row.
-    const timer = setTimeout(() => {
-      bridge
-        .call('certificates.details', { profileId, id: row.id, readPem: !offline })
-        .then((answer) => {
-          if (!live) return
-          setDetails({ id: row.id, ...answer })
-          setError(null)
-        })
-        .catch((caught: unknown) => live && setError(asBridgeError(caught)))
-    }, 150)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
-  }, [profileId, row.id, offline])
+  // A short pause, so arrowing through the list does not ask the service for every row.
+  const read = useBridgeRead<Details | null>(
+    async () => ({
+      id: row.id,
+      ...(await bridge.call('certificates.details', { profileId, id: row.id, readPem: !offline })),
+    }),
+    [profileId, row.id, offline],
+    null,
+    { delayMs: 150 },
+  )
+  const details = read.value
+  const error = read.error
 
   const current = details?.id === row.id ? details : null
   const expiry = expiryOf(row, now)

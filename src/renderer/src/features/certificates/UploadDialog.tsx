@@ -1,7 +1,6 @@
-import { useEffect, useState, type DragEvent } from 'react'
+import { useState, type DragEvent } from 'react'
 import {
   UPLOAD_FIELDS,
-  type BridgeError,
   type PemSource,
   type Profile,
   type UploadCheck,
@@ -9,6 +8,7 @@ import {
 } from '../../../../shared/bridge'
 import { asBridgeError, bridge } from '../../bridge'
 import { fieldErrorsFrom } from '../../lib/errors'
+import { useBridgeRead } from '../../lib/use-bridge-read'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
@@ -53,36 +53,24 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
   const [certificate, setCertificate] = useState<PemValue>(EMPTY)
   const [privateKey, setPrivateKey] = useState<PemValue>(EMPTY)
   const [chain, setChain] = useState<PemValue>(EMPTY)
-  const [lastCheck, setCheck] = useState<UploadCheck | null>(null)
-  const [checkError, setCheckError] = useState<BridgeError | null>(null)
   const { busy, error, run, clearError } = useAction()
   const folderValue = choiceValue(folder)
   const ready = !isEmpty(certificate) && !isEmpty(privateKey)
-  const check = ready ? lastCheck : null
 
   // Checked in main as the material changes (a short pause after typing).
-  useEffect(() => {
-    if (!ready) return
-    let live = true
-    const timer = setTimeout(() => {
-      bridge
-        .call('certificates.checkUpload', {
-          certificate: toSource(certificate),
-          privateKey: toSource(privateKey),
-          ...(isEmpty(chain) ? {} : { chain: toSource(chain) }),
-        })
-        .then((result) => {
-          if (!live) return
-          setCheck(result)
-          setCheckError(null)
-        })
-        .catch((caught: unknown) => live && setCheckError(asBridgeError(caught)))
-    }, 250)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
-  }, [ready, certificate, privateKey, chain])
+  const checked = useBridgeRead<UploadCheck | null>(
+    () =>
+      bridge.call('certificates.checkUpload', {
+        certificate: toSource(certificate),
+        privateKey: toSource(privateKey),
+        ...(isEmpty(chain) ? {} : { chain: toSource(chain) }),
+      }),
+    [certificate, privateKey, chain],
+    null,
+    { enabled: ready, delayMs: 250 },
+  )
+  const check = ready ? checked.value : null
+  const checkError = checked.error
 
   const service = error ? fieldErrorsFrom(error.details, UPLOAD_FIELDS) : { fields: {}, other: [] }
   const problemOf = (field: UploadField) =>

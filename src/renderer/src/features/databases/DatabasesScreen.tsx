@@ -1,24 +1,25 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import type { RotationRecord } from '../../../../shared/bridge/channels/operations'
 import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
+import { useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions } from '../../lib/suggestions'
+import { useBridgeRead } from '../../lib/use-bridge-read'
+import { concerns } from '../../lib/cache-events'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
-import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { Table, type Column } from '../../ui/Table'
-import { checkWith, isRecord, text, useFieldChecks } from '../ops-common/form'
-import { FormIssues } from '../ops-common/FormIssues'
+import { isRecord, text } from '../ops-common/call'
 import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
 import { ValueTable } from '../ops-common/ValueTable'
-import { WriteConfirm } from '../ops-common/WriteConfirm'
+import { WriteForm } from '../ops-common/WriteForm'
 import '../ops-common/ops.css'
 
 /*
@@ -27,8 +28,6 @@ import '../ops-common/ops.css'
  * choice, off by default. A scheduled reread finishes later: the main process follows it and
  * the screen updates when it is due.
  */
-
-const idSchema = operations.rotateDatabaseCertificate.params.shape.id
 
 const MODE_WORDS: Record<string, string> = {
   reloaded_in_place: 'Reloaded in place — the engine kept serving',
@@ -70,9 +69,11 @@ const HISTORY_COLUMNS: Column<RotationRecord>[] = [
 
 export function DatabasesScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
-  const [databaseId, setDatabaseId] = useState(routeParams['id'] ?? '')
+  const form = useSchemaForm(operations.rotateDatabaseCertificate.params, {
+    id: routeParams['id'] ?? '',
+  })
+  const databaseId = form.values.id
   const [allowRestart, setAllowRestart] = useState(false)
-  const [history, setHistory] = useState<RotationRecord[]>([])
   const databases = useIdSuggestions(profile, 'database', (seed) => {
     const byEngine = seed['databases'] as Record<string, string[]>
     return [
@@ -81,35 +82,22 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
       ...(byEngine['clickhouse'] ?? []),
     ]
   })
-  const checks = useFieldChecks({ id: databaseId }, { id: (value) => checkWith(idSchema, value) })
-  const rotate = useWrite<RotationRecord>(profile, checks, true)
+  const rotate = useWrite<RotationRecord>(profile, form, true)
 
-  const loadHistory = useCallback(async () => {
-    try {
-      setHistory(await bridge.call('databases.rotations', { profileId: profile.id }))
-    } catch {
-      // The history is a convenience; the rotation's own outcome is shown either way.
-    }
-  }, [profile.id])
-
-  useEffect(() => {
-    let live = true
-    bridge
-      .call('databases.rotations', { profileId: profile.id })
-      .then((rotations) => live && setHistory(rotations))
-      .catch(() => undefined)
-    return () => {
-      live = false
-    }
-  }, [profile.id])
+  const history = useBridgeRead(
+    () => bridge.call('databases.rotations', { profileId: profile.id }),
+    [profile.id],
+    [],
+  )
+  const loadHistory = history.reload
 
   useEffect(() => {
     const offSettled = bridge.on('databases.rotationSettled', (event) => {
-      if (event.profileId === profile.id) void loadHistory()
+      if (event.profileId === profile.id) loadHistory()
     })
     const offChanged = bridge.on('cache.changed', (change) => {
-      if (change.profileId === profile.id && change.tables.includes('database_rotations')) {
-        void loadHistory()
+      if (concerns(change, ['rotations'], profile.id)) {
+        loadHistory()
       }
     })
     return () => {
@@ -123,7 +111,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
     const outcome = await rotate.send(() => bridge.call('databases.rotate', request))
     if (outcome.ok) {
       databases.remember(request.databaseId)
-      void loadHistory()
+      loadHistory()
     }
   }
 
@@ -131,7 +119,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
   const latest =
     rotate.value === null
       ? null
-      : (history.find((entry) => entry.id === rotate.value?.id) ?? rotate.value)
+      : (history.value.find((entry) => entry.id === rotate.value?.id) ?? rotate.value)
   const answer = latest?.answer
   const mode = answer ? text(answer, 'mode') : null
   const serial = answer ? serialOf(answer) : null
@@ -143,21 +131,99 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
       doing="Rotate a managed database’s direct-TLS certificate on"
       profile={profile}
     >
-      <form
-        className="op-form"
-        aria-label="Rotate a database certificate"
-        onSubmit={(event) => {
-          event.preventDefault()
-          rotate.submit(() => void send())
+      <WriteForm
+        profile={profile}
+        write={rotate}
+        label="Rotate a database certificate"
+        submitLabel="Rotate certificate…"
+        tone="danger"
+        failure="The certificate was not rotated"
+        send={() => void send()}
+        confirm={{
+          title: 'Rotate this database’s certificate?',
+          confirmLabel: 'Rotate certificate',
+          text: (
+            <>
+              <p>
+                Database <code>{databaseId}</code> gets a new direct-TLS certificate; clients that
+                pin the old one must be updated.
+              </p>
+              <p>
+                {allowRestart ? (
+                  <strong>
+                    A restart is allowed: the engine may be restarted, dropping connections.
+                  </strong>
+                ) : (
+                  'No restart is allowed: the engine reloads in place; an engine that rereads on a schedule finishes later, and this screen says when. (A node whose daemon cannot reload yet still restarts it.)'
+                )}
+              </p>
+            </>
+          ),
         }}
+        outcome={
+          <>
+            {latest && answer ? (
+              <>
+                {latest.status === 'pending' ? (
+                  <div
+                    className="banner banner-warning"
+                    role="status"
+                    aria-label="Rotation outcome"
+                  >
+                    <div className="banner-text">
+                      <div className="banner-title">
+                        Rotation pending: the engine rereads the certificate on its schedule
+                      </div>
+                      <div className="banner-message">
+                        New serial <code>{serial ?? '—'}</code> is issued; the engine takes it by{' '}
+                        {latest.completesAt === null
+                          ? 'later'
+                          : formatLocalFull(latest.completesAt)}
+                        . This updates when it finishes.
+                      </div>
+                    </div>
+                  </div>
+                ) : (
+                  <div role="status" aria-label="Rotation outcome">
+                    <Outcome title="Certificate rotated">
+                      {mode ? (MODE_WORDS[mode] ?? mode) : 'The service did not say how'}
+                      {latest.completesAt !== null ? ' (the scheduled reread has finished)' : ''}.
+                      New serial <code aria-label="New serial">{serial ?? '—'}</code>
+                      {previousSerial ? (
+                        <>
+                          , replacing <code>{previousSerial}</code>
+                        </>
+                      ) : null}
+                      .
+                    </Outcome>
+                  </div>
+                )}
+                {isRecord(answer) ? (
+                  <div className="op-section">
+                    <h2>The service’s answer</h2>
+                    <ValueTable value={answer} label="Rotation answer" />
+                  </div>
+                ) : null}
+              </>
+            ) : null}
+
+            <div className="op-section">
+              <h2>Rotations requested from this app</h2>
+              {history.error ? (
+                <ErrorBanner error={history.error} context="Could not read the rotations" />
+              ) : null}
+              <Table
+                label="Rotations"
+                columns={HISTORY_COLUMNS}
+                rows={history.value}
+                rowKey={(r) => r.id}
+                empty="None yet."
+              />
+            </div>
+          </>
+        }
       >
-        <IdField
-          label="Database ID"
-          value={databaseId}
-          onChange={setDatabaseId}
-          suggestions={databases.suggestions}
-          error={checks.errors.id}
-        />
+        <IdField label="Database ID" {...form.field('id')} suggestions={databases.suggestions} />
         <ul className="op-explain" aria-label="How the engine takes the new certificate">
           <li>
             <strong>In-place reload</strong> (the usual case): the database certificate authority
@@ -182,89 +248,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
           />
           Allow a restart (allowRestart)
         </label>
-        <FormIssues issues={rotate.issues} />
-        <div className="op-form-actions">
-          <Button type="submit" variant="danger" disabled={!profile.signedIn}>
-            Rotate certificate…
-          </Button>
-        </div>
-      </form>
-
-      {rotate.error && !rotate.confirming ? (
-        <ErrorBanner error={rotate.error} context="The certificate was not rotated" />
-      ) : null}
-
-      {latest && answer ? (
-        <>
-          {latest.status === 'pending' ? (
-            <div className="banner banner-warning" role="status" aria-label="Rotation outcome">
-              <div className="banner-text">
-                <div className="banner-title">
-                  Rotation pending: the engine rereads the certificate on its schedule
-                </div>
-                <div className="banner-message">
-                  New serial <code>{serial ?? '—'}</code> is issued; the engine takes it by{' '}
-                  {latest.completesAt === null ? 'later' : formatLocalFull(latest.completesAt)}.
-                  This updates when it finishes.
-                </div>
-              </div>
-            </div>
-          ) : (
-            <div role="status" aria-label="Rotation outcome">
-              <Outcome title="Certificate rotated">
-                {mode ? (MODE_WORDS[mode] ?? mode) : 'The service did not say how'}
-                {latest.completesAt !== null ? ' (the scheduled reread has finished)' : ''}. New
-                serial <code aria-label="New serial">{serial ?? '—'}</code>
-                {previousSerial ? (
-                  <>
-                    , replacing <code>{previousSerial}</code>
-                  </>
-                ) : null}
-                .
-              </Outcome>
-            </div>
-          )}
-          {isRecord(answer) ? (
-            <div className="op-section">
-              <h2>The service’s answer</h2>
-              <ValueTable value={answer} label="Rotation answer" />
-            </div>
-          ) : null}
-        </>
-      ) : null}
-
-      <div className="op-section">
-        <h2>Rotations requested from this app</h2>
-        <Table
-          label="Rotations"
-          columns={HISTORY_COLUMNS}
-          rows={history}
-          rowKey={(r) => r.id}
-          empty="None yet."
-        />
-      </div>
-
-      <WriteConfirm
-        {...rotate.dialog}
-        profile={profile}
-        title="Rotate this database’s certificate?"
-        confirmLabel="Rotate certificate"
-        onConfirm={() => void send()}
-      >
-        <p>
-          Database <code>{databaseId}</code> gets a new direct-TLS certificate; clients that pin the
-          old one must be updated.
-        </p>
-        <p>
-          {allowRestart ? (
-            <strong>
-              A restart is allowed: the engine may be restarted, dropping connections.
-            </strong>
-          ) : (
-            'No restart is allowed: the engine reloads in place; an engine that rereads on a schedule finishes later, and this screen says when. (A node whose daemon cannot reload yet still restarts it.)'
-          )}
-        </p>
-      </WriteConfirm>
+      </WriteForm>
     </OpScreen>
   )
 }

@@ -1,26 +1,16 @@
-import { useState } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { missingPermissionOf } from '../../lib/errors'
+import { useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
-import { Button } from '../../ui/Button'
-import { ErrorBanner } from '../../ui/ErrorBanner'
-import {
-  callOperation,
-  checkWith,
-  dataOf,
-  isRecord,
-  text,
-  useFieldChecks,
-} from '../ops-common/form'
 import { AnswerSection } from '../ops-common/AnswerSection'
-import { FormIssues } from '../ops-common/FormIssues'
+import { callOperation, dataOf, isRecord, text } from '../ops-common/call'
 import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
-import { WriteConfirm } from '../ops-common/WriteConfirm'
+import { WriteForm } from '../ops-common/WriteForm'
 import '../ops-common/ops.css'
 
 /*
@@ -29,8 +19,6 @@ import '../ops-common/ops.css'
  * profiles only. The spec names its permission, so a 403 always names it too.
  */
 
-const { nodeId: nodeSchema, deploymentId: deploymentSchema } =
-  operations.resolveDeploymentSource.params.shape
 export const DEPLOYMENT_PERMISSION = 'docker:containers:edit'
 
 type SeedDeployments = { nodeId: string; deploymentId: string }[]
@@ -47,24 +35,18 @@ function recordedCommit(data: unknown): string | null {
 
 export function DeploymentsScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
-  const [nodeId, setNodeId] = useState(routeParams['nodeId'] ?? '')
-  const [deploymentId, setDeploymentId] = useState(
-    routeParams['deploymentId'] ?? routeParams['id'] ?? '',
-  )
+  const form = useSchemaForm(operations.resolveDeploymentSource.params, {
+    nodeId: routeParams['nodeId'] ?? '',
+    deploymentId: routeParams['deploymentId'] ?? routeParams['id'] ?? '',
+  })
+  const { nodeId, deploymentId } = form.values
   const nodes = useIdSuggestions(profile, 'node', (seed) => [
     ...new Set(seedDeployments(seed).map((entry) => entry.nodeId)),
   ])
   const deployments = useIdSuggestions(profile, 'deployment', (seed) =>
     seedDeployments(seed).map((entry) => entry.deploymentId),
   )
-  const checks = useFieldChecks(
-    { nodeId, deploymentId },
-    {
-      nodeId: (value) => checkWith(nodeSchema, value),
-      deploymentId: (value) => checkWith(deploymentSchema, value),
-    },
-  )
-  const resolve = useWrite<{ deploymentId: string; deployment: unknown }>(profile, checks, false)
+  const resolve = useWrite<{ deploymentId: string; deployment: unknown }>(profile, form, false)
 
   async function send() {
     // The deployment first: the activity log names a call's first parameter as its target.
@@ -90,13 +72,47 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
       doing="Resolve a blue/green deployment’s branch head on"
       profile={profile}
     >
-      <form
-        className="op-form"
-        aria-label="Resolve the branch head"
-        onSubmit={(event) => {
-          event.preventDefault()
-          resolve.submit(() => void send())
+      <WriteForm
+        profile={profile}
+        write={resolve}
+        label="Resolve the branch head"
+        submitLabel="Resolve branch head"
+        tone="primary"
+        failure="The branch head was not resolved"
+        failureAction={
+          forbidden ? (
+            <span>
+              Needs <code>{DEPLOYMENT_PERMISSION}</code>
+            </span>
+          ) : undefined
+        }
+        send={() => void send()}
+        confirm={{
+          title: 'Record the branch head as the desired commit?',
+          confirmLabel: 'Resolve branch head',
+          text: (
+            <p>
+              Deployment <code>{deploymentId}</code> on node <code>{nodeId}</code> gets its branch’s
+              current head as its desired commit. Nothing is built.
+            </p>
+          ),
         }}
+        outcome={
+          <>
+            {resolve.value ? (
+              <Outcome title={`Deployment ${resolve.value.deploymentId}: branch head recorded`}>
+                Desired commit recorded:{' '}
+                <code aria-label="Recorded commit">{commit ?? 'not reported by the service'}</code>.
+                No build was started.
+              </Outcome>
+            ) : null}
+            <AnswerSection
+              heading="The deployment as the service returned it"
+              label="Resolved deployment"
+              value={deployment}
+            />
+          </>
+        }
       >
         <ul className="op-explain">
           <li>
@@ -109,74 +125,14 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
           </li>
         </ul>
         <div className="op-form-row">
-          <IdField
-            label="Node ID"
-            value={nodeId}
-            onChange={setNodeId}
-            suggestions={nodes.suggestions}
-            error={checks.errors.nodeId}
-          />
+          <IdField label="Node ID" {...form.field('nodeId')} suggestions={nodes.suggestions} />
           <IdField
             label="Deployment ID"
-            value={deploymentId}
-            onChange={setDeploymentId}
+            {...form.field('deploymentId')}
             suggestions={deployments.suggestions}
-            error={checks.errors.deploymentId}
           />
         </div>
-        <FormIssues issues={resolve.issues} />
-        <div className="op-form-actions">
-          <Button
-            type="submit"
-            variant="primary"
-            busy={resolve.busy && !resolve.confirming}
-            disabled={!profile.signedIn}
-          >
-            Resolve branch head
-          </Button>
-        </div>
-      </form>
-
-      {resolve.error && !resolve.confirming ? (
-        <ErrorBanner
-          error={resolve.error}
-          context="The branch head was not resolved"
-          action={
-            forbidden ? (
-              <span>
-                Needs <code>{DEPLOYMENT_PERMISSION}</code>
-              </span>
-            ) : undefined
-          }
-        />
-      ) : null}
-
-      {resolve.value ? (
-        <Outcome title={`Deployment ${resolve.value.deploymentId}: branch head recorded`}>
-          Desired commit recorded:{' '}
-          <code aria-label="Recorded commit">{commit ?? 'not reported by the service'}</code>. No
-          build was started.
-        </Outcome>
-      ) : null}
-      <AnswerSection
-        heading="The deployment as the service returned it"
-        label="Resolved deployment"
-        value={deployment}
-      />
-
-      <WriteConfirm
-        {...resolve.dialog}
-        profile={profile}
-        title="Record the branch head as the desired commit?"
-        confirmLabel="Resolve branch head"
-        tone="primary"
-        onConfirm={() => void send()}
-      >
-        <p>
-          Deployment <code>{deploymentId}</code> on node <code>{nodeId}</code> gets its branch’s
-          current head as its desired commit. Nothing is built.
-        </p>
-      </WriteConfirm>
+      </WriteForm>
     </OpScreen>
   )
 }

@@ -6,6 +6,7 @@ import { displayValue } from '../../lib/extra-fields'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { epochMsOf } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { useInferenceStore } from './store'
@@ -74,32 +75,24 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
   const error = state.error
 
   return (
-    <section className="screen" aria-labelledby="inference-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="inference-title">Inference models</h1>
-          <p className="screen-subtitle">
-            Models the signed-in user can call on <strong>{profile.name}</strong>
-          </p>
-        </div>
-        <div className="screen-actions">
-          <input
-            type="search"
-            className="input search"
-            placeholder="Filter by model ID"
-            aria-label="Search models by ID"
-            value={query}
-            onChange={(event) => setQueryText(event.target.value)}
-          />
-          <Button
-            onClick={() => void load(profile.id)}
-            busy={state.loading}
-            disabled={!profile.signedIn}
-          >
-            Refresh
-          </Button>
-        </div>
-      </header>
+    <section className="screen" aria-labelledby={HEADING.id}>
+      <ScreenHeader heading={HEADING} profileName={profile.name}>
+        <input
+          type="search"
+          className="input search"
+          placeholder="Filter by model ID"
+          aria-label="Search models by ID"
+          value={query}
+          onChange={(event) => setQueryText(event.target.value)}
+        />
+        <Button
+          onClick={() => void load(profile.id)}
+          busy={state.loading}
+          disabled={!profile.signedIn}
+        >
+          Refresh
+        </Button>
+      </ScreenHeader>
 
       {!profile.signedIn ? (
         <div className="banner banner-warning" role="status">
@@ -143,4 +136,11 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
       )}
     </section>
   )
+}
+
+/** The screen's heading; its section is labelled by the id. */
+const HEADING: ScreenHeading = {
+  id: 'inference-title',
+  title: 'Inference models',
+  subtitle: 'Models the signed-in user can call on',
 }

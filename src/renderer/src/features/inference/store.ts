@@ -40,6 +40,17 @@ interface InferenceState {
 let generation = 0
 let listNumber = 0
 
+/** A window of the catalog, filtered and sorted in main: as read ('window') or fetched anew. */
+function readModels(
+  channel: 'inference.window' | 'inference.fetch',
+  profileId: string,
+  view: { query: string; sort: ListSort },
+  offset = 0,
+  limit = PAGE_ROWS,
+): Promise<ModelWindow> {
+  return bridge.call(channel, { profileId, offset, limit, query: view.query, sort: view.sort })
+}
+
 /**
  * The inference catalog (op 6) of the shown profile, read on every visit. It runs to 150,000
  * models (10 MB), so it stays in main: the store holds the counts and the first window.
@@ -74,13 +85,7 @@ export const useInferenceStore = create<InferenceState>()((set, get) => {
   async function readWindow(profileId: string, query: string, sort: ListSort) {
     const mine = generation
     try {
-      const window = await bridge.call('inference.window', {
-        profileId,
-        offset: 0,
-        limit: PAGE_ROWS,
-        query,
-        sort,
-      })
+      const window = await readModels('inference.window', profileId, { query, sort })
       if (mine === generation && get().profileId === profileId) apply(profileId, window, query)
     } catch (error) {
       if (mine === generation) fail(profileId, error)
@@ -119,13 +124,7 @@ export const useInferenceStore = create<InferenceState>()((set, get) => {
       set({ loading: true, error: null })
       const { query, sort } = get()
       try {
-        const window = await bridge.call('inference.fetch', {
-          profileId,
-          offset: 0,
-          limit: PAGE_ROWS,
-          query,
-          sort,
-        })
+        const window = await readModels('inference.fetch', profileId, { query, sort })
         if (mine !== generation) return
         apply(profileId, window, query)
         set({ loading: false, error: window.offline ? window.error : null })
@@ -155,13 +154,7 @@ export const useInferenceStore = create<InferenceState>()((set, get) => {
     async loadRows(offset, limit) {
       const { profileId, query, sort } = get()
       if (!profileId) return []
-      const window = await bridge.call('inference.window', {
-        profileId,
-        offset,
-        limit,
-        query,
-        sort,
-      })
+      const window = await readModels('inference.window', profileId, { query, sort }, offset, limit)
       return window.items
     },
   }

@@ -1,28 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef } from 'react'
 import { z } from 'zod'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
-import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels/operations'
+import type { KnownOrder } from '../../../../shared/bridge/channels/operations'
 import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
+import { checkOne, namesFields, useSchemaForm } from '../../lib/schema-form'
 import { sandboxSeed, useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import { Field } from '../../ui/Field'
-import { SuggestInput } from '../../ui/SuggestInput'
 import { Table, type Column } from '../../ui/Table'
-import {
-  callOperation,
-  checkWith,
-  dataOf,
-  isRecord,
-  namesFields,
-  useCall,
-  useFieldChecks,
-} from '../ops-common/form'
+import { callOperation, dataOf, isRecord, useCall } from '../ops-common/call'
 import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { OrderForm } from '../ops-common/OrderForm'
+import { useStartingOrder } from '../ops-common/useStartingOrder'
 import { ValueTable } from '../ops-common/ValueTable'
 import '../ops-common/ops.css'
 
@@ -33,9 +25,9 @@ import '../ops-common/ops.css'
  * last answer the app kept (or, on the embedded sandbox, its seed) and ids can be added.
  */
 
-const slugSchema = operations.getLoggingSchema.params.shape.slug
 /** Op 11 does not take the folder; its id only picks the list, and folder ids are UUIDs. */
 const folderIdSchema = z.uuid()
+const folderFormSchema = z.object({ folderId: folderIdSchema })
 
 type SeedFolders = { id: string; environmentIds: string[] }[]
 const seedFolders = (seed: SandboxSeed) => seed['loggingEnvironmentFolders'] as SeedFolders
@@ -60,13 +52,15 @@ const FIELD_COLUMNS: Column<SchemaField>[] = [
 
 function SchemaLookup({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
-  const [slug, setSlug] = useState(routeParams['slug'] ?? '')
+  const form = useSchemaForm(operations.getLoggingSchema.params, {
+    slug: routeParams['slug'] ?? '',
+  })
+  const { slug } = form.values
   const slugs = useIdSuggestions(
     profile,
     'logging-schema',
     (seed) => seed['loggingSchemas'] as string[],
   )
-  const checks = useFieldChecks({ slug }, { slug: (value) => checkWith(slugSchema, value) })
   const lookup = useCall<{ slug: string; schema: unknown }>()
 
   async function load() {
@@ -78,7 +72,7 @@ function SchemaLookup({ profile }: { profile: Profile }) {
       return { slug: wanted, schema: dataOf(answer) }
     })
     if (outcome.ok) slugs.remember(wanted)
-    else if (namesFields(outcome.error)) checks.placeServerErrors(outcome.error)
+    else if (namesFields(outcome.error)) form.placeServerErrors(outcome.error)
   }
 
   const schema = lookup.value?.schema
@@ -95,20 +89,10 @@ function SchemaLookup({ profile }: { profile: Profile }) {
         aria-label="Look up a logging schema"
         onSubmit={(event) => {
           event.preventDefault()
-          if (checks.attempt()) void load()
+          if (form.check() !== null) void load()
         }}
       >
-        <Field label="Schema slug" error={checks.errors.slug}>
-          {(control) => (
-            <SuggestInput
-              {...control}
-              className="input input-mono"
-              value={slug}
-              suggestions={slugs.suggestions}
-              onChange={(event) => setSlug(event.target.value.trim())}
-            />
-          )}
-        </Field>
+        <IdField label="Schema slug" {...form.field('slug')} suggestions={slugs.suggestions} />
         <div className="op-form-actions">
           <Button type="submit" variant="primary" busy={lookup.busy} disabled={!profile.signedIn}>
             Look up
@@ -141,18 +125,13 @@ function SchemaLookup({ profile }: { profile: Profile }) {
 
 function EnvironmentOrder({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
-  const [folderId, setFolderId] = useState(routeParams['folderId'] ?? '')
-  const [ids, setIds] = useState<string[]>([])
-  const [known, setKnown] = useState<KnownOrder>({ items: [], fetchedAt: null })
+  const form = useSchemaForm(folderFormSchema, { folderId: routeParams['folderId'] ?? '' })
+  const { folderId } = form.values
   const folders = useIdSuggestions(profile, 'logging-folder', (seed) =>
     seedFolders(seed).map((folder) => folder.id),
   )
   const environments = useIdSuggestions(profile, 'logging-environment', (seed) =>
     seedFolders(seed).flatMap((folder) => folder.environmentIds),
-  )
-  const checks = useFieldChecks(
-    { folderId },
-    { folderId: (value) => checkWith(folderIdSchema, value) },
   )
 
   /** The folder's environments as last known, else the embedded sandbox's seed, else none. */
@@ -173,51 +152,44 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
   )
 
   // What the app kept, then the list of the folder the screen was opened with.
-  useEffect(() => {
-    let live = true
-    const opened = routeParams['folderId'] ?? ''
-    bridge
-      .call('logging.knownEnvironments', { profileId: profile.id })
-      .then(async (order) => {
-        if (!live) return
-        setKnown(order)
-        if (checkWith(folderIdSchema, opened) !== undefined) return
-        const start = await startFrom(opened, order)
-        if (live) setIds(start)
-      })
-      .catch(() => undefined)
-    return () => {
-      live = false
-    }
+  const start = useStartingOrder(
+    async () => {
+      const order = await bridge.call('logging.knownEnvironments', { profileId: profile.id })
+      const opened = routeParams['folderId'] ?? ''
+      const ids =
+        checkOne(folderIdSchema, opened) === undefined ? await startFrom(opened, order) : []
+      return { known: order, ids }
+    },
     // Opened once per profile; later folder changes go through chooseFolder.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [profile.id])
+    [profile.id],
+  )
+  const { known, ids, setIds } = start
 
   /** A new folder starts its own list (unless another folder was chosen meanwhile). */
   const chosenFolder = useRef(folderId)
   function chooseFolder(folder: string) {
-    setFolderId(folder)
+    form.set('folderId', folder)
     chosenFolder.current = folder
-    if (checkWith(folderIdSchema, folder) !== undefined) return
-    void startFrom(folder, known).then((start) => {
-      if (chosenFolder.current === folder) setIds(start)
+    if (checkOne(folderIdSchema, folder) !== undefined) return
+    void startFrom(folder, known).then((list) => {
+      if (chosenFolder.current === folder) setIds(list)
     })
   }
 
-  const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
   const folderName = known.items.find((item) => item.folderId === folderId)?.folderName
   return (
     <section className="op-section" aria-labelledby="order-title">
       <h2 id="order-title">Reorder the environments of a folder</h2>
+      {start.error ? (
+        <ErrorBanner error={start.error} context="Could not read the environments the app kept" />
+      ) : null}
       <OrderForm
         profile={profile}
         label="Reorder environments"
         listLabel="Environments in their new order"
         addLabel="Add an environment ID"
         noun="environment"
-        ids={ids}
-        onIdsChange={setIds}
-        known={knownById}
+        order={start}
         suggestions={environments.suggestions}
         before={
           <IdField
@@ -225,18 +197,17 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
             value={folderId}
             onChange={chooseFolder}
             suggestions={folders.suggestions}
-            error={checks.errors.folderId}
+            error={form.errorOf('folderId')}
             hint={folderName ? `Folder: ${folderName}` : 'The folder whose environments you order.'}
           />
         }
-        ready={checks.attempt}
+        ready={() => form.check() !== null}
         save={(items) => bridge.call('logging.reorder', { profileId: profile.id, folderId, items })}
         onSaved={(order, sent) => {
           folders.remember(folderId)
           for (const id of sent) environments.remember(id)
-          setKnown(order)
           const inFolder = order.items.filter((item) => item.folderId === folderId)
-          if (inFolder.length > 0) setIds(inFolder.map((item) => item.id))
+          start.setKnown(order, inFolder.length > 0 ? inFolder.map((item) => item.id) : undefined)
         }}
         confirmText={
           <p>

@@ -1,15 +1,16 @@
 import { useState } from 'react'
 import type { Migration } from '../../../../shared/api'
-import type { BridgeError, Profile } from '../../../../shared/bridge'
-import { asBridgeError, bridge } from '../../bridge'
-import { useSchemaForm } from '../../lib/schema-form'
+import type { Profile } from '../../../../shared/bridge'
+import { bridge } from '../../bridge'
+import { namesFields, useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import { Field } from '../../ui/Field'
-import { SuggestInput } from '../../ui/SuggestInput'
+import { FormIssues } from '../ops-common/FormIssues'
+import { IdField } from '../ops-common/IdField'
+import { useWrite } from '../ops-common/useWrite'
 import { explainResolveError } from './explain'
 import { resolveFormSchema, type AuthoritativeSide } from './form-schema'
 
@@ -53,9 +54,9 @@ export function ResolveMigrationDialog({
     authoritativeSide: '' as AuthoritativeSide,
   })
   const [reconciled, setReconciled] = useState(false)
-  const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeError | null>(null)
+  // Resolving only records a decision: asked once more on a protected profile only.
+  const resolve = useWrite<Migration>(profile, form, false)
+  const { busy, confirming, error } = resolve
   const ids = useIdSuggestions(profile, 'migration', (seed) => {
     const migrations = seed['migrations'] as Record<string, string[]> | undefined
     return migrations?.['needs_attention'] ?? []
@@ -63,36 +64,34 @@ export function ResolveMigrationDialog({
   const ready = form.valid && reconciled
 
   function requestResolve() {
-    if (!form.check() || !reconciled) return
-    setError(null)
-    if (profile.protected) setConfirming(true)
-    else void send()
+    if (reconciled) resolve.submit(() => void send())
   }
 
   async function send() {
     const input = form.check()
     if (!input || !reconciled) return
-    setBusy(true)
-    setError(null)
-    try {
-      const migration = await bridge.call('migrations.resolve', {
+    const outcome = await resolve.send(() =>
+      bridge.call('migrations.resolve', {
         profileId: profile.id,
         id: input.id,
         authoritativeSide: input.authoritativeSide,
-      })
+      }),
+    )
+    // Whatever the answer, the confirmation closes: the dialog shows what happened.
+    resolve.cancel()
+    if (outcome.ok) {
       ids.remember(input.id)
-      setConfirming(false)
-      onResolved(migration)
-    } catch (caught) {
-      const failure = asBridgeError(caught)
-      setConfirming(false)
-      if (!form.showError(failure)) setError(failure)
-    } finally {
-      setBusy(false)
+      onResolved(outcome.value)
     }
   }
 
-  const explanation = error ? explainResolveError(error, form.values.id, profile.name) : null
+  // A 400 whose every issue sits on a field needs no banner; anything else is shown in full.
+  const explainedByFields =
+    error?.code === 'VALIDATION_ERROR' && namesFields(error) && resolve.issues.length === 0
+  const shownError = explainedByFields ? null : error
+  const explanation = shownError
+    ? explainResolveError(shownError, form.values.id, profile.name)
+    : null
   const chosen = SIDES.find((side) => side.value === form.values.authoritativeSide)
 
   return (
@@ -132,21 +131,13 @@ export function ResolveMigrationDialog({
           </li>
         </ul>
 
-        <Field
+        <IdField
           label="Migration id"
-          error={form.errorOf('id')}
+          {...form.field('id')}
+          suggestions={ids.suggestions}
           hint="Recent ids and, on the sandbox, migrations that need attention are suggested."
-        >
-          {(control) => (
-            <SuggestInput
-              {...control}
-              {...form.text('id')}
-              suggestions={ids.suggestions}
-              className="input col-mono"
-              placeholder="e.g. 7d9f0c1e-…"
-            />
-          )}
-        </Field>
+          placeholder="e.g. 7d9f0c1e-…"
+        />
 
         <fieldset
           className="field resolve-sides"
@@ -185,14 +176,8 @@ export function ResolveMigrationDialog({
         </label>
         {!reconciled ? <p className="field-hint">Resolve is enabled once you tick this.</p> : null}
 
-        {form.otherIssues.length > 0 ? (
-          <ul className="form-issues">
-            {form.otherIssues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        ) : null}
-        {error ? (
+        <FormIssues issues={resolve.issues} />
+        {shownError ? (
           <div className="resolve-error">
             {explanation ? (
               <div className="resolve-explanation">
@@ -200,7 +185,7 @@ export function ResolveMigrationDialog({
                 <p>{explanation.text}</p>
               </div>
             ) : null}
-            <ErrorBanner error={error} context="The service refused the resolution" />
+            <ErrorBanner error={shownError} context="The service refused the resolution" />
           </div>
         ) : null}
       </Dialog>
@@ -212,7 +197,7 @@ export function ResolveMigrationDialog({
         tone="danger"
         busy={busy}
         onConfirm={() => void send()}
-        onCancel={() => setConfirming(false)}
+        onCancel={resolve.cancel}
       >
         <p>
           <strong>{profile.name}</strong> is a protected profile. You are about to resolve migration{' '}

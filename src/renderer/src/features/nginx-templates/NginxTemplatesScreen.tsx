@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
-import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels/operations'
 import { bridge } from '../../bridge'
 import { sandboxSeed, useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { OpScreen } from '../ops-common/OpScreen'
 import { OrderForm } from '../ops-common/OrderForm'
+import { useStartingOrder, type StartingOrder } from '../ops-common/useStartingOrder'
 import '../ops-common/ops.css'
 
 /*
@@ -17,9 +17,7 @@ import '../ops-common/ops.css'
  */
 
 /** The folders as last known, else the embedded sandbox's seed, else none. */
-async function startingOrder(
-  profile: Pick<Profile, 'id' | 'kind'>,
-): Promise<{ known: KnownOrder; ids: string[] }> {
+async function startingOrder(profile: Pick<Profile, 'id' | 'kind'>): Promise<StartingOrder> {
   const known = await bridge.call('nginxTemplates.knownFolders', { profileId: profile.id })
   if (known.items.length > 0) return { known, ids: known.items.map((item) => item.id) }
   if (profile.kind === 'sandbox') {
@@ -32,39 +30,14 @@ async function startingOrder(
 }
 
 export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
-  const [ids, setIds] = useState<string[]>([])
-  const [known, setKnown] = useState<KnownOrder>({ items: [], fetchedAt: null })
+  const start = useStartingOrder(() => startingOrder(profile), [profile])
+  const { known, ids } = start
   const folders = useIdSuggestions(
     profile,
     'nginx-template-folder',
     (seed) => seed['nginxTemplateFolders'] as string[],
   )
 
-  const startOver = useCallback(
-    async (isLive: () => boolean = () => true) => {
-      const start = await startingOrder(profile)
-      if (!isLive()) return
-      setKnown(start.known)
-      setIds(start.ids)
-    },
-    [profile],
-  )
-
-  useEffect(() => {
-    let live = true
-    startingOrder(profile)
-      .then((start) => {
-        if (!live) return
-        setKnown(start.known)
-        setIds(start.ids)
-      })
-      .catch(() => undefined)
-    return () => {
-      live = false
-    }
-  }, [profile])
-
-  const knownById = new Map<string, OrderedItem>(known.items.map((item) => [item.id, item]))
   return (
     <OpScreen
       title="Nginx templates"
@@ -79,25 +52,30 @@ export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
               </>
             ) : null}
           </span>
-          <Button onClick={() => void startOver().catch(() => undefined)}>Start over</Button>
+          <Button onClick={start.reload} busy={start.loading}>
+            Start over
+          </Button>
         </>
       }
     >
+      {start.error ? (
+        <ErrorBanner error={start.error} context="Could not read the template folders" />
+      ) : null}
       <OrderForm
         profile={profile}
         label="Reorder template folders"
         listLabel="Template folders in their new order"
         addLabel="Add a template folder ID"
         noun="folder"
-        ids={ids}
-        onIdsChange={setIds}
-        known={knownById}
+        order={start}
         suggestions={folders.suggestions}
         save={(items) => bridge.call('nginxTemplates.reorder', { profileId: profile.id, items })}
         onSaved={(order, sent) => {
           for (const id of sent) folders.remember(id)
-          setKnown(order)
-          if (order.items.length > 0) setIds(order.items.map((item) => item.id))
+          start.setKnown(
+            order,
+            order.items.length > 0 ? order.items.map((item) => item.id) : undefined,
+          )
         }}
         confirmText={
           <p>

@@ -1,4 +1,4 @@
-import { isRecord } from './form'
+import { isRecord } from './call'
 import { ValueTable } from './ValueTable'
 
 /** The service's answer, whole, under a heading; nothing when the answer is not an object. */

@@ -12,6 +12,8 @@ interface IdFieldProps {
   hint?: ReactNode
   placeholder?: string
   disabled?: boolean
+  /** Enter in the field (e.g. adds the id to a list) instead of submitting the form. */
+  onEnter?: () => void
 }
 
 /** An id input with its suggestions, checked as the user types (the owner passes the error). */
@@ -24,6 +26,7 @@ export function IdField({
   hint,
   placeholder,
   disabled,
+  onEnter,
 }: IdFieldProps) {
   return (
     <Field label={label} error={error} hint={hint}>
@@ -36,6 +39,15 @@ export function IdField({
           placeholder={placeholder}
           disabled={disabled}
           onChange={(event) => onChange(event.target.value.trim())}
+          onKeyDown={
+            onEnter
+              ? (event) => {
+                  if (event.key !== 'Enter') return
+                  event.preventDefault()
+                  onEnter()
+                }
+              : undefined
+          }
         />
       )}
     </Field>

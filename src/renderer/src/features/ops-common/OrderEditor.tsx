@@ -2,9 +2,8 @@ import { useState } from 'react'
 import { z } from 'zod'
 import type { OrderedItem } from '../../../../shared/bridge/channels/operations'
 import { Button } from '../../ui/Button'
-import { Field } from '../../ui/Field'
-import { SuggestInput } from '../../ui/SuggestInput'
-import { checkWith } from './form'
+import { checkOne } from '../../lib/schema-form'
+import { IdField } from './IdField'
 import { SortableList } from './SortableList'
 
 /*
@@ -41,7 +40,16 @@ export function OrderEditor({
   const addError =
     adding === '' && !tried
       ? undefined
-      : (checkWith(itemId, adding) ?? (ids.includes(adding) ? 'Already in the list' : undefined))
+      : (checkOne(itemId, adding) ?? (ids.includes(adding) ? 'Already in the list' : undefined))
+
+  /** Adds the typed id when it is valid; otherwise its error shows, even for an empty field. */
+  function add() {
+    setTried(true)
+    if (addError !== undefined || adding === '') return
+    onChange([...ids, adding])
+    setAdding('')
+    setTried(false)
+  }
 
   return (
     <div className="op-section">
@@ -61,41 +69,17 @@ export function OrderEditor({
         />
       )}
       <div className="op-form-row">
-        <Field label={addLabel} error={addError}>
-          {(control) => (
-            <SuggestInput
-              {...control}
-              className="input input-mono"
-              value={adding}
-              disabled={disabled}
-              suggestions={suggestions.filter((value) => !ids.includes(value))}
-              onChange={(event) => setAdding(event.target.value.trim())}
-              onKeyDown={(event) => {
-                if (event.key !== 'Enter') return
-                event.preventDefault()
-                setTried(true)
-                if (addError === undefined && adding !== '') {
-                  onChange([...ids, adding])
-                  setAdding('')
-                  setTried(false)
-                }
-              }}
-            />
-          )}
-        </Field>
+        <IdField
+          label={addLabel}
+          value={adding}
+          onChange={setAdding}
+          error={addError}
+          disabled={disabled}
+          suggestions={suggestions.filter((value) => !ids.includes(value))}
+          onEnter={add}
+        />
         <div className="op-form-actions op-add">
-          <Button
-            size="small"
-            disabled={disabled}
-            onClick={() => {
-              setTried(true)
-              if (addError === undefined && adding !== '') {
-                onChange([...ids, adding])
-                setAdding('')
-                setTried(false)
-              }
-            }}
-          >
+          <Button size="small" disabled={disabled} onClick={add}>
             Add to the list
           </Button>
         </div>

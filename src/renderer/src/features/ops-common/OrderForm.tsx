@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react'
 import type { Profile } from '../../../../shared/bridge'
-import type { KnownOrder, OrderedItem } from '../../../../shared/bridge/channels/operations'
+import type { KnownOrder } from '../../../../shared/bridge/channels/operations'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { IssueList } from './IssueList'
 import { OrderEditor } from './OrderEditor'
 import { Outcome } from './Outcome'
+import type { useStartingOrder } from './useStartingOrder'
 import { useWrite } from './useWrite'
 import { WriteConfirm } from './WriteConfirm'
 
@@ -22,9 +23,8 @@ interface OrderFormProps {
   addLabel: string
   /** "environment", "template folder". */
   noun: string
-  ids: string[]
-  onIdsChange: (ids: string[]) => void
-  known: Map<string, OrderedItem>
+  /** The list being ordered, where it started (useStartingOrder). */
+  order: Pick<ReturnType<typeof useStartingOrder>, 'ids' | 'setIds' | 'knownById'>
   suggestions: readonly string[]
   /** Fields before the list (the folder); `ready` says whether they are valid. */
   before?: ReactNode
@@ -36,10 +36,15 @@ interface OrderFormProps {
 }
 
 export function OrderForm(props: OrderFormProps) {
-  const { profile, ids, known, noun } = props
+  const { profile, noun } = props
+  const { ids, knownById: known } = props.order
   const save = useWrite<KnownOrder>(
     profile,
-    { attempt: () => (props.ready?.() ?? true) && ids.length > 0, placeServerErrors: () => [] },
+    {
+      // The list's own check: the fields before it, then at least one id.
+      check: () => ((props.ready?.() ?? true) && ids.length > 0 ? ids : null),
+      placeServerErrors: () => [],
+    },
     false,
   )
 
@@ -67,7 +72,7 @@ export function OrderForm(props: OrderFormProps) {
           ids={ids}
           onChange={(next) => {
             save.clear()
-            props.onIdsChange(next)
+            props.order.setIds(next)
           }}
           known={known}
           suggestions={props.suggestions}

@@ -1,5 +1,5 @@
 import { formatLocalFull, parseTimestamp } from '../../lib/time'
-import { isRecord } from './form'
+import { isRecord } from './call'
 
 /*
  * An answer shown whole, as readable key/value rows: nested objects become nested tables,

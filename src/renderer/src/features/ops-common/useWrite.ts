@@ -1,17 +1,25 @@
 import { useState } from 'react'
-import type { Profile } from '../../../../shared/bridge'
-import { namesFields, useCall, type CallOutcome, type useFieldChecks } from './form'
+import type { BridgeError, Profile } from '../../../../shared/bridge'
+import { namesFields } from '../../lib/schema-form'
+import { useCall, type CallOutcome } from './call'
 import { needsConfirmation } from './WriteConfirm'
 
-type FieldChecks = Pick<ReturnType<typeof useFieldChecks>, 'attempt' | 'placeServerErrors'>
+/** What a write needs of its form (a lib/schema-form form, or a list's own check). */
+export interface WriteForm {
+  /** Shows every field's error; null when a field is invalid. */
+  check(): unknown
+  /** Puts a 400/422's issues on the fields; returns those that name no field. */
+  placeServerErrors(error: BridgeError): string[]
+}
 
 /*
- * The flow every write of these screens follows: check the fields, ask when the harm (or a
- * protected profile) calls for it, send, and put what the service said about fields on them.
+ * The flow every write of the app's operation screens follows: check the fields, ask when the
+ * harm (or a protected profile) calls for it, send, and put what the service said about fields
+ * on them.
  */
 export function useWrite<T>(
   profile: Pick<Profile, 'protected'>,
-  checks: FieldChecks,
+  form: WriteForm,
   harmful: boolean,
 ) {
   const call = useCall<T>()
@@ -31,7 +39,7 @@ export function useWrite<T>(
     submit(send: () => void) {
       call.clear()
       setIssues([])
-      if (!checks.attempt()) return
+      if (form.check() === null) return
       if (needsConfirmation(profile, harmful)) setConfirming(true)
       else send()
     },
@@ -44,7 +52,7 @@ export function useWrite<T>(
       if (outcome.ok) {
         setConfirming(false)
       } else if (namesFields(outcome.error)) {
-        setIssues(checks.placeServerErrors(outcome.error))
+        setIssues(form.placeServerErrors(outcome.error))
         setConfirming(false)
       }
       return outcome

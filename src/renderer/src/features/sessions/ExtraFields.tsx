@@ -16,10 +16,20 @@ const SESSION_FIELDS = [
 
 /** Fields the contract does not name, as a small "more" line under the session's id. */
 export function ExtraFields({ session }: { session: Session }) {
-  const extras = extraFields(session, SESSION_FIELDS)
+  return <MoreFields extras={extraFields(session, SESSION_FIELDS)} />
+}
+
+/** Fields a reader did not name, shown as sent (the status page shows its extras so too). */
+export function MoreFields({
+  extras,
+  label = 'More fields',
+}: {
+  extras: readonly (readonly [string, unknown])[]
+  label?: string
+}) {
   if (extras.length === 0) return null
   return (
-    <dl className="extra-fields" aria-label="More fields">
+    <dl className="extra-fields" aria-label={label}>
       {extras.map(([key, value]) => (
         <div key={key}>
           <dt>{key}</dt>

@@ -2,19 +2,19 @@ import { useEffect, useMemo, useState } from 'react'
 import type { Session } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
-import { bridge } from '../../bridge'
-import { touchesSessions } from '../../lib/cache-events'
-import { isAuthError, isConnectivityError } from '../../lib/errors'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
+import { shownError } from '../../lib/cached-list-store'
 import { parseTimestamp } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { ExtraFields } from './ExtraFields'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
 import { useSessionsStore } from './store'
+import './sessions.css'
 
 const AUTH_METHOD_LABELS: Record<string, string> = {
   oidc: 'OIDC (single sign-on)',
@@ -104,23 +104,15 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
   const requestSignIn = useAppStore((s) => s.requestSignIn)
   const [confirmingLogout, setConfirmingLogout] = useState(false)
-  const { show, reloadCached } = state
+  const { show, followCache } = state
 
   // Cached list at once, then the service; again whenever the profile signs back in.
   useEffect(() => {
     void show(profile.id, { refresh: profile.signedIn })
   }, [show, profile.id, profile.signedIn])
 
-  useEffect(
-    () =>
-      bridge.on('cache.changed', (change) => {
-        // A refresh in flight wrote this change and is about to answer with the same list.
-        // Otherwise re-reading is one window (a hundred rows), whatever the list's size.
-        if (useSessionsStore.getState().refreshing) return
-        if (touchesSessions(change, profile.id)) void reloadCached()
-      }),
-    [reloadCached, profile.id],
-  )
+  // Re-reading is one window (a hundred rows), whatever the list's size.
+  useEffect(() => followCache(profile.id), [followCache, profile.id])
 
   const current = state.profileId === profile.id
   const { listKey, total, firstRows, loadRows, sort } = state
@@ -133,10 +125,7 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   )
   // Auth problems are shown by the signed-out panel and the sign-in dialog, offline ones by the
   // app's offline banner; everything else is shown here.
-  const error =
-    current && state.error && !isConnectivityError(state.error) && !isAuthError(state.error)
-      ? state.error
-      : null
+  const error = shownError(state, profile.id)
 
   const logoutUnavailable = !profile.signedIn
     ? 'Signed out: there is no session to log out of'
@@ -145,47 +134,20 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
       : null
 
   return (
-    <section className="screen" aria-labelledby="sessions-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="sessions-title">Sessions</h1>
-          <p className="screen-subtitle">
-            Browser sessions of the signed-in user on <strong>{profile.name}</strong>
-          </p>
-        </div>
-        <div className="screen-actions">
-          <span className="updated" aria-live="polite">
-            {state.refreshing ? (
-              'Refreshing…'
-            ) : current && state.fetchedAt !== null ? (
-              <>
-                Updated <RelativeTime at={state.fetchedAt} />
-              </>
-            ) : current && state.loaded ? (
-              'Never updated'
-            ) : null}
-          </span>
-          <Button
-            onClick={() => void state.refresh()}
-            busy={state.refreshing}
-            disabled={!profile.signedIn}
-            title={profile.signedIn ? 'Fetch the list from the service again' : 'Sign in first'}
-          >
-            Refresh
-          </Button>
-          <Button
-            variant="danger"
-            onClick={() => {
-              state.clearLogoutState()
-              setConfirmingLogout(true)
-            }}
-            disabled={logoutUnavailable !== null}
-            title={logoutUnavailable ?? 'End this session on the service and forget the token'}
-          >
-            Log out
-          </Button>
-        </div>
-      </header>
+    <section className="screen" aria-labelledby={HEADING.id}>
+      <ScreenHeader heading={HEADING} profileName={profile.name} list={{ store: state, profile }}>
+        <Button
+          variant="danger"
+          onClick={() => {
+            state.clearLogoutState()
+            setConfirmingLogout(true)
+          }}
+          disabled={logoutUnavailable !== null}
+          title={logoutUnavailable ?? 'End this session on the service and forget the token'}
+        >
+          Log out
+        </Button>
+      </ScreenHeader>
 
       {current && state.lastLogout ? (
         <div className="banner banner-success" role="status">
@@ -281,4 +243,11 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
       </ConfirmDialog>
     </section>
   )
+}
+
+/** The screen's heading; its section is labelled by the id. */
+const HEADING: ScreenHeading = {
+  id: 'sessions-title',
+  title: 'Sessions',
+  subtitle: 'Browser sessions of the signed-in user on',
 }

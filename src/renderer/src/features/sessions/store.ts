@@ -1,9 +1,8 @@
-import { create } from 'zustand'
 import type { Session } from '../../../../shared/api'
 import type { BridgeError, ChannelOutput, ListSort } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { asBridgeError, bridge } from '../../bridge'
-import { isAuthError, isConnectivityError } from '../../lib/errors'
+import { createCachedListStore, type CachedListState } from '../../lib/cached-list-store'
 import { PAGE_ROWS } from '../../ui/VirtualTable'
 
 /*
@@ -17,8 +16,7 @@ import { PAGE_ROWS } from '../../ui/VirtualTable'
 type SessionWindow = ChannelOutput<'sessions.window'>
 type LogoutOutcome = ChannelOutput<'sessions.logout'>
 
-interface SessionsState {
-  profileId: string | null
+interface SessionsState extends CachedListState {
   /** Sessions in the list. */
   total: number
   /** The list's first window (in `sort` order). */
@@ -26,22 +24,10 @@ interface SessionsState {
   /** Names the list shown (profile, fetch, order): the table reads its windows again on change. */
   listKey: string
   sort: ListSort
-  fetchedAt: number | null
-  /** The cached list has arrived for `profileId`. */
-  loaded: boolean
-  refreshing: boolean
-  offline: boolean
-  /** The last failure to read or refresh; connectivity failures included. */
-  error: BridgeError | null
   loggingOut: boolean
   logoutError: BridgeError | null
   lastLogout: LogoutOutcome | null
 
-  /** Shows a profile's sessions: cached first, then (when asked) refreshed from the service. */
-  show(profileId: string, options: { refresh: boolean }): Promise<void>
-  /** Re-reads the cache (after a `cache.changed` event), without calling the service. */
-  reloadCached(): Promise<void>
-  refresh(): Promise<void>
   /** Orders the list by a field (in main); null: the service's order. */
   setSort(sort: ListSort): Promise<void>
   /** A window of the shown list, in the current order (for the table's pages). */
@@ -50,124 +36,41 @@ interface SessionsState {
   clearLogoutState(): void
 }
 
-/** Bumped whenever the shown profile changes, so late answers for the old one are ignored. */
-let generation = 0
 /** Bumped for each list applied, so the table knows its pages are stale. */
 let listNumber = 0
 
-export const useSessionsStore = create<SessionsState>()((set, get) => {
-  function apply(profileId: string, list: SessionWindow, fromRefresh: boolean) {
-    const offline = list.offline || isConnectivityError(list.error)
-    listNumber += 1
-    set({
-      total: list.matched,
-      firstRows: list.items,
-      listKey: `${profileId} ${listNumber}`,
-      fetchedAt: list.fetchedAt,
-      offline,
-      error: list.error,
-      loaded: true,
-    })
-    useAppStore.getState().reportConnectivity(profileId, {
-      offline,
-      error: offline ? list.error : null,
-      dataFetchedAt: list.fetchedAt,
-    })
-    if (fromRefresh && isAuthError(list.error) && list.error) {
-      useAppStore.getState().requestSignIn({ profileId, message: list.error.message })
-    }
-  }
-
-  function fail(profileId: string, error: unknown) {
-    const bridgeError = asBridgeError(error)
-    const offline = isConnectivityError(bridgeError)
-    set({ error: bridgeError, offline: offline || get().offline, loaded: true })
-    if (offline) {
-      useAppStore.getState().reportConnectivity(profileId, {
-        offline: true,
-        error: bridgeError,
-        dataFetchedAt: get().fetchedAt,
-      })
-    }
-    if (isAuthError(bridgeError)) {
-      useAppStore.getState().requestSignIn({ profileId, message: bridgeError.message })
-    }
-  }
-
-  async function readCache(profileId: string, mine: number) {
-    try {
-      const list = await bridge.call('sessions.window', {
-        profileId,
-        offset: 0,
-        limit: PAGE_ROWS,
-        sort: get().sort,
-      })
-      if (mine === generation) apply(profileId, list, false)
-    } catch (error) {
-      if (mine === generation) fail(profileId, error)
-    }
-  }
-
+function blank() {
   return {
-    profileId: null,
     total: 0,
     firstRows: [],
     listKey: '',
-    sort: null,
-    fetchedAt: null,
-    loaded: false,
-    refreshing: false,
-    offline: false,
-    error: null,
-    loggingOut: false,
-    logoutError: null,
     lastLogout: null,
+    logoutError: null,
+  }
+}
 
-    async show(profileId, { refresh }) {
-      const mine = ++generation
-      if (get().profileId !== profileId) {
-        set({
-          profileId,
-          total: 0,
-          firstRows: [],
-          listKey: '',
-          fetchedAt: null,
-          loaded: false,
-          offline: false,
-          error: null,
-          refreshing: false,
-          lastLogout: null,
-          logoutError: null,
-        })
-      }
-      await readCache(profileId, mine)
-      if (refresh && mine === generation) await get().refresh()
+export const useSessionsStore = createCachedListStore<SessionsState, SessionWindow>(
+  {
+    blank,
+    read: (profileId, source, { sort }) =>
+      bridge.call(source === 'cache' ? 'sessions.window' : 'sessions.fetch', {
+        profileId,
+        offset: 0,
+        limit: PAGE_ROWS,
+        sort,
+      }),
+    fields(list, { profileId }) {
+      listNumber += 1
+      return { total: list.matched, firstRows: list.items, listKey: `${profileId} ${listNumber}` }
     },
-
-    async reloadCached() {
-      const { profileId } = get()
-      if (profileId) await readCache(profileId, generation)
-    },
-
-    async refresh() {
-      const { profileId } = get()
-      if (!profileId) return
-      const mine = generation
-      set({ refreshing: true })
-      try {
-        const list = await bridge.call('sessions.fetch', {
-          profileId,
-          offset: 0,
-          limit: PAGE_ROWS,
-          sort: get().sort,
-        })
-        if (mine === generation) apply(profileId, list, true)
-      } catch (error) {
-        if (mine === generation) fail(profileId, error)
-      } finally {
-        if (mine === generation) set({ refreshing: false })
-      }
-    },
+    reporter: () => useAppStore.getState(),
+    topics: ['sessions'],
+    onCacheChange: (handler) => bridge.on('cache.changed', handler),
+  },
+  (set, get) => ({
+    ...blank(),
+    sort: null,
+    loggingOut: false,
 
     async setSort(sort) {
       set({ sort })
@@ -200,5 +103,5 @@ export const useSessionsStore = create<SessionsState>()((set, get) => {
     clearLogoutState() {
       set({ logoutError: null })
     },
-  }
-})
+  }),
+)

@@ -7,6 +7,7 @@ import { useSchemaForm } from '../../lib/schema-form'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
+import { FormIssues } from '../ops-common/FormIssues'
 import { settingsFormSchema, settingsFormValues } from './form-schema'
 import './settings.css'
 
@@ -244,13 +245,7 @@ function SettingsForm({ settings, saved, onSaved }: SettingsFormProps) {
           )}
         </Field>
       </div>
-      {form.otherIssues.length > 0 ? (
-        <ul className="form-issues">
-          {form.otherIssues.map((issue) => (
-            <li key={issue}>{issue}</li>
-          ))}
-        </ul>
-      ) : null}
+      <FormIssues issues={form.otherIssues} />
       {error ? <ErrorBanner error={error} context="Could not save the settings" /> : null}
       <div className="form-actions">
         {saved && !dirty ? (

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
-import type { BridgeError } from '../../../../shared/bridge'
 import type { SqlHistoryEntry } from '../../../../shared/bridge/channels/sql'
-import { asBridgeError, bridge } from '../../bridge'
+import { bridge } from '../../bridge'
+import { useBridgeRead } from '../../lib/use-bridge-read'
+import { concerns } from '../../lib/cache-events'
 import { onCacheChange } from './cache-events'
 import { Button } from '../../ui/Button'
 import { RelativeTime } from '../../ui/RelativeTime'
@@ -19,37 +20,29 @@ interface HistoryPanelProps {
 
 export function HistoryPanel({ profileId, databaseId, onOpen }: HistoryPanelProps) {
   const [search, setSearch] = useState('')
-  const [entries, setEntries] = useState<SqlHistoryEntry[]>([])
-  const [error, setError] = useState<BridgeError | null>(null)
   const [version, setVersion] = useState(0)
 
   useEffect(
     () =>
       onCacheChange((change) => {
-        if (change.tables.includes('sql_history')) setVersion((value) => value + 1)
+        if (concerns(change, ['sqlHistory'])) setVersion((value) => value + 1)
       }),
     [],
   )
 
-  useEffect(() => {
-    let live = true
-    bridge
-      .call('sql.history.list', {
+  const history = useBridgeRead(
+    () =>
+      bridge.call('sql.history.list', {
         profileId,
         ...(databaseId ? { databaseId } : {}),
         ...(search.trim() ? { search } : {}),
         limit: 200,
-      })
-      .then((list) => {
-        if (!live) return
-        setEntries(list)
-        setError(null)
-      })
-      .catch((caught: unknown) => live && setError(asBridgeError(caught)))
-    return () => {
-      live = false
-    }
-  }, [profileId, databaseId, search, version])
+      }),
+    [profileId, databaseId, search, version],
+    [],
+  )
+  const entries = history.value
+  const error = history.error
 
   return (
     <section className="sql-history" aria-label="Query history">

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { BridgeError } from '../../../../shared/bridge'
 import type { SqlSchemaTree } from '../../../../shared/bridge/channels/sql'
 import { asBridgeError, bridge } from '../../bridge'
+import { useBridgeRead } from '../../lib/use-bridge-read'
 import { Button } from '../../ui/Button'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { quoteIdentifier } from './identifiers'
@@ -19,6 +20,8 @@ interface SchemaPanelProps {
   onTree(tree: SqlSchemaTree | null): void
 }
 
+type SqlSchemaCache = { tree: SqlSchemaTree | null; fetchedAt: number | null }
+
 export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaPanelProps) {
   const [tree, setTree] = useState<SqlSchemaTree | null>(null)
   const [fetchedAt, setFetchedAt] = useState<number | null>(null)
@@ -27,7 +30,7 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
   const [filter, setFilter] = useState('')
 
   const apply = useCallback(
-    (value: { tree: SqlSchemaTree | null; fetchedAt: number | null }) => {
+    (value: SqlSchemaCache) => {
       setTree(value.tree)
       setFetchedAt(value.fetchedAt)
       onTree(value.tree)
@@ -49,23 +52,22 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
   }, [apply, profileId, databaseId])
 
   // The panel is keyed by the database id: each database starts with fresh state.
-  useEffect(() => {
-    let live = true
-    if (databaseId.trim() === '') return
-    void bridge
-      .call('sql.schema.cached', { profileId, databaseId })
-      .then((cached) => {
-        if (!live) return
-        apply(cached)
-        if (cached.tree === null) void refresh()
-      })
-      .catch((caught: unknown) => live && setError(asBridgeError(caught)))
-    return () => {
-      live = false
-    }
-    // refresh changes with the same ids; reading the cache once per database is the intent.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [profileId, databaseId])
+  const cached = useBridgeRead<SqlSchemaCache | null>(
+    () =>
+      databaseId.trim() === ''
+        ? Promise.resolve(null)
+        : bridge.call('sql.schema.cached', { profileId, databaseId }),
+    [profileId, databaseId],
+    null,
+    {
+      onValue(value) {
+        if (value === null) return
+        apply(value)
+        if (value.tree === null) void refresh()
+      },
+    },
+  )
+  const shownError = error ?? cached.error
 
   const needle = filter.trim().toLowerCase()
   return (
@@ -93,9 +95,9 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
           Read <RelativeTime at={fetchedAt} />
         </div>
       ) : null}
-      {error ? (
+      {shownError ? (
         <div className="sql-schema-error" role="alert">
-          {error.code}: {error.message}
+          {shownError.code}: {shownError.message}
         </div>
       ) : null}
       {tree === null ? (

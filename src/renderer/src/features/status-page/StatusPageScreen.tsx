@@ -3,21 +3,16 @@ import type { Profile } from '../../../../shared/bridge'
 import type { Incident } from '../../../../shared/bridge/channels/operations'
 import type { BridgeError } from '../../../../shared/bridge'
 import { readIncident, readStatusPage } from '../../../../shared/status-page'
-import type {
-  ComponentReading,
-  Extra,
-  IncidentReading,
-  StatusWord,
-} from '../../../../shared/status-page'
+import type { ComponentReading, IncidentReading, StatusWord } from '../../../../shared/status-page'
 import { useAppStore } from '../../app/store'
-import { bridge } from '../../bridge'
 import { isAuthError } from '../../lib/errors'
-import { displayValue } from '../../lib/extra-fields'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
+import { MoreFields } from '../sessions/ExtraFields'
 import { Outcome } from '../ops-common/Outcome'
 import { WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
@@ -74,27 +69,6 @@ function When({ at }: { at: number | null }) {
   if (at === null) return <span className="muted">—</span>
   // Inline in a line of badges: relative, with the exact local time in the tooltip.
   return <RelativeTime at={at} />
-}
-
-/** Fields the reader did not name, shown as sent (as the sessions screen shows its extras). */
-function MoreFields({
-  extras,
-  label = 'More fields',
-}: {
-  extras: readonly Extra[]
-  label?: string
-}) {
-  if (extras.length === 0) return null
-  return (
-    <dl className="extra-fields" aria-label={label}>
-      {extras.map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>{displayValue(value)}</dd>
-        </div>
-      ))}
-    </dl>
-  )
 }
 
 function IncidentCard({
@@ -210,7 +184,7 @@ function readIncidents(items: readonly Incident[]): IncidentReading[] {
 export function StatusPageScreen({ profile }: { profile: Profile }) {
   const store = useStatusPageStore()
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
-  const { show, reloadCached } = store
+  const { show, followCache } = store
   const [resolving, setResolving] = useState<IncidentReading | null>(null)
   const [busy, setBusy] = useState(false)
   const [resolveError, setResolveError] = useState<BridgeError | null>(null)
@@ -220,17 +194,8 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
     void show(profile.id, { refresh: profile.signedIn })
   }, [show, profile.id, profile.signedIn])
 
-  useEffect(
-    () =>
-      bridge.on('cache.changed', (change) => {
-        const mine = change.profileId === null || change.profileId === profile.id
-        const about = change.tables.some((table) =>
-          ['cached_items', 'cached_lists', 'operation_snapshots'].includes(table),
-        )
-        if (mine && about && !busy) void reloadCached()
-      }),
-    [reloadCached, profile.id, busy],
-  )
+  // While a resolve is under way its answer brings the page: no read of the cache meanwhile.
+  useEffect(() => followCache(profile.id, () => busy), [followCache, profile.id, busy])
 
   const current = store.profileId === profile.id ? store.state : null
   const page = current?.page ? readStatusPage(current.page) : null
@@ -264,33 +229,8 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
   }
 
   return (
-    <section className="screen" aria-labelledby="status-page-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="status-page-title">Status page</h1>
-          <p className="screen-subtitle">
-            A preview of the public status page of <strong>{profile.name}</strong>
-          </p>
-        </div>
-        <div className="screen-actions">
-          <span className="updated" aria-live="polite">
-            {store.refreshing ? (
-              'Refreshing…'
-            ) : current?.fetchedAt ? (
-              <>
-                Updated <RelativeTime at={current.fetchedAt} />
-              </>
-            ) : null}
-          </span>
-          <Button
-            onClick={() => void store.refresh()}
-            busy={store.refreshing}
-            disabled={!profile.signedIn}
-          >
-            Refresh
-          </Button>
-        </div>
-      </header>
+    <section className="screen" aria-labelledby={HEADING.id}>
+      <ScreenHeader heading={HEADING} profileName={profile.name} list={{ store, profile }} />
 
       {error ? (
         <ErrorBanner
@@ -394,4 +334,11 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
       </WriteConfirm>
     </section>
   )
+}
+
+/** The screen's heading; its section is labelled by the id. */
+const HEADING: ScreenHeading = {
+  id: 'status-page-title',
+  title: 'Status page',
+  subtitle: 'A preview of the public status page of',
 }

@@ -1,38 +1,32 @@
-import { useState } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
+import { useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions } from '../../lib/suggestions'
-import { Button } from '../../ui/Button'
-import { ErrorBanner } from '../../ui/ErrorBanner'
 import { AnswerSection } from '../ops-common/AnswerSection'
-import { FormIssues } from '../ops-common/FormIssues'
-import { callOperation, checkWith, dataOf, text, useFieldChecks } from '../ops-common/form'
+import { callOperation, dataOf, text } from '../ops-common/call'
 import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
-import { WriteConfirm } from '../ops-common/WriteConfirm'
+import { WriteForm } from '../ops-common/WriteForm'
 
 /*
  * Storage copy jobs: cancel one (op 17). The id is a UUID in the contract, checked as it is
  * typed; cancelling stops work on the service, so it is always confirmed.
  */
 
-const idSchema = operations.cancelCopyJob.params.shape.id
-
 export function StorageScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
-  const [jobId, setJobId] = useState(routeParams['id'] ?? '')
+  const form = useSchemaForm(operations.cancelCopyJob.params, { id: routeParams['id'] ?? '' })
   const jobs = useIdSuggestions(profile, 'copy-job', (seed) => {
     const byStatus = seed['copyJobs'] as Record<string, string[]>
     return [...(byStatus['running'] ?? []), ...(byStatus['queued'] ?? [])]
   })
-  const checks = useFieldChecks({ id: jobId }, { id: (value) => checkWith(idSchema, value) })
-  const cancel = useWrite<{ id: string; job: unknown }>(profile, checks, true)
+  const cancel = useWrite<{ id: string; job: unknown }>(profile, form, true)
 
   async function send() {
-    const id = jobId
+    const { id } = form.values
     const outcome = await cancel.send(async () => {
       const answer = await callOperation(profile.id, 'cancelCopyJob', { params: { id } })
       return { id, job: dataOf(answer) }
@@ -43,58 +37,51 @@ export function StorageScreen({ profile }: { profile: Profile }) {
   const job = cancel.value?.job
   return (
     <OpScreen title="Storage jobs" doing="Cancel a copy job on" profile={profile}>
-      <form
-        className="op-form"
-        aria-label="Cancel a copy job"
-        onSubmit={(event) => {
-          event.preventDefault()
-          cancel.submit(() => void send())
+      <WriteForm
+        profile={profile}
+        write={cancel}
+        label="Cancel a copy job"
+        submitLabel="Cancel copy job…"
+        tone="danger"
+        failure="The copy job was not cancelled"
+        send={() => void send()}
+        confirm={{
+          title: 'Cancel this copy job?',
+          confirmLabel: 'Cancel copy job',
+          text: (
+            <>
+              <p>
+                Copy job <code>{form.values.id}</code> stops on the service. A queued job never
+                starts; a running one stops where it is. It cannot be resumed: a new copy starts
+                from the beginning.
+              </p>
+              <p>A job that has already finished cannot be cancelled; the service refuses it.</p>
+            </>
+          ),
         }}
+        outcome={
+          <>
+            {cancel.value ? (
+              <Outcome title={`Copy job ${cancel.value.id} cancelled`}>
+                The service now reports it as{' '}
+                <strong>{text(job, 'status') ?? 'not reported'}</strong>.
+              </Outcome>
+            ) : null}
+            <AnswerSection
+              heading="The job as the service returned it"
+              label="Cancelled copy job"
+              value={job}
+            />
+          </>
+        }
       >
         <IdField
           label="Copy job ID"
-          value={jobId}
-          onChange={setJobId}
+          {...form.field('id')}
           suggestions={jobs.suggestions}
-          error={checks.errors.id}
           hint="A UUID. Recent ids and, on the sandbox, its queued and running jobs are suggested."
         />
-        <FormIssues issues={cancel.issues} />
-        <div className="op-form-actions">
-          <Button type="submit" variant="danger" disabled={!profile.signedIn}>
-            Cancel copy job…
-          </Button>
-        </div>
-      </form>
-
-      {cancel.error && !cancel.confirming ? (
-        <ErrorBanner error={cancel.error} context="The copy job was not cancelled" />
-      ) : null}
-
-      {cancel.value ? (
-        <Outcome title={`Copy job ${cancel.value.id} cancelled`}>
-          The service now reports it as <strong>{text(job, 'status') ?? 'not reported'}</strong>.
-        </Outcome>
-      ) : null}
-      <AnswerSection
-        heading="The job as the service returned it"
-        label="Cancelled copy job"
-        value={job}
-      />
-
-      <WriteConfirm
-        {...cancel.dialog}
-        profile={profile}
-        title="Cancel this copy job?"
-        confirmLabel="Cancel copy job"
-        onConfirm={() => void send()}
-      >
-        <p>
-          Copy job <code>{jobId}</code> stops on the service. A queued job never starts; a running
-          one stops where it is. It cannot be resumed: a new copy starts from the beginning.
-        </p>
-        <p>A job that has already finished cannot be cancelled; the service refuses it.</p>
-      </WriteConfirm>
+      </WriteForm>
     </OpScreen>
   )
 }

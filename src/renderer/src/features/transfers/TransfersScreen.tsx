@@ -4,6 +4,7 @@ import { useAppStore } from '../../app/store'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
 import { useNow } from '../../ui/useNow'
 import { exactBytes, formatBytes } from './format'
@@ -21,6 +22,8 @@ const KIND_LABELS: Record<Transfer['kind'], string> = {
  * Every export written to disk, from this run and earlier ones (the transfers log in SQLite):
  * what, for which profile, where, how big, its SHA-256, how it ended and how long it took.
  */
+const WEB_NOTE = ' In the browser, copy a path to open the file from your file manager.'
+
 export function TransfersScreen({ profile }: { profile: Profile | null }) {
   const { rows, progress, loaded, error, connect, cancel } = useTransfersStore()
   const [onlyThisProfile, setOnlyThisProfile] = useState(false)
@@ -122,27 +125,18 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
 
   return (
     <section className="screen" aria-labelledby="transfers-title">
-      <header className="screen-header">
-        <div>
-          <h1 id="transfers-title">Transfers</h1>
-          <p className="screen-subtitle">
-            Every export written to disk, from this run and earlier ones.{' '}
-            {mode === 'web'
-              ? 'In the browser, copy a path to open the file from your file manager.'
-              : null}
-          </p>
-        </div>
-        {profile ? (
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={onlyThisProfile}
-              onChange={(event) => setOnlyThisProfile(event.target.checked)}
-            />{' '}
-            Only {profile.name}
-          </label>
-        ) : null}
-      </header>
+      <ScreenHeader
+        heading={{
+          id: 'transfers-title',
+          title: 'Transfers',
+          subtitle: `Every export written to disk, from this run and earlier ones.${mode === 'web' ? WEB_NOTE : ''}`,
+        }}
+        onlyProfile={
+          profile
+            ? { name: profile.name, checked: onlyThisProfile, onChange: setOnlyThisProfile }
+            : null
+        }
+      />
       {error ? <ErrorBanner error={error} context="Could not read the transfers log" /> : null}
       {loaded ? (
         <Table

@@ -2,12 +2,13 @@ import { create } from 'zustand'
 import type { BridgeError, Transfer } from '../../../../shared/bridge'
 import type { TransferProgress } from '../../../../shared/bridge/channels/volumes'
 import { asBridgeError, bridge } from '../../bridge'
+import { concerns } from '../../lib/cache-events'
 
 /*
  * The transfers log as the renderer sees it: the rows (from SQLite, through `transfers.list`)
  * and, for the running ones, their live progress (events). Shared by the Transfers panel and
- * the volume export screen. Rows are refetched when the log changes (`cache.changed` naming
- * the transfers table, `transfers.finished`); progress never touches SQLite.
+ * the volume export screen. Rows are refetched when the log changes (`cache.changed` on
+ * the transfers topic, `transfers.finished`); progress never touches SQLite.
  */
 
 interface TransfersState {
@@ -67,7 +68,7 @@ export const useTransfersStore = create<TransfersState>()((set, get) => ({
           })
         }),
         bridge.on('cache.changed', (change) => {
-          if (change.tables.includes('transfers')) void get().load()
+          if (concerns(change, ['transfers'])) void get().load()
         }),
       ]
       disconnect = () => stops.forEach((stop) => stop())

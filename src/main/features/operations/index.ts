@@ -1,10 +1,10 @@
-import type { operationChannels } from '../../shared/bridge/channels/operations'
-import type { BridgeHandlers } from '../bridge/dispatcher'
-import { createOperationsStore } from '../cache/operations'
-import type { DeskContext } from './context'
-import { databaseHandlers } from './operations/databases'
-import { orderHandlers } from './operations/orders'
-import { statusPageHandlers } from './operations/status-page'
+import type { operationChannels } from '../../../shared/bridge/channels/operations'
+import type { BridgeHandlers } from '../../bridge/dispatcher'
+import { createOperationsStore } from '../../cache/operations'
+import type { DeskContext } from '../context'
+import { databaseHandlers } from './databases'
+import { orderHandlers } from './orders'
+import { statusPageHandlers } from './status-page'
 
 /*
  * Bridge handlers of the remaining operations (see src/shared/bridge/channels/operations.ts).

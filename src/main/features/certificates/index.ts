@@ -1,0 +1,222 @@
+import type { CertificateFilter, CertificateList } from '../../../shared/bridge'
+import type { BridgeError, CertificateFacts } from '../../../shared/bridge'
+import type { certificateChannels } from '../../../shared/bridge/channels/certificates'
+import { isConnectivityError } from '../../../shared/bridge/connectivity'
+import { ServiceError } from '../../api'
+import { answersAsJson } from '../../bridge/dispatcher'
+import type { BridgeHandlers } from '../../bridge/dispatcher'
+import { createCertificateCache } from '../../cache/certificates'
+import type { DeskContext } from '../context'
+import { bridgeErrorOf, requireProfile, withProfileClient } from '../context'
+import { recordedCall } from '../recorded'
+import { exportCertificateToDisk } from './export'
+import { fetchAllPages } from './paging'
+import { toCacheEntry } from './rows'
+import { createStagedFiles } from './staged'
+import { checkUpload, factsOfPem } from './x509'
+
+export { fetchAllPages, MAX_PAGES, PAGE_LIMIT } from './paging'
+export type { AllPages } from './paging'
+
+/*
+ * The certificates screen (ops 16, 10, 3), upload (op 7) and export (op 12). The list opens
+ * from the SQLite cache, then every page is fetched from the service; offline, the cache answers
+ * with the same filters. See src/main/cache/certificates.ts for how a filtered refresh is merged.
+ */
+
+/** `{"rows":`: the start of a cached list written as JSON. */
+const ROWS_OPENING = Buffer.from('{"rows":')
+
+export function certificateHandlers(
+  context: DeskContext,
+): Pick<BridgeHandlers, keyof typeof certificateChannels> {
+  const certificates = createCertificateCache(context.cache)
+  const staged = createStagedFiles()
+  context.onClose(() => staged.clear())
+
+  /** The cached list without its rows (those are read either as objects or as JSON bytes). */
+  function listBesideRows(profileId: string, error: BridgeError | null) {
+    return {
+      folders: certificates.folders(profileId),
+      fetchedAt: certificates.fetchedAt(profileId),
+      completeness: certificates.completeness(profileId),
+      offline: error !== null || context.connectivity.offline(profileId),
+      error: error ?? context.connectivity.lastError(profileId),
+    }
+  }
+
+  function cachedList(
+    profileId: string,
+    filter: CertificateFilter,
+    error: BridgeError | null,
+  ): CertificateList {
+    return { rows: certificates.list(profileId, filter), ...listBesideRows(profileId, error) }
+  }
+
+  /** cachedList as JSON, the rows' bytes as SQLite joined them (see Handler in dispatcher.ts). */
+  function cachedListJson(
+    profileId: string,
+    filter: CertificateFilter,
+    error: BridgeError | null,
+  ): Buffer {
+    // `{"folders":…}` without its `{` (five fields, never empty): the fields after the rows.
+    const rest = JSON.stringify(listBesideRows(profileId, error)).slice(1)
+    return Buffer.concat([
+      ROWS_OPENING,
+      certificates.listJson(profileId, filter),
+      Buffer.from(`,${rest}`),
+    ])
+  }
+
+  /** Every page from the service into the cache, then the answer; offline, the cache's. */
+  async function refreshed<T>(
+    profileId: string,
+    filter: CertificateFilter,
+    answer: (error: BridgeError | null) => T,
+  ): Promise<T> {
+    try {
+      const { entries, completeness } = await withProfileClient(context, profileId, (client) =>
+        fetchAllPages(filter, (query) => client.call('listCertificates', { query })),
+      )
+      certificates.replace(profileId, filter, entries, Date.now(), completeness)
+      return answer(null)
+    } catch (error) {
+      if (!isConnectivityError(error)) throw error
+      return answer(bridgeErrorOf(context, error))
+    }
+  }
+
+  return {
+    'certificates.cached': answersAsJson(
+      async ({ profileId, filter }) => {
+        requireProfile(context, profileId)
+        return cachedList(profileId, filter, null)
+      },
+      async ({ profileId, filter }) => {
+        requireProfile(context, profileId)
+        return cachedListJson(profileId, filter, null)
+      },
+    ),
+
+    'certificates.refresh': answersAsJson(
+      ({ profileId, filter }) =>
+        refreshed(profileId, filter, (error) => cachedList(profileId, filter, error)),
+      ({ profileId, filter }) =>
+        refreshed(profileId, filter, (error) => cachedListJson(profileId, filter, error)),
+    ),
+
+    async 'certificates.details'({ profileId, id, readPem }) {
+      requireProfile(context, profileId)
+      const item = certificates.item(profileId, id)
+      let facts: CertificateFacts | null = null
+      let factsError: BridgeError | null = null
+      if (readPem && !context.connectivity.offline(profileId)) {
+        // The public certificate only (format pem): no key material is asked for.
+        try {
+          const file = await withProfileClient(context, profileId, (client) =>
+            client.exportCertificateFile(id, { format: 'pem' }),
+          )
+          facts = factsOfPem(file.bytes.toString('utf8'))
+          if (facts === null) {
+            factsError = {
+              code: 'BAD_RESPONSE',
+              message: 'The PEM export held no readable certificate',
+            }
+          }
+        } catch (error) {
+          factsError = bridgeErrorOf(context, error)
+        }
+      }
+      return { item, facts, factsError }
+    },
+
+    async 'certificates.move'({ profileId, ids, folderId }) {
+      const target = ids.length === 1 ? (ids[0] ?? null) : `${ids.length} certificates`
+      await recordedCall(context, profileId, 'moveCertificates', {
+        input: { body: { ids, folderId } },
+        target,
+        describe: () => `Moved ${ids.length} to ${folderId ?? 'no folder'}`,
+      })
+      return { moved: ids.length }
+    },
+
+    async 'certificates.moveFolder'({ profileId, folderId, parentId }) {
+      const answer = await recordedCall(context, profileId, 'moveCertificateFolder', {
+        input: { params: { id: folderId }, body: { parentId } },
+        target: folderId,
+        describe: () => `Moved under ${parentId ?? 'the top level'}`,
+      })
+      return { folder: answer.data }
+    },
+
+    async 'certificates.checkUpload'(material) {
+      return checkUpload({
+        certificatePem: staged.read(material.certificate),
+        privateKeyPem: staged.read(material.privateKey),
+        chainPem: material.chain === undefined ? undefined : staged.read(material.chain),
+      })
+    },
+
+    async 'certificates.chooseFile'({ field }) {
+      if (context.desktop === null) {
+        throw new ServiceError(
+          'UNPROCESSABLE_ENTITY',
+          'No open dialog here (web mode reads files in the page): drop the file or paste it',
+        )
+      }
+      const what =
+        field === 'privateKeyPem' ? 'private key' : field === 'chainPem' ? 'chain' : 'certificate'
+      const file = await context.desktop.chooseOpenFile({
+        title: `Choose the ${what} (PEM)`,
+        filters: [{ name: 'PEM', extensions: ['pem', 'crt', 'cer', 'key', 'txt'] }],
+      })
+      return file === null ? null : staged.stage(file)
+    },
+
+    async 'certificates.upload'(input) {
+      requireProfile(context, input.profileId)
+      const texts = {
+        certificatePem: staged.read(input.certificate),
+        privateKeyPem: staged.read(input.privateKey),
+        chainPem: input.chain === undefined ? undefined : staged.read(input.chain),
+      }
+      // The renderer showed these checks; main runs them again, since it trusts no caller.
+      const check = checkUpload(texts)
+      if (check.problems.length > 0) {
+        throw new ServiceError(
+          'VALIDATION_ERROR',
+          'The certificate was not sent: fix the fields marked',
+          {
+            details: check.problems.map((problem) => ({
+              path: [problem.field],
+              message: problem.message,
+            })),
+          },
+        )
+      }
+      const chainPem = texts.chainPem?.trim() === '' ? undefined : texts.chainPem
+      const answer = await recordedCall(context, input.profileId, 'uploadCertificate', {
+        input: {
+          body: {
+            name: input.name,
+            folderId: input.folderId,
+            certificatePem: texts.certificatePem,
+            privateKeyPem: texts.privateKeyPem,
+            ...(chainPem === undefined ? {} : { chainPem }),
+          },
+        },
+        target: (uploaded) => (typeof uploaded.data.id === 'string' ? uploaded.data.id : null),
+        describe: () => `Uploaded “${input.name}”`,
+      })
+      // Shown at once; the next refresh brings the service's full view of it.
+      const entry = toCacheEntry(answer.data)
+      if (entry !== null) certificates.put(input.profileId, [entry])
+      for (const source of [input.certificate, input.privateKey, input.chain]) staged.drop(source)
+      return { item: answer.data }
+    },
+
+    async 'certificates.export'(input) {
+      return exportCertificateToDisk(context, certificates, input)
+    },
+  }
+}

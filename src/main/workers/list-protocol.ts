@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { LIST_OPERATIONS } from '../../shared/api'
+import type { ListOperationName } from '../../shared/api'
+
+/*
+ * Messages between main and the list worker (list-worker.ts), checked with zod on both sides.
+ * A job is one read of a big list: its body's chunks go in as they arrive, the worker splits,
+ * parses and validates the rows into a spool, and answers with the count and the first window
+ * (small); `store` then writes the spooled rows over the cached list in the worker's own
+ * SQLite connection to the cache file.
+ */
+
+const job = z.number().int().positive()
+const listOperation = z.custom<ListOperationName>(
+  (value) => typeof value === 'string' && Object.hasOwn(LIST_OPERATIONS, value),
+  'not a list operation',
+)
+
+export const toListWorker = z.discriminatedUnion('type', [
+  /** An attempt at the body begins (again, after a broken connection: the rows so far are void). */
+  z.object({
+    type: z.literal('begin'),
+    job,
+    operation: listOperation,
+    /** Rows to hand back as parsed values (the first window), in the service's order. */
+    window: z.object({ offset: z.number().int().min(0), limit: z.number().int().min(0) }),
+    /** Hand back every field name the rows carry, first-seen order (the catalog's columns). */
+    collectKeys: z.boolean(),
+  }),
+  z.object({ type: z.literal('chunk'), job, bytes: z.instanceof(Uint8Array) }),
+  z.object({
+    type: z.literal('end'),
+    job,
+    status: z.number().int(),
+    contentType: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('store'),
+    job,
+    profileId: z.string().min(1),
+    kind: z.string().min(1),
+    fetchedAt: z.number().finite(),
+  }),
+  z.object({ type: z.literal('discard'), job }),
+  /**
+   * The whole cached list, its rows parsed and validated with `operation`'s row schema, sent
+   * back one slice at a time: the next only when main asks for it (`more`).
+   */
+  z.object({
+    type: z.literal('list'),
+    job,
+    operation: listOperation,
+    profileId: z.string().min(1),
+    kind: z.string().min(1),
+  }),
+  z.object({ type: z.literal('more'), job }),
+])
+export type ToListWorker = z.infer<typeof toListWorker>
+
+/** An error as it crosses: a ServiceError's fields, or another error's code (SQLITE_FULL...). */
+export const workerError = z.object({
+  service: z.boolean(),
+  code: z.string().nullable(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  details: z.unknown().optional(),
+})
+export type WorkerError = z.infer<typeof workerError>
+
+export const fromListWorker = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('read'),
+    job,
+    count: z.number().int().min(0),
+    window: z.array(z.record(z.string(), z.unknown())),
+    keys: z.array(z.string()),
+  }),
+  z.object({
+    type: z.literal('stored'),
+    job,
+    count: z.number().int().min(0),
+    /** The worker's thread id: the write happened off main's event loop. */
+    threadId: z.number().int(),
+  }),
+  /**
+   * A slice of a cached list's rows (`list`), in order; `last` when it ends the list. Main
+   * asks for each next one after taking this one: messages a port holds are all taken in one
+   * turn of main's loop, so slices sent unasked would stall it as one big message.
+   */
+  z.object({
+    type: z.literal('items'),
+    job,
+    items: z.array(z.unknown()),
+    last: z.boolean(),
+    /** Null: the list was never fetched. */
+    fetchedAt: z.number().nullable(),
+  }),
+  /** The job failed (reading or storing); the worker has already freed its spool. */
+  z.object({ type: z.literal('failed'), job, error: workerError }),
+])
+export type FromListWorker = z.infer<typeof fromListWorker>

@@ -1,0 +1,140 @@
+import type { ListOperationName } from '../../shared/api'
+import { ServiceError } from '../api/errors'
+import { SinkFailure } from '../api/list-answer'
+import type { ForwardingSink } from '../api/list-answer'
+import { fromListWorker } from './list-protocol'
+import type { FromListWorker, ToListWorker } from './list-protocol'
+import { createWorkerPort } from './worker-port'
+
+/*
+ * Main's side of the list worker (list-worker.ts): main's event loop only forwards a big list
+ * answer's chunks and gets small messages back, so a 10 MB list neither stalls the bridge
+ * while it is parsed nor while it is written to the cache. One worker per desk, started on the
+ * first big list and ended with the desk (worker-port.ts).
+ */
+
+/** What a read gathered, beside its row count: the first window and the rows' field names. */
+export interface ListReadAnswer {
+  count: number
+  window: Record<string, unknown>[]
+  keys: string[]
+}
+
+export interface ListRead {
+  /** For `client.callRows`: the body goes to the worker as it arrives. */
+  readonly sink: ForwardingSink
+  /** The answer of the last attempt that ended well (after `sink.end` resolved). */
+  answer(): ListReadAnswer
+  /** Writes the rows read over the cached list, in the worker; resolves with the row count. */
+  store(
+    profileId: string,
+    kind: string,
+    fetchedAt: number,
+  ): Promise<{ count: number; threadId: number }>
+  /** Frees the rows read (nothing is stored). */
+  discard(): void
+}
+
+export interface ListWorker {
+  read(operation: ListOperationName, options: ListReadOptions): ListRead
+  /**
+   * The whole cached list of `kind`, its rows checked with `operation`'s row schema in the
+   * worker and taken in slices, one per turn of main's loop; null when never fetched.
+   */
+  cachedList(
+    operation: ListOperationName,
+    profileId: string,
+    kind: string,
+  ): Promise<{ items: unknown[]; fetchedAt: number } | null>
+  close(): Promise<void>
+}
+
+export interface ListReadOptions {
+  window: { offset: number; limit: number }
+  collectKeys: boolean
+}
+
+export function createListWorker(cacheFile: string): ListWorker {
+  const port = createWorkerPort<ToListWorker, FromListWorker>('list-worker', fromListWorker, {
+    cacheFile,
+  })
+  let lastJob = 0
+
+  /** The job's next answer, of the type expected. */
+  async function ask<T extends FromListWorker['type']>(
+    message: ToListWorker,
+    type: T,
+  ): Promise<Extract<FromListWorker, { type: T }>> {
+    const answer = await port.ask(message)
+    if (answer.type !== type)
+      throw new Error(`the list worker answered ${answer.type}, not ${type}`)
+    return answer as Extract<FromListWorker, { type: T }>
+  }
+
+  return {
+    read(operation, options) {
+      lastJob += 1
+      const job = lastJob
+      let answer: ListReadAnswer | null = null
+      const sink: ForwardingSink = {
+        forwards: true,
+        begin() {
+          port.takeFailure(job)
+          port.send({ type: 'begin', job, operation, ...options })
+        },
+        chunk(bytes) {
+          // The worker refused the answer already: the rest of the body is not wanted.
+          const failed = port.takeFailure(job)
+          if (failed !== undefined) {
+            throw failed instanceof ServiceError ? failed : new SinkFailure(failed)
+          }
+          // A copy of its own, moved (not cloned) to the worker: fetch's chunk may be a view.
+          const copy = new Uint8Array(bytes)
+          port.send({ type: 'chunk', job, bytes: copy }, [copy.buffer])
+        },
+        async end({ status, contentType }) {
+          try {
+            const read = await ask({ type: 'end', job, status, contentType }, 'read')
+            answer = { count: read.count, window: read.window, keys: read.keys }
+            return read.count
+          } catch (error) {
+            // A contract failure is the service's answer; anything else is ours, passed on as is.
+            throw error instanceof ServiceError ? error : new SinkFailure(error)
+          }
+        },
+      }
+      return {
+        sink,
+        answer() {
+          if (answer === null) throw new Error(`list job ${job} has no answer yet`)
+          return answer
+        },
+        async store(profileId, kind, fetchedAt) {
+          const stored = await ask({ type: 'store', job, profileId, kind, fetchedAt }, 'stored')
+          return { count: stored.count, threadId: stored.threadId }
+        },
+        discard() {
+          port.takeFailure(job)
+          if (port.running) port.send({ type: 'discard', job })
+        },
+      }
+    },
+
+    async cachedList(operation, profileId, kind) {
+      lastJob += 1
+      const job = lastJob
+      const items: unknown[] = []
+      let slice = await ask({ type: 'list', job, operation, profileId, kind }, 'items')
+      for (;;) {
+        for (const item of slice.items) items.push(item)
+        if (slice.last) break
+        // The next slice is asked for on the next turn: the bridge's calls go in between.
+        await new Promise((resolve) => setImmediate(resolve))
+        slice = await ask({ type: 'more', job }, 'items')
+      }
+      return slice.fetchedAt === null ? null : { items, fetchedAt: slice.fetchedAt }
+    },
+
+    close: () => port.close(),
+  }
+}

@@ -1,0 +1,166 @@
+import { parentPort, threadId, workerData } from 'node:worker_threads'
+import Database from 'better-sqlite3'
+import { z } from 'zod'
+import { LIST_OPERATIONS } from '../../shared/api'
+import { createListAnswerReader } from '../api/list-answer'
+import type { ListAnswerReader } from '../api/list-answer'
+import { createListRowsWriter } from '../cache/list-rows'
+import { createListSpoolsOn } from '../cache/list-spool'
+import type { ListSpool } from '../cache/list-spool'
+import { prepareStatements } from '../cache/statements'
+import { toListWorker } from './list-protocol'
+import type { FromListWorker, ToListWorker } from './list-protocol'
+import { asWorkerError } from './worker-errors'
+
+/*
+ * The list worker, a worker thread (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads").
+ * Main forwards a big list answer's bytes as they arrive; here they are split, each row
+ * parsed and validated with the contract (api/list-answer.ts, the same code main used to run)
+ * and spooled on disk (cache/list-spool.ts); once main says so, the spooled rows replace the
+ * cached list in one transaction on this thread's own connection to the cache file (WAL: main
+ * keeps reading it meanwhile). Main gets small messages back: counts, the first window, errors.
+ */
+
+const { cacheFile } = z.object({ cacheFile: z.string().min(1) }).parse(workerData)
+const port = parentPort
+if (port === null) throw new Error('list-worker.ts runs as a worker thread only')
+
+const db = new Database(cacheFile)
+// As the cache's own connection (cache/index.ts): the file is already WAL and migrated by main.
+db.pragma('synchronous = NORMAL')
+db.pragma('busy_timeout = 5000')
+db.pragma('cache_size = -2000')
+const spools = createListSpoolsOn(db)
+const statements = prepareStatements(db)
+const writeRows = createListRowsWriter(db, statements)
+/** Rows per `items` message: each is taken by main in one turn of its loop (a few ms). */
+const ITEMS_PER_SLICE = 1_000
+
+interface Job {
+  spool: ListSpool
+  reader: ListAnswerReader
+  /** The current attempt's first window (parsed rows) and field names, for its answer. */
+  window: Record<string, unknown>[]
+  keys: Set<string> | null
+}
+const jobs = new Map<number, Job>()
+
+function post(message: FromListWorker): void {
+  port!.postMessage(message)
+}
+
+function forget(id: number): void {
+  jobs.get(id)?.spool.discard()
+  jobs.delete(id)
+  listings.delete(id)
+}
+
+function fail(id: number, error: unknown): void {
+  forget(id)
+  post({ type: 'failed', job: id, error: asWorkerError(error) })
+}
+
+/** A fresh attempt: the job's spool cleared (or a new one) and a reader feeding it. */
+function begin(message: Extract<ToListWorker, { type: 'begin' }>): void {
+  const { offset, limit } = message.window
+  const spool = jobs.get(message.job)?.spool ?? spools.open()
+  spool.clear()
+  const window: Record<string, unknown>[] = []
+  const keys = message.collectKeys ? new Set<string>() : null
+  let index = 0
+  const reader = createListAnswerReader(message.operation, {
+    row(row) {
+      spool.add(row.json)
+      if (index >= offset && window.length < limit) window.push(row.value)
+      if (keys !== null) for (const key in row.value) keys.add(key)
+      index += 1
+    },
+  })
+  jobs.set(message.job, { spool, reader, window, keys })
+}
+
+/** Cached lists being sent, per job: rows checked and not yet sent, and the list's date. */
+const listings = new Map<number, { rows: unknown[]; fetchedAt: number | null }>()
+
+/**
+ * Reads the cached list whole (an open statement would keep this connection busy between
+ * slices), each row parsed and checked against the contract; a row that no longer passes (or
+ * no longer reads) is left out, as the cache's own reads do. Then sends the first slice.
+ */
+function startListing(message: Extract<ToListWorker, { type: 'list' }>): void {
+  const { row } = LIST_OPERATIONS[message.operation]
+  const fetchedAt =
+    statements.selectListMeta.get(message.profileId, message.kind)?.fetched_at ?? null
+  const rows: unknown[] = []
+  if (fetchedAt !== null) {
+    for (const stored of statements.selectListItems.all(message.profileId, message.kind)) {
+      let value: unknown
+      try {
+        value = JSON.parse(stored.item_json)
+      } catch {
+        continue
+      }
+      const parsed = row.safeParse(value)
+      if (parsed.success) rows.push(parsed.data)
+    }
+  }
+  listings.set(message.job, { rows, fetchedAt })
+  sendSlice(message.job)
+}
+
+function sendSlice(id: number): void {
+  const listing = listings.get(id)
+  if (listing === undefined) return fail(id, new Error(`list job ${id} is gone`))
+  const items = listing.rows.splice(0, ITEMS_PER_SLICE)
+  const last = listing.rows.length === 0
+  if (last) listings.delete(id)
+  post({ type: 'items', job: id, items, last, fetchedAt: listing.fetchedAt })
+}
+
+function handle(message: ToListWorker): void {
+  if (message.type === 'begin') return begin(message)
+  if (message.type === 'list' || message.type === 'more') {
+    try {
+      return message.type === 'list' ? startListing(message) : sendSlice(message.job)
+    } catch (error) {
+      return fail(message.job, error)
+    }
+  }
+  if (message.type === 'discard') return forget(message.job)
+  const job = jobs.get(message.job)
+  // A job that failed is gone: the chunks still on their way are dropped.
+  if (job === undefined) {
+    if (message.type !== 'chunk') fail(message.job, new Error(`list job ${message.job} is gone`))
+    return
+  }
+  try {
+    if (message.type === 'chunk') {
+      job.reader.push(message.bytes)
+    } else if (message.type === 'end') {
+      const count = job.reader.finish(message)
+      post({
+        type: 'read',
+        job: message.job,
+        count,
+        window: job.window,
+        keys: [...(job.keys ?? [])],
+      })
+    } else {
+      const count = writeRows(message.profileId, message.kind, job.spool.rows(), message.fetchedAt)
+      forget(message.job)
+      post({ type: 'stored', job: message.job, count, threadId })
+    }
+  } catch (error) {
+    fail(message.job, error)
+  }
+}
+
+port.on('message', (raw: unknown) => {
+  const parsed = toListWorker.safeParse(raw)
+  if (!parsed.success) {
+    const jobId = (raw as { job?: unknown } | null)?.job
+    if (typeof jobId === 'number') fail(jobId, new Error('the list worker got a malformed message'))
+    return
+  }
+  handle(parsed.data)
+})

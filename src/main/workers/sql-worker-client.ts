@@ -1,0 +1,47 @@
+import type { ParsedResult } from '../sql/parse-result'
+import { untagExactNumbers } from '../sql/exact-cells'
+import { fromSqlWorker } from './sql-protocol'
+import type { FromSqlWorker, ToSqlWorker } from './sql-protocol'
+import { createWorkerPort } from './worker-port'
+
+/*
+ * Main's side of the SQL parse worker (sql-worker.ts): `parse(text)` resolves with what
+ * parseSqlAnswer(text) would have returned, its rows taken in slices, one per turn of main's
+ * loop, so the bridge's calls go in between. One worker per desk, started on the first big
+ * answer (worker-port.ts).
+ */
+
+export interface SqlParseWorker {
+  parse(text: string): Promise<ParsedResult>
+  close(): Promise<void>
+}
+
+export function createSqlParseWorker(): SqlParseWorker {
+  const port = createWorkerPort<ToSqlWorker, FromSqlWorker>('sql-worker', fromSqlWorker)
+  let lastJob = 0
+
+  return {
+    async parse(text) {
+      lastJob += 1
+      const job = lastJob
+      let slice = await port.ask({ type: 'parse', job, text })
+      const { meta } = slice
+      if (meta === null) throw new Error(`sql job ${job}: the first slice has no meta`)
+      const rows: unknown[][] = []
+      try {
+        for (;;) {
+          for (const row of slice.exact ? untagExactNumbers(slice.rows) : slice.rows) rows.push(row)
+          if (slice.last) break
+          // The next slice is asked for on the next turn: the bridge's calls go in between.
+          await new Promise((resolve) => setImmediate(resolve))
+          slice = await port.ask({ type: 'more', job })
+        }
+      } catch (error) {
+        if (port.running) port.send({ type: 'drop', job })
+        throw error
+      }
+      return { ...meta, rows }
+    },
+    close: () => port.close(),
+  }
+}

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { threadId } from 'node:worker_threads'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServiceClient } from '../../src/main/api'
+import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
+import { createDesk, type Desk } from '../../src/main/desk'
+import { createListWorker } from '../../src/main/workers/list-worker-client'
+import { createVault } from '../../src/main/vault'
+import type { ChannelOutput, Result } from '../../src/shared/bridge'
+import { makeTempDir, type TempDir } from '../support/tools'
+import { waitUntil } from '../support/poll'
+
+/*
+ * Big lists off main's event loop (issue 18): the list worker (src/main/workers) parses,
+ * checks and writes a list answer in a thread of its own, into the real SQLite cache file, and
+ * what fails there reaches the caller. Real server, real SQLite, real worker thread (from source
+ * under tsx, as `npm run web` in dev runs it).
+ */
+
+let service: Server
+let serviceUrl: string
+let sessionsBody = '[]'
+
+function session(index: number) {
+  return {
+    id: `session-${String(index).padStart(4, '0')}`,
+    authMethod: 'oidc',
+    createdAt: 1_700_000_000_000 + index,
+    lastSeenAt: 1_700_000_000_000 + index,
+    expiresAt: 1_800_000_000_000,
+    ipAddress: null,
+    userAgent: 'Mozilla/5.0',
+    mfaSatisfiedAt: null,
+    isCurrent: index === 0,
+  }
+}
+
+beforeAll(async () => {
+  service = createServer((request, response) => {
+    request.resume()
+    const found = request.url === '/auth/me/sessions'
+    response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' })
+    response.end(found ? sessionsBody : '{"code":"NOT_FOUND","message":"Not found"}')
+  })
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+  serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await new Promise((resolve) => service.close(resolve))
+})
+
+/** The cached list as another connection reads the file: ids in position order. */
+function cachedIds(file: string, kind: string): string[] {
+  const reader = new Database(file, { readonly: true })
+  try {
+    return reader
+      .prepare<[string], { item_id: string }>(
+        'SELECT item_id FROM cached_items WHERE kind = ? ORDER BY position',
+      )
+      .all(kind)
+      .map((row) => row.item_id)
+  } finally {
+    reader.close()
+  }
+}
+
+describe('the list worker', () => {
+  it('reads a list answer and writes it to the cache file from its own thread', async () => {
+    const temp = await makeTempDir('infradesk-list-worker')
+    const file = path.join(temp.dir, CACHE_FILE_NAME)
+    const { cache } = openCache(file)
+    const worker = createListWorker(file)
+    try {
+      sessionsBody = JSON.stringify(Array.from({ length: 1_200 }, (_, index) => session(index)))
+      const client = createServiceClient({ baseUrl: serviceUrl, token: 'worker-token' })
+      const read = worker.read('listSessions', {
+        window: { offset: 10, limit: 5 },
+        collectKeys: true,
+      })
+      expect(await client.callRows('listSessions', read.sink)).toBe(1_200)
+      const answer = read.answer()
+      expect(answer.count).toBe(1_200)
+      expect(answer.window.map((row) => row['id'])).toEqual([
+        'session-0010',
+        'session-0011',
+        'session-0012',
+        'session-0013',
+        'session-0014',
+      ])
+      expect(answer.keys).toEqual(Object.keys(session(0)))
+
+      const stored = await read.store('profile-a', 'sessions', 1_700_000_000_000)
+      expect(stored.count).toBe(1_200)
+      expect(stored.threadId).not.toBe(threadId)
+      const ids = cachedIds(file, 'sessions')
+      expect(ids).toHaveLength(1_200)
+      expect(ids.slice(0, 2)).toEqual(['session-0000', 'session-0001'])
+      // Main's connection reads what the worker's wrote.
+      expect(cache.listWindow('profile-a', 'sessions', { offset: 1_199, limit: 1 }).items).toEqual([
+        JSON.stringify(session(1_199)),
+      ])
+
+      const whole = await worker.cachedList('listSessions', 'profile-a', 'sessions')
+      expect(whole?.fetchedAt).toBe(1_700_000_000_000)
+      expect(whole?.items).toHaveLength(1_200)
+      expect(await worker.cachedList('listSessions', 'profile-b', 'sessions')).toBeNull()
+    } finally {
+      await worker.close()
+      cache.close()
+      await temp.remove()
+    }
+  })
+
+  it('reports a row that breaks the contract as BAD_RESPONSE naming it', async () => {
+    const temp = await makeTempDir('infradesk-list-worker')
+    const file = path.join(temp.dir, CACHE_FILE_NAME)
+    const { cache } = openCache(file)
+    const worker = createListWorker(file)
+    try {
+      sessionsBody = JSON.stringify([session(0), { id: 'broken' }])
+      const client = createServiceClient({ baseUrl: serviceUrl, token: 'worker-token' })
+      const read = worker.read('listSessions', {
+        window: { offset: 0, limit: 0 },
+        collectKeys: false,
+      })
+      const failure = await client.callRows('listSessions', read.sink).then(
+        () => null,
+        (error: unknown) => error,
+      )
+      expect(failure).toMatchObject({
+        code: 'BAD_RESPONSE',
+        message: expect.stringContaining('1.'),
+      })
+      await expect(read.store('profile-a', 'sessions', Date.now())).rejects.toThrow(/gone/)
+    } finally {
+      await worker.close()
+      cache.close()
+      await temp.remove()
+    }
+  })
+})
+
+describe('big lists through the desk go through the worker', () => {
+  let temp: TempDir
+  let desk: Desk
+  let profileId: string
+
+  async function value<T>(channel: string, input: unknown): Promise<T> {
+    const result: Result<unknown> = await desk.dispatch(channel, input)
+    if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
+    return result.value as T
+  }
+
+  beforeAll(async () => {
+    temp = await makeTempDir('infradesk-list-worker-desk')
+    desk = await createDesk({
+      dataDir: temp.dir,
+      mode: 'web',
+      openExternal: async () => undefined,
+      vault: createVault({ service: `Infradesk-list-worker-test-${randomUUID()}` }),
+      version: '0.0.0-test',
+      restoreSandbox: false,
+      requestTimeoutMs: 5_000,
+    })
+    sessionsBody = JSON.stringify([session(0)])
+    const profile = await value<{ id: string }>('profiles.add', {
+      name: 'Worker',
+      baseUrl: serviceUrl,
+      color: '#2563eb',
+      protected: false,
+      token: 'worker-token',
+      sessionOnly: true,
+    })
+    profileId = profile.id
+  })
+
+  afterAll(async () => {
+    await desk.close()
+    await temp.remove()
+  })
+
+  it('a refresh writes the cache file, announces it, and answers the whole list', async () => {
+    sessionsBody = JSON.stringify(Array.from({ length: 300 }, (_, index) => session(index)))
+    const changes: unknown[] = []
+    const stop = desk.onEvent((name, payload) => {
+      if (name === 'cache.changed') changes.push(payload)
+    })
+    try {
+      const list = await value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
+        profileId,
+      })
+      expect(list.items).toHaveLength(300)
+      expect(list.items[299]?.id).toBe('session-0299')
+      expect(cachedIds(path.join(temp.dir, CACHE_FILE_NAME), 'sessions')).toHaveLength(300)
+      expect(changes).toContainEqual(expect.objectContaining({ name: 'putList', profileId }))
+    } finally {
+      stop()
+    }
+  })
+
+  it('a write that fails in the worker is reported, not swallowed', async () => {
+    const file = path.join(temp.dir, CACHE_FILE_NAME)
+    // A real failure of the worker's SQLite write: the file refuses new list rows.
+    const saboteur = new Database(file)
+    saboteur.exec(`CREATE TRIGGER refuse_rows BEFORE INSERT ON cached_items
+      BEGIN SELECT RAISE(ABORT, 'rows refused'); END`)
+    const notices: unknown[] = []
+    const stop = desk.onEvent((name, payload) => {
+      if (name === 'notice') notices.push(payload)
+    })
+    try {
+      sessionsBody = JSON.stringify([session(0), session(1)])
+      // The whole-list refresh writes before it answers: its caller gets the error.
+      const refreshed = await desk.dispatch('sessions.refresh', { profileId })
+      expect(refreshed.ok).toBe(false)
+      // The screen's fetch answers first and writes after: the user gets a notice.
+      const fetched = await value<ChannelOutput<'sessions.fetch'>>('sessions.fetch', {
+        profileId,
+        limit: 10,
+      })
+      expect(fetched.total).toBe(2)
+      await waitUntil(() => notices.length > 0, { what: 'the notice of the failed write' })
+      expect(notices[0]).toMatchObject({
+        level: 'warning',
+        message: expect.stringContaining('could not be saved in the local cache'),
+      })
+      // The list cached before is untouched.
+      expect(cachedIds(file, 'sessions')).toHaveLength(300)
+    } finally {
+      stop()
+      saboteur.exec('DROP TRIGGER refuse_rows')
+      saboteur.close()
+    }
+  })
+})
