@@ -32,12 +32,17 @@ import { AtomicFile } from '../src/main/transfers'
 import { writeVolumeArchive } from '../src/main/transfers/volume-archive'
 import { startSandbox } from '../test/e2e/support/processes'
 import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
 import { pinProcess, pinProcessTree, splitCores } from './cores'
 import type { Bench, BenchResult, Figure } from './support'
 import { median, round } from './support'
 
 const MIB = 1024 * 1024
 const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 5)
+/** Whose cores the proxy shares (two cores give it none of its own): `server` by default. */
+const PROXY_CORES = z
+  .enum(['server', 'client', 'all'])
+  .parse(process.env['BENCH_PROXY_CORES'] ?? 'server')
 const RSS_SAMPLE_MS = 10
 const TARGET_RATIO = 0.95
 const TARGET_RSS_MIB = 64
@@ -425,7 +430,7 @@ async function run(): Promise<BenchResult> {
     const relay = await startRelayProxy()
     let viaProxy: Figure[]
     try {
-      if (cores) pinProcess(relay.pid, cores.server)
+      if (cores) pinProcess(relay.pid, cores[PROXY_CORES])
       viaProxy = await proxyFigures(client, relay, sized, work)
     } finally {
       relay.stop()
@@ -516,7 +521,7 @@ async function run(): Promise<BenchResult> {
         cores
           ? `cores: sandbox on ${cores.server}; this process and curl on ${cores.client} (the "shared cores" runs: all on ${cores.all})`
           : 'cores: not pinned (a single core, or no taskset)',
-        `proxy: bench/splice-proxy.py (splice(2), no copy) ${cores ? `on ${cores.server} (the sandbox's cores)` : 'not pinned'}; the app with HTTP_PROXY, absolute-form requests (the sandbox speaks http)`,
+        `proxy: bench/splice-proxy.py (splice(2), no copy) ${cores ? `on ${cores[PROXY_CORES]} (BENCH_PROXY_CORES=${PROXY_CORES})` : 'not pinned'}; the app with HTTP_PROXY, absolute-form requests (the sandbox speaks http)`,
         `load average while measuring: ${loadavg()
           .map((load) => load.toFixed(2))
           .join(' / ')}`,

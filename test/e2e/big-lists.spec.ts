@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Locator } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { connectFromWelcome, expect, sessionsTable, test } from './support/fixtures'
 
 /*
@@ -74,15 +74,21 @@ test.afterAll(async () => {
   await new Promise((resolve) => service.close(resolve))
 })
 
-test('sessions: thousands of rows read in windows as the table scrolls; sorted in main', async ({
-  page,
-  startApp,
-}) => {
+/** Starts the app, connects it from the welcome screen to the big service: its sessions show. */
+async function connectToBigService(page: Page, startApp: () => Promise<{ url: string }>) {
   const app = await startApp()
   await page.goto(app.url)
   await connectFromWelcome(page, { name: 'Big', baseUrl: serviceUrl, token: 'big-token' })
   const table = sessionsTable(page)
   await expect(table.getByText('session-00000', { exact: true })).toBeVisible()
+  return table
+}
+
+test('sessions: thousands of rows read in windows as the table scrolls; sorted in main', async ({
+  page,
+  startApp,
+}) => {
+  const table = await connectToBigService(page, startApp)
   await expect(table.getByText('This session', { exact: true })).toHaveCount(1)
   // Every row is counted for assistive technology, though few are in the DOM.
   await expect(table).toHaveAttribute('aria-rowcount', String(SESSIONS + 1))
@@ -118,10 +124,7 @@ test('inference: thousands of models, filtered and sorted in main, read in windo
   page,
   startApp,
 }) => {
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectFromWelcome(page, { name: 'Big', baseUrl: serviceUrl, token: 'big-token' })
-  await expect(sessionsTable(page).getByText('session-00000', { exact: true })).toBeVisible()
+  await connectToBigService(page, startApp)
   await page.getByRole('link', { name: /Inference models/ }).click()
   const table = page.getByRole('table', { name: 'Inference models' })
   await expect(page.getByText(`${MODELS.toLocaleString('en-US')} models`)).toBeVisible()

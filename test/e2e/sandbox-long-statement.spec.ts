@@ -1,5 +1,5 @@
 import { bridgeCall } from './support/bridge'
-import { expect, exploreLocalSandbox, sessionsTable, test } from './support/fixtures'
+import { expect, openLocalSandbox, sessionsTable, test } from './support/fixtures'
 import { openSqlConsole, resultMeta, setEditorText } from './support/sql'
 
 /*
@@ -17,9 +17,7 @@ test('a long statement on the local sandbox: another window loads meanwhile, Can
   context,
   startApp,
 }) => {
-  const app = await startApp()
-  await page.goto(app.url)
-  await exploreLocalSandbox(page)
+  const app = await openLocalSandbox(page, startApp)
   const seed = (await bridgeCall(page, 'sandbox.seed')) as { databases: { postgres: string[] } }
   const database = seed.databases.postgres[1] ?? seed.databases.postgres[0]
   if (database === undefined) throw new Error('The sandbox seed has no PostgreSQL database')

@@ -1,18 +1,10 @@
-import {
-  expect,
-  exploreLocalSandbox,
-  profileSwitcher,
-  sessionsTable,
-  test,
-} from './support/fixtures'
+import { expect, openLocalSandbox, profileSwitcher, sessionsTable, test } from './support/fixtures'
 
 test('log out of the local sandbox, then sign in to it again without typing a token', async ({
   page,
   startApp,
 }) => {
-  const app = await startApp()
-  await page.goto(app.url)
-  await exploreLocalSandbox(page)
+  await openLocalSandbox(page, startApp)
   const table = sessionsTable(page)
 
   await page.getByRole('button', { name: 'Log out' }).click()

@@ -7,12 +7,14 @@ import {
   cutNextDownloads,
   downloadStats,
   exportCard,
-  finishedExports,
+  exportDestination,
+  lastFinishedExport,
   runningExports,
   seededVolumes,
   sha256OfFile,
   startExport,
   useDownloadsFolder,
+  withDownloadsFolder,
   type SeedVolume,
 } from './support/volumes'
 import { run } from '../support/tools'
@@ -40,14 +42,18 @@ async function largeVolume(sandbox: ExternalSandbox): Promise<SeedVolume> {
   return volume
 }
 
+/** The large volume and what op 15 announces for it (its SHA-256 above all). */
+async function announcedLargeVolume(sandbox: ExternalSandbox) {
+  const volume = await largeVolume(sandbox)
+  return { volume, expected: await announced(sandbox, volume) }
+}
+
 test('a large volume exports through the UI: the SHA-256 matches and tar lists it', async ({
   page,
   staging: { sandbox },
 }) => {
-  const downloads = await useDownloadsFolder(page)
-  try {
-    const volume = await largeVolume(sandbox)
-    const expected = await announced(sandbox, volume)
+  await withDownloadsFolder(page, async (downloads) => {
+    const { volume, expected } = await announcedLargeVolume(sandbox)
 
     await startExport(page, volume)
     // While it runs: bytes of the total, a rate and the time left.
@@ -56,9 +62,9 @@ test('a large volume exports through the UI: the SHA-256 matches and tar lists i
     await expect(running).toContainText(/\/s/)
     await expect(running).toContainText(/left/)
 
-    const done = finishedExports(page).getByRole('article').first()
+    const done = lastFinishedExport(page)
     await expect(done).toHaveAttribute('data-state', 'completed', { timeout: 240_000 })
-    const destination = (await done.getByTestId('volume-destination').textContent())?.trim() ?? ''
+    const destination = await exportDestination(done)
     expect(destination).toBe(path.join(downloads.dir, `${volume.name}.tar.gz`))
     await expect(done.getByTestId('volume-sha256')).toContainText(expected.sha256)
 
@@ -67,14 +73,11 @@ test('a large volume exports through the UI: the SHA-256 matches and tar lists i
     expect(listing.code, listing.stderr).toBe(0)
     expect(listing.stdout.trim().split('\n').length).toBeGreaterThan(0)
     expect(await readdir(downloads.dir)).toEqual([`${volume.name}.tar.gz`])
-  } finally {
-    await downloads.remove()
-  }
+  })
 })
 
 test('cancelling a large export midway leaves no file', async ({ page, staging: { sandbox } }) => {
-  const downloads = await useDownloadsFolder(page)
-  try {
+  await withDownloadsFolder(page, async (downloads) => {
     const volume = await largeVolume(sandbox)
     // The sandbox hashes the archive on its first op 15; done here, the app's call is quick.
     await announced(sandbox, volume)
@@ -87,40 +90,35 @@ test('cancelling a large export midway leaves no file', async ({ page, staging: 
       .toBeGreaterThanOrEqual(5)
     await running.getByRole('button', { name: /^Cancel the export/ }).click()
 
-    const done = finishedExports(page).getByRole('article').first()
+    const done = lastFinishedExport(page)
     await expect(done).toHaveAttribute('data-state', 'cancelled')
     await expect(done).toContainText('Cancelled')
     // Neither the archive nor its temp file.
     expect(await readdir(downloads.dir)).toEqual([])
-  } finally {
-    await downloads.remove()
-  }
+  })
 })
 
 test('a download cut midway resumes with Range and ends with the right hash', async ({
   page,
   staging: { sandbox },
 }) => {
-  const downloads = await useDownloadsFolder(page)
-  try {
-    const volume = await largeVolume(sandbox)
-    const expected = await announced(sandbox, volume)
+  // The folder only keeps the resumed archive away from the others; the hash is what counts.
+  await withDownloadsFolder(page, async () => {
+    const { volume, expected } = await announcedLargeVolume(sandbox)
     await cutNextDownloads(sandbox, 300 * MIB)
 
     await startExport(page, volume)
     await expect(runningExports(page).getByTestId('transfer-resumes')).toContainText('Resumed 1×', {
       timeout: 120_000,
     })
-    const done = finishedExports(page).getByRole('article').first()
+    const done = lastFinishedExport(page)
     await expect(done).toHaveAttribute('data-state', 'completed', { timeout: 240_000 })
-    const destination = (await done.getByTestId('volume-destination').textContent())?.trim() ?? ''
+    const destination = await exportDestination(done)
     expect(await sha256OfFile(destination)).toBe(expected.sha256)
     // One cut answer, then the rest as a 206: nothing was downloaded twice.
     const stats = await downloadStats(sandbox)
     expect(stats.served).toEqual({ full: 0, partial: 1, cut: 1 })
-  } finally {
-    await downloads.remove()
-  }
+  })
 })
 
 test('an unwritable downloads folder is a clear error on the screen', async ({
@@ -138,7 +136,7 @@ test('an unwritable downloads folder is a clear error on the screen', async ({
   await expect(alert).toContainText('NOT_WRITABLE')
   await expect(alert).toContainText(`The folder ${downloads.dir} does not exist`)
   // The failed attempt is in the transfers log too.
-  const failed = finishedExports(page).getByRole('article').first()
+  const failed = lastFinishedExport(page)
   await expect(failed).toHaveAttribute('data-state', 'failed')
   await expect(failed).toContainText('NOT_WRITABLE')
 })

@@ -6,6 +6,7 @@ import { AtomicFile, writeFileAtomic } from '../../src/main/transfers'
 import { IS_ROOT, mountTmpfs, NOT_ROOT_REASON } from '../support/tiny-fs'
 import { makeTempDir, sha256Hex } from '../support/tools'
 import type { TempDir } from '../support/tools'
+import { serviceErrorOf } from '../support/service-error'
 
 /*
  * The atomic writer's failure paths on real file systems: a folder that refuses writes, a disk
@@ -39,15 +40,6 @@ async function freshFolder(): Promise<string> {
   const folder = path.join(temp.dir, `case-${count}`)
   await mkdir(folder)
   return folder
-}
-
-async function rejection(work: Promise<unknown>): Promise<ServiceError> {
-  const error = await work.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(ServiceError)
-  return error as ServiceError
 }
 
 function chunks(total: number, size = 64 * 1024): Uint8Array[] {
@@ -90,7 +82,7 @@ describe('the atomic writer', () => {
     })
     expect(path.basename(written.path)).toBe('a (2).tar.gz')
     expect(await readFile(path.join(folder, 'a.tar.gz'), 'utf8')).toBe('old')
-    const refused = await rejection(
+    const refused = await serviceErrorOf(
       writeFileAtomic(folder, 'a.tar.gz', Buffer.from('x'), { collision: 'fail' }),
     )
     expect(refused.code).toBe('FILE_EXISTS')
@@ -101,7 +93,7 @@ describe('the atomic writer', () => {
 describe('failure paths leave no file', () => {
   it('a folder that does not exist: NOT_WRITABLE, naming the folder', async () => {
     const folder = path.join(temp.dir, 'no-such-folder')
-    const error = await rejection(
+    const error = await serviceErrorOf(
       writeFileAtomic(folder, 'x.bin', Buffer.from('x'), { collision: 'fail' }),
     )
     expect(error.code).toBe('NOT_WRITABLE')
@@ -115,7 +107,7 @@ describe('failure paths leave no file', () => {
       readOnly: true,
     })
     try {
-      const error = await rejection(
+      const error = await serviceErrorOf(
         writeFileAtomic(mounted.dir, 'x.bin', Buffer.from('x'), { collision: 'fail' }),
       )
       expect(error.code).toBe('NOT_WRITABLE')
@@ -132,7 +124,7 @@ describe('failure paths leave no file', () => {
       const folder = await freshFolder()
       await chmod(folder, 0o500)
       try {
-        const error = await rejection(
+        const error = await serviceErrorOf(
           writeFileAtomic(folder, 'x.bin', Buffer.from('x'), { collision: 'fail' }),
         )
         expect(error.code).toBe('NOT_WRITABLE')
@@ -149,7 +141,7 @@ describe('failure paths leave no file', () => {
       const mounted = await mountTmpfs(temp.dir, 'tiny', { sizeBytes: 1024 * 1024 })
       try {
         let progressed = 0
-        const error = await rejection(
+        const error = await serviceErrorOf(
           writeFileAtomic(mounted.dir, 'big.bin', chunks(3 * 1024 * 1024), {
             collision: 'fail',
             onProgress: (written) => {
@@ -177,11 +169,11 @@ describe('failure paths leave no file', () => {
       const mounted = await mountTmpfs(temp.dir, 'tiny-after', { sizeBytes: 1024 * 1024 })
       try {
         const file = await AtomicFile.create(mounted.dir, 'big.bin')
-        const failed = await rejection(file.write(Buffer.alloc(2 * 1024 * 1024)))
+        const failed = await serviceErrorOf(file.write(Buffer.alloc(2 * 1024 * 1024)))
         expect(failed.code).toBe('DISK_FULL')
         // The hash already counted the chunk the file could not hold: it must not be trusted.
-        expect((await rejection(file.write(Buffer.from('more')))).code).toBe('DISK_FULL')
-        expect((await rejection(file.commit({ collision: 'fail' }))).code).toBe('DISK_FULL')
+        expect((await serviceErrorOf(file.write(Buffer.from('more')))).code).toBe('DISK_FULL')
+        expect((await serviceErrorOf(file.commit({ collision: 'fail' }))).code).toBe('DISK_FULL')
         await file.abort()
         expect(await readdir(mounted.dir)).toEqual([])
       } finally {
@@ -193,7 +185,7 @@ describe('failure paths leave no file', () => {
   it('a cancel midway: CANCELLED, nothing left', async () => {
     const folder = await freshFolder()
     const controller = new AbortController()
-    const error = await rejection(
+    const error = await serviceErrorOf(
       writeFileAtomic(folder, 'cancelled.bin', chunks(1024 * 1024), {
         collision: 'fail',
         signal: controller.signal,
@@ -208,7 +200,7 @@ describe('failure paths leave no file', () => {
 
   it('a verify hook that refuses the bytes: its error, nothing left', async () => {
     const folder = await freshFolder()
-    const error = await rejection(
+    const error = await serviceErrorOf(
       writeFileAtomic(folder, 'refused.bin', Buffer.from('not what was announced'), {
         collision: 'replace',
         verify: ({ sha256 }) => {

@@ -343,21 +343,21 @@ function activity(overrides: Partial<Parameters<Cache['recordActivity']>[0]> = {
 
 describe('activity log', () => {
   it('returns entries newest first, limited, filtered by profile', () => {
+    // Every field set, none left to `activity`'s defaults: the entry read back must carry them all.
+    const failedIncident = {
+      at: 300,
+      profileId: 'p2',
+      profileName: 'Staging',
+      operation: 'resolveIncident',
+      targetId: 'inc-1',
+      outcome: 'error' as const,
+      errorCode: 'CONFLICT',
+      message: 'Resource already exists',
+    }
     const { cache } = open()
     const first = cache.recordActivity(activity({ at: 100, targetId: 'a' }))
     expect(first).toMatchObject({ id: expect.any(Number), at: 100, targetId: 'a' })
-    cache.recordActivity(
-      activity({
-        at: 300,
-        profileId: 'p2',
-        profileName: 'Staging',
-        operation: 'resolveIncident',
-        targetId: 'inc-1',
-        outcome: 'error',
-        errorCode: 'CONFLICT',
-        message: 'Resource already exists',
-      }),
-    )
+    cache.recordActivity(activity(failedIncident))
     cache.recordActivity(activity({ at: 200, targetId: 'b' }))
     // Same time: the later insert is newer.
     cache.recordActivity(activity({ at: 200, targetId: 'c' }))
@@ -375,17 +375,7 @@ describe('activity log', () => {
       'a',
     ])
     expect(cache.listActivity({ profileId: 'p2', limit: 10 })).toEqual([
-      {
-        id: expect.any(Number),
-        at: 300,
-        profileId: 'p2',
-        profileName: 'Staging',
-        operation: 'resolveIncident',
-        targetId: 'inc-1',
-        outcome: 'error',
-        errorCode: 'CONFLICT',
-        message: 'Resource already exists',
-      },
+      { id: expect.any(Number), ...failedIncident },
     ])
     expect(cache.listActivity({ profileId: 'nobody', limit: 10 })).toEqual([])
   })

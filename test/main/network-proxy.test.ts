@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Agent, fetch as undiciFetch } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServiceClient, ServiceError } from '../../src/main/api'
+import { createServiceClient } from '../../src/main/api'
 import type { ServiceClient } from '../../src/main/api'
 import { createNetworkStack, DEFAULT_PROFILE_NETWORK } from '../../src/main/net'
 import type { Environment, ProfileNetwork } from '../../src/main/net'
@@ -19,6 +19,7 @@ import { startTinyproxy } from '../support/tinyproxy'
 import type { Tinyproxy } from '../support/tinyproxy'
 import { makeTempDir, sha256Hex } from '../support/tools'
 import type { TempDir } from '../support/tools'
+import { serviceErrorOf } from '../support/service-error'
 
 /*
  * Proxies with real parts: Debian's tinyproxy on loopback (its log proves what went through
@@ -83,15 +84,6 @@ function hostPort(sandbox: RunningSandbox): string {
   return new URL(sandbox.url).host
 }
 
-async function rejection(work: Promise<unknown>): Promise<ServiceError> {
-  const error = await work.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(ServiceError)
-  return error as ServiceError
-}
-
 describe('the environment proxy', () => {
   it('carries https calls through CONNECT (HTTPS_PROXY)', async () => {
     const before = (await proxy.requests()).length
@@ -116,7 +108,7 @@ describe('the environment proxy', () => {
   })
 
   it('names the proxy when it cannot be reached', async () => {
-    const error = await rejection(
+    const error = await serviceErrorOf(
       clientFor(secure, { HTTPS_PROXY: 'http://127.0.0.1:9' }, {}).call('listSessions'),
     )
     expect(error.code).toBe('OFFLINE')
@@ -129,17 +121,17 @@ describe('the environment proxy', () => {
 describe('a proxy that wants a login', () => {
   it('is named as the refusing party on a 407: CONNECT, absolute-form and downloads', async () => {
     const expected = `The proxy at ${guarded.url} refused: 407 Proxy Authentication Required`
-    const viaConnect = await rejection(
+    const viaConnect = await serviceErrorOf(
       clientFor(secure, { HTTPS_PROXY: guarded.url }).call('listSessions'),
     )
     expect(viaConnect.code).toBe('OFFLINE')
     expect(viaConnect.message).toBe(expected)
     expect(viaConnect.status).toBeUndefined()
-    const viaAbsolute = await rejection(
+    const viaAbsolute = await serviceErrorOf(
       clientFor(plain, { HTTP_PROXY: guarded.url }).call('listSessions'),
     )
     expect(viaAbsolute.message).toBe(expected)
-    const raw = await rejection(
+    const raw = await serviceErrorOf(
       clientFor(secure, { HTTPS_PROXY: guarded.url }).fetchRaw('/auth/me/sessions', {
         authenticated: true,
       }),

@@ -49,17 +49,24 @@ async function serve(
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/file`)
 }
 
-/** Collects the body; every write is asynchronous, so the socket pauses for each, as for a disk. */
+/**
+ * Collects the body; every write is asynchronous, so the socket pauses for each, as for a disk.
+ * Two writes may be under way at once (the reader fills one buffer while the other is written),
+ * so each write keeps the place it was given, as a positional file write does: pushing on
+ * completion put a quick write before a slow earlier one, about one run in a few.
+ */
 function slowSink(): BodySink & { body(): Buffer } {
   const parts: Buffer[] = []
+  let writes = 0
   return {
     async write(bytes) {
+      const place = writes++
       // Some writes take a while, so the next read lands while this one is still in use.
       await new Promise((resolve) =>
-        parts.length % 7 === 3 ? setTimeout(resolve, 3) : setImmediate(resolve),
+        place % 7 === 3 ? setTimeout(resolve, 3) : setImmediate(resolve),
       )
       // Read only now: the bytes must still be there after the wait (the socket was paused).
-      parts.push(Buffer.from(bytes))
+      parts[place] = Buffer.from(bytes)
     },
     body: () => Buffer.concat(parts),
   }

@@ -1,17 +1,13 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CACHE_FILE_NAME } from '../../src/main/cache'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import type { BridgeError, Profile, Transfer } from '../../src/shared/bridge'
 import { call, startSandboxProcess } from '../support/sandbox-process'
 import type { SandboxProcess } from '../support/sandbox-process'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { tokenLeaks } from '../support/token-forms'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
 
 /*
  * Security issue 4, end to end: a service (or a proxy in front of it) that answers an export
@@ -27,57 +23,42 @@ const FORMS = ['base64', 'base64url', 'plain', 'upper', 'prefix', 'percent'] as 
 const VOLUME = 'grafana-data'
 
 let sandbox: SandboxProcess
-let temp: TempDir
-let dataDir: string
-let desk: Desk
+let harness: TestDesk
 let profile: Profile
-let nodeId: string
-let certificateId: string
+/** What the tests export: the seeded volume VOLUME (on its node) and a certificate with a key. */
+let exported: { nodeId: string; certificateId: string }
 const finished = new Map<string, (transfer: Transfer) => void>()
 const seenErrors: BridgeError[] = []
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess(['--faults', '--admin-token', TOKEN])
-  temp = await makeTempDir('infradesk-redaction-sqlite')
-  dataDir = path.join(temp.dir, 'data')
-  const downloads = path.join(temp.dir, 'downloads')
-  await mkdir(downloads)
-  desk = await createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service: `Infradesk-redaction-sqlite-test-${process.pid}` }),
-    version: '0.0.0-test',
-    restoreSandbox: false,
+  harness = await openTestDesk('redaction-sqlite', {
     requestTimeoutMs: 10_000,
     downloadTiming: { headersTimeoutMs: 5_000, stallTimeoutMs: 5_000, retryDelayMs: 20 },
-    defaultDownloadsDir: downloads,
   })
-  desk.onEvent((event, payload) => {
+  harness.desk.onEvent((event, payload) => {
     if (event !== 'transfers.finished') return
     const transfer = payload as Transfer
     finished.get(transfer.id)?.(transfer)
   })
-  const added = await desk.dispatch('profiles.add', {
+  profile = await harness.addProfile(sandbox, {
     name: 'Echoing service',
-    baseUrl: sandbox.url,
     color: '#2563eb',
-    protected: false,
     token: TOKEN,
     sessionOnly: true,
   })
-  if (!added.ok) throw new Error(JSON.stringify(added.error))
-  profile = added.value as Profile
   const seeded = sandbox.seed.volumes.find((candidate) => candidate.name === VOLUME)
   if (seeded === undefined) throw new Error(`no seeded volume ${VOLUME}`)
-  nodeId = seeded.nodeId
-  certificateId = sandbox.seed.certificates.withPrivateKey[0] as string
+  exported = {
+    nodeId: seeded.nodeId,
+    certificateId: sandbox.seed.certificates.withPrivateKey[0] as string,
+  }
 }, 90_000)
 
 afterAll(async () => {
-  await desk?.close().catch(() => undefined)
+  // The last test closed the desk already; closing again is a no-op.
+  await harness?.close()
   await sandbox?.stop()
-  await temp?.remove()
 })
 
 afterEach(async () => {
@@ -92,9 +73,9 @@ async function echoOn(target: Record<string, string>, form: string): Promise<voi
 
 /** `volumes.export` to its end: the error the call or the finished transfer carries. */
 async function failedVolumeExport(): Promise<BridgeError> {
-  const started = await desk.dispatch('volumes.export', {
+  const started = await harness.desk.dispatch('volumes.export', {
     profileId: profile.id,
-    nodeId,
+    nodeId: exported.nodeId,
     name: VOLUME,
   })
   if (!started.ok) return started.error
@@ -105,9 +86,9 @@ async function failedVolumeExport(): Promise<BridgeError> {
 }
 
 async function failedCertificateExport(): Promise<BridgeError> {
-  const result = await desk.dispatch('certificates.export', {
+  const result = await harness.desk.dispatch('certificates.export', {
     profileId: profile.id,
-    id: certificateId,
+    id: exported.certificateId,
     format: 'pem',
   })
   if (result.ok) throw new Error('the certificate export should have failed')
@@ -138,7 +119,7 @@ describe('a service error that echoes the Authorization header', () => {
   it('leaves no form of the token in any file of the data folder', async () => {
     // The cases above ran first (same file, in order): each logged a failed transfer.
     expect(seenErrors.length).toBe(CASES.length * FORMS.length)
-    const cacheFile = path.join(dataDir, CACHE_FILE_NAME)
+    const cacheFile = path.join(harness.dataDir, CACHE_FILE_NAME)
     const db = new Database(cacheFile, { readonly: true })
     try {
       const rows = db
@@ -160,10 +141,10 @@ describe('a service error that echoes the Authorization header', () => {
     }
     // The raw bytes of every file (the cache, its -wal while open, profiles, settings), after
     // the desk closed and SQLite folded its log into the file.
-    await desk.close()
-    for (const file of await filesUnder(dataDir)) {
+    await harness.desk.close()
+    for (const file of await filesUnder(harness.dataDir)) {
       const text = (await readFile(file)).toString('latin1')
-      expect(tokenLeaks(text, TOKEN), path.relative(dataDir, file)).toEqual([])
+      expect(tokenLeaks(text, TOKEN), path.relative(harness.dataDir, file)).toEqual([])
     }
   })
 })

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServiceClient, ServiceError } from '../../src/main/api'
+import { createServiceClient } from '../../src/main/api'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import { makeSelfSigned, makeTempDir, type TempDir } from '../support/tools'
+import { serviceErrorOf } from '../support/service-error'
 
 /*
  * The statuses the spec does not show (docs/SERVICE.md, "Status codes"). The default sandbox
@@ -24,15 +25,6 @@ afterAll(async () => {
   await personalities.variant?.close()
   await temp?.remove()
 })
-
-async function refusal(work: Promise<unknown>): Promise<ServiceError> {
-  const error = await work.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(ServiceError)
-  return error as ServiceError
-}
 
 describe.each([
   [
@@ -103,7 +95,7 @@ describe.each([
     ] as const
     // Thunks: each request is made when its turn comes, so no refusal goes unobserved.
     for (const [code, work] of cases) {
-      const error = await refusal(work())
+      const error = await serviceErrorOf(work())
       expect(error.code, error.message).toBe(code)
       expect(error.status).toBe(statuses[code])
     }
@@ -123,7 +115,7 @@ describe.each([
       body: JSON.stringify({ ...body, name: `statuses ${name} raw` }),
     })
     expect(raw.status).toBe(uploadStatus)
-    const again = await refusal(client().call('uploadCertificate', { body }))
+    const again = await serviceErrorOf(client().call('uploadCertificate', { body }))
     expect(again.code).toBe('CONFLICT')
     expect(again.status).toBe(statuses.CONFLICT)
   })

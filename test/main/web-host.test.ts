@@ -72,11 +72,16 @@ function send(options: {
 const withSecret = { 'x-infradesk-secret': SECRET }
 
 function invoke(channel: string, input: unknown, headers: Record<string, string> = {}) {
+  return invokeWithBody(channel, JSON.stringify(input), headers)
+}
+
+/** A bridge call as the page makes it, but with `body` sent as given: for bodies it never sends. */
+function invokeWithBody(channel: string, body: string, headers: Record<string, string> = {}) {
   return send({
     method: 'POST',
     path: `/__bridge/invoke/${channel}`,
     headers: { ...withSecret, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(input),
+    body,
   })
 }
 
@@ -262,12 +267,7 @@ describe('web host: the bridge', () => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: [{ path: ['id'] }] },
     })
-    const broken = await send({
-      method: 'POST',
-      path: '/__bridge/invoke/profiles.list',
-      headers: { ...withSecret, 'content-type': 'application/json' },
-      body: '{"unterminated',
-    })
+    const broken = await invokeWithBody('profiles.list', '{"unterminated')
     expect(broken.status).toBe(400)
     expect(JSON.parse(broken.body)).toMatchObject({
       ok: false,
@@ -276,11 +276,8 @@ describe('web host: the bridge', () => {
   })
 
   it('accepts only JSON posts of a bounded size', async () => {
-    const form = await send({
-      method: 'POST',
-      path: '/__bridge/invoke/profiles.list',
-      headers: { ...withSecret, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'a=1',
+    const form = await invokeWithBody('profiles.list', 'a=1', {
+      'content-type': 'application/x-www-form-urlencoded',
     })
     expect(form.status).toBe(415)
     const viaGet = await send({ path: '/__bridge/invoke/profiles.list', headers: withSecret })
@@ -331,10 +328,16 @@ describe('web host: the bridge', () => {
 })
 
 describe('web host: the renderer files', () => {
+  /** Reads `filePath` as the page does: it must be there, served as `contentType`. */
+  async function expectServed(filePath: string, contentType: string) {
+    const response = await send({ path: filePath, headers: withSecret })
+    expect(response.status).toBe(200)
+    expect(response.headers['content-type']).toBe(contentType)
+    return response
+  }
+
   it('serves files with their content type and the security headers', async () => {
-    const script = await send({ path: '/assets/app.js', headers: withSecret })
-    expect(script.status).toBe(200)
-    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    const script = await expectServed('/assets/app.js', 'text/javascript; charset=utf-8')
     expect(script.body).toBe('console.log("app")\n')
     expect(script.headers['x-content-type-options']).toBe('nosniff')
     const csp = script.headers['content-security-policy'] ?? ''
@@ -348,14 +351,11 @@ describe('web host: the renderer files', () => {
     ]) {
       expect(csp).toContain(directive)
     }
-    const style = await send({ path: '/assets/style.css', headers: withSecret })
-    expect(style.headers['content-type']).toBe('text/css; charset=utf-8')
+    await expectServed('/assets/style.css', 'text/css; charset=utf-8')
   })
 
   it('answers client routes with index.html, its asset paths made absolute', async () => {
-    const page = await send({ path: '/profiles/abc', headers: withSecret })
-    expect(page.status).toBe(200)
-    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    const page = await expectServed('/profiles/abc', 'text/html; charset=utf-8')
     expect(page.body).toContain('src="/assets/app.js"')
     expect(page.headers['content-security-policy']).toContain("default-src 'self'")
     expect((await send({ path: '/assets/missing.js', headers: withSecret })).status).toBe(404)

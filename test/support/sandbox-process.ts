@@ -1,23 +1,16 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { z } from 'zod'
-import {
-  buildPath,
-  ERROR_MESSAGES,
-  errorBodySchema,
-  MIGRATION_STATUSES,
-  operations,
-  STATUS_FOR_CODE,
-  validationIssuesOf,
-} from '../../src/shared/api'
-import type { ErrorBody, OperationName, ResponseOf, ServiceErrorCode } from '../../src/shared/api'
+import { buildPath, MIGRATION_STATUSES, operations } from '../../src/shared/api'
+import type { OperationName } from '../../src/shared/api'
 
 /*
  * A real sandbox in a child process, and the small typed client the contract tests use
  * to talk to it over real HTTP. Nothing here knows the sandbox's internals: only its
- * command line, its ready line and the `/__sandbox` test endpoints.
+ * command line, its ready line and the `/__sandbox` test endpoints. What the tests assert
+ * of its answers is in answers.ts, the refusals they share in refusals.ts.
  */
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -364,94 +357,6 @@ export function callOperation(
     body: request.body,
     rawBody: request.rawBody,
     headers: request.headers,
-  })
-}
-
-/* ------------------------------------------------------------- assertions */
-
-function describeResponse(response: CallResult): string {
-  return `${response.status} ${response.text().slice(0, 2_000)}`
-}
-
-/** Asserts a 2xx whose body parses with the operation's response schema; returns it parsed. */
-export function expectSuccess<N extends OperationName>(
-  name: N,
-  response: CallResult,
-  status = 200,
-): ResponseOf<N> {
-  expect(response.status, describeResponse(response)).toBe(status)
-  const parsed = operations[name].response.safeParse(response.json)
-  if (!parsed.success) {
-    throw new Error(
-      `${name}: body does not match the contract:\n${z.prettifyError(parsed.error)}\n${describeResponse(response)}`,
-    )
-  }
-  return parsed.data as ResponseOf<N>
-}
-
-/** Asserts the error body of section 7 with the code's status and message; returns the body. */
-export function expectError(response: CallResult, code: ServiceErrorCode): ErrorBody {
-  expect(response.status, describeResponse(response)).toBe(STATUS_FOR_CODE[code])
-  const body = errorBodySchema.parse(response.json)
-  expect(body.code).toBe(code)
-  expect(body.message).toBe(ERROR_MESSAGES[code])
-  // Anything unexpected is a 500 without internals: no stack trace ever reaches the body.
-  expect(response.text()).not.toMatch(/\n\s+at .+:\d+:\d+/)
-  return body
-}
-
-/**
- * Asserts the error body of section 7 with `code`, whatever the HTTP status: for tests run
- * against the variant, whose statuses are its own choice (docs/SERVICE.md "Status codes").
- */
-export function expectErrorCode(response: CallResult, code: ServiceErrorCode): ErrorBody {
-  expect(response.status, describeResponse(response)).toBeGreaterThanOrEqual(400)
-  const body = errorBodySchema.parse(response.json)
-  expect(body.code, describeResponse(response)).toBe(code)
-  return body
-}
-
-/** Asserts 400 VALIDATION_ERROR whose details name exactly `path` (among possibly others). */
-export function expectValidationError(response: CallResult, fieldPath: string[]): void {
-  const body = expectError(response, 'VALIDATION_ERROR')
-  const issues = validationIssuesOf(body.details)
-  expect(
-    issues.length,
-    `details must be [{ path, message }]: ${JSON.stringify(body.details)}`,
-  ).toBeGreaterThan(0)
-  expect(issues.map((issue) => issue.path)).toContainEqual(fieldPath)
-}
-
-/** A request body the contract refuses: what is wrong with it, the body, the field it names. */
-export type InvalidBodyCase = [label: string, body: unknown, fieldPath: string[]]
-
-/**
- * One test per invalid body: each is sent to operation `name` with `params()` (read when the
- * test runs) and must be refused with a 400 VALIDATION_ERROR naming its field.
- */
-export function itRejectsEachInvalidBody(
-  sandbox: Pick<SandboxProcess, 'url' | 'tokens'>,
-  name: OperationName,
-  params: () => Record<string, string>,
-  cases: InvalidBodyCase[],
-): void {
-  it.each(cases)('400 when %s, naming the field', async (_label, body, fieldPath) => {
-    const response = await callOperation(sandbox, name, { params: params(), body })
-    expectValidationError(response, fieldPath)
-  })
-}
-
-/**
- * A test that `path`, whose id segment is left empty, is refused with a 400 VALIDATION_ERROR
- * naming `id` (the router must not match it, nor read the empty segment as an id).
- */
-export function itRejectsAnEmptyIdSegment(
-  sandbox: Pick<SandboxProcess, 'url' | 'tokens'>,
-  title: string,
-  request: { method: 'POST' | 'PUT'; path: string; body: unknown },
-): void {
-  it(title, async () => {
-    expectValidationError(await call(sandbox, request), ['id'])
   })
 }
 

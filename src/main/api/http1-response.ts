@@ -22,8 +22,10 @@ export interface ResponseHead {
 
 /**
  * Receives body bytes. `bytes` is a view of a reused buffer: valid during the call, or until the
- * returned promise settles. While it is pending, nothing more is read (the socket is paused),
- * so a sink can write the bytes to disk from where they are, without a copy.
+ * returned promise settles; that buffer is not read into again before then, so a sink can write
+ * the bytes to disk from where they are, without a copy. The reader may fill its other buffer
+ * and call `write` again before the previous write settled: a sink keeps its writes in call
+ * order (download.ts chains them).
  */
 export interface BodySink {
   write(bytes: Uint8Array): void | Promise<void>

@@ -73,9 +73,10 @@ const TOPICS_OF_TABLE = {
 export type CacheTable = keyof typeof TOPICS_OF_TABLE
 export const CACHE_TABLES = Object.keys(TOPICS_OF_TABLE) as CacheTable[]
 
-/** The topics a write to these tables concerns, each once. */
+/** The topics a write to these tables concerns, each once (a name main has not: none). */
 export function topicsOfTables(tables: readonly CacheTable[]): CacheTopic[] {
-  return [...new Set(tables.flatMap((table) => TOPICS_OF_TABLE[table]))]
+  const known = tables.filter((table) => Object.hasOwn(TOPICS_OF_TABLE, table))
+  return [...new Set(known.flatMap((table) => TOPICS_OF_TABLE[table]))]
 }
 
 export type { JsonRow } from './list-rows'

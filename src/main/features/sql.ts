@@ -296,13 +296,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
     const { text, receivedAt, finish } = await request(profile, input, options)
     const parsing = performance.now()
-    let parsed: ParsedResult
-    try {
-      parsed = parseSqlAnswer(text)
-    } catch (error) {
-      finish({ error })
-      throw error
-    }
+    const parsed = parseOrRecordFailure(text, finish)
     const parseMs = round(performance.now() - parsing)
     return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
   }
@@ -322,13 +316,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     const parsing = performance.now()
     const early = readFirstPage(text, FIRST_ROWS)
     if (early === null || early.complete) {
-      let parsed: ParsedResult
-      try {
-        parsed = parseSqlAnswer(text)
-      } catch (error) {
-        finish({ error })
-        throw error
-      }
+      const parsed = parseOrRecordFailure(text, finish)
       const parseMs = round(performance.now() - parsing)
       const elapsedMs = finish({ parsed })
       const kept = results.put(input, parsed)
@@ -564,6 +552,19 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     async 'sql.history.list'(query) {
       return store.listHistory(query)
     },
+  }
+}
+
+/** Parses a whole answer; an unreadable one is recorded as the statement's failure first. */
+function parseOrRecordFailure(
+  text: string,
+  finish: (outcome: { error: unknown }) => unknown,
+): ParsedResult {
+  try {
+    return parseSqlAnswer(text)
+  } catch (error) {
+    finish({ error })
+    throw error
   }
 }
 

@@ -111,6 +111,17 @@ export async function exploreLocalSandbox(page: Page): Promise<void> {
   })
 }
 
+/** The app started and its first-run choice "Explore the local sandbox" taken: sessions listed. */
+export async function openLocalSandbox(
+  page: Page,
+  startApp: Fixtures['startApp'],
+): Promise<WebApp> {
+  const app = await startApp()
+  await page.goto(app.url)
+  await exploreLocalSandbox(page)
+  return app
+}
+
 /**
  * The opening most tests share: the first-run screen connected to `sandbox` as profile
  * "Staging" with the admin token, then its sessions listed with the current one marked.

@@ -69,6 +69,19 @@ export async function useDownloadsFolder(
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
+/** Runs `steps` with a fresh downloads folder set in the app; the folder is removed after. */
+export async function withDownloadsFolder(
+  page: Page,
+  steps: (downloads: { dir: string }) => Promise<void>,
+): Promise<void> {
+  const downloads = await useDownloadsFolder(page)
+  try {
+    await steps(downloads)
+  } finally {
+    await downloads.remove()
+  }
+}
+
 export async function sha256OfFile(file: string): Promise<string> {
   const hash = createHash('sha256')
   await pipeline(createReadStream(file), hash)
@@ -92,6 +105,16 @@ export function exportCard(scope: Page | Locator, volume: SeedVolume) {
 
 export function finishedExports(page: Page) {
   return page.getByRole('region', { name: 'Finished exports' })
+}
+
+/** The card of the export that finished last: the finished list shows the newest first. */
+export function lastFinishedExport(page: Page) {
+  return finishedExports(page).getByRole('article').first()
+}
+
+/** The file a finished export's card says the archive was written to. */
+export async function exportDestination(card: Locator): Promise<string> {
+  return (await card.getByTestId('volume-destination').textContent())?.trim() ?? ''
 }
 
 export function runningExports(page: Page) {

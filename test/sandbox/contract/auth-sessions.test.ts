@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AUTH_METHODS } from '../../../src/shared/api'
-import {
-  callOperation,
-  expectError,
-  expectSuccess,
-  expectValidationError,
-  PERSONALITIES,
-  sandboxForThisFile,
-} from '../../support/sandbox-process'
+import { callOperation, PERSONALITIES, sandboxForThisFile } from '../../support/sandbox-process'
+import { expectError, expectSuccess, expectValidationError } from '../../support/answers'
 import { parseTimestamp } from '../../../src/shared/time'
 
 /* Operations 1 (list sessions) and 2 (log out), and what a logout does to a token. */

@@ -3,13 +3,11 @@ import type { Resource } from '../../../src/shared/api'
 import { validationIssuesOf } from '../../../src/shared/api'
 import {
   callOperation,
-  expectError,
-  expectSuccess,
-  expectValidationError,
   PERSONALITIES,
   sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
+import { expectError, expectSuccess, expectValidationError } from '../../support/answers'
 import type { CallResult, SandboxProcess } from '../../support/sandbox-process'
 import { makeSelfSigned, makeTempDir, openssl, readX509 } from '../../support/tools'
 import type { TempDir } from '../../support/tools'

@@ -6,13 +6,11 @@ import type { ServiceErrorCode } from '../../../src/shared/api'
 import {
   call,
   callOperation,
-  expectError,
-  expectSuccess,
-  itRejectsAnEmptyIdSegment,
-  itRejectsEachInvalidBody,
   sandboxForThisFile,
   startSandboxProcess,
 } from '../../support/sandbox-process'
+import { expectError, expectSuccess } from '../../support/answers'
+import { itRejectsAnEmptyIdSegment, itRejectsEachInvalidBody } from '../../support/refusals'
 import type { CallResult, SandboxProcess } from '../../support/sandbox-process'
 
 /*

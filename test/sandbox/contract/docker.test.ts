@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { MIGRATION_STATUSES } from '../../../src/shared/api'
-import type { SandboxProcess } from '../../support/sandbox-process'
 import {
   call,
   callOperation,
-  expectError,
-  expectSuccess,
-  expectValidationError,
-  itRejectsAnEmptyIdSegment,
-  itRejectsEachInvalidBody,
   PERSONALITIES,
   sandboxForThisFile,
+  type SandboxProcess,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
+import { expectError, expectSuccess, expectValidationError } from '../../support/answers'
+import { itRejectsAnEmptyIdSegment, itRejectsEachInvalidBody } from '../../support/refusals'
 
 /*
  * Operations 13 (resolve a migration that needs attention) and 19 (resolve the branch head

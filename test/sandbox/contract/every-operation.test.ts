@@ -2,13 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { OPERATION_NAMES, operations } from '../../../src/shared/api'
 import type { OperationName } from '../../../src/shared/api'
-import {
-  call,
-  callOperation,
-  expectError,
-  expectSuccess,
-  sandboxForThisFile,
-} from '../../support/sandbox-process'
+import { call, callOperation, sandboxForThisFile } from '../../support/sandbox-process'
+import { expectError, expectSuccess } from '../../support/answers'
 import type { SeedIds } from '../../support/sandbox-process'
 import { makeSelfSigned, makeTempDir } from '../../support/tools'
 import type { TempDir } from '../../support/tools'

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMATS, validationIssuesOf } from '../../../src/shared/api'
 import type { ExportFormat } from '../../../src/shared/api'
-import {
-  callOperation,
-  expectError,
-  expectSuccess,
-  itRejectsAnEmptyIdSegment,
-  itRejectsEachInvalidBody,
-  PERSONALITIES,
-  sandboxForThisFile,
-} from '../../support/sandbox-process'
+import { callOperation, PERSONALITIES, sandboxForThisFile } from '../../support/sandbox-process'
+import { expectError, expectSuccess } from '../../support/answers'
+import { itRejectsAnEmptyIdSegment, itRejectsEachInvalidBody } from '../../support/refusals'
 import type { CallResult, SandboxProcess } from '../../support/sandbox-process'
 import {
   certificatePublicKey,

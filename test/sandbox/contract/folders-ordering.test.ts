@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  callOperation,
-  expectError,
-  expectSuccess,
-  expectValidationError,
-  itRejectsAnEmptyIdSegment,
-  itRejectsEachInvalidBody,
-  sandboxForThisFile,
-  UNKNOWN_UUID,
-} from '../../support/sandbox-process'
+import { callOperation, sandboxForThisFile, UNKNOWN_UUID } from '../../support/sandbox-process'
+import { expectError, expectSuccess, expectValidationError } from '../../support/answers'
+import { itRejectsAnEmptyIdSegment, itRejectsEachInvalidBody } from '../../support/refusals'
 import type { CallResult } from '../../support/sandbox-process'
 import { validationIssuesOf } from '../../../src/shared/api'
 

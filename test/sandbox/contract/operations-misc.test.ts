@@ -3,14 +3,16 @@ import { z } from 'zod'
 import {
   call,
   callOperation,
-  expectError,
-  expectErrorCode,
-  expectSuccess,
-  expectValidationError,
   PERSONALITIES,
   sandboxForThisFile,
   UNKNOWN_UUID,
 } from '../../support/sandbox-process'
+import {
+  expectError,
+  expectErrorCode,
+  expectSuccess,
+  expectValidationError,
+} from '../../support/answers'
 import type { SeedIds } from '../../support/sandbox-process'
 import { INCIDENT_LIST_KEYS, readIncident, readStatusPage } from '../../../src/shared/status-page'
 

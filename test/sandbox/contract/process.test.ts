@@ -1,11 +1,7 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  callOperation,
-  expectError,
-  expectSuccess,
-  startSandboxProcess,
-} from '../../support/sandbox-process'
+import { callOperation, startSandboxProcess } from '../../support/sandbox-process'
+import { expectError, expectSuccess } from '../../support/answers'
 import type { SandboxProcess } from '../../support/sandbox-process'
 
 /*

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   call,
   callOperation,
-  expectError,
-  expectSuccess,
-  expectValidationError,
   PERSONALITIES,
   sandboxForThisFile,
 } from '../../support/sandbox-process'
+import { expectError, expectSuccess, expectValidationError } from '../../support/answers'
 import type { SandboxProcess, SeedIds } from '../../support/sandbox-process'
 import { makeTempDir, sha256Hex, tarList } from '../../support/tools'
 import type { TempDir } from '../../support/tools'

@@ -1,6 +1,7 @@
+import { useEffect } from 'react'
 import { create } from 'zustand'
 import type { StoreApi, UseBoundStore } from 'zustand'
-import type { BridgeError } from '../../../shared/bridge'
+import type { BridgeError, Profile } from '../../../shared/bridge'
 import { asBridgeError } from '../bridge-client'
 import type { CacheTopic } from '../../../shared/bridge/cache-topics'
 import { concerns, type CacheChange } from './cache-events'
@@ -49,6 +50,21 @@ export interface CachedListState {
    * `paused()` holds (the screen's own write is under way).
    */
   followCache(profileId: string, paused?: () => boolean): () => void
+}
+
+/**
+ * A list screen's side of the store: the profile's cached list at once, then the service's
+ * (again whenever the profile signs back in), then re-read on each change of the cache.
+ */
+export function useCachedList(
+  list: Pick<CachedListState, 'show' | 'followCache'>,
+  profile: Pick<Profile, 'id' | 'signedIn'>,
+): void {
+  const { show, followCache } = list
+  useEffect(() => {
+    void show(profile.id, { refresh: profile.signedIn })
+  }, [show, profile.id, profile.signedIn])
+  useEffect(() => followCache(profile.id), [followCache, profile.id])
 }
 
 /** The app-wide reactions a list reports to (the app store; a recorder in tests). */

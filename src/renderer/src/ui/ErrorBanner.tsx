@@ -1,19 +1,25 @@
 import type { ReactNode } from 'react'
 import type { BridgeError } from '../../../shared/bridge'
 import { errorHeadline, missingPermissionOf } from '../lib/errors'
+import { Button } from './Button'
 import { TrustCaFromError } from './TrustCaOffer'
 import './banner.css'
 
 interface ErrorBannerProps {
-  error: BridgeError
+  /** Null shows nothing, so a screen can place the banner where its load's error goes. */
+  error: BridgeError | null
   /** A short lead-in, e.g. "Could not refresh sessions". */
   context?: string
-  /** E.g. a Retry button. */
+  /** E.g. the permission a write needs. */
   action?: ReactNode
+  /** A Retry button in the action's place, for a load the screen can repeat. */
+  onRetry?: () => unknown
 }
 
 /** An error as the service or the app reported it: code, meaning, status, message. */
-export function ErrorBanner({ error, context, action }: ErrorBannerProps) {
+export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerProps) {
+  if (error === null) return null
+  const action = onRetry ? <Button onClick={() => void onRetry()}>Retry</Button> : props.action
   const permission = error.code === 'FORBIDDEN' ? missingPermissionOf(error.details) : null
   return (
     <div className="banner banner-error" role="alert">

@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
-import { shownError } from '../../lib/cached-list-store'
+import { shownError, useCachedList } from '../../lib/cached-list-store'
 import { useNow } from '../../ui/useNow'
 import { CertificateList } from './CertificateList'
 import { DetailsPane } from './DetailsPane'
@@ -35,13 +35,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   const [folder, setFolder] = useState<FolderSelection>({ kind: 'all' })
   const [dialog, setDialog] = useState<OpenDialog>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const { show, followCache } = state
-
-  useEffect(() => {
-    void show(profile.id, { refresh: profile.signedIn })
-  }, [show, profile.id, profile.signedIn])
-
-  useEffect(() => followCache(profile.id), [followCache, profile.id])
+  useCachedList(state, profile)
 
   const current = state.profileId === profile.id
   const tree = useMemo(() => folderTree(state.folders), [state.folders])
@@ -184,13 +178,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           </div>
         </div>
       ) : null}
-      {error ? (
-        <ErrorBanner
-          error={error}
-          context="Could not load certificates"
-          action={<Button onClick={() => void state.refresh()}>Retry</Button>}
-        />
-      ) : null}
+      <ErrorBanner error={error} context="Could not load certificates" onRetry={state.refresh} />
 
       <p className="cert-counts" aria-label="Counts">
         <span>

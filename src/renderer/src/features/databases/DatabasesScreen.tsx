@@ -132,34 +132,30 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
       profile={profile}
     >
       <WriteForm
-        profile={profile}
         write={rotate}
+        danger
         label="Rotate a database certificate"
         submitLabel="Rotate certificate…"
-        tone="danger"
         failure="The certificate was not rotated"
-        send={() => void send()}
-        confirm={{
-          title: 'Rotate this database’s certificate?',
-          confirmLabel: 'Rotate certificate',
-          text: (
-            <>
-              <p>
-                Database <code>{databaseId}</code> gets a new direct-TLS certificate; clients that
-                pin the old one must be updated.
-              </p>
-              <p>
-                {allowRestart ? (
-                  <strong>
-                    A restart is allowed: the engine may be restarted, dropping connections.
-                  </strong>
-                ) : (
-                  'No restart is allowed: the engine reloads in place; an engine that rereads on a schedule finishes later, and this screen says when. (A node whose daemon cannot reload yet still restarts it.)'
-                )}
-              </p>
-            </>
-          ),
-        }}
+        send={send}
+        confirmTitle="Rotate this database’s certificate?"
+        confirmText={
+          <>
+            <p>
+              Database <code>{databaseId}</code> gets a new direct-TLS certificate; clients that pin
+              the old one must be updated.
+            </p>
+            <p>
+              {allowRestart ? (
+                <strong>
+                  A restart is allowed: the engine may be restarted, dropping connections.
+                </strong>
+              ) : (
+                'No restart is allowed: the engine reloads in place; an engine that rereads on a schedule finishes later, and this screen says when. (A node whose daemon cannot reload yet still restarts it.)'
+              )}
+            </p>
+          </>
+        }
         outcome={
           <>
             {latest && answer ? (

@@ -73,11 +73,9 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
       profile={profile}
     >
       <WriteForm
-        profile={profile}
         write={resolve}
         label="Resolve the branch head"
         submitLabel="Resolve branch head"
-        tone="primary"
         failure="The branch head was not resolved"
         failureAction={
           forbidden ? (
@@ -86,17 +84,14 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
             </span>
           ) : undefined
         }
-        send={() => void send()}
-        confirm={{
-          title: 'Record the branch head as the desired commit?',
-          confirmLabel: 'Resolve branch head',
-          text: (
-            <p>
-              Deployment <code>{deploymentId}</code> on node <code>{nodeId}</code> gets its branch’s
-              current head as its desired commit. Nothing is built.
-            </p>
-          ),
-        }}
+        send={send}
+        confirmTitle="Record the branch head as the desired commit?"
+        confirmText={
+          <p>
+            Deployment <code>{deploymentId}</code> on node <code>{nodeId}</code> gets its branch’s
+            current head as its desired commit. Nothing is built.
+          </p>
+        }
         outcome={
           <>
             {resolve.value ? (
@@ -106,11 +101,7 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
                 No build was started.
               </Outcome>
             ) : null}
-            <AnswerSection
-              heading="The deployment as the service returned it"
-              label="Resolved deployment"
-              value={deployment}
-            />
+            <AnswerSection noun="deployment" label="Resolved deployment" value={deployment} />
           </>
         }
       >

@@ -5,6 +5,7 @@ import { isAuthError, isConnectivityError } from '../../lib/errors'
 import { displayValue } from '../../lib/extra-fields'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { FilterInput } from '../../ui/FilterInput'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { epochMsOf } from '../../lib/time'
@@ -77,13 +78,13 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
   return (
     <section className="screen" aria-labelledby={HEADING.id}>
       <ScreenHeader heading={HEADING} profileName={profile.name}>
-        <input
+        <FilterInput
           type="search"
-          className="input search"
+          className="search"
+          label="Search models by ID"
           placeholder="Filter by model ID"
-          aria-label="Search models by ID"
           value={query}
-          onChange={(event) => setQueryText(event.target.value)}
+          onChange={setQueryText}
         />
         <Button
           onClick={() => void load(profile.id)}
@@ -108,7 +109,7 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
         <ErrorBanner
           error={error}
           context="Could not load the model catalog"
-          action={<Button onClick={() => void load(profile.id)}>Retry</Button>}
+          onRetry={() => load(profile.id)}
         />
       ) : null}
 

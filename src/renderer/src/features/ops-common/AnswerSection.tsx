@@ -1,13 +1,17 @@
 import { isRecord } from './call'
 import { ValueTable } from './ValueTable'
 
-/** The service's answer, whole, under a heading; nothing when the answer is not an object. */
+/**
+ * The service's answer, whole, under "The <noun> as the service returned it"; nothing when the
+ * answer is not an object.
+ */
 export function AnswerSection({
-  heading,
+  noun,
   label,
   value,
 }: {
-  heading: string
+  /** What the write returned, e.g. "job". */
+  noun: string
   /** The table's accessible name. */
   label: string
   value: unknown
@@ -15,7 +19,7 @@ export function AnswerSection({
   if (!isRecord(value)) return null
   return (
     <div className="op-section">
-      <h2>{heading}</h2>
+      <h2>The {noun} as the service returned it</h2>
       <ValueTable value={value} label={label} />
     </div>
   )

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react'
-import type { Profile } from '../../../../shared/bridge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { FormIssues } from './FormIssues'
@@ -13,29 +12,34 @@ import { WriteConfirm } from './WriteConfirm'
  */
 
 interface WriteFormProps {
-  profile: Profile
   write: Pick<
     ReturnType<typeof useWrite>,
-    'submit' | 'issues' | 'busy' | 'confirming' | 'error' | 'dialog'
+    'profile' | 'submit' | 'issues' | 'busy' | 'confirming' | 'error' | 'dialog'
   >
+  /** For writes that stop or replace something, which always ask first. */
+  danger?: boolean
   /** The form's accessible name, e.g. "Cancel a copy job". */
   label: string
+  /** Also the confirm button's label, without the ellipsis that says a question follows. */
   submitLabel: string
-  /** Danger for writes that stop or replace something, which always ask first. */
-  tone: 'primary' | 'danger'
   /** The banner's lead-in when the service refuses, e.g. "The copy job was not cancelled". */
   failure: string
   /** E.g. the permission the write needs, beside the refusal. */
   failureAction?: ReactNode
-  send(): void
-  confirm: { title: string; confirmLabel: string; text: ReactNode }
+  send(): Promise<unknown>
+  confirmTitle: string
+  /** What the confirmation says will happen. */
+  confirmText: ReactNode
   /** The fields. */
   children: ReactNode
   /** What was done, and the answer, below the form. */
   outcome: ReactNode
 }
 
-export function WriteForm({ profile, write, confirm, ...props }: WriteFormProps) {
+export function WriteForm({ write, ...props }: WriteFormProps) {
+  const { profile } = write
+  const tone = props.danger ? 'danger' : 'primary'
+  const send = () => void props.send()
   return (
     <>
       <form
@@ -43,7 +47,7 @@ export function WriteForm({ profile, write, confirm, ...props }: WriteFormProps)
         aria-label={props.label}
         onSubmit={(event) => {
           event.preventDefault()
-          write.submit(props.send)
+          write.submit(send)
         }}
       >
         {props.children}
@@ -51,7 +55,7 @@ export function WriteForm({ profile, write, confirm, ...props }: WriteFormProps)
         <div className="op-form-actions">
           <Button
             type="submit"
-            variant={props.tone}
+            variant={tone}
             busy={write.busy && !write.confirming}
             disabled={!profile.signedIn}
           >
@@ -68,12 +72,12 @@ export function WriteForm({ profile, write, confirm, ...props }: WriteFormProps)
       <WriteConfirm
         {...write.dialog}
         profile={profile}
-        title={confirm.title}
-        confirmLabel={confirm.confirmLabel}
-        tone={props.tone}
-        onConfirm={props.send}
+        title={props.confirmTitle}
+        confirmLabel={props.submitLabel.replace(/…$/, '')}
+        tone={tone}
+        onConfirm={send}
       >
-        {confirm.text}
+        {props.confirmText}
       </WriteConfirm>
     </>
   )

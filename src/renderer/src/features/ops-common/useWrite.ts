@@ -17,17 +17,15 @@ export interface WriteForm {
  * harm (or a protected profile) calls for it, send, and put what the service said about fields
  * on them.
  */
-export function useWrite<T>(
-  profile: Pick<Profile, 'protected'>,
-  form: WriteForm,
-  harmful: boolean,
-) {
+export function useWrite<T>(profile: Profile, form: WriteForm, harmful: boolean) {
   const call = useCall<T>()
   const [confirming, setConfirming] = useState(false)
   const [issues, setIssues] = useState<string[]>([])
 
   const cancel = () => setConfirming(false)
   return {
+    /** The profile written to (the form's page names it and checks it is signed in). */
+    profile,
     busy: call.busy,
     error: call.error,
     value: call.value,

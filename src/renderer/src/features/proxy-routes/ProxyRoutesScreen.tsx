@@ -70,23 +70,18 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
       profile={profile}
     >
       <WriteForm
-        profile={profile}
         write={retry}
         label="Retry a route"
         submitLabel="Retry route"
-        tone="primary"
         failure="The route was not retried"
-        send={() => void send()}
-        confirm={{
-          title: 'Retry this route?',
-          confirmLabel: 'Retry route',
-          text: (
-            <p>
-              The service provisions route <code>{form.values.routeId}</code> of proxy host{' '}
-              <code>{form.values.id}</code> again.
-            </p>
-          ),
-        }}
+        send={send}
+        confirmTitle="Retry this route?"
+        confirmText={
+          <p>
+            The service provisions route <code>{form.values.routeId}</code> of proxy host{' '}
+            <code>{form.values.id}</code> again.
+          </p>
+        }
         outcome={
           <>
             {retry.value ? (
@@ -100,11 +95,7 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
                 {state === 'pending' ? ': the service is provisioning it again.' : null}
               </Outcome>
             ) : null}
-            <AnswerSection
-              heading="The route as the service returned it"
-              label="Retried route"
-              value={route}
-            />
+            <AnswerSection noun="route" label="Retried route" value={route} />
           </>
         }
       >

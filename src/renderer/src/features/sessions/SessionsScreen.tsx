@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { Session } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
-import { shownError } from '../../lib/cached-list-store'
+import { shownError, useCachedList } from '../../lib/cached-list-store'
 import { parseTimestamp } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { ExtraFields } from './ExtraFields'
@@ -104,15 +104,8 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
   const requestSignIn = useAppStore((s) => s.requestSignIn)
   const [confirmingLogout, setConfirmingLogout] = useState(false)
-  const { show, followCache } = state
-
-  // Cached list at once, then the service; again whenever the profile signs back in.
-  useEffect(() => {
-    void show(profile.id, { refresh: profile.signedIn })
-  }, [show, profile.id, profile.signedIn])
-
-  // Re-reading is one window (a hundred rows), whatever the list's size.
-  useEffect(() => followCache(profile.id), [followCache, profile.id])
+  // Re-reading the cache is one window (a hundred rows), whatever the list's size.
+  useCachedList(state, profile)
 
   const current = state.profileId === profile.id
   const { listKey, total, firstRows, loadRows, sort } = state
@@ -187,13 +180,7 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
         </div>
       ) : null}
 
-      {error ? (
-        <ErrorBanner
-          error={error}
-          context="Could not load sessions"
-          action={<Button onClick={() => void state.refresh()}>Retry</Button>}
-        />
-      ) : null}
+      <ErrorBanner error={error} context="Could not load sessions" onRetry={state.refresh} />
 
       {current && !state.loaded ? (
         <p className="loading" role="status">

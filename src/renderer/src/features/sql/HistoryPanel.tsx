@@ -5,6 +5,7 @@ import { useBridgeRead } from '../../lib/use-bridge-read'
 import { concerns } from '../../lib/cache-events'
 import { onCacheChange } from './cache-events'
 import { Button } from '../../ui/Button'
+import { FilterInput } from '../../ui/FilterInput'
 import { RelativeTime } from '../../ui/RelativeTime'
 
 /*
@@ -46,14 +47,7 @@ export function HistoryPanel({ profileId, databaseId, onOpen }: HistoryPanelProp
 
   return (
     <section className="sql-history" aria-label="Query history">
-      <input
-        className="input"
-        type="search"
-        placeholder="Search history"
-        aria-label="Search history"
-        value={search}
-        onChange={(event) => setSearch(event.target.value)}
-      />
+      <FilterInput type="search" label="Search history" value={search} onChange={setSearch} />
       {error ? (
         <p role="alert">
           {error.code}: {error.message}

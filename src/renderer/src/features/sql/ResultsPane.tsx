@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import type { BridgeError } from '../../../../shared/bridge'
 import type { SqlHistoryEntry, SqlResultMeta } from '../../../../shared/bridge/channels/sql'
 import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
@@ -39,39 +39,25 @@ export function ResultsPane({
     <section className="sql-results" aria-label="Results">
       <div className="sql-results-tabs" role="tablist" aria-label="Results">
         {runtime.outcomes.map((item, index) => (
-          <button
+          <ViewTab
             key={index}
-            type="button"
-            role="tab"
-            aria-selected={runtime.view === 'results' && runtime.active === index}
-            className={`sql-results-tab${item.error ? ' sql-results-tab-error' : ''}`}
-            onClick={() => onView('results', index)}
+            selected={runtime.view === 'results' && runtime.active === index}
+            failed={item.error !== null}
+            onSelect={() => onView('results', index)}
             title={item.statement}
           >
             {runtime.outcomes.length > 1 ? `Result ${index + 1}` : 'Result'}
             {item.error ? ' (error)' : ''}
-          </button>
+          </ViewTab>
         ))}
         {runtime.plan ? (
-          <button
-            type="button"
-            role="tab"
-            aria-selected={runtime.view === 'plan'}
-            className="sql-results-tab"
-            onClick={() => onView('plan')}
-          >
+          <ViewTab selected={runtime.view === 'plan'} onSelect={() => onView('plan')}>
             Plan
-          </button>
+          </ViewTab>
         ) : null}
-        <button
-          type="button"
-          role="tab"
-          aria-selected={runtime.view === 'history'}
-          className="sql-results-tab"
-          onClick={() => onView('history')}
-        >
+        <ViewTab selected={runtime.view === 'history'} onSelect={() => onView('history')}>
           History
-        </button>
+        </ViewTab>
       </div>
       {runtime.notice ? (
         <div className="banner banner-warning sql-notice" role="status">
@@ -388,4 +374,29 @@ function ResultView({
 function prettyValue(text: string, json: boolean): string {
   if (!json && !/^\s*[[{]/.test(text)) return text
   return prettyJsonText(text) ?? text
+}
+
+interface ViewTabProps {
+  selected: boolean
+  /** A statement that failed: its tab is marked. */
+  failed?: boolean
+  onSelect(): void
+  title?: string
+  children: ReactNode
+}
+
+/** One tab of the pane's tab list: a result, the plan or the history. */
+function ViewTab({ selected, failed = false, onSelect, title, children }: ViewTabProps) {
+  return (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={selected}
+      className={`sql-results-tab${failed ? ' sql-results-tab-error' : ''}`}
+      onClick={onSelect}
+      title={title}
+    >
+      {children}
+    </button>
+  )
 }

@@ -4,6 +4,7 @@ import type { SqlSchemaTree } from '../../../../shared/bridge/channels/sql'
 import { asBridgeError, bridge } from '../../bridge'
 import { useBridgeRead } from '../../lib/use-bridge-read'
 import { Button } from '../../ui/Button'
+import { FilterInput } from '../../ui/FilterInput'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { quoteIdentifier } from './identifiers'
 
@@ -83,12 +84,11 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
           Refresh
         </Button>
       </div>
-      <input
-        className="input sql-schema-filter"
-        placeholder="Filter tables"
-        aria-label="Filter tables"
+      <FilterInput
+        className="sql-schema-filter"
+        label="Filter tables"
         value={filter}
-        onChange={(event) => setFilter(event.target.value)}
+        onChange={setFilter}
       />
       {fetchedAt ? (
         <div className="muted sql-schema-age">

@@ -232,13 +232,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
     <section className="screen" aria-labelledby={HEADING.id}>
       <ScreenHeader heading={HEADING} profileName={profile.name} list={{ store, profile }} />
 
-      {error ? (
-        <ErrorBanner
-          error={error}
-          context="Could not load the status page"
-          action={<Button onClick={() => void store.refresh()}>Retry</Button>}
-        />
-      ) : null}
+      <ErrorBanner error={error} context="Could not load the status page" onRetry={store.refresh} />
 
       {resolved ? (
         <Outcome title={`Incident resolved: ${resolved.title ?? resolved.id}`}>

@@ -38,27 +38,23 @@ export function StorageScreen({ profile }: { profile: Profile }) {
   return (
     <OpScreen title="Storage jobs" doing="Cancel a copy job on" profile={profile}>
       <WriteForm
-        profile={profile}
         write={cancel}
+        danger
         label="Cancel a copy job"
         submitLabel="Cancel copy job…"
-        tone="danger"
         failure="The copy job was not cancelled"
-        send={() => void send()}
-        confirm={{
-          title: 'Cancel this copy job?',
-          confirmLabel: 'Cancel copy job',
-          text: (
-            <>
-              <p>
-                Copy job <code>{form.values.id}</code> stops on the service. A queued job never
-                starts; a running one stops where it is. It cannot be resumed: a new copy starts
-                from the beginning.
-              </p>
-              <p>A job that has already finished cannot be cancelled; the service refuses it.</p>
-            </>
-          ),
-        }}
+        send={send}
+        confirmTitle="Cancel this copy job?"
+        confirmText={
+          <>
+            <p>
+              Copy job <code>{form.values.id}</code> stops on the service. A queued job never
+              starts; a running one stops where it is. It cannot be resumed: a new copy starts from
+              the beginning.
+            </p>
+            <p>A job that has already finished cannot be cancelled; the service refuses it.</p>
+          </>
+        }
         outcome={
           <>
             {cancel.value ? (
@@ -67,11 +63,7 @@ export function StorageScreen({ profile }: { profile: Profile }) {
                 <strong>{text(job, 'status') ?? 'not reported'}</strong>.
               </Outcome>
             ) : null}
-            <AnswerSection
-              heading="The job as the service returned it"
-              label="Cancelled copy job"
-              value={job}
-            />
+            <AnswerSection noun="job" label="Cancelled copy job" value={job} />
           </>
         }
       >

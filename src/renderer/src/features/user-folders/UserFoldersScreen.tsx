@@ -78,30 +78,25 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
   return (
     <OpScreen title="User folders" doing="Move a user folder (admin) on" profile={profile}>
       <WriteForm
-        profile={profile}
         write={move}
         label="Move a user folder"
         submitLabel="Move folder…"
-        tone="primary"
         failure="The folder was not moved"
-        send={() => void send()}
-        confirm={{
-          title: 'Move this user folder?',
-          confirmLabel: 'Move folder',
-          text: (
-            <p>
-              Folder <code>{folderId}</code> moves{' '}
-              {destination === 'top' ? (
-                <strong>to the top level</strong>
-              ) : (
-                <>
-                  into folder <code>{parentId}</code>
-                </>
-              )}
-              , with everything inside it.
-            </p>
-          ),
-        }}
+        send={send}
+        confirmTitle="Move this user folder?"
+        confirmText={
+          <p>
+            Folder <code>{folderId}</code> moves{' '}
+            {destination === 'top' ? (
+              <strong>to the top level</strong>
+            ) : (
+              <>
+                into folder <code>{parentId}</code>
+              </>
+            )}
+            , with everything inside it.
+          </p>
+        }
         outcome={
           <>
             {move.value ? (
@@ -111,11 +106,7 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
                 }`}
               />
             ) : null}
-            <AnswerSection
-              heading="The folder as the service returned it"
-              label="Moved folder"
-              value={folder}
-            />
+            <AnswerSection noun="folder" label="Moved folder" value={folder} />
           </>
         }
       >

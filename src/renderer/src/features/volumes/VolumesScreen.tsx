@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
-import type { BridgeError, Profile } from '../../../../shared/bridge'
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react'
+import type { BridgeError, Profile, Transfer } from '../../../../shared/bridge'
 import { volumeExportInputSchema } from '../../../../shared/bridge/channels/volumes'
 import { useAppStore } from '../../app/store'
 import { useSettingsStore } from '../../app/settings-store'
@@ -180,14 +180,10 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
         <section aria-label="Running exports" className="volume-list">
           <h2>Running</h2>
           {running.map((transfer) => (
-            <article
+            <ExportCard
               key={transfer.id}
-              className="card volume-transfer"
-              aria-label={`Export of ${transfer.label}`}
-            >
-              <div className="volume-transfer-head">
-                <strong>{transfer.label}</strong>
-                <TransferStateBadge state={transfer.state} />
+              transfer={transfer}
+              beside={
                 <Button
                   size="small"
                   variant="danger"
@@ -196,12 +192,13 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
                 >
                   Cancel
                 </Button>
-              </div>
+              }
+            >
               <TransferProgressView
                 progress={progressOf(transfer, progress)}
                 label={transfer.label}
               />
-            </article>
+            </ExportCard>
           ))}
         </section>
       ) : null}
@@ -210,17 +207,12 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
         <section aria-label="Finished exports" className="volume-list">
           <h2>Finished</h2>
           {finished.map((transfer) => (
-            <article
+            <ExportCard
               key={transfer.id}
-              className="card volume-transfer"
-              aria-label={`Export of ${transfer.label}`}
-              data-state={transfer.state}
+              finished
+              transfer={transfer}
+              beside={<span className="muted">{durationOf(transfer)}</span>}
             >
-              <div className="volume-transfer-head">
-                <strong>{transfer.label}</strong>
-                <TransferStateBadge state={transfer.state} />
-                <span className="muted">{durationOf(transfer)}</span>
-              </div>
               {transfer.state === 'completed' ? (
                 <dl className="volume-result">
                   <dt>Saved to</dt>
@@ -241,7 +233,7 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
                 </p>
               )}
               <FileActions transfer={transfer} />
-            </article>
+            </ExportCard>
           ))}
           <button type="button" className="volume-link" onClick={() => navigate('transfers')}>
             All transfers
@@ -249,5 +241,32 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
         </section>
       ) : null}
     </section>
+  )
+}
+
+interface ExportCardProps {
+  transfer: Transfer
+  /** A finished card carries its end state (data-state); a running one's state still changes. */
+  finished?: boolean
+  /** After the name and the state badge: the cancel button, or how long the export took. */
+  beside: ReactNode
+  children: ReactNode
+}
+
+/** One export: its name and state, then its progress or its result. */
+function ExportCard({ transfer, finished = false, beside, children }: ExportCardProps) {
+  return (
+    <article
+      className="card volume-transfer"
+      aria-label={`Export of ${transfer.label}`}
+      data-state={finished ? transfer.state : undefined}
+    >
+      <div className="volume-transfer-head">
+        <strong>{transfer.label}</strong>
+        <TransferStateBadge state={transfer.state} />
+        {beside}
+      </div>
+      {children}
+    </article>
   )
 }
