@@ -1,12 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
 import { createTransferLog } from '../../src/main/cache/transfers'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
 import { createProfileStore, PROFILES_FILE_NAME } from '../../src/main/profiles'
 import { createVault } from '../../src/main/vault'
 import { startSandbox } from '../../src/sandbox'
@@ -14,6 +11,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import type { BridgeError, Profile, Result } from '../../src/shared/bridge'
 import { launchSecretOf } from '../../src/shared/bridge/web-protocol'
 import { spawn } from 'node:child_process'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -28,7 +26,6 @@ import type { TempDir } from '../support/tools'
 
 let temp: TempDir
 let sandbox: RunningSandbox
-const keychainService = `Infradesk-faults-process-${randomUUID()}`
 
 beforeAll(async () => {
   temp = await makeTempDir('infradesk-faults-process')
@@ -76,32 +73,8 @@ function startWebMode(dataDir: string): Promise<WebMode> {
   })
 }
 
-function openDesk(dataDir: string): Promise<Desk> {
-  return createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service: keychainService }),
-    version: '0.0.0-test',
-    restoreSandbox: false,
-    defaultDownloadsDir: dataDir,
-  })
-}
-
-async function value<T>(desk: Desk, channel: string, input: unknown = {}): Promise<T> {
-  const result = await desk.dispatch(channel, input)
-  if (!result.ok) throw new Error(`${channel}: ${JSON.stringify(result.error)}`)
-  return result.value as T
-}
-
-async function failure(desk: Desk, channel: string, input: unknown = {}): Promise<BridgeError> {
-  const result: Result<unknown> = await desk.dispatch(channel, input)
-  if (result.ok) throw new Error(`${channel} succeeded, but should have failed`)
-  return result.error
-}
-
-function addProfile(desk: Desk, name: string, sessionOnly: boolean) {
-  return desk.dispatch('profiles.add', {
+function addProfile(desk: TestDesk, name: string, sessionOnly: boolean) {
+  return desk.call('profiles.add', {
     name,
     baseUrl: sandbox.url,
     color: '#2563eb',
@@ -113,29 +86,31 @@ function addProfile(desk: Desk, name: string, sessionOnly: boolean) {
 
 describe('keychain: the entry deleted behind the app’s back', () => {
   it('signs the profile out with a clear word, no crash, no plaintext fallback', async () => {
-    const dataDir = path.join(temp.dir, 'keychain')
-    const desk = await openDesk(dataDir)
+    const desk = await openTestDesk('faults-process')
+    const { dataDir } = desk
     try {
       const added = await addProfile(desk, 'Kept in the keychain', false)
       if (!added.ok) throw new Error(JSON.stringify(added.error))
       const profile = added.value as Profile
       expect(profile.tokenStorage).toBe('keychain')
-      await value(desk, 'sessions.refresh', { profileId: profile.id })
+      await desk.value('sessions.refresh', { profileId: profile.id })
 
       // Another program (or the user, in Seahorse) deletes the item.
-      expect(await createVault({ service: keychainService }).delete(profile.id)).toBeUndefined()
+      expect(
+        await createVault({ service: desk.keychainService }).delete(profile.id),
+      ).toBeUndefined()
 
-      const error = await failure(desk, 'sessions.refresh', { profileId: profile.id })
+      const error = await desk.failure('sessions.refresh', { profileId: profile.id })
       expect(error.code).toBe('NOT_SIGNED_IN')
       expect(error.message).toBe(
         '"Kept in the keychain" is signed out: enter an access token to sign in again',
       )
       // The cached list is still there to read, and the app keeps answering.
-      const cached = await value<{ items: unknown[] }>(desk, 'sessions.cached', {
+      const cached = await desk.value<{ items: unknown[] }>('sessions.cached', {
         profileId: profile.id,
       })
       expect(cached.items.length).toBeGreaterThan(0)
-      const { profiles } = await value<{ profiles: Profile[] }>(desk, 'profiles.list')
+      const { profiles } = await desk.value<{ profiles: Profile[] }>('profiles.list')
       expect(profiles.find((item) => item.id === profile.id)?.signedIn).toBe(false)
       // No copy of the token anywhere in the data folder.
       for (const name of readdirSync(dataDir)) {
@@ -222,31 +197,39 @@ describe('process: web mode killed mid cache-write, then started again', () => {
   }, 120_000)
 
   it('a transfer left running by a killed process is shown as interrupted at the next start', async () => {
-    const dataDir = path.join(temp.dir, 'transfer')
-    mkdirSync(dataDir)
     // A separate process starts a transfer and is killed before it can finish it.
-    const script = `
-      const { openCache } = await import(${JSON.stringify(path.resolve('src/main/cache/index.ts'))})
-      const { createTransferLog } = await import(${JSON.stringify(path.resolve('src/main/cache/transfers.ts'))})
-      const { cache } = openCache(${JSON.stringify(path.join(dataDir, CACHE_FILE_NAME))})
-      const log = createTransferLog(cache)
-      const t = log.start({ profileId: 'p', profileName: 'P', kind: 'volume', label: 'node-1 / pgdata', source: {} })
-      log.progress(t.id, 1234, 99999)
-      process.kill(process.pid, 'SIGKILL')
-    `
-    const scriptFile = path.join(dataDir, 'start-transfer-and-die.mts')
-    writeFileSync(scriptFile, script)
-    const child = spawnSync(process.execPath, ['--import', 'tsx', scriptFile], { encoding: 'utf8' })
-    expect(child.signal).toBe('SIGKILL')
+    const startTransferAndDie = (dataDir: string) => {
+      mkdirSync(dataDir)
+      const script = `
+        const { openCache } = await import(${JSON.stringify(path.resolve('src/main/cache/index.ts'))})
+        const { createTransferLog } = await import(${JSON.stringify(path.resolve('src/main/cache/transfers.ts'))})
+        const { cache } = openCache(${JSON.stringify(path.join(dataDir, CACHE_FILE_NAME))})
+        const log = createTransferLog(cache)
+        const t = log.start({ profileId: 'p', profileName: 'P', kind: 'volume', label: 'node-1 / pgdata', source: {} })
+        log.progress(t.id, 1234, 99999)
+        process.kill(process.pid, 'SIGKILL')
+      `
+      const scriptFile = path.join(dataDir, 'start-transfer-and-die.mts')
+      writeFileSync(scriptFile, script)
+      const child = spawnSync(process.execPath, ['--import', 'tsx', scriptFile], {
+        encoding: 'utf8',
+      })
+      expect(child.signal).toBe('SIGKILL')
+    }
 
-    const desk = await openDesk(dataDir)
-    await desk.close()
-    const { cache } = openCache(path.join(dataDir, CACHE_FILE_NAME))
-    const [transfer] = createTransferLog(cache).list({ limit: 10 })
-    cache.close()
-    expect(transfer?.state).toBe('interrupted')
-    expect(transfer?.bytesDone).toBe(1234)
-    expect(transfer?.finishedAt).not.toBeNull()
+    const desk = await openTestDesk('faults-process', {}, { beforeOpen: startTransferAndDie })
+    try {
+      // The desk closed, not the harness: its folder stays to be read.
+      await desk.desk.close()
+      const { cache } = openCache(path.join(desk.dataDir, CACHE_FILE_NAME))
+      const [transfer] = createTransferLog(cache).list({ limit: 10 })
+      cache.close()
+      expect(transfer?.state).toBe('interrupted')
+      expect(transfer?.bytesDone).toBe(1234)
+      expect(transfer?.finishedAt).not.toBeNull()
+    } finally {
+      await desk.close()
+    }
   })
 })
 
@@ -271,20 +254,27 @@ const mountAllowed = (() => {
 
 describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only disk', () => {
   let mountPoint: string
-  let desk: Desk
+  /** Its data folder is a small tmpfs mounted for the test. */
+  let desk: TestDesk
   let profile: Profile
 
   beforeAll(async () => {
     if (!canMountTmpfs()) throw new Error('root, but mount -t tmpfs is not permitted here')
-    mountPoint = path.join(temp.dir, 'small-disk')
-    mkdirSync(mountPoint)
-    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint])
-    expect(mounted.status, mounted.stderr?.toString()).toBe(0)
-    desk = await openDesk(mountPoint)
+    const mountSmallDisk = (dataDir: string) => {
+      mountPoint = dataDir
+      mkdirSync(mountPoint)
+      const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint])
+      expect(mounted.status, mounted.stderr?.toString()).toBe(0)
+    }
+    desk = await openTestDesk(
+      'faults-process-disk',
+      {},
+      { dataFolder: 'small-disk', beforeOpen: mountSmallDisk },
+    )
     const added = await addProfile(desk, 'On a small disk', true)
     if (!added.ok) throw new Error(JSON.stringify(added.error))
     profile = added.value as Profile
-    await value(desk, 'sessions.refresh', { profileId: profile.id })
+    await desk.value('sessions.refresh', { profileId: profile.id })
   })
 
   afterEach(() => {
@@ -293,8 +283,10 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
   })
 
   afterAll(async () => {
-    await desk?.close()
+    // The desk first, then the disk under it, then the harness's folder the disk was mounted in.
+    await desk?.desk.close()
     if (mountPoint) spawnSync('umount', [mountPoint])
+    await desk?.close()
   })
 
   function fillDisk() {
@@ -311,7 +303,10 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
     }
   }
 
-  async function expectUnchangedAfter(work: () => Promise<BridgeError>, code: string) {
+  async function expectUnchangedAfter(
+    work: () => Promise<Pick<BridgeError, 'code' | 'message'>>,
+    code: string,
+  ) {
     const before = snapshot()
     const error = await work()
     expect(error.code).toBe(code)
@@ -324,7 +319,7 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
   it.each([['full', 'DISK_FULL', fillDisk]] as const)(
     'a %s disk: clear errors, nothing half-written, and it all works again after',
     async (_label, code, breakDisk) => {
-      const cachedBefore = await value<{ items: { id: string }[] }>(desk, 'sessions.cached', {
+      const cachedBefore = await desk.value<{ items: { id: string }[] }>('sessions.cached', {
         profileId: profile.id,
       })
       breakDisk()
@@ -336,14 +331,14 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
         code,
       )
       await expectUnchangedAfter(
-        () => failure(desk, 'profiles.update', { id: profile.id, name: 'Renamed' }),
+        () => desk.failure('profiles.update', { id: profile.id, name: 'Renamed' }),
         code,
       )
-      await expectUnchangedAfter(() => failure(desk, 'settings.update', { theme: 'dark' }), code)
+      await expectUnchangedAfter(() => desk.failure('settings.update', { theme: 'dark' }), code)
       // The cache write of a refresh fails; the last good list stays readable.
-      const refresh = await desk.dispatch('sessions.refresh', { profileId: profile.id })
+      const refresh = await desk.call('sessions.refresh', { profileId: profile.id })
       expect(refresh).toMatchObject({ ok: false, error: { code } })
-      const cached = await value<{ items: { id: string }[] }>(desk, 'sessions.cached', {
+      const cached = await desk.value<{ items: { id: string }[] }>('sessions.cached', {
         profileId: profile.id,
       })
       expect(cached.items.map((item) => item.id)).toEqual(cachedBefore.items.map((item) => item.id))
@@ -351,8 +346,8 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
       // Space (or write access) back: the same calls succeed, and a restart finds everything.
       spawnSync('mount', ['-o', 'remount,rw', mountPoint])
       spawnSync('rm', ['-f', path.join(mountPoint, 'filler')])
-      await value(desk, 'settings.update', { theme: 'system' })
-      await value(desk, 'sessions.refresh', { profileId: profile.id })
+      await desk.value('settings.update', { theme: 'system' })
+      await desk.value('sessions.refresh', { profileId: profile.id })
       const reopened = createProfileStore(path.join(mountPoint, PROFILES_FILE_NAME))
       expect(reopened.notices).toEqual([])
       expect(reopened.list().map((item) => item.name)).toEqual(['On a small disk'])
@@ -360,18 +355,19 @@ describe.skipIf(!mountAllowed)('disk: the data folder on a full or read-only dis
   )
 
   it('a read-only data folder: the app refuses to open rather than run without its cache, files intact', async () => {
-    await desk.close()
+    await desk.desk.close()
     const before = snapshot()
     // A remount needs the files closed: the desk holds the SQLite file open for writing.
     const remounted = spawnSync('mount', ['-o', 'remount,ro', mountPoint], { encoding: 'utf8' })
     expect(remounted.status, remounted.stderr).toBe(0)
     // The cache file is made 0600 before SQLite opens it (data-folder.ts): that open is the one
     // the read-only file system refuses.
-    await expect(openDesk(mountPoint)).rejects.toMatchObject({ code: 'EROFS' })
+    // (`reopen` closes the desk again first, which a closed desk takes as done.)
+    await expect(desk.reopen()).rejects.toMatchObject({ code: 'EROFS' })
     expect(snapshot()).toEqual(before)
     spawnSync('mount', ['-o', 'remount,rw', mountPoint])
-    desk = await openDesk(mountPoint)
-    const { profiles } = await value<{ profiles: Profile[] }>(desk, 'profiles.list')
+    await desk.reopen()
+    const { profiles } = await desk.value<{ profiles: Profile[] }>('profiles.list')
     expect(profiles.map((item) => item.name)).toEqual(['On a small disk'])
   })
 

@@ -2,12 +2,10 @@ import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
 import { createProfileStore, PROFILES_FILE_NAME } from '../../src/main/profiles'
 import { SETTINGS_FILE_NAME } from '../../src/main/settings'
 import { saveWindowState, windowStateFile } from '../../src/main/shell/window-state'
-import { createVault } from '../../src/main/vault'
+import { openTestDesk, type TestDesk, type TestDeskSetup } from '../support/desk'
 import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -31,26 +29,18 @@ function octal(mode: number): string {
 
 let temp: TempDir
 let savedUmask: number
-const desks: Desk[] = []
+const desks: TestDesk[] = []
 
-async function openDesk(dataDir: string): Promise<Desk> {
-  const desk = await createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => undefined,
-    vault: createVault({ service: `Infradesk-file-modes-test-${process.pid}` }),
-    version: '0.0.0-test',
-    restoreSandbox: false,
-    defaultDownloadsDir: path.join(temp.dir, 'downloads'),
-  })
+/** A desk over `<its temp folder>/<dataFolder>`, after `beforeOpen` laid out what is there. */
+async function openDesk(dataFolder: string, beforeOpen?: TestDeskSetup['beforeOpen']) {
+  const desk = await openTestDesk('file-modes', {}, { dataFolder, beforeOpen })
   desks.push(desk)
   return desk
 }
 
 /** A settings write, so settings.json exists (the open cache already has its -wal and -shm). */
-async function writeSomething(desk: Desk): Promise<void> {
-  const updated = await desk.dispatch('settings.update', { defaultMaxRows: 500 })
-  if (!updated.ok) throw new Error(JSON.stringify(updated.error))
+async function writeSomething(desk: TestDesk): Promise<void> {
+  await desk.value('settings.update', { defaultMaxRows: 500 })
 }
 
 /** The data files the app writes, each expected 0600. */
@@ -84,8 +74,8 @@ describe('file modes of the data folder', () => {
   posixOnly(
     'a new data folder is 0700; the cache, its -wal and -shm and settings are 0600',
     async () => {
-      const dataDir = path.join(temp.dir, 'fresh', 'Infradesk')
-      const desk = await openDesk(dataDir)
+      const desk = await openDesk(path.join('fresh', 'Infradesk'))
+      const { dataDir } = desk
       await writeSomething(desk)
       expect(octal(modeOf(dataDir))).toBe('700')
       for (const file of dataFiles(dataDir)) {
@@ -95,19 +85,24 @@ describe('file modes of the data folder', () => {
   )
 
   posixOnly('an existing data folder and files left looser are tightened when opened', async () => {
-    const dataDir = path.join(temp.dir, 'loose')
-    mkdirSync(dataDir)
-    chmodSync(dataDir, 0o755)
-    // What an older version (or a copy by hand) left: an empty cache with readable companions.
+    const desk = await openDesk('loose', (dataDir) => {
+      mkdirSync(dataDir)
+      chmodSync(dataDir, 0o755)
+      // What an older version (or a copy by hand) left: an empty cache with readable companions.
+      writeFileSync(path.join(dataDir, CACHE_FILE_NAME), '')
+      writeFileSync(
+        path.join(dataDir, PROFILES_FILE_NAME),
+        '{"version":1,"activeId":null,"profiles":[]}\n',
+      )
+      writeFileSync(path.join(dataDir, SETTINGS_FILE_NAME), '{}\n')
+      for (const name of [CACHE_FILE_NAME, PROFILES_FILE_NAME, SETTINGS_FILE_NAME]) {
+        chmodSync(path.join(dataDir, name), 0o644)
+      }
+    })
+    const { dataDir } = desk
     const cache = path.join(dataDir, CACHE_FILE_NAME)
-    writeFileSync(cache, '')
     const profiles = path.join(dataDir, PROFILES_FILE_NAME)
-    writeFileSync(profiles, '{"version":1,"activeId":null,"profiles":[]}\n')
     const settings = path.join(dataDir, SETTINGS_FILE_NAME)
-    writeFileSync(settings, '{}\n')
-    for (const file of [cache, profiles, settings]) chmodSync(file, 0o644)
-
-    const desk = await openDesk(dataDir)
     expect(octal(modeOf(dataDir))).toBe('700')
     for (const file of [cache, profiles, settings]) {
       expect(octal(modeOf(file)), path.basename(file)).toBe('600')
@@ -142,11 +137,12 @@ describe('file modes of the data folder', () => {
   posixOnly(
     "a folder of the user's that is not the app's keeps its mode; the app's files are 0600",
     async () => {
-      const dataDir = path.join(temp.dir, 'users-folder')
-      mkdirSync(dataDir)
-      chmodSync(dataDir, 0o755)
-      writeFileSync(path.join(dataDir, 'notes.txt'), 'mine')
-      const desk = await openDesk(dataDir)
+      const desk = await openDesk('users-folder', (dataDir) => {
+        mkdirSync(dataDir)
+        chmodSync(dataDir, 0o755)
+        writeFileSync(path.join(dataDir, 'notes.txt'), 'mine')
+      })
+      const { dataDir } = desk
       await writeSomething(desk)
       expect(octal(modeOf(dataDir))).toBe('755')
       for (const file of dataFiles(dataDir)) {

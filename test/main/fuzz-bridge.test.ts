@@ -3,13 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createDispatcher } from '../../src/main/bridge/dispatcher'
 import type { BridgeHandlers } from '../../src/main/bridge/dispatcher'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
-import { createVault } from '../../src/main/vault'
 import { channels, CHANNEL_NAMES } from '../../src/shared/bridge'
 import type { ChannelName, Result } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * Every bridge channel fuzzed with invalid input: the contract's schema refuses it with
@@ -131,31 +127,22 @@ describe('every channel refuses invalid input before any handler runs', () => {
 })
 
 describe('the real desk under the same fuzzing', () => {
-  let temp: TempDir
-  let desk: Desk
+  let desk: TestDesk
 
   beforeAll(async () => {
-    temp = await makeTempDir('infradesk-fuzz')
-    desk = await createDesk({
-      dataDir: temp.dir,
-      mode: 'web',
+    desk = await openTestDesk('fuzz', {
       openExternal: async () => {
         throw new Error('the fuzzer must never open a browser')
       },
-      vault: createVault({ service: `Infradesk-fuzz-${process.pid}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-      defaultDownloadsDir: temp.dir,
     })
   })
   afterAll(async () => {
     await desk?.close()
-    await temp?.remove()
   })
 
   async function snapshot() {
     const read = async (channel: string, input: unknown) =>
-      JSON.stringify(await desk.dispatch(channel, input))
+      JSON.stringify(await desk.call(channel, input))
     return [
       await read('profiles.list', {}),
       await read('activity.list', {}),
@@ -168,7 +155,7 @@ describe('the real desk under the same fuzzing', () => {
     for (const channel of CHANNEL_NAMES) {
       const samples = fc.sample(invalidInputFor(channel), { numRuns: 15, seed: 9 })
       for (const input of samples) {
-        expectValidationError(await desk.dispatch(channel, input), `${channel} ${safeJson(input)}`)
+        expectValidationError(await desk.call(channel, input), `${channel} ${safeJson(input)}`)
       }
     }
     expect(await snapshot()).toEqual(before)

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -7,11 +6,10 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '../../src/main/api'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
-import { createDesk, type Desk } from '../../src/main/desk'
 import { createListWorker } from '../../src/main/workers/list-worker-client'
-import { createVault } from '../../src/main/vault'
-import type { ChannelOutput, Result } from '../../src/shared/bridge'
-import { makeTempDir, type TempDir } from '../support/tools'
+import type { ChannelOutput } from '../../src/shared/bridge'
+import { makeTempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
 
 /*
@@ -146,29 +144,13 @@ describe('the list worker', () => {
 })
 
 describe('big lists through the desk go through the worker', () => {
-  let temp: TempDir
-  let desk: Desk
+  let desk: TestDesk
   let profileId: string
 
-  async function value<T>(channel: string, input: unknown): Promise<T> {
-    const result: Result<unknown> = await desk.dispatch(channel, input)
-    if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-    return result.value as T
-  }
-
   beforeAll(async () => {
-    temp = await makeTempDir('infradesk-list-worker-desk')
-    desk = await createDesk({
-      dataDir: temp.dir,
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: createVault({ service: `Infradesk-list-worker-test-${randomUUID()}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-      requestTimeoutMs: 5_000,
-    })
+    desk = await openTestDesk('list-worker', { requestTimeoutMs: 5_000 })
     sessionsBody = JSON.stringify([session(0)])
-    const profile = await value<{ id: string }>('profiles.add', {
+    const profile = await desk.value<{ id: string }>('profiles.add', {
       name: 'Worker',
       baseUrl: serviceUrl,
       color: '#2563eb',
@@ -181,22 +163,21 @@ describe('big lists through the desk go through the worker', () => {
 
   afterAll(async () => {
     await desk.close()
-    await temp.remove()
   })
 
   it('a refresh writes the cache file, announces it, and answers the whole list', async () => {
     sessionsBody = JSON.stringify(Array.from({ length: 300 }, (_, index) => session(index)))
     const changes: unknown[] = []
-    const stop = desk.onEvent((name, payload) => {
+    const stop = desk.desk.onEvent((name, payload) => {
       if (name === 'cache.changed') changes.push(payload)
     })
     try {
-      const list = await value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
+      const list = await desk.value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
         profileId,
       })
       expect(list.items).toHaveLength(300)
       expect(list.items[299]?.id).toBe('session-0299')
-      expect(cachedIds(path.join(temp.dir, CACHE_FILE_NAME), 'sessions')).toHaveLength(300)
+      expect(cachedIds(path.join(desk.dataDir, CACHE_FILE_NAME), 'sessions')).toHaveLength(300)
       expect(changes).toContainEqual(expect.objectContaining({ name: 'putList', profileId }))
     } finally {
       stop()
@@ -204,22 +185,22 @@ describe('big lists through the desk go through the worker', () => {
   })
 
   it('a write that fails in the worker is reported, not swallowed', async () => {
-    const file = path.join(temp.dir, CACHE_FILE_NAME)
+    const file = path.join(desk.dataDir, CACHE_FILE_NAME)
     // A real failure of the worker's SQLite write: the file refuses new list rows.
     const saboteur = new Database(file)
     saboteur.exec(`CREATE TRIGGER refuse_rows BEFORE INSERT ON cached_items
       BEGIN SELECT RAISE(ABORT, 'rows refused'); END`)
     const notices: unknown[] = []
-    const stop = desk.onEvent((name, payload) => {
+    const stop = desk.desk.onEvent((name, payload) => {
       if (name === 'notice') notices.push(payload)
     })
     try {
       sessionsBody = JSON.stringify([session(0), session(1)])
       // The whole-list refresh writes before it answers: its caller gets the error.
-      const refreshed = await desk.dispatch('sessions.refresh', { profileId })
+      const refreshed = await desk.call('sessions.refresh', { profileId })
       expect(refreshed.ok).toBe(false)
       // The screen's fetch answers first and writes after: the user gets a notice.
-      const fetched = await value<ChannelOutput<'sessions.fetch'>>('sessions.fetch', {
+      const fetched = await desk.value<ChannelOutput<'sessions.fetch'>>('sessions.fetch', {
         profileId,
         limit: 10,
       })

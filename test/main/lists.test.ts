@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -7,11 +6,10 @@ import { createServiceClient, isServiceError } from '../../src/main/api'
 import type { ListRow, RowSink } from '../../src/main/api/client'
 import { openCache, type Cache } from '../../src/main/cache'
 import { createListSpools } from '../../src/main/cache/list-spool'
-import { createDesk, type Desk } from '../../src/main/desk'
 import { queryWords } from '../../src/main/features/lists'
-import { createVault } from '../../src/main/vault'
-import type { ChannelOutput, Result } from '../../src/shared/bridge'
+import type { ChannelOutput } from '../../src/shared/bridge'
 import { makeTempDir, type TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
 
 /*
@@ -408,31 +406,14 @@ describe('cache windows: filter and sort in SQLite', () => {
 })
 
 describe('the window channels, through the desk', () => {
-  let temp: TempDir
-  let desk: Desk
+  let desk: TestDesk
   let profileId: string
-  const keychain = `Infradesk-lists-test-${randomUUID()}`
-
-  async function value<T>(channel: string, input: unknown): Promise<T> {
-    const result: Result<unknown> = await desk.dispatch(channel, input)
-    if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-    return result.value as T
-  }
 
   beforeAll(async () => {
-    temp = await makeTempDir('infradesk-lists-desk')
-    desk = await createDesk({
-      dataDir: temp.dir,
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: createVault({ service: keychain }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-      requestTimeoutMs: 5_000,
-    })
+    desk = await openTestDesk('lists', { requestTimeoutMs: 5_000 })
     answers.down = false
     answers.sessions = JSON.stringify(Array.from({ length: 250 }, (_, index) => session(index)))
-    const profile = await value<{ id: string }>('profiles.add', {
+    const profile = await desk.value<{ id: string }>('profiles.add', {
       name: 'Lists',
       baseUrl: serviceUrl,
       color: '#2563eb',
@@ -445,24 +426,23 @@ describe('the window channels, through the desk', () => {
 
   afterAll(async () => {
     await desk.close()
-    await temp.remove()
   })
 
   type SessionWindow = ChannelOutput<'sessions.window'>
   type ModelWindow = ChannelOutput<'inference.window'>
 
   it('sessions: fetch answers the first window and counts; windows page the cached list', async () => {
-    const empty = await value<SessionWindow>('sessions.window', { profileId })
+    const empty = await desk.value<SessionWindow>('sessions.window', { profileId })
     expect(empty).toMatchObject({ total: 0, items: [], fetchedAt: null })
 
-    const fetched = await value<SessionWindow>('sessions.fetch', { profileId, limit: 100 })
+    const fetched = await desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 100 })
     expect(fetched).toMatchObject({ total: 250, matched: 250, offset: 0, offline: false })
     expect(fetched.items).toHaveLength(100)
     expect(fetched.items[0]).toEqual(session(0))
     expect(fetched.fetchedAt).toEqual(expect.any(Number))
 
     // The write follows the answer; a window waits for it.
-    const page = await value<SessionWindow>('sessions.window', {
+    const page = await desk.value<SessionWindow>('sessions.window', {
       profileId,
       offset: 200,
       limit: 100,
@@ -472,7 +452,7 @@ describe('the window channels, through the desk', () => {
     )
     expect(page.fetchedAt).toBe(fetched.fetchedAt)
 
-    const sorted = await value<SessionWindow>('sessions.window', {
+    const sorted = await desk.value<SessionWindow>('sessions.window', {
       profileId,
       limit: 3,
       sort: { field: 'lastSeenAt', direction: 'desc' },
@@ -481,25 +461,27 @@ describe('the window channels, through the desk', () => {
     expect(seen[0]).toBe(1_700_000_000_049)
     expect([...seen].sort((a, b) => b - a)).toEqual(seen)
     // The whole-list channel still answers the same list.
-    const whole = await value<ChannelOutput<'sessions.cached'>>('sessions.cached', { profileId })
+    const whole = await desk.value<ChannelOutput<'sessions.cached'>>('sessions.cached', {
+      profileId,
+    })
     expect(whole.items).toHaveLength(250)
   })
 
   it('sessions: a list a later read replaces is not written (the screen opened, then Refresh)', async () => {
     const writes: unknown[] = []
-    const stop = desk.onEvent((event, payload) => {
+    const stop = desk.desk.onEvent((event, payload) => {
       if (event === 'cache.changed' && (payload as { name?: string }).name === 'putList') {
         writes.push(payload)
       }
     })
     try {
       const [opened, refreshed] = await Promise.all([
-        value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
-        value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+        desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+        desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
       ])
       expect(opened.total).toBe(250)
       expect(refreshed.total).toBe(250)
-      const cached = await value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+      const cached = await desk.value<SessionWindow>('sessions.window', { profileId, limit: 1 })
       expect(cached.fetchedAt).toBe(refreshed.fetchedAt)
       // One write: the second read's list. The first, which it replaces, was never written.
       expect(writes).toHaveLength(1)
@@ -511,22 +493,24 @@ describe('the window channels, through the desk', () => {
       ]
       // The later request is sent once the service has the earlier one (answers go in turn).
       const before = answers.sessionRequests
-      const earlierFetch = desk.dispatch('sessions.fetch', { profileId, limit: 10 })
+      const earlierFetch = desk.call('sessions.fetch', { profileId, limit: 10 })
       await waitUntil(() => answers.sessionRequests !== before, {
         what: 'the service to receive the earlier sessions request',
         intervalMs: 1,
       })
       const [earlier, later] = await Promise.all([
         earlierFetch,
-        desk.dispatch('sessions.fetch', { profileId, limit: 10 }),
+        desk.call('sessions.fetch', { profileId, limit: 10 }),
       ])
       expect(earlier).toMatchObject({ ok: true, value: { total: 120 } })
       expect(later).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
-      expect(await value<SessionWindow>('sessions.window', { profileId, limit: 1 })).toMatchObject({
+      expect(
+        await desk.value<SessionWindow>('sessions.window', { profileId, limit: 1 }),
+      ).toMatchObject({
         total: 120,
       })
       answers.nextSessions = []
-      await value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+      await desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
     } finally {
       stop()
     }
@@ -535,7 +519,7 @@ describe('the window channels, through the desk', () => {
   it('sessions: an unreachable service answers the cached window, offline', async () => {
     answers.down = true
     try {
-      const offline = await value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+      const offline = await desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
       expect(offline).toMatchObject({ total: 250, offline: true })
       expect(offline.error?.code).toMatch(/OFFLINE|TIMEOUT/)
       expect(offline.items).toHaveLength(10)
@@ -546,9 +530,9 @@ describe('the window channels, through the desk', () => {
 
   it('sessions: a row that breaks the contract refuses the list and keeps the cached one', async () => {
     answers.sessions = JSON.stringify([session(1), { id: 'broken' }])
-    const result = await desk.dispatch('sessions.fetch', { profileId })
+    const result = await desk.call('sessions.fetch', { profileId })
     expect(result).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
-    const cached = await value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+    const cached = await desk.value<SessionWindow>('sessions.window', { profileId, limit: 1 })
     expect(cached.total).toBe(250)
   })
 
@@ -561,7 +545,7 @@ describe('the window channels, through the desk', () => {
         { id: 'Llama-3.1-8B', created: 2, owned_by: 'meta', context: 8192 },
       ],
     })
-    const fetched = await value<ModelWindow>('inference.fetch', { profileId })
+    const fetched = await desk.value<ModelWindow>('inference.fetch', { profileId })
     expect(fetched).toMatchObject({ total: 3, matched: 3 })
     expect(fetched.keys).toEqual(['created', 'owned_by', 'context'])
     expect(fetched.items.map((model) => model.id)).toEqual([
@@ -569,20 +553,20 @@ describe('the window channels, through the desk', () => {
       'mistral-7b',
       'Llama-3.1-8B',
     ])
-    const filtered = await value<ModelWindow>('inference.window', {
+    const filtered = await desk.value<ModelWindow>('inference.window', {
       profileId,
       query: 'LLAMA 8b',
     })
     expect(filtered).toMatchObject({ total: 3, matched: 1 })
     expect(filtered.items.map((model) => model.id)).toEqual(['Llama-3.1-8B'])
-    const sorted = await value<ModelWindow>('inference.window', {
+    const sorted = await desk.value<ModelWindow>('inference.window', {
       profileId,
       query: 'llama',
       sort: { field: 'created', direction: 'asc' },
     })
     expect(sorted.items.map((model) => model.id)).toEqual(['Llama-3.1-8B', 'llama-3.1-70b'])
     // A fetch with a filter answers the filtered window.
-    const again = await value<ModelWindow>('inference.fetch', { profileId, query: 'mistral' })
+    const again = await desk.value<ModelWindow>('inference.fetch', { profileId, query: 'mistral' })
     expect(again).toMatchObject({ total: 3, matched: 1 })
   })
 
@@ -594,7 +578,7 @@ describe('the window channels, through the desk', () => {
       { profileId, sort: { field: 'a"b' } },
       { profileId, query: 'x'.repeat(201) },
     ]) {
-      expect(await desk.dispatch('inference.window', input)).toMatchObject({
+      expect(await desk.call('inference.window', input)).toMatchObject({
         ok: false,
         error: { code: 'VALIDATION_ERROR' },
       })

@@ -5,15 +5,12 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
 import { hostEntry, startSandboxProcess } from '../../src/main/sandbox-process/launch'
 import type { SandboxProcess } from '../../src/main/sandbox-process/launch'
-import { createVault } from '../../src/main/vault'
 import type { Profile, Result } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
 import { repoRoot } from '../support/sandbox-process'
 import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
 
 /*
  * The embedded sandbox in a process of its own (src/main/sandbox-process): PGlite runs a
@@ -156,38 +153,22 @@ it('finds the built host beside or above the chunk the launcher was bundled into
 })
 
 describe('the desk with its embedded sandbox', () => {
-  let temp: TempDir
-  let desk: Desk
+  let desk: TestDesk
 
   beforeAll(async () => {
-    temp = await makeTempDir('infradesk-sandbox-process')
-    desk = await createDesk({
-      dataDir: path.join(temp.dir, 'data'),
-      mode: 'web',
-      openExternal: async () => undefined,
-      vault: createVault({ service: `Infradesk-sandbox-process-test-${randomUUID()}` }),
-      version: '0.0.0-test',
-      restoreSandbox: false,
-    })
+    desk = await openTestDesk('sandbox-process')
   })
 
   afterAll(async () => {
     await desk?.close()
-    await temp?.remove()
   })
 
-  async function value<T>(channel: string, input: unknown = {}): Promise<T> {
-    const result = await desk.dispatch(channel, input)
-    if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
-    return result.value as T
-  }
-
   it('sql.cancel answers the waiting sql.run at once; other calls are not held up', async () => {
-    const profile = await value<Profile>('sandbox.explore')
-    const seed = await value<{ databases: { postgres: string[] } }>('sandbox.seed')
+    const profile = await desk.value<Profile>('sandbox.explore')
+    const seed = await desk.value<{ databases: { postgres: string[] } }>('sandbox.seed')
     const databaseId = seed.databases.postgres[1] ?? seed.databases.postgres[0]
     const runId = randomUUID()
-    const run = desk.dispatch('sql.run', {
+    const run = desk.call('sql.run', {
       profileId: profile.id,
       databaseId,
       tabId: randomUUID(),
@@ -202,12 +183,12 @@ describe('the desk with its embedded sandbox', () => {
     void run.then(() => {
       settled = true
     })
-    await value('app.info')
+    await desk.value('app.info')
     expect(settled).toBe(false)
 
     // Cancel answers the waiting call before the 30 s statement could: an answer that had
     // arrived would be a success, not CANCELLED.
-    expect(await value('sql.cancel', { runId })).toEqual({ cancelled: true })
+    expect(await desk.value('sql.cancel', { runId })).toEqual({ cancelled: true })
     const result: Result<unknown> = await run
     expect(result).toMatchObject({
       ok: false,

@@ -6,13 +6,10 @@ import type { Socket } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDesk } from '../../src/main/desk'
-import type { Desk } from '../../src/main/desk'
 import { createProfileStore, PROFILES_FILE_NAME } from '../../src/main/profiles'
 import { DEFAULT_LIMITS, startWebHost } from '../../src/main/web/host'
 import type { WebHost } from '../../src/main/web/host'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
  * Web mode's host over real HTTP on loopback, with a real desk on a temporary data folder. The
@@ -23,8 +20,7 @@ import type { TempDir } from '../support/tools'
 const SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuv'
 const OUTSIDE_FILE_TEXT = 'this file is outside the renderer folder'
 
-let temp: TempDir
-let desk: Desk
+let testDesk: TestDesk
 let host: WebHost
 let profileId: string
 
@@ -86,7 +82,24 @@ function invokeWithBody(channel: string, body: string, headers: Record<string, s
 }
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-web-host')
+  testDesk = await openTestDesk(
+    'web-host',
+    { openExternal: async () => {}, version: '9.9.9-test' },
+    {
+      // A profile already on disk, so a bridge call can change something and raise an event
+      // without a service to talk to.
+      beforeOpen(dataDir) {
+        profileId = createProfileStore(path.join(dataDir, PROFILES_FILE_NAME)).add({
+          name: 'Staging',
+          baseUrl: 'https://staging.example.com',
+          color: '#16a34a',
+          protected: false,
+          kind: 'service',
+        }).id
+      },
+    },
+  )
+  const { temp } = testDesk
   mkdirSync(path.join(temp.dir, 'renderer', 'assets'), { recursive: true })
   await temp.write(
     'renderer/index.html',
@@ -99,24 +112,8 @@ beforeAll(async () => {
   await temp.write('renderer/assets/app.js', 'console.log("app")\n')
   await temp.write('renderer/assets/style.css', 'body { color: black }\n')
   await temp.write('outside.txt', OUTSIDE_FILE_TEXT)
-  // A profile already on disk, so a bridge call can change something and raise an event
-  // without a service to talk to.
-  const dataDir = path.join(temp.dir, 'data')
-  profileId = createProfileStore(path.join(dataDir, PROFILES_FILE_NAME)).add({
-    name: 'Staging',
-    baseUrl: 'https://staging.example.com',
-    color: '#16a34a',
-    protected: false,
-    kind: 'service',
-  }).id
-  desk = await createDesk({
-    dataDir,
-    mode: 'web',
-    openExternal: async () => {},
-    version: '9.9.9-test',
-  })
   host = await startWebHost({
-    desk,
+    desk: testDesk.desk,
     rendererDir: path.join(temp.dir, 'renderer'),
     port: 0,
     host: '127.0.0.1',
@@ -126,8 +123,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.close()
-  await desk?.close()
-  await temp?.remove()
+  await testDesk?.close()
 })
 
 describe('web host: who may talk to it', () => {
@@ -427,8 +423,8 @@ describe('web host: limits', () => {
 
   beforeAll(async () => {
     small = await startWebHost({
-      desk,
-      rendererDir: path.join(temp.dir, 'renderer'),
+      desk: testDesk.desk,
+      rendererDir: path.join(testDesk.temp.dir, 'renderer'),
       secret: SECRET,
       limits: { ...SMALL, maxBodyBytes: 1024 },
     })

@@ -52,10 +52,25 @@ export interface ProfileFields {
   sessionOnly: boolean
 }
 
-/** `deps` adds to or overrides the desk's dependencies (a proxy environment, say). */
-export async function openTestDesk(name: string, deps: Partial<DeskDeps> = {}): Promise<TestDesk> {
+/** What is on disk before the desk first opens. */
+export interface TestDeskSetup {
+  /** The data folder, relative to the temporary folder (`data` unless told). */
+  dataFolder?: string
+  /** Writes into the data folder before the desk opens: what an earlier run or the user left. */
+  beforeOpen?(dataDir: string): void | Promise<void>
+}
+
+/**
+ * `deps` adds to or overrides the desk's dependencies (a proxy environment, another version,
+ * say); `setup` shapes the data folder the desk first opens.
+ */
+export async function openTestDesk(
+  name: string,
+  deps: Partial<DeskDeps> = {},
+  setup: TestDeskSetup = {},
+): Promise<TestDesk> {
   const temp = await makeTempDir(`infradesk-${name}`)
-  const dataDir = path.join(temp.dir, 'data')
+  const dataDir = path.join(temp.dir, setup.dataFolder ?? 'data')
   const downloads = path.join(temp.dir, 'downloads')
   await mkdir(downloads, { recursive: true })
   const keychainService = `Infradesk-${name}-test-${randomUUID()}`
@@ -80,8 +95,17 @@ export async function openTestDesk(name: string, deps: Partial<DeskDeps> = {}): 
     })
     return opened
   }
+  let first: Desk
+  try {
+    await setup.beforeOpen?.(dataDir)
+    first = await open()
+  } catch (error) {
+    // No harness to close yet: leave no folder behind a desk that never opened.
+    await temp.remove()
+    throw error
+  }
   const harness: TestDesk = {
-    desk: await open(),
+    desk: first,
     temp,
     dataDir,
     downloads,

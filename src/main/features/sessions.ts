@@ -5,13 +5,8 @@ import type { BridgeHandlers } from '../bridge/dispatcher'
 import { logoutUrlToOpen } from './logout-url'
 import type { DeskContext } from './context'
 import { cachedListOf, fetchIntoCache, fetchWindow, listSettled, readWindow } from './lists'
-import {
-  bridgeErrorOf,
-  isConnectivityError,
-  recordActivity,
-  requireProfile,
-  withProfileClient,
-} from './context'
+import { bridgeErrorOf, isConnectivityError, requireProfile } from './context'
+import { recordedCall } from './recorded'
 
 /*
  * The sessions screen (ops 1 and 2). The list is cached per profile in SQLite: `cached` answers
@@ -68,17 +63,13 @@ export function sessionHandlers(
 
     async 'sessions.logout'({ profileId }) {
       const profile = requireProfile(context, profileId)
-      const targetId = currentSessionId(context, profileId)
-      let answer: { message: string; logoutUrl?: string | undefined }
-      try {
-        answer = await withProfileClient(context, profileId, (client) => client.call('logout'))
-      } catch (error) {
-        recordActivity(context, profile, 'logout', targetId, { error })
-        throw error
-      }
+      const answer = await recordedCall(context, profileId, 'logout', {
+        input: {},
+        target: currentSessionId(context, profileId),
+        describe: (answered) => answered.message,
+      })
       // The session is over on the service: the token is worthless now, so it goes.
       await context.vault.delete(profileId)
-      recordActivity(context, profile, 'logout', targetId, { message: answer.message })
       context.events.emit('profiles.changed', {})
 
       // Ends the single sign-on session in the browser too, but only on the profile's own site
