@@ -6,7 +6,6 @@ import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
 import { CACHE_FILE_NAME, openCache } from './cache'
 import { preparePrivateFolder } from './data-folder'
-import { createListSpools } from './cache/list-spool'
 import { createRecentInputs } from './cache/recents'
 import { createTransferLog } from './cache/transfers'
 import { createNetworkStack } from './net'
@@ -105,7 +104,6 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     cache,
     settings,
     recents: createRecentInputs(cache),
-    listSpools: createListSpools(cache),
     transfers: createTransferLog(cache, { secrets: () => secrets.list() }),
     desktop: deps.desktop ?? null,
     onClose: (cleanup) => {

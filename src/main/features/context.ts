@@ -6,7 +6,6 @@ import { createServiceClient, isServiceError, redact, ServiceError, toBridgeErro
 import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
-import type { ListSpools } from '../cache/list-spool'
 import type { NetworkStack, ProfileNetwork } from '../net'
 import type { RecentInputs } from '../cache/recents'
 import type { TransferLog } from '../cache/transfers'
@@ -34,8 +33,6 @@ export interface DeskContext {
   cache: Cache
   settings: SettingsStore
   recents: RecentInputs
-  /** Big lists on their way into the cache (features/lists.ts). */
-  listSpools: ListSpools
   /** Every export written to disk (Transfers panel), across runs. */
   transfers: TransferLog
   /** Save/open dialogs, reveal in folder, notifications: the Electron shell's; null in web mode. */
