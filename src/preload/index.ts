@@ -8,9 +8,14 @@ import type { BridgeTransport } from '../shared/bridge/contract'
  * gets no ipcRenderer, no channel of its choosing and no process.env; the channel name it passes
  * to invoke is data that the main process validates against the contract.
  */
+const textDecoder = new TextDecoder()
+
 const transport: BridgeTransport = {
-  invoke(channel, input) {
-    return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input)
+  async invoke(channel, input) {
+    // Main answers with the Result as JSON bytes (shell/ipc.ts): handed to the page as text,
+    // which crosses the context bridge as one string; the bridge client parses it.
+    const answer: unknown = await ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input)
+    return answer instanceof Uint8Array ? textDecoder.decode(answer) : answer
   },
   subscribe(listener) {
     const forward = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {

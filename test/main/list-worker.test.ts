@@ -6,6 +6,8 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '../../src/main/api'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
+import { createCertificateCache } from '../../src/main/cache/certificates'
+import { walkPages } from '../../src/main/features/certificates'
 import { createListWorker } from '../../src/main/workers/list-worker-client'
 import type { ChannelOutput } from '../../src/shared/bridge'
 import { makeTempDir } from '../support/tools'
@@ -40,6 +42,14 @@ function session(index: number) {
 beforeAll(async () => {
   service = createServer((request, response) => {
     request.resume()
+    const url = new URL(request.url ?? '/', 'http://service')
+    if (url.pathname === '/api/ssl-certificates') {
+      const page = Number(url.searchParams.get('page') ?? '1')
+      const answer = certificatePage(page)
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(typeof answer === 'string' ? answer : JSON.stringify(answer))
+      return
+    }
     const found = request.url === '/auth/me/sessions'
     response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' })
     response.end(found ? sessionsBody : '{"code":"NOT_FOUND","message":"Not found"}')
@@ -51,6 +61,44 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => service.close(resolve))
 })
+
+/** Op 16's pages as the test server answers them (page numbers from 1). */
+let certificatePage: (page: number) => unknown = () => ({ data: [] })
+
+function certificate(index: number) {
+  return {
+    id: `cert-${String(index).padStart(4, '0')}`,
+    name: `site-${index}.example`,
+    type: 'custom',
+    status: 'valid',
+    notAfter: '2027-01-01T00:00:00Z',
+    subjectAltNames: [`site-${index}.example`],
+  }
+}
+
+/** `count` certificates in pages of `size`, `meta.total` beside each. */
+function pagesOf(count: number, size: number) {
+  const all = Array.from({ length: count }, (_, index) => certificate(index))
+  return (page: number) => ({
+    data: all.slice((page - 1) * size, page * size),
+    meta: { page, limit: size, total: count },
+  })
+}
+
+/** Certificate ids of a profile as another connection reads the file, in id order. */
+function cachedCertificateIds(file: string, profileId: string): string[] {
+  const reader = new Database(file, { readonly: true })
+  try {
+    return reader
+      .prepare<[string], { id: string }>(
+        'SELECT id FROM certificate_rows WHERE profile_id = ? ORDER BY id',
+      )
+      .all(profileId)
+      .map((row) => row.id)
+  } finally {
+    reader.close()
+  }
+}
 
 /** The cached list as another connection reads the file: ids in position order. */
 function cachedIds(file: string, kind: string): string[] {
@@ -135,6 +183,94 @@ describe('the list worker', () => {
         message: expect.stringContaining('1.'),
       })
       await expect(read.store('profile-a', 'sessions', Date.now())).rejects.toThrow(/gone/)
+    } finally {
+      await worker.close()
+      cache.close()
+      await temp.remove()
+    }
+  })
+})
+
+describe('a certificate refresh in the list worker', () => {
+  async function walkInto(
+    worker: ReturnType<typeof createListWorker>,
+    profileId: string,
+  ): Promise<{ received: number; threadId: number }> {
+    const client = createServiceClient({ baseUrl: serviceUrl, token: 'worker-token' })
+    const walk = worker.certificateWalk()
+    try {
+      const { received, completeness } = await walkPages({}, async (query) => {
+        const page = walk.page()
+        await client.callRows('listCertificates', page.sink, { query })
+        return page.summary()
+      })
+      const stored = await walk.store(profileId, {}, 1_700_000_000_000, completeness)
+      return { received, threadId: stored.threadId }
+    } catch (error) {
+      walk.discard()
+      throw error
+    }
+  }
+
+  it('reads every page, writes the rows from its own thread, and reads them back as JSON', async () => {
+    const temp = await makeTempDir('infradesk-list-worker')
+    const file = path.join(temp.dir, CACHE_FILE_NAME)
+    const { cache } = openCache(file)
+    const worker = createListWorker(file)
+    try {
+      certificatePage = pagesOf(1_050, 500)
+      const walked = await walkInto(worker, 'profile-a')
+      expect(walked.received).toBe(1_050)
+      expect(walked.threadId).not.toBe(threadId)
+      const ids = cachedCertificateIds(file, 'profile-a')
+      expect(ids).toHaveLength(1_050)
+      expect(ids[1_049]).toBe('cert-1049')
+      // Main's connection reads what the worker's wrote, searchable by a subject alt name.
+      const certificates = createCertificateCache(cache)
+      expect(certificates.fetchedAt('profile-a')).toBe(1_700_000_000_000)
+      expect(certificates.list('profile-a', { search: 'SITE-1049' }).map((row) => row.id)).toEqual([
+        'cert-1049',
+      ])
+      const json = await worker.certificatesJson('profile-a', { search: 'site-104' })
+      const rows = JSON.parse(json.toString('utf8')) as { id: string }[]
+      expect(rows.map((row) => row.id).sort()).toEqual([
+        'cert-0104',
+        ...Array.from({ length: 10 }, (_, index) => `cert-${1040 + index}`),
+      ])
+    } finally {
+      await worker.close()
+      cache.close()
+      await temp.remove()
+    }
+  })
+
+  it('a page that breaks the contract fails the refresh and leaves the cached rows', async () => {
+    const temp = await makeTempDir('infradesk-list-worker')
+    const file = path.join(temp.dir, CACHE_FILE_NAME)
+    const { cache } = openCache(file)
+    const worker = createListWorker(file)
+    try {
+      certificatePage = pagesOf(3, 2)
+      await walkInto(worker, 'profile-a')
+      const healthy = pagesOf(5, 2)
+      // The second page's first row has a name that is not a string (the contract says string).
+      certificatePage = (page) =>
+        page === 2
+          ? { data: [{ id: 'cert-x', name: 42 }], meta: { page, limit: 2 } }
+          : healthy(page)
+      const failure = await walkInto(worker, 'profile-a').then(
+        () => null,
+        (error: unknown) => error,
+      )
+      expect(failure).toMatchObject({
+        code: 'BAD_RESPONSE',
+        message: expect.stringContaining('data.0'),
+      })
+      expect(cachedCertificateIds(file, 'profile-a')).toEqual([
+        'cert-0000',
+        'cert-0001',
+        'cert-0002',
+      ])
     } finally {
       await worker.close()
       cache.close()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { BridgeTransport } from '../../src/shared/bridge'
 import { decodeEventFrame } from '../../src/shared/bridge/web-event-frame'
 import { encodeEventMessage } from '../../src/shared/bridge/web-protocol'
-import { BridgeCallError, createBridge } from '../../src/renderer/src/bridge-client'
+import { asBridgeError, BridgeCallError, createBridge } from '../../src/renderer/src/bridge-client'
 
 /**
  * A transport that answers every call with the given value and lets the test push events:
@@ -48,6 +48,17 @@ describe('bridge.call', () => {
     expect(calls).toEqual([{ channel: 'profiles.activate', input: { id: 'p1' } }])
   })
 
+  it('reads a Result sent as JSON text, as the desktop preload hands it on', async () => {
+    const { transport } = scriptedTransport(JSON.stringify({ ok: true, value: PROFILE }))
+    await expect(createBridge(transport).call('profiles.activate', { id: 'p1' })).resolves.toEqual(
+      PROFILE,
+    )
+    const broken = scriptedTransport('{"ok": tru')
+    await expect(
+      createBridge(broken.transport).call('profiles.activate', { id: 'p1' }),
+    ).rejects.toMatchObject({ code: 'BAD_RESPONSE' })
+  })
+
   it('throws a BridgeCallError carrying code, status and details of a failed Result', async () => {
     const details = [{ path: ['token'], message: 'bad' }]
     const { transport } = scriptedTransport({
@@ -64,6 +75,20 @@ describe('bridge.call', () => {
       details,
       message: 'Authentication required',
     })
+  })
+
+  it('keeps the operation that answered, so the headline can be worded for it', async () => {
+    const error = {
+      code: 'CONFLICT',
+      message: 'Resource already exists',
+      status: 409,
+      operation: 'retryProxyRoute',
+    }
+    const { transport } = scriptedTransport({ ok: false, error })
+    const thrown = await createBridge(transport)
+      .call('profiles.activate', { id: 'p1' })
+      .catch((caught: unknown) => caught)
+    expect(asBridgeError(thrown)).toEqual({ ...error, details: undefined })
   })
 
   it('refuses a value that breaks the channel output schema', async () => {

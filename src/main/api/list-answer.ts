@@ -64,6 +64,8 @@ export interface ListAnswerReader {
   push(chunk: Uint8Array): void
   /** Checks the envelope once the body has ended; returns the row count. */
   finish(answer: { status: number; contentType: string | null }): number
+  /** The envelope `finish` checked (all but the rows: a paged list's `meta`); null before. */
+  envelope(): unknown
 }
 
 /**
@@ -79,6 +81,7 @@ export function createListAnswerReader(
   const prefix = member === null ? [] : [member]
   let index = 0
   let received = 0
+  let checkedEnvelope: unknown = null
   const splitter = new JsonRowSplitter(member, (json, inexactNumbers) => {
     let value: unknown
     try {
@@ -135,9 +138,10 @@ export function createListAnswerReader(
         }
         throw badResponse(name, `the list could not be read (${error.message})`)
       }
-      parseAnswer(name, operations[name].response, envelope)
+      checkedEnvelope = parseAnswer(name, operations[name].response, envelope)
       return splitter.rows
     },
+    envelope: () => checkedEnvelope,
   }
 }
 

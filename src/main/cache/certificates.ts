@@ -5,6 +5,7 @@ import type {
   CertificateRow,
   ListCompleteness,
 } from '../../shared/bridge'
+import type Database from 'better-sqlite3'
 import type { Cache } from './index'
 
 /*
@@ -47,6 +48,11 @@ export interface CertificateCache {
     fetchedAt: number,
     completeness?: ListCompleteness | null,
   ): void
+  /**
+   * Announces a replace the list worker committed on its own connection (a refresh: see
+   * features/certificates/index.ts), as `replace` announces its own.
+   */
+  replacedElsewhere(profileId: string): void
   /** Adds or updates these rows alone (an upload's answer), leaving the rest and the date. */
   put(profileId: string, entries: CertificateCacheEntry[]): void
   item(profileId: string, id: string): Record<string, unknown> | null
@@ -76,128 +82,163 @@ const MATCHES = `profile_id = @profileId
   AND (@showSystem = 1 OR is_system = 0)
   AND (@search IS NULL OR instr(search_text, @search) > 0)`
 
+/** The certificate tables' reads and writes on one connection (no announcements). */
+export interface CertificateStatements {
+  replace(
+    profileId: string,
+    filter: CertificateFilter,
+    entries: CertificateCacheEntry[],
+    fetchedAt: number,
+    completeness: ListCompleteness | null,
+  ): void
+  put(profileId: string, entries: CertificateCacheEntry[]): void
+  clear(profileId: string): void
+  listJson(profileId: string, filter: CertificateFilter): Buffer
+  meta(profileId: string): { fetched_at: number; completeness_json: string | null } | undefined
+  item(profileId: string, id: string): { item_json: string } | undefined
+  folders(profileId: string): { folder_id: string; folder_path_json: string }[]
+}
+
+/**
+ * The certificate tables' statements on one connection: main's (createCertificateCache) or the
+ * list worker's, which writes a refresh's 10,000 rows off main's loop (workers/list-worker.ts).
+ */
+export function certificateStatementsOn(db: Database.Database): CertificateStatements {
+  // One JSON array built by SQLite: one parse for 10,000 rows instead of 10,000. In the
+  // list's default order as near as SQLite can tell (search_text begins with the lowercased
+  // name): the renderer still sorts with its own collation, and an array that is already
+  // (nearly) in order sorts in linear time, 4 ms instead of 50 ms for 10,000 rows. The order
+  // is the subquery's, which group_concat keeps in practice; its own ORDER BY would sort
+  // copies of the rows at twice the cost, and nothing depends on the order being exact.
+  // As a BLOB: the bytes go to the web transport without becoming a string (listJson).
+  const selectRows = db.prepare<[FilterParams], { rows_json: Buffer | null }>(
+    `SELECT CAST('[' || group_concat(row_json, ',') || ']' AS BLOB) AS rows_json
+       FROM (SELECT row_json FROM certificate_rows WHERE ${MATCHES} ORDER BY search_text)`,
+  )
+  const deleteMatchingItems = db.prepare<[FilterParams]>(
+    `DELETE FROM certificate_items WHERE profile_id = @profileId
+       AND id IN (SELECT id FROM certificate_rows WHERE ${MATCHES})`,
+  )
+  const deleteMatching = db.prepare<[FilterParams]>(`DELETE FROM certificate_rows WHERE ${MATCHES}`)
+  const upsert = db.prepare<
+    [
+      {
+        profile_id: string
+        id: string
+        type: string | null
+        status: string | null
+        is_system: 0 | 1
+        folder_id: string | null
+        folder_path_json: string
+        search_text: string
+        row_json: string
+      },
+    ]
+  >(
+    `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
+         folder_path_json, search_text, row_json)
+       VALUES (@profile_id, @id, @type, @status, @is_system, @folder_id,
+         @folder_path_json, @search_text, @row_json)
+       ON CONFLICT (profile_id, id) DO UPDATE SET
+         type = excluded.type, status = excluded.status, is_system = excluded.is_system,
+         folder_id = excluded.folder_id, folder_path_json = excluded.folder_path_json,
+         search_text = excluded.search_text, row_json = excluded.row_json`,
+  )
+  const upsertItem = db.prepare<[profileId: string, id: string, itemJson: string]>(
+    `INSERT INTO certificate_items (profile_id, id, item_json) VALUES (?, ?, ?)
+       ON CONFLICT (profile_id, id) DO UPDATE SET item_json = excluded.item_json`,
+  )
+  const upsertMeta = db.prepare<
+    [profileId: string, fetchedAt: number, completenessJson: string | null]
+  >(
+    `INSERT INTO certificate_lists (profile_id, fetched_at, completeness_json) VALUES (?, ?, ?)
+       ON CONFLICT (profile_id) DO UPDATE SET fetched_at = excluded.fetched_at,
+         completeness_json = excluded.completeness_json`,
+  )
+  const selectMeta = db.prepare<
+    [profileId: string],
+    { fetched_at: number; completeness_json: string | null }
+  >('SELECT fetched_at, completeness_json FROM certificate_lists WHERE profile_id = ?')
+  const selectItem = db.prepare<[profileId: string, id: string], { item_json: string }>(
+    'SELECT item_json FROM certificate_items WHERE profile_id = ? AND id = ?',
+  )
+  const selectFolders = db.prepare<
+    [profileId: string],
+    { folder_id: string; folder_path_json: string }
+  >(
+    `SELECT folder_id, max(folder_path_json) AS folder_path_json FROM certificate_rows
+       WHERE profile_id = ? AND folder_id IS NOT NULL GROUP BY folder_id`,
+  )
+  const deleteRows = db.prepare<[profileId: string]>(
+    'DELETE FROM certificate_rows WHERE profile_id = ?',
+  )
+  const deleteItems = db.prepare<[profileId: string]>(
+    'DELETE FROM certificate_items WHERE profile_id = ?',
+  )
+  const deleteMeta = db.prepare<[profileId: string]>(
+    'DELETE FROM certificate_lists WHERE profile_id = ?',
+  )
+
+  const putEntries = (profileId: string, entries: CertificateCacheEntry[]) => {
+    for (const { row, item } of entries) {
+      upsert.run({
+        profile_id: profileId,
+        id: row.id,
+        type: row.type,
+        status: row.status,
+        is_system: row.isSystem ? 1 : 0,
+        folder_id: row.folderId,
+        folder_path_json: JSON.stringify(row.folderPath),
+        search_text: searchTextOf(row, item),
+        row_json: JSON.stringify(row),
+      })
+      upsertItem.run(profileId, row.id, JSON.stringify(item))
+    }
+  }
+  const replace = db.transaction(
+    (
+      profileId: string,
+      filter: CertificateFilter,
+      entries: CertificateCacheEntry[],
+      fetchedAt: number,
+      completeness: ListCompleteness | null,
+    ) => {
+      const params = filterParams(profileId, filter)
+      deleteMatchingItems.run(params)
+      deleteMatching.run(params)
+      putEntries(profileId, entries)
+      const note = completeness === null ? null : JSON.stringify(completeness)
+      upsertMeta.run(profileId, Math.round(fetchedAt), note)
+    },
+  )
+  const put = db.transaction(putEntries)
+  const clear = db.transaction((profileId: string) => {
+    deleteRows.run(profileId)
+    deleteItems.run(profileId)
+    deleteMeta.run(profileId)
+  })
+
+  const listJson = (profileId: string, filter: CertificateFilter): Buffer =>
+    // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
+    // page's parse fails and the screen says so; a refresh rewrites the rows.
+    selectRows.get(filterParams(profileId, filter))?.rows_json ?? EMPTY_ARRAY
+
+  return {
+    replace: (profileId, filter, entries, fetchedAt, completeness) =>
+      replace(profileId, filter, entries, fetchedAt, completeness),
+    put: (profileId, entries) => put(profileId, entries),
+    clear: (profileId) => clear(profileId),
+    listJson,
+    meta: (profileId) => selectMeta.get(profileId),
+    item: (profileId, id) => selectItem.get(profileId, id),
+    folders: (profileId) => selectFolders.all(profileId),
+  }
+}
+
 export function createCertificateCache(cache: Cache): CertificateCache {
   const store = cache.extend((db, notify) => {
-    // One JSON array built by SQLite: one parse for 10,000 rows instead of 10,000. In the
-    // list's default order as near as SQLite can tell (search_text begins with the lowercased
-    // name): the renderer still sorts with its own collation, and an array that is already
-    // (nearly) in order sorts in linear time, 4 ms instead of 50 ms for 10,000 rows. The order
-    // is the subquery's, which group_concat keeps in practice; its own ORDER BY would sort
-    // copies of the rows at twice the cost, and nothing depends on the order being exact.
-    // As a BLOB: the bytes go to the web transport without becoming a string (listJson).
-    const selectRows = db.prepare<[FilterParams], { rows_json: Buffer | null }>(
-      `SELECT CAST('[' || group_concat(row_json, ',') || ']' AS BLOB) AS rows_json
-         FROM (SELECT row_json FROM certificate_rows WHERE ${MATCHES} ORDER BY search_text)`,
-    )
-    const deleteMatchingItems = db.prepare<[FilterParams]>(
-      `DELETE FROM certificate_items WHERE profile_id = @profileId
-         AND id IN (SELECT id FROM certificate_rows WHERE ${MATCHES})`,
-    )
-    const deleteMatching = db.prepare<[FilterParams]>(
-      `DELETE FROM certificate_rows WHERE ${MATCHES}`,
-    )
-    const upsert = db.prepare<
-      [
-        {
-          profile_id: string
-          id: string
-          type: string | null
-          status: string | null
-          is_system: 0 | 1
-          folder_id: string | null
-          folder_path_json: string
-          search_text: string
-          row_json: string
-        },
-      ]
-    >(
-      `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
-           folder_path_json, search_text, row_json)
-         VALUES (@profile_id, @id, @type, @status, @is_system, @folder_id,
-           @folder_path_json, @search_text, @row_json)
-         ON CONFLICT (profile_id, id) DO UPDATE SET
-           type = excluded.type, status = excluded.status, is_system = excluded.is_system,
-           folder_id = excluded.folder_id, folder_path_json = excluded.folder_path_json,
-           search_text = excluded.search_text, row_json = excluded.row_json`,
-    )
-    const upsertItem = db.prepare<[profileId: string, id: string, itemJson: string]>(
-      `INSERT INTO certificate_items (profile_id, id, item_json) VALUES (?, ?, ?)
-         ON CONFLICT (profile_id, id) DO UPDATE SET item_json = excluded.item_json`,
-    )
-    const upsertMeta = db.prepare<
-      [profileId: string, fetchedAt: number, completenessJson: string | null]
-    >(
-      `INSERT INTO certificate_lists (profile_id, fetched_at, completeness_json) VALUES (?, ?, ?)
-         ON CONFLICT (profile_id) DO UPDATE SET fetched_at = excluded.fetched_at,
-           completeness_json = excluded.completeness_json`,
-    )
-    const selectMeta = db.prepare<
-      [profileId: string],
-      { fetched_at: number; completeness_json: string | null }
-    >('SELECT fetched_at, completeness_json FROM certificate_lists WHERE profile_id = ?')
-    const selectItem = db.prepare<[profileId: string, id: string], { item_json: string }>(
-      'SELECT item_json FROM certificate_items WHERE profile_id = ? AND id = ?',
-    )
-    const selectFolders = db.prepare<
-      [profileId: string],
-      { folder_id: string; folder_path_json: string }
-    >(
-      `SELECT folder_id, max(folder_path_json) AS folder_path_json FROM certificate_rows
-         WHERE profile_id = ? AND folder_id IS NOT NULL GROUP BY folder_id`,
-    )
-    const deleteRows = db.prepare<[profileId: string]>(
-      'DELETE FROM certificate_rows WHERE profile_id = ?',
-    )
-    const deleteItems = db.prepare<[profileId: string]>(
-      'DELETE FROM certificate_items WHERE profile_id = ?',
-    )
-    const deleteMeta = db.prepare<[profileId: string]>(
-      'DELETE FROM certificate_lists WHERE profile_id = ?',
-    )
-
-    const putEntries = (profileId: string, entries: CertificateCacheEntry[]) => {
-      for (const { row, item } of entries) {
-        upsert.run({
-          profile_id: profileId,
-          id: row.id,
-          type: row.type,
-          status: row.status,
-          is_system: row.isSystem ? 1 : 0,
-          folder_id: row.folderId,
-          folder_path_json: JSON.stringify(row.folderPath),
-          search_text: searchTextOf(row, item),
-          row_json: JSON.stringify(row),
-        })
-        upsertItem.run(profileId, row.id, JSON.stringify(item))
-      }
-    }
-    const replace = db.transaction(
-      (
-        profileId: string,
-        filter: CertificateFilter,
-        entries: CertificateCacheEntry[],
-        fetchedAt: number,
-        completeness: ListCompleteness | null,
-      ) => {
-        const params = filterParams(profileId, filter)
-        deleteMatchingItems.run(params)
-        deleteMatching.run(params)
-        putEntries(profileId, entries)
-        const note = completeness === null ? null : JSON.stringify(completeness)
-        upsertMeta.run(profileId, Math.round(fetchedAt), note)
-      },
-    )
-    const put = db.transaction(putEntries)
-    const clear = db.transaction((profileId: string) => {
-      deleteRows.run(profileId)
-      deleteItems.run(profileId)
-      deleteMeta.run(profileId)
-    })
-
-    const listJson = (profileId: string, filter: CertificateFilter): Buffer =>
-      // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
-      // page's parse fails and the screen says so; a refresh rewrites the rows.
-      selectRows.get(filterParams(profileId, filter))?.rows_json ?? EMPTY_ARRAY
+    const statements = certificateStatementsOn(db)
+    const { replace, put, clear, listJson } = statements
 
     return {
       list(profileId, filter) {
@@ -210,26 +251,29 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         replace(profileId, filter, entries, fetchedAt, completeness)
         notify({ name: 'replaceCertificates', tables: TABLES, profileId })
       },
+      replacedElsewhere(profileId) {
+        notify({ name: 'replaceCertificates', tables: TABLES, profileId })
+      },
       put(profileId, entries) {
         put(profileId, entries)
         notify({ name: 'putCertificates', tables: TABLES, profileId })
       },
       item(profileId, id) {
-        const found = selectItem.get(profileId, id)
+        const found = statements.item(profileId, id)
         const item = found === undefined ? undefined : parseJson(found.item_json)
         return item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : null
       },
       fetchedAt(profileId) {
-        return selectMeta.get(profileId)?.fetched_at ?? null
+        return statements.meta(profileId)?.fetched_at ?? null
       },
       completeness(profileId) {
-        const text = selectMeta.get(profileId)?.completeness_json ?? null
+        const text = statements.meta(profileId)?.completeness_json ?? null
         // Written by us; a note that no longer reads (a damaged file) is left unsaid.
         const note = text === null ? null : listCompletenessSchema.safeParse(parseJson(text))
         return note?.success ? note.data : null
       },
       folders(profileId) {
-        return selectFolders.all(profileId).map((found) => ({
+        return statements.folders(profileId).map((found) => ({
           id: found.folder_id,
           path: stringArray(parseJson(found.folder_path_json)),
         }))

@@ -145,7 +145,7 @@ export async function readWindow<T>(
 /** The desk's list worker, started on the first big list and ended with the desk. */
 const listWorkers = new WeakMap<DeskContext, ListWorker>()
 
-function listWorkerOf(context: DeskContext): ListWorker {
+export function listWorkerOf(context: DeskContext): ListWorker {
   let worker = listWorkers.get(context)
   if (worker === undefined) {
     const cacheFile = context.cache.extend((db) => db.name)

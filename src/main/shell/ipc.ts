@@ -17,7 +17,7 @@ export interface BridgeIpcOptions {
 
 /**
  * The Electron transport of the bridge: one invoke channel for every call (the channel name is
- * data, validated by the dispatcher) and one event channel. Each call is checked to come from
+ * data, validated by the dispatcher; the answer is the Result as JSON bytes) and one event channel. Each call is checked to come from
  * the main frame of our own window showing our own page (VS Code's validatedIpcMain idea):
  * an iframe, a navigated-away page or another window gets a refusal, not a dispatch. The check
  * itself is shell/sender-check.ts, a pure function of the facts read here.
@@ -25,11 +25,14 @@ export interface BridgeIpcOptions {
 export function registerBridgeIpc(options: BridgeIpcOptions): () => void {
   ipcMain.handle(
     IPC_INVOKE_CHANNEL,
-    async (event, channel: unknown, input: unknown): Promise<Result<unknown>> => {
+    async (event, channel: unknown, input: unknown): Promise<Result<unknown> | Uint8Array> => {
       if (!senderIsOurs(options.location, senderFacts(event, options.window()))) {
         return fail({ code: 'FORBIDDEN', message: 'This page may not use the Infradesk bridge' })
       }
-      return options.desk.dispatch(channel, input)
+      // The Result as JSON bytes, as web mode sends it: a cached list's rows go out as the
+      // bytes SQLite joined, never parsed into objects and cloned on main's loop (the preload
+      // decodes them to text, the page parses it).
+      return options.desk.dispatchJson(channel, input)
     },
   )
   const unsubscribe = options.desk.onEvent((event, payload) => {

@@ -1,5 +1,9 @@
 import { z } from 'zod'
 import { LIST_OPERATIONS } from '../../shared/api'
+import {
+  certificateFilterSchema,
+  listCompletenessSchema,
+} from '../../shared/bridge/channels/certificates'
 import type { ListOperationName } from '../../shared/api'
 
 /*
@@ -26,6 +30,11 @@ export const toListWorker = z.discriminatedUnion('type', [
     window: z.object({ offset: z.number().int().min(0), limit: z.number().int().min(0) }),
     /** Hand back every field name the rows carry, first-seen order (the catalog's columns). */
     collectKeys: z.boolean(),
+    /**
+     * A page of op 16: its rows join this certificate walk (once the page read well) instead
+     * of a spool, and the answer is `page`.
+     */
+    certificates: job.optional(),
   }),
   z.object({ type: z.literal('chunk'), job, bytes: z.instanceof(Uint8Array) }),
   z.object({
@@ -41,6 +50,23 @@ export const toListWorker = z.discriminatedUnion('type', [
     kind: z.string().min(1),
     fetchedAt: z.number().finite(),
   }),
+  /** The walk's certificates replace the rows `filter` selects (cache/certificates.ts). */
+  z.object({
+    type: z.literal('storeCertificates'),
+    job,
+    profileId: z.string().min(1),
+    filter: certificateFilterSchema,
+    fetchedAt: z.number().finite(),
+    completeness: listCompletenessSchema.nullable(),
+  }),
+  /** The cached certificate rows `filter` selects, as SQLite joins them into a JSON array. */
+  z.object({
+    type: z.literal('certificatesJson'),
+    job,
+    profileId: z.string().min(1),
+    filter: certificateFilterSchema,
+  }),
+  /** Frees a job: a read's spool, or a certificate walk's rows. */
   z.object({ type: z.literal('discard'), job }),
   /**
    * The whole cached list, its rows parsed and validated with `operation`'s row schema, sent
@@ -64,6 +90,7 @@ export const workerError = z.object({
   message: z.string(),
   status: z.number().int().optional(),
   details: z.unknown().optional(),
+  operation: z.string().optional(),
 })
 export type WorkerError = z.infer<typeof workerError>
 
@@ -75,6 +102,16 @@ export const fromListWorker = z.discriminatedUnion('type', [
     window: z.array(z.record(z.string(), z.unknown())),
     keys: z.array(z.string()),
   }),
+  /** A certificate page read into its walk: its rows, how many were new, its envelope's meta. */
+  z.object({
+    type: z.literal('page'),
+    job,
+    count: z.number().int().min(0),
+    added: z.number().int().min(0),
+    meta: z.unknown(),
+  }),
+  /** JSON bytes (`certificatesJson`), their buffer moved, not copied. */
+  z.object({ type: z.literal('json'), job, bytes: z.instanceof(Uint8Array) }),
   z.object({
     type: z.literal('stored'),
     job,

@@ -1,4 +1,6 @@
 import type { ListOperationName } from '../../shared/api'
+import type { CertificateFilter, ListCompleteness } from '../../shared/bridge'
+import type { PageSummary } from '../features/certificates/paging'
 import { ServiceError } from '../api/errors'
 import { SinkFailure } from '../api/list-answer'
 import type { ForwardingSink } from '../api/list-answer'
@@ -46,7 +48,31 @@ export interface ListWorker {
     profileId: string,
     kind: string,
   ): Promise<{ items: unknown[]; fetchedAt: number } | null>
+  /** Reads a certificate refresh's pages into the worker (see CertificateWalk). */
+  certificateWalk(): CertificateWalk
+  /** The cached certificate rows `filter` selects as a JSON array, read in the worker. */
+  certificatesJson(profileId: string, filter: CertificateFilter): Promise<Buffer>
   close(): Promise<void>
+}
+
+/** One certificate refresh's pages, read and kept in the worker until `store` writes them. */
+export interface CertificateWalk {
+  /** A sink for one page of op 16 (`client.callRows`), and what the page brought once read. */
+  page(): { sink: ForwardingSink; summary(): PageSummary }
+  /** Replaces the cached rows `filter` selects with the walk's certificates, in the worker. */
+  store(
+    profileId: string,
+    filter: CertificateFilter,
+    fetchedAt: number,
+    completeness: ListCompleteness | null,
+  ): Promise<{ count: number; threadId: number }>
+  /** Frees the walk's certificates (nothing is stored). */
+  discard(): void
+}
+
+/** A page's envelope `meta` when it is an object (the walk reads its numbers leniently). */
+function pageMetaOf(meta: unknown): PageSummary['meta'] {
+  return meta !== null && typeof meta === 'object' ? (meta as PageSummary['meta']) : undefined
 }
 
 export interface ListReadOptions {
@@ -71,38 +97,109 @@ export function createListWorker(cacheFile: string): ListWorker {
     return answer as Extract<FromListWorker, { type: T }>
   }
 
+  /**
+   * A sink for `client.callRows` that moves the body's chunks to the worker as they arrive;
+   * `finish` asks the worker for the job's answer once the body has ended.
+   */
+  function forwardingSink(
+    job: number,
+    begin: Extract<ToListWorker, { type: 'begin' }>,
+    finish: (answer: { status: number; contentType: string | null }) => Promise<number>,
+  ): ForwardingSink {
+    return {
+      forwards: true,
+      begin() {
+        port.takeFailure(job)
+        port.send(begin)
+      },
+      chunk(bytes) {
+        // The worker refused the answer already: the rest of the body is not wanted.
+        const failed = port.takeFailure(job)
+        if (failed !== undefined) {
+          throw failed instanceof ServiceError ? failed : new SinkFailure(failed)
+        }
+        // A copy of its own, moved (not cloned) to the worker: fetch's chunk may be a view.
+        const copy = new Uint8Array(bytes)
+        port.send({ type: 'chunk', job, bytes: copy }, [copy.buffer])
+      },
+      async end(answer) {
+        try {
+          return await finish(answer)
+        } catch (error) {
+          // A contract failure is the service's answer; anything else is ours, passed on as is.
+          throw error instanceof ServiceError ? error : new SinkFailure(error)
+        }
+      },
+    }
+  }
+
   return {
+    certificateWalk() {
+      lastJob += 1
+      const walk = lastJob
+      return {
+        page() {
+          lastJob += 1
+          const job = lastJob
+          let summary: PageSummary | null = null
+          const sink = forwardingSink(
+            job,
+            {
+              type: 'begin',
+              job,
+              operation: 'listCertificates',
+              window: { offset: 0, limit: 0 },
+              collectKeys: false,
+              certificates: walk,
+            },
+            async ({ status, contentType }) => {
+              const page = await ask({ type: 'end', job, status, contentType }, 'page')
+              summary = { rows: page.count, added: page.added, meta: pageMetaOf(page.meta) }
+              return page.count
+            },
+          )
+          return {
+            sink,
+            summary() {
+              if (summary === null) throw new Error(`certificate page ${job} has no answer yet`)
+              return summary
+            },
+          }
+        },
+        async store(profileId, filter, fetchedAt, completeness) {
+          const stored = await ask(
+            { type: 'storeCertificates', job: walk, profileId, filter, fetchedAt, completeness },
+            'stored',
+          )
+          return { count: stored.count, threadId: stored.threadId }
+        },
+        discard() {
+          port.takeFailure(walk)
+          if (port.running) port.send({ type: 'discard', job: walk })
+        },
+      }
+    },
+
+    async certificatesJson(profileId, filter) {
+      lastJob += 1
+      const job = lastJob
+      const answer = await ask({ type: 'certificatesJson', job, profileId, filter }, 'json')
+      return Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength)
+    },
+
     read(operation, options) {
       lastJob += 1
       const job = lastJob
       let answer: ListReadAnswer | null = null
-      const sink: ForwardingSink = {
-        forwards: true,
-        begin() {
-          port.takeFailure(job)
-          port.send({ type: 'begin', job, operation, ...options })
+      const sink = forwardingSink(
+        job,
+        { type: 'begin', job, operation, ...options },
+        async ({ status, contentType }) => {
+          const read = await ask({ type: 'end', job, status, contentType }, 'read')
+          answer = { count: read.count, window: read.window, keys: read.keys }
+          return read.count
         },
-        chunk(bytes) {
-          // The worker refused the answer already: the rest of the body is not wanted.
-          const failed = port.takeFailure(job)
-          if (failed !== undefined) {
-            throw failed instanceof ServiceError ? failed : new SinkFailure(failed)
-          }
-          // A copy of its own, moved (not cloned) to the worker: fetch's chunk may be a view.
-          const copy = new Uint8Array(bytes)
-          port.send({ type: 'chunk', job, bytes: copy }, [copy.buffer])
-        },
-        async end({ status, contentType }) {
-          try {
-            const read = await ask({ type: 'end', job, status, contentType }, 'read')
-            answer = { count: read.count, window: read.window, keys: read.keys }
-            return read.count
-          } catch (error) {
-            // A contract failure is the service's answer; anything else is ours, passed on as is.
-            throw error instanceof ServiceError ? error : new SinkFailure(error)
-          }
-        },
-      }
+      )
       return {
         sink,
         answer() {

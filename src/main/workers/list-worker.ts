@@ -4,7 +4,10 @@ import { z } from 'zod'
 import { LIST_OPERATIONS } from '../../shared/api'
 import { createListAnswerReader } from '../api/list-answer'
 import type { ListAnswerReader } from '../api/list-answer'
+import { certificateStatementsOn } from '../cache/certificates'
+import type { CertificateCacheEntry } from '../cache/certificates'
 import { createListRowsWriter } from '../cache/list-rows'
+import { toCacheEntry } from '../features/certificates/rows'
 import { createListSpoolsOn } from '../cache/list-spool'
 import type { ListSpool } from '../cache/list-spool'
 import { prepareStatements } from '../cache/statements'
@@ -33,6 +36,7 @@ db.pragma('cache_size = -2000')
 const spools = createListSpoolsOn(db)
 const statements = prepareStatements(db)
 const writeRows = createListRowsWriter(db, statements)
+const certificates = certificateStatementsOn(db)
 /** Rows per `items` message: each is taken by main in one turn of its loop (a few ms). */
 const ITEMS_PER_SLICE = 1_000
 
@@ -45,6 +49,16 @@ interface Job {
 }
 const jobs = new Map<number, Job>()
 
+/** A page of op 16 being read: its certificates join `walk` once the page read well. */
+interface PageJob {
+  walk: number
+  reader: ListAnswerReader
+  entries: CertificateCacheEntry[]
+}
+const pages = new Map<number, PageJob>()
+/** Certificate walks: every certificate the pages brought so far, by id (a later page wins). */
+const walks = new Map<number, Map<string, CertificateCacheEntry>>()
+
 function post(message: FromListWorker): void {
   port!.postMessage(message)
 }
@@ -53,6 +67,8 @@ function forget(id: number): void {
   jobs.get(id)?.spool.discard()
   jobs.delete(id)
   listings.delete(id)
+  pages.delete(id)
+  walks.delete(id)
 }
 
 function fail(id: number, error: unknown): void {
@@ -60,8 +76,59 @@ function fail(id: number, error: unknown): void {
   post({ type: 'failed', job: id, error: asWorkerError(error) })
 }
 
+/** A fresh attempt at a certificate page: the rows of an attempt that broke are void. */
+function beginPage(message: Extract<ToListWorker, { type: 'begin' }>, walk: number): void {
+  const entries: CertificateCacheEntry[] = []
+  const reader = createListAnswerReader(message.operation, {
+    row(row) {
+      const entry = toCacheEntry(row.value)
+      if (entry !== null) entries.push(entry)
+    },
+  })
+  pages.set(message.job, { walk, reader, entries })
+}
+
+/** The page read well: its certificates join the walk, and main learns what the walk needs. */
+function endPage(page: PageJob, message: Extract<ToListWorker, { type: 'end' }>): void {
+  const count = page.reader.finish(message)
+  let byId = walks.get(page.walk)
+  if (byId === undefined) {
+    byId = new Map()
+    walks.set(page.walk, byId)
+  }
+  const before = byId.size
+  for (const entry of page.entries) byId.set(entry.row.id, entry)
+  pages.delete(message.job)
+  const meta = (page.reader.envelope() as { meta?: unknown } | null)?.meta
+  post({ type: 'page', job: message.job, count, added: byId.size - before, meta })
+}
+
+function storeCertificates(message: Extract<ToListWorker, { type: 'storeCertificates' }>): void {
+  const entries = [...(walks.get(message.job)?.values() ?? [])]
+  certificates.replace(
+    message.profileId,
+    message.filter,
+    entries,
+    message.fetchedAt,
+    message.completeness,
+  )
+  forget(message.job)
+  post({ type: 'stored', job: message.job, count: entries.length, threadId })
+}
+
+function sendCertificatesJson(message: Extract<ToListWorker, { type: 'certificatesJson' }>): void {
+  const json = certificates.listJson(message.profileId, message.filter)
+  // A view of its own buffer (SQLite's Buffer may share a pool), moved to main without a copy.
+  const bytes = new Uint8Array(json.byteLength)
+  bytes.set(json)
+  port!.postMessage({ type: 'json', job: message.job, bytes } satisfies FromListWorker, [
+    bytes.buffer,
+  ])
+}
+
 /** A fresh attempt: the job's spool cleared (or a new one) and a reader feeding it. */
 function begin(message: Extract<ToListWorker, { type: 'begin' }>): void {
+  if (message.certificates !== undefined) return beginPage(message, message.certificates)
   const { offset, limit } = message.window
   const spool = jobs.get(message.job)?.spool ?? spools.open()
   spool.clear()
@@ -127,6 +194,23 @@ function handle(message: ToListWorker): void {
     }
   }
   if (message.type === 'discard') return forget(message.job)
+  if (message.type === 'storeCertificates' || message.type === 'certificatesJson') {
+    try {
+      return message.type === 'storeCertificates'
+        ? storeCertificates(message)
+        : sendCertificatesJson(message)
+    } catch (error) {
+      return fail(message.job, error)
+    }
+  }
+  const page = pages.get(message.job)
+  if (page !== undefined && (message.type === 'chunk' || message.type === 'end')) {
+    try {
+      return message.type === 'chunk' ? page.reader.push(message.bytes) : endPage(page, message)
+    } catch (error) {
+      return fail(message.job, error)
+    }
+  }
   const job = jobs.get(message.job)
   // A job that failed is gone: the chunks still on their way are dropped.
   if (job === undefined) {

@@ -25,6 +25,8 @@ export class BridgeCallError extends Error {
   readonly code: string
   readonly status: number | undefined
   readonly details: unknown
+  /** The service operation that answered with this error, when it was the service's answer. */
+  readonly operation: string | undefined
   readonly channel: string
 
   constructor(channel: string, error: BridgeError) {
@@ -33,10 +35,17 @@ export class BridgeCallError extends Error {
     this.code = error.code
     this.status = error.status
     this.details = error.details
+    this.operation = error.operation
   }
 
   toBridgeError(): BridgeError {
-    return { code: this.code, message: this.message, status: this.status, details: this.details }
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      details: this.details,
+      ...(this.operation === undefined ? {} : { operation: this.operation }),
+    }
   }
 }
 
@@ -66,7 +75,8 @@ export function createBridge(transport: BridgeTransport): Bridge {
         const message = error instanceof Error ? error.message : String(error)
         throw new BridgeCallError(channel, { code: 'BRIDGE_UNAVAILABLE', message, status })
       }
-      const result = resultSchema.safeParse(raw)
+      // The desktop's preload hands the Result on as JSON text (src/preload/index.ts).
+      const result = resultSchema.safeParse(typeof raw === 'string' ? parsedOrNull(raw) : raw)
       if (!result.success) {
         throw new BridgeCallError(channel, {
           code: 'BAD_RESPONSE',
@@ -101,5 +111,14 @@ export function createBridge(transport: BridgeTransport): Bridge {
         handler(parsed.data as EventPayload<typeof event>)
       })
     },
+  }
+}
+
+/** JSON text parsed; null when it is not JSON (then it is no Result, and said so). */
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return null
   }
 }

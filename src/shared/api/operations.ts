@@ -442,6 +442,8 @@ export function pathParamNames(template: string): string[] {
  */
 export const LIST_OPERATIONS = {
   listSessions: { member: null, row: sessionSchema },
+  /** One page of certificates at a time; the refresh reads 20 of them for 10,000. */
+  listCertificates: { member: 'data', row: resourceSchema },
   listInferenceModels: { member: 'data', row: inferenceModelSchema },
 } as const satisfies Partial<Record<OperationName, { member: string | null; row: z.ZodType }>>
 export type ListOperationName = keyof typeof LIST_OPERATIONS

@@ -8,15 +8,16 @@ import type { BridgeHandlers } from '../../bridge/dispatcher'
 import { createCertificateCache } from '../../cache/certificates'
 import type { DeskContext } from '../context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from '../context'
+import { listWorkerOf } from '../lists'
 import { recordedCall } from '../recorded'
 import { exportCertificateToDisk } from './export'
-import { fetchAllPages } from './paging'
+import { walkPages } from './paging'
 import { toCacheEntry } from './rows'
 import { createStagedFiles } from './staged'
 import { checkUpload, factsOfPem } from './x509'
 
-export { fetchAllPages, MAX_PAGES, PAGE_LIMIT } from './paging'
-export type { AllPages } from './paging'
+export { fetchAllPages, MAX_PAGES, PAGE_LIMIT, walkPages } from './paging'
+export type { AllPages, PageSummary } from './paging'
 
 /*
  * The certificates screen (ops 16, 10, 3), upload (op 7) and export (op 12). The list opens
@@ -53,36 +54,41 @@ export function certificateHandlers(
     return { rows: certificates.list(profileId, filter), ...listBesideRows(profileId, error) }
   }
 
-  /** cachedList as JSON, the rows' bytes as SQLite joined them (see Handler in dispatcher.ts). */
-  function cachedListJson(
-    profileId: string,
-    filter: CertificateFilter,
-    error: BridgeError | null,
-  ): Buffer {
+  /** The list as JSON, its rows' bytes as SQLite joined them (see Handler in dispatcher.ts). */
+  function listJsonOf(profileId: string, rows: Buffer, error: BridgeError | null): Buffer {
     // `{"folders":…}` without its `{` (five fields, never empty): the fields after the rows.
     const rest = JSON.stringify(listBesideRows(profileId, error)).slice(1)
-    return Buffer.concat([
-      ROWS_OPENING,
-      certificates.listJson(profileId, filter),
-      Buffer.from(`,${rest}`),
-    ])
+    return Buffer.concat([ROWS_OPENING, rows, Buffer.from(`,${rest}`)])
   }
 
-  /** Every page from the service into the cache, then the answer; offline, the cache's. */
+  /**
+   * Every page from the service into the cache, then the answer; offline, the cache's. The
+   * pages are read, checked and written in the list worker (main forwards their bytes), and the
+   * answer's rows come back from it as JSON bytes: 10,000 certificates took main's loop ~1 s
+   * in one transaction (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads").
+   */
   async function refreshed<T>(
     profileId: string,
     filter: CertificateFilter,
-    answer: (error: BridgeError | null) => T,
+    answer: (error: BridgeError | null, rows: Buffer) => T,
   ): Promise<T> {
+    const worker = listWorkerOf(context)
+    const walk = worker.certificateWalk()
     try {
-      const { entries, completeness } = await withProfileClient(context, profileId, (client) =>
-        fetchAllPages(filter, (query) => client.call('listCertificates', { query })),
+      const { completeness } = await withProfileClient(context, profileId, (client) =>
+        walkPages(filter, async (query) => {
+          const page = walk.page()
+          await client.callRows('listCertificates', page.sink, { query })
+          return page.summary()
+        }),
       )
-      certificates.replace(profileId, filter, entries, Date.now(), completeness)
-      return answer(null)
+      await walk.store(profileId, filter, Date.now(), completeness)
+      certificates.replacedElsewhere(profileId)
+      return answer(null, await worker.certificatesJson(profileId, filter))
     } catch (error) {
+      walk.discard()
       if (!isConnectivityError(error)) throw error
-      return answer(bridgeErrorOf(context, error))
+      return answer(bridgeErrorOf(context, error), certificates.listJson(profileId, filter))
     }
   }
 
@@ -94,15 +100,18 @@ export function certificateHandlers(
       },
       async ({ profileId, filter }) => {
         requireProfile(context, profileId)
-        return cachedListJson(profileId, filter, null)
+        return listJsonOf(profileId, certificates.listJson(profileId, filter), null)
       },
     ),
 
     'certificates.refresh': answersAsJson(
       ({ profileId, filter }) =>
-        refreshed(profileId, filter, (error) => cachedList(profileId, filter, error)),
+        refreshed(profileId, filter, (error, rows) => ({
+          rows: rowsOf(rows),
+          ...listBesideRows(profileId, error),
+        })),
       ({ profileId, filter }) =>
-        refreshed(profileId, filter, (error) => cachedListJson(profileId, filter, error)),
+        refreshed(profileId, filter, (error, rows) => listJsonOf(profileId, rows, error)),
     ),
 
     async 'certificates.details'({ profileId, id, readPem }) {
@@ -219,4 +228,10 @@ export function certificateHandlers(
       return exportCertificateToDisk(context, certificates, input)
     },
   }
+}
+
+/** Rows the cache joined as a JSON array, as objects (the renderer checks each on arrival). */
+function rowsOf(json: Buffer): CertificateList['rows'] {
+  const rows: unknown = JSON.parse(json.toString('utf8'))
+  return Array.isArray(rows) ? (rows as CertificateList['rows']) : []
 }

@@ -29,49 +29,83 @@ const END_WORDS: Record<Exclude<WalkEnd, 'bound'>, string> = {
   short: 'the service sent a page shorter than its own page size',
 }
 
+/** What one page of op 16 brought, as far as the walk needs to know. */
+export interface PageSummary {
+  /** Rows in the page. */
+  rows: number
+  /** Certificates in it not seen on an earlier page (by id). */
+  added: number
+  meta?: ListAnswer['meta']
+}
+
+/** What a walk over the pages found: how many certificates, and whether that is all of them. */
+export interface PageWalk {
+  received: number
+  completeness: ListCompleteness | null
+}
+
 /**
  * Pages of op 16 from 1 until one proves the list is done: an empty page, a page that brings
  * nothing new (a service that ignores `page`), `meta.total` reached, or (with no total) a page
  * shorter than the `meta.limit` the service reported. A page shorter than the size *asked*
  * proves nothing without `meta` (a service may cap the size silently), so the walk goes on.
  * The result says when the walk stopped at `maxPages` or `meta.total` disagrees with what
- * arrived: the screen must not show a part as the whole.
+ * arrived: the screen must not show a part as the whole. Where the rows go is `readPage`'s
+ * business (the list worker, for the app's refresh); the walk sees summaries only.
  */
-export async function fetchAllPages(
+export async function walkPages(
   filter: CertificateFilter,
-  listPage: (query: Record<string, unknown>) => Promise<ListAnswer>,
+  readPage: (query: Record<string, unknown>) => Promise<PageSummary>,
   { maxPages = MAX_PAGES }: { maxPages?: number } = {},
-): Promise<AllPages> {
-  const byId = new Map<string, CertificateCacheEntry>()
+): Promise<PageWalk> {
   const query = pageQuery(filter)
+  let received = 0
   let seen = 0
   let total: number | null = null
   let pages = 0
   let end: WalkEnd = 'bound'
   while (pages < maxPages) {
     pages += 1
-    const answer = await listPage({ ...query, page: pages })
-    const before = byId.size
-    for (const item of answer.data) {
-      const entry = toCacheEntry(item)
-      if (entry !== null) byId.set(entry.row.id, entry)
-    }
-    seen += answer.data.length
-    total = countOf(answer.meta?.total) ?? total
+    const page = await readPage({ ...query, page: pages })
+    received += page.added
+    seen += page.rows
+    total = countOf(page.meta?.total) ?? total
     const ended = endOf({
-      rows: answer.data.length,
-      broughtNew: pages === 1 || byId.size > before,
+      rows: page.rows,
+      broughtNew: pages === 1 || page.added > 0,
       seen,
       total,
-      reportedLimit: countOf(answer.meta?.limit),
+      reportedLimit: countOf(page.meta?.limit),
     })
     if (ended !== null) {
       end = ended
       break
     }
   }
-  const entries = [...byId.values()]
-  return { entries, completeness: completenessOf(end, entries.length, total, pages) }
+  return { received, completeness: completenessOf(end, received, total, pages) }
+}
+
+/** The walk over pages of parsed answers, every certificate kept here (the CLI; tests). */
+export async function fetchAllPages(
+  filter: CertificateFilter,
+  listPage: (query: Record<string, unknown>) => Promise<ListAnswer>,
+  options: { maxPages?: number } = {},
+): Promise<AllPages> {
+  const byId = new Map<string, CertificateCacheEntry>()
+  const walk = await walkPages(
+    filter,
+    async (query) => {
+      const answer = await listPage(query)
+      const before = byId.size
+      for (const item of answer.data) {
+        const entry = toCacheEntry(item)
+        if (entry !== null) byId.set(entry.row.id, entry)
+      }
+      return { rows: answer.data.length, added: byId.size - before, meta: answer.meta }
+    },
+    options,
+  )
+  return { entries: [...byId.values()], completeness: walk.completeness }
 }
 
 /** What a page proves about the end of the list; null: ask for the next page. */
