@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceError } from '../../src/main/api'
-import { readFirstPage } from '../../src/main/sql/first-page'
+import { readFirstPage, readFirstPageOfBytes } from '../../src/main/sql/first-page'
 import { parseSqlAnswer } from '../../src/main/sql/parse-result'
 import { boundOf, maxRowsRefusal } from '../../src/main/sql/row-bound'
 import { displayText, ExactNumber } from '../../src/main/sql/values'
@@ -195,6 +195,30 @@ describe('readFirstPage', () => {
     const text = answer({ fields: [{ name: 'a', dataTypeID: 23 }], rows })
     expect(readFirstPage(text, 100)).toBeNull()
     expect(names(text)).toEqual(['a', 'late'])
+  })
+
+  it('reads the first rows from a head of the bytes, a larger head when rows are wide', () => {
+    const fields = [
+      { name: 'a', dataType: 'int4' },
+      { name: 'wide', dataType: 'text' },
+    ]
+    // 100 rows of 4 kB: past the first head (256 kB), within the second; multi-byte text, so
+    // the first head ends inside a character.
+    const wide = 'ä✓'.repeat(800)
+    const rows = Array.from({ length: 3_000 }, (_, index) => [index, `${index} ${wide}`])
+    const body = Buffer.from(answer({ fields, rows }))
+    const page = readFirstPageOfBytes(body, 100)
+    expect(page?.complete).toBe(false)
+    expect(page?.result.rows).toHaveLength(100)
+    expect(page?.result.rows[99]).toEqual([99, `99 ${wide}`])
+    // Object rows are left to the whole parse, from bytes as from text.
+    const objects = Buffer.from(
+      answer({ fields, rows: rows.map(([a, text]) => ({ a, wide: text })) }),
+    )
+    expect(readFirstPageOfBytes(objects, 100)).toBeNull()
+    // A small answer ends within its head: complete.
+    const small = readFirstPageOfBytes(Buffer.from(answer({ fields, rows: [[1, 'x']] })), 100)
+    expect(small?.complete).toBe(true)
   })
 
   it('still answers early for array rows under a field list', () => {

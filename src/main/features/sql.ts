@@ -13,7 +13,7 @@ import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
 import { formatResult } from '../sql/formats'
-import { readFirstPage } from '../sql/first-page'
+import { readFirstPageOfBytes } from '../sql/first-page'
 import { boundOf, maxRowsRefusal } from '../sql/row-bound'
 import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
@@ -164,8 +164,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   async function sendWithinBound(
     profileId: string,
     rowRequest: RowRequest,
-    send: (maxRows: number | null) => Promise<string>,
-  ): Promise<string> {
+    send: (maxRows: number | null) => Promise<Buffer>,
+  ): Promise<Buffer> {
     const asked = rowRequest.maxRows
     try {
       return await send(asked)
@@ -192,7 +192,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   }
 
   /**
-   * Sends one statement through op 5 and reads the answer's text. `finish` records the
+   * Sends one statement through op 5 and reads the answer's bytes. `finish` records the
    * statement (activity log, history) once its outcome is known; a failed request is recorded
    * here.
    */
@@ -201,7 +201,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     input: Guarded & { sql: string; maxRows: number },
     options: { history: boolean },
   ): Promise<{
-    text: string
+    body: Buffer
     receivedAt: number
     started: number
     finish: (outcome: Outcome) => number
@@ -248,7 +248,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     const send = (sql: string) =>
       sendWithinBound(profile.id, rows, (maxRows) =>
         withProfileClient(context, profile.id, (client) =>
-          client.callText(
+          client.callBytes(
             'runPostgresQuery',
             {
               params: { id: input.databaseId },
@@ -260,9 +260,9 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       )
     const wire = wireTextOf(profile.id, input)
     try {
-      let text: string
+      let body: Buffer
       try {
-        text = await send(wire.sql)
+        body = await send(wire.sql)
       } catch (caught) {
         if (wire.prefix === '' || !refusesSeveralStatements(caught)) {
           throw shiftPosition(caught, wire.prefix.length)
@@ -270,10 +270,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         // This service takes one statement per call: PostgreSQL cannot keep the tab read-only
         // for it, and the classifier alone guards it from now on (it did for this text).
         singleStatementServices.add(profile.id)
-        text = await send(input.sql)
+        body = await send(input.sql)
       }
       return {
-        text,
+        body,
         receivedAt: performance.timeOrigin + performance.now(),
         started,
         finish,
@@ -294,11 +294,24 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     input: Guarded & { sql: string; maxRows: number },
     options: { history: boolean },
   ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
-    const { text, receivedAt, finish } = await request(profile, input, options)
+    const { body, receivedAt, finish } = await request(profile, input, options)
     const parsing = performance.now()
-    const parsed = parseOrRecordFailure(text, finish)
+    const parsed = parseOrRecordFailure(body.toString('utf8'), finish)
     const parseMs = round(performance.now() - parsing)
     return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
+  }
+
+  /** The whole answer parsed in the SQL worker; a failure is recorded as the run's outcome. */
+  async function parseInWorker(
+    body: Buffer,
+    finish: (outcome: { error: unknown }) => unknown,
+  ): Promise<ParsedResult> {
+    try {
+      return await sqlParser().parse(body)
+    } catch (error) {
+      finish({ error })
+      throw error
+    }
   }
 
   /**
@@ -310,13 +323,22 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number; tabId: string },
   ): Promise<SqlResultMeta> {
-    const { text, receivedAt, started, finish, rows } = await request(profile, input, {
+    const { body, receivedAt, started, finish, rows } = await request(profile, input, {
       history: true,
     })
     const parsing = performance.now()
-    const early = readFirstPage(text, FIRST_ROWS)
-    if (early === null || early.complete) {
-      const parsed = parseOrRecordFailure(text, finish)
+    const early = readFirstPageOfBytes(body, FIRST_ROWS)
+    if (early?.complete === true || (early === null && body.byteLength <= PARSE_ON_MAIN_BYTES)) {
+      const parsed = parseOrRecordFailure(body.toString('utf8'), finish)
+      const parseMs = round(performance.now() - parsing)
+      const elapsedMs = finish({ parsed })
+      const kept = results.put(input, parsed)
+      return metaOf(kept.id, parsed, rows, { elapsedMs, parseMs, receivedAt }, true)
+    }
+    if (early === null) {
+      // A big answer whose first rows cannot be told apart (object rows, fields after them):
+      // parsed whole in the worker before the answer, still off main's loop.
+      const parsed = await parseInWorker(body, finish)
       const parseMs = round(performance.now() - parsing)
       const elapsedMs = finish({ parsed })
       const kept = results.put(input, parsed)
@@ -339,7 +361,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const resumed = performance.now()
       try {
-        const parsed = await sqlParser().parse(text)
+        const parsed = await sqlParser().parse(body)
         kept.rows = parsed.rows
         const total = finish({ parsed })
         context.events.emit('sql.result.completed', {
@@ -556,6 +578,11 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 }
 
 /** Parses a whole answer; an unreadable one is recorded as the statement's failure first. */
+/**
+ * Up to this size an answer whose first rows cannot be read on their own is parsed on main
+ * (a few milliseconds); a bigger one goes to the SQL worker.
+ */
+const PARSE_ON_MAIN_BYTES = 256 * 1024
 function parseOrRecordFailure(
   text: string,
   finish: (outcome: { error: unknown }) => unknown,

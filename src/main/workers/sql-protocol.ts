@@ -4,14 +4,15 @@ import { workerError } from './list-protocol'
 
 /*
  * Messages between main and the SQL parse worker (sql-worker.ts), checked with zod on both
- * sides. Main sends op 5's answer text; the worker parses it (sql/parse-result.ts, as main did)
+ * sides. Main sends op 5's answer bytes; the worker decodes and parses them (sql/parse-result.ts, as main did)
  * and keeps the rows, which main takes one slice at a time, each asked for on a turn of its own.
  */
 
 const job = z.number().int().positive()
 
 export const toSqlWorker = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('parse'), job, text: z.string() }),
+  /** Op 5's answer as the service sent it (UTF-8 JSON), its buffer moved to the worker. */
+  z.object({ type: z.literal('parse'), job, bytes: z.instanceof(Uint8Array) }),
   z.object({ type: z.literal('more'), job }),
   z.object({ type: z.literal('drop'), job }),
 ])
@@ -35,7 +36,12 @@ export const fromSqlWorker = z.discriminatedUnion('type', [
     job,
     /** Sent with the first slice only. */
     meta: meta.nullable(),
-    rows: z.array(z.array(z.unknown())),
+    // Each row an array; the cells are the worker's own parse, not checked again one by one
+    // (20,000 checks a slice, on main's loop).
+    rows: z.custom<unknown[][]>(
+      (value) => Array.isArray(value) && value.every((row) => Array.isArray(row)),
+      'rows must be arrays',
+    ),
     /** Cells hold tagged exact numbers (sql/exact-cells.ts). */
     exact: z.boolean(),
     last: z.boolean(),

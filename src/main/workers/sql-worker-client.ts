@@ -5,14 +5,15 @@ import type { FromSqlWorker, ToSqlWorker } from './sql-protocol'
 import { createWorkerPort } from './worker-port'
 
 /*
- * Main's side of the SQL parse worker (sql-worker.ts): `parse(text)` resolves with what
- * parseSqlAnswer(text) would have returned, its rows taken in slices, one per turn of main's
+ * Main's side of the SQL parse worker (sql-worker.ts): `parse(body)` resolves with what
+ * parseSqlAnswer(body as text) would have returned, its rows taken in slices, one per turn of main's
  * loop, so the bridge's calls go in between. One worker per desk, started on the first big
  * answer (worker-port.ts).
  */
 
 export interface SqlParseWorker {
-  parse(text: string): Promise<ParsedResult>
+  /** Parses op 5's answer bytes; their buffer is moved to the worker (`body` is emptied). */
+  parse(body: Buffer): Promise<ParsedResult>
   close(): Promise<void>
 }
 
@@ -21,10 +22,16 @@ export function createSqlParseWorker(): SqlParseWorker {
   let lastJob = 0
 
   return {
-    async parse(text) {
+    async parse(body) {
       lastJob += 1
       const job = lastJob
-      let slice = await port.ask({ type: 'parse', job, text })
+      // A buffer of its own to move: a small body may sit in Node's shared pool.
+      const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
+      const bytes =
+        whole && body.buffer instanceof ArrayBuffer
+          ? new Uint8Array(body.buffer)
+          : new Uint8Array(body)
+      let slice = await port.ask({ type: 'parse', job, bytes }, [bytes.buffer])
       const { meta } = slice
       if (meta === null) throw new Error(`sql job ${job}: the first slice has no meta`)
       const rows: unknown[][] = []

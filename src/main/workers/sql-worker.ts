@@ -8,7 +8,7 @@ import { asWorkerError } from './worker-errors'
 
 /*
  * The SQL parse worker (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads"): op 5's
- * answer, 25 MB for 100,000 rows x 20, is parsed here instead of on main's loop, and its rows go
+ * answer, 25 MB for 100,000 rows x 20, is decoded and parsed here instead of on main's loop, and its rows go
  * back in slices that main asks for one at a time (each a few milliseconds to take in).
  */
 
@@ -18,6 +18,7 @@ if (port === null) throw new Error('sql-worker.ts runs as a worker thread only')
 /** Rows per slice: 1,000 rows of 20 cells take main a few milliseconds to receive. */
 const ROWS_PER_SLICE = 1_000
 
+const textDecoder = new TextDecoder()
 const parsed = new Map<number, { rows: unknown[][]; exact: boolean }>()
 
 function post(message: FromSqlWorker): void {
@@ -50,7 +51,7 @@ port.on('message', (raw: unknown) => {
     } else if (message.data.type === 'more') {
       sendSlice(job, null)
     } else {
-      const { rows, ...meta } = parseSqlAnswer(message.data.text)
+      const { rows, ...meta } = parseSqlAnswer(textDecoder.decode(message.data.bytes))
       parsed.set(job, { rows, exact: rows.some((row) => row.some(holdsExactNumber)) })
       sendSlice(job, meta)
     }

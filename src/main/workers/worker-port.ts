@@ -17,8 +17,8 @@ type Failed = { type: 'failed'; job: number; error: WorkerError }
 
 export interface WorkerPort<In extends { job: number }, Out extends { type: string; job: number }> {
   send(message: In, transfer?: ArrayBuffer[]): void
-  /** Sends `message` and resolves with its job's next answer (not a failure). */
-  ask(message: In): Promise<Exclude<Out, Failed>>
+  /** Sends `message` (moving `transfer`) and resolves with its job's next answer (not a failure). */
+  ask(message: In, transfer?: ArrayBuffer[]): Promise<Exclude<Out, Failed>>
   /** A failure the worker reported for `job` while nobody waited; forgotten once read. */
   takeFailure(job: number): Error | undefined
   readonly running: boolean
@@ -80,7 +80,7 @@ export function createWorkerPort<
 
   return {
     send,
-    ask(message) {
+    ask(message, transfer) {
       const failed = failures.get(message.job)
       if (failed !== undefined) {
         failures.delete(message.job)
@@ -88,7 +88,7 @@ export function createWorkerPort<
       }
       return new Promise((resolve, reject) => {
         waiters.set(message.job, { resolve, reject })
-        send(message)
+        send(message, transfer)
       })
     },
     takeFailure(job) {
