@@ -6,6 +6,7 @@ import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
 import { CACHE_FILE_NAME, openCache } from './cache'
 import { preparePrivateFolder } from './data-folder'
+import { createKnownObjects } from './cache/known-objects'
 import { createRecentInputs } from './cache/recents'
 import { createTransferLog } from './cache/transfers'
 import { createNetworkStack } from './net'
@@ -26,8 +27,11 @@ import { recentsHandlers } from './features/recents'
 import { settingsHandlers } from './features/settings'
 import { sqlHandlers } from './features/sql'
 import { volumeHandlers } from './features/volumes'
+import { browserDownloadHandlers, openHostedDownload } from './features/browser-downloads'
+import { createDownloadTickets } from './transfers/download-tickets'
 import { createEmbeddedSandbox } from './features/embedded-sandbox'
 import { inferenceHandlers } from './features/inference'
+import { knownObjectHandlers } from './features/known-objects'
 import { profileHandlers } from './features/profiles'
 import { restoreSandbox, sandboxHandlers } from './features/sandbox'
 import { serviceHandlers } from './features/service'
@@ -73,6 +77,11 @@ export interface DeskDeps {
    * asked when neither the environment nor the profile names a proxy; absent in web mode.
    */
   systemProxy?: SystemProxyResolver
+  /**
+   * Mark the transfers an earlier run left running as interrupted (default true). The terminal
+   * companion (src/cli) says false: the app may be running beside it, its transfers still going.
+   */
+  markInterruptedTransfers?: boolean
   version: string
 }
 
@@ -104,6 +113,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     cache,
     settings,
     recents: createRecentInputs(cache),
+    knownObjects: createKnownObjects(cache),
     transfers: createTransferLog(cache, { secrets: () => secrets.list() }),
     desktop: deps.desktop ?? null,
     onClose: (cleanup) => {
@@ -125,13 +135,15 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...(deps.downloadTiming === undefined ? {} : { downloadTiming: deps.downloadTiming }),
   }
   // Rows a previous run left running are shown as interrupted, never as still going.
-  context.transfers.markInterrupted()
+  if (deps.markInterruptedTransfers !== false) context.transfers.markInterrupted()
   // Bruno-style mutation events: after every cache write, views showing those tables refetch.
   const stopForwarding = cache.onChange((change) =>
     events.emit('cache.changed', { ...change, tables: [...change.tables] }),
   )
   const stopSettingsEvents = settings.onChange((value) => events.emit('settings.changed', value))
 
+  // Web mode's "Download to this browser" (features/browser-downloads.ts): in memory, per launch.
+  const downloadTickets = createDownloadTickets()
   const sandboxOptions = deps.sandboxPort === undefined ? {} : { sandboxPort: deps.sandboxPort }
   const handlers: BridgeHandlers = {
     ...appHandlers(context),
@@ -144,8 +156,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...shellHandlers(context),
     ...settingsHandlers(context),
     ...recentsHandlers(context),
+    ...knownObjectHandlers(context),
     ...certificateHandlers(context),
     ...volumeHandlers(context),
+    ...browserDownloadHandlers(context, downloadTickets),
     ...sqlHandlers(context),
     ...operationHandlers(context),
     ...migrationHandlers(context),
@@ -174,6 +188,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     dispatch: (channel, input) => dispatcher.dispatch(channel, input),
     dispatchJson: (channel, input) => dispatcher.dispatchJson(channel, input),
     onEvent: (listener: BridgeEventListener) => events.subscribe(listener),
+    openDownload: (ticket) => openHostedDownload(context, downloadTickets, ticket),
     async close() {
       if (closed) return
       closed = true

@@ -60,6 +60,11 @@ export interface RunningSandbox {
   seed(): SeedIds
   /** Restores the seed: state, tokens (logged-out ones work again) and the databases. */
   reset(): Promise<void>
+  /**
+   * Makes the admin token work again after it logged out (op 2), and changes nothing else:
+   * what was uploaded, moved or resolved stays. For the app's "Sign in to the sandbox".
+   */
+  reinstateAdmin(): void
   /** Stops listening, drops open connections and closes the databases. */
   close(): Promise<void>
 }
@@ -238,6 +243,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokens,
     seed: () => seedIdsOf(core.state, core.now()),
     reset,
+    reinstateAdmin: () => reinstateToken(core.state, tokens.admin),
     close() {
       closing ??= (async () => {
         try {
@@ -249,4 +255,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return closing
     },
   }
+}
+
+/** A logged-out token and its session live again; unknown tokens are left alone. */
+function reinstateToken(state: SandboxCore['state'], token: string): void {
+  const record = state.tokens.find((candidate) => candidate.token === token)
+  if (!record) return
+  record.revoked = false
+  const session = state.sessions.find((candidate) => candidate.id === record.sessionId)
+  if (session) session.endedAt = null
 }

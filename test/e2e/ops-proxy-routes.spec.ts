@@ -23,9 +23,14 @@ test('retry a failed route: its new state is shown and the service has it, logge
     ?.routes.find((candidate) => candidate.id === route.id)
   expect(now?.status).toBe('pending')
 
-  // A second retry is refused (409): explained, and logged as an error.
+  // A second retry is refused (409): explained, and logged as an error. The headline is this
+  // operation's own sentence; the code and the service's words stay beneath (issue 20, 8).
   await page.getByRole('button', { name: 'Retry route' }).click()
+  await expect(page.getByRole('alert').locator('.banner-title')).toHaveText(
+    'This route has not failed, so there is nothing to retry.',
+  )
   await expect(page.getByRole('alert')).toContainText('CONFLICT')
+  await expect(page.getByRole('alert')).toContainText('Resource already exists')
   await expectActivityLine(page, {
     operation: 'retryProxyRoute',
     target: host.id,

@@ -1,10 +1,11 @@
 import path from 'node:path'
 import { bridgeCall } from './support/bridge'
 import { expect, test } from './support/fixtures'
+import { clipboardText } from './support/page-reads'
 import {
   announced,
   finishedExports,
-  seededVolumes,
+  seededVolume,
   sha256OfFile,
   startExport,
   useDownloadsFolder,
@@ -24,8 +25,7 @@ test('exports are listed with their file facts, survive a restart, and copy thei
 }) => {
   const downloads = await useDownloadsFolder(page)
   try {
-    const volume = (await seededVolumes(sandbox)).find((item) => item.name === 'backups-nightly')
-    if (!volume) throw new Error('no backups-nightly volume in the seed')
+    const volume = await seededVolume(sandbox, 'backups-nightly')
     const expected = await announced(sandbox, volume)
 
     // Twice: the second takes a numbered name beside the first.
@@ -56,7 +56,7 @@ test('exports are listed with their file facts, survive a restart, and copy thei
         await expect(row).toContainText('Staging')
         await expect(row.getByTestId('transfer-destination')).toHaveText(file)
         await expect(row).toContainText('8.00 MiB')
-        await expect(row.getByTestId('transfer-sha256')).toHaveText(expected.sha256)
+        await expect(row.getByTestId('transfer-sha256')).toHaveAttribute('title', expected.sha256)
         await expect(row).toContainText('Completed')
         await expect(row.getByRole('cell').nth(7)).toHaveText(/^\d+ s$/)
       }
@@ -71,11 +71,7 @@ test('exports are listed with their file facts, survive a restart, and copy thei
       .getByRole('button', { name: `Copy the path of ${volume.nodeId} / ${volume.name}` })
       .click()
     await expect(rows.nth(0).getByRole('status')).toHaveText('Path copied')
-    const copied = await page.evaluate(() =>
-      (
-        globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
-      ).navigator.clipboard.readText(),
-    )
+    const copied = await clipboardText(page)
     expect(copied).toBe(secondFile)
     // The log is in SQLite: the same rows through the bridge.
     const logged = await bridgeCall(page, 'transfers.list', {})

@@ -407,6 +407,10 @@ describe('desk', () => {
   it('explores the sandbox again after logging out (its logged-out token restored)', async () => {
     const desk = await openDesk()
     const { profile: sandboxProfile } = await explore(desk)
+    // A change made before logging out: signing in again must not wipe it (issue 20, 6).
+    const seed = await desk.value<{ incidents: { open: string[] } }>('sandbox.seed')
+    const [incidentId] = seed.incidents.open
+    await desk.value('statusPage.resolveIncident', { profileId: sandboxProfile.id, incidentId })
     await desk.value('sessions.logout', { profileId: sandboxProfile.id })
     expect(await outsideVault(desk).get(sandboxProfile.id)).toBeNull()
 
@@ -416,6 +420,11 @@ describe('desk', () => {
       profileId: sandboxProfile.id,
     })
     expect(refreshed.items.filter((session) => session.isCurrent)).toHaveLength(1)
+    const page = await desk.value<ChannelOutput<'statusPage.refresh'>>('statusPage.refresh', {
+      profileId: sandboxProfile.id,
+    })
+    const incident = page.items.find((item) => item.id === incidentId)
+    expect(incident?.['status']).toBe('resolved')
   })
 
   it('keeps settings in settings.json; a downloads folder must be an existing, writable folder', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '../../src/main/api'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
 import { createCertificateCache } from '../../src/main/cache/certificates'
+import { createKnownObjects } from '../../src/main/cache/known-objects'
 import { walkPages } from '../../src/main/features/certificates'
 import { createListWorker } from '../../src/main/workers/list-worker-client'
 import type { ChannelOutput } from '../../src/shared/bridge'
@@ -230,6 +231,14 @@ describe('a certificate refresh in the list worker', () => {
       expect(certificates.fetchedAt('profile-a')).toBe(1_700_000_000_000)
       expect(certificates.list('profile-a', { search: 'SITE-1049' }).map((row) => row.id)).toEqual([
         'cert-1049',
+      ])
+      // Their names are known beside their ids elsewhere in the app, as an answer read on main.
+      expect(createKnownObjects(cache).lookup('profile-a', ['cert-1049'])).toEqual([
+        expect.objectContaining({
+          kind: 'certificate',
+          id: 'cert-1049',
+          name: 'site-1049.example',
+        }),
       ])
       const json = await worker.certificatesJson('profile-a', { search: 'site-104' })
       const rows = JSON.parse(json.toString('utf8')) as { id: string }[]

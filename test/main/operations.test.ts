@@ -93,6 +93,8 @@ describe('status page and incidents', () => {
     })
     expect(again.ok).toBe(false)
     if (!again.ok) expect(again.error.code).toBe('CONFLICT')
+    // The operation that answered crosses with the error: the screen words the headline for it.
+    if (!again.ok) expect(again.error.operation).toBe('resolveIncident')
     expect(await lastActivity()).toMatchObject({ outcome: 'error', errorCode: 'CONFLICT' })
   })
 })

@@ -96,7 +96,7 @@ describe('sql.run', () => {
     ])
   })
 
-  it('sorts the kept rows in main, numbers by value and NULLs last', async () => {
+  it('sorts the kept rows in main, numbers by value and NULLs first descending', async () => {
     const meta = await run('select id, amount from events where id <= 20 order by id')
     await desk.value('sql.sort', { resultId: meta.resultId, column: 1, direction: 'desc' })
     const sorted = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
@@ -108,7 +108,9 @@ describe('sql.run', () => {
     const present = amounts.filter((amount): amount is string => amount !== null)
     expect(present.length).toBeGreaterThan(0)
     expect(present).toEqual([...present].sort((a, b) => Number(b) - Number(a)))
-    expect(amounts.slice(present.length).every((amount) => amount === null)).toBe(true)
+    // As PostgreSQL's ORDER BY … DESC: NULLs first.
+    const nulls = amounts.length - present.length
+    expect(amounts.slice(0, nulls).every((amount) => amount === null)).toBe(true)
     await desk.value('sql.sort', { resultId: meta.resultId, column: null })
     const back = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,

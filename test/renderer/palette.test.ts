@@ -3,8 +3,10 @@ import { OPERATION_NAMES, operations, pathParamNames } from '../../src/shared/ap
 import {
   bestMatchIndex,
   OPERATION_ROUTES,
+  paletteGroups,
   PALETTE_ENTRIES,
   searchPalette,
+  type PaletteMatch,
 } from '../../src/renderer/src/app/palette-entries'
 import { ROUTES } from '../../src/renderer/src/app/routes'
 
@@ -26,14 +28,29 @@ describe('command palette entries', () => {
 
   it('finds entries by every word of the query, in any order and case', () => {
     const found = searchPalette('MIGRATION resolve', here)
+    // The operation, whose title holds both words, is the best match: its group comes first.
     expect(found.map((match) => match.entry.key)).toEqual([
-      'screen:migrations',
       'operation:resolveMigration',
+      'screen:migrations',
     ])
-    // The operation, whose title holds both words, is the best match (Enter opens it).
-    expect(found[bestMatchIndex(found)]?.entry.key).toBe('operation:resolveMigration')
+    expect(bestMatchIndex(found)).toBe(0)
     expect(searchPalette('', here)).toHaveLength(ROUTES.length + 22)
     expect(searchPalette('no such thing', here)).toEqual([])
+  })
+
+  it('shows the best match first, so the highlighted entry is the top one (issue 20, 7)', () => {
+    // "exp": the export operations' titles start with it; the Volumes screen only holds it.
+    const found = searchPalette('exp', here)
+    expect(bestMatchIndex(found)).toBe(0)
+    expect(found[0]?.entry.key).toBe('operation:exportCertificate')
+    expect(paletteGroups(found).map((group) => group.label)).toEqual(['Operations', 'Screens'])
+    expect(paletteGroups(found)[1]?.offset).toBe(
+      found.filter((match) => match.entry.kind === 'operation').length,
+    )
+    // The screen named by the word leads its operations.
+    const tie = searchPalette('sessions', here)
+    expect(tie[0]?.entry.key).toBe('screen:sessions')
+    expect(bestMatchIndex(tie)).toBe(0)
   })
 
   it('prefills typed ids, in the order of the path parameters', () => {
@@ -53,9 +70,10 @@ describe('command palette entries', () => {
   it('prefills the ids the current screen already has for its own operations', () => {
     const id = '33333333-3333-4333-8333-333333333333'
     const onMigrations = { route: 'migrations' as const, params: { id } }
-    const match = searchPalette('resolve migration', onMigrations).at(-1)
+    const isOperation = (candidate: PaletteMatch) => candidate.entry.kind === 'operation'
+    const match = searchPalette('resolve migration', onMigrations).find(isOperation)
     expect(match?.params).toEqual({ op: 'resolveMigration', id })
-    const elsewhere = searchPalette('cancel copy job', onMigrations).at(-1)
+    const elsewhere = searchPalette('cancel copy job', onMigrations).find(isOperation)
     expect(elsewhere?.params).toEqual({ op: 'cancelCopyJob' })
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { toEpochMs } from '../../src/shared/api'
 import {
+  describeTime,
   formatAge,
   formatLocal,
   formatLocalFull,
@@ -34,6 +35,29 @@ describe('formatRelative', () => {
     const seconds = Math.floor((NOW - 3 * MINUTE) / 1000)
     expect(formatRelative(toEpochMs(seconds), NOW)).toBe('3 min ago')
     expect(formatRelative(toEpochMs(NOW - 3 * MINUTE), NOW)).toBe('3 min ago')
+  })
+})
+
+describe('describeTime (issue 20, 3)', () => {
+  it('never words a past event in the future when the service clock runs ahead', () => {
+    for (const ahead of [1_000, 30_000, 5 * MINUTE, 2 * DAY]) {
+      const { relative, tooltip } = describeTime(NOW + ahead, NOW)
+      expect(relative).toBe('just now')
+      // The exact time stays in the tooltip, with why it reads "just now".
+      expect(tooltip).toContain(formatLocalFull(NOW + ahead))
+      expect(tooltip).toMatch(/ahead of this computer’s clock/)
+    }
+    expect(describeTime(NOW - 3 * MINUTE, NOW)).toEqual({
+      relative: '3 min ago',
+      tooltip: formatLocalFull(NOW - 3 * MINUTE),
+    })
+  })
+
+  it('keeps the future for times that may lie ahead (an expiry)', () => {
+    expect(describeTime(NOW + 2 * DAY + HOUR, NOW, 'any')).toEqual({
+      relative: 'in 2 days',
+      tooltip: formatLocalFull(NOW + 2 * DAY + HOUR),
+    })
   })
 })
 

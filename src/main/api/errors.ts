@@ -12,17 +12,23 @@ export class ServiceError extends Error {
   /** The HTTP status when the error came from the service. */
   readonly status?: number
   readonly details?: unknown
+  /**
+   * The operation (src/shared/api/operations.ts) whose answer this is, when the service
+   * answered: the renderer words the headline for that operation and code.
+   */
+  readonly operation?: string
 
   constructor(
     code: string,
     message: string,
-    options: { status?: number; details?: unknown; cause?: unknown } = {},
+    options: { status?: number; details?: unknown; cause?: unknown; operation?: string } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'ServiceError'
     this.code = code
     if (options.status !== undefined) this.status = options.status
     if (options.details !== undefined) this.details = options.details
+    if (options.operation !== undefined) this.operation = options.operation
   }
 }
 
@@ -45,6 +51,7 @@ export function toBridgeError(error: unknown, secrets: readonly string[] = []): 
   const bridgeError: BridgeError = { code: error.code, message: redact(error.message, secrets) }
   if (error.status !== undefined) bridgeError.status = error.status
   if (error.details !== undefined) bridgeError.details = redactDeep(error.details, secrets)
+  if (error.operation !== undefined) bridgeError.operation = error.operation
   return bridgeError
 }
 
@@ -132,6 +139,7 @@ export function redactError(error: ServiceError, secrets: readonly string[]): Se
   return new ServiceError(error.code, message, {
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(details === undefined ? {} : { details }),
+    ...(error.operation === undefined ? {} : { operation: error.operation }),
   })
 }
 

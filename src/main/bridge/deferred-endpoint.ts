@@ -22,6 +22,10 @@ export function deferredEndpoint(ready: Promise<BridgeEndpoint>): BridgeEndpoint
       const endpoint = await ready
       return endpoint.dispatchJson(channel, input)
     },
+    async openDownload(ticket) {
+      const endpoint = await ready
+      return endpoint.openDownload ? endpoint.openDownload(ticket) : { kind: 'unknown' }
+    },
     onEvent(listener: BridgeEventListener) {
       let unsubscribe: (() => void) | null = null
       let removed = false

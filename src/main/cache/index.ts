@@ -68,6 +68,7 @@ const TOPICS_OF_TABLE = {
   sql_schema_cache: ['sqlSchema'],
   sql_service_limits: ['sqlLimits'],
   recent_inputs: ['recents'],
+  known_objects: ['knownObjects'],
 } as const satisfies Record<string, readonly CacheTopic[]>
 
 export type CacheTable = keyof typeof TOPICS_OF_TABLE
@@ -123,8 +124,16 @@ export interface Cache {
   /** Forgets the profile's cached lists (its activity stays: it is a record of what was done). */
   clearProfile(profileId: string): void
   recordActivity(entry: Omit<ActivityEntry, 'id'>): ActivityEntry
-  /** Newest first. Without profileId: every profile's entries (the Activity screen's "all"). */
-  listActivity(options: { profileId?: string; limit: number }): ActivityEntry[]
+  /**
+   * Newest first. Without profileId: every profile's entries (the Activity screen's "all");
+   * with operation or outcome: only the entries of that operation or outcome.
+   */
+  listActivity(options: {
+    profileId?: string
+    operation?: string
+    outcome?: 'success' | 'error'
+    limit: number
+  }): ActivityEntry[]
   /** Called after each committed write; returns the unsubscribe function. */
   onChange(listener: (change: CacheChange) => void): () => void
   /**
@@ -380,12 +389,19 @@ function createCache(db: Database.Database, marker: string): Cache {
       return toActivityEntry(row)
     },
 
-    listActivity({ profileId, limit }) {
+    listActivity({ profileId, operation, outcome, limit }) {
       const bounded = Math.min(MAX_ACTIVITY_LIMIT, Math.max(1, Math.floor(limit)))
       const rows =
-        profileId === undefined
-          ? statements.selectActivityOfAllProfiles.all(bounded)
-          : statements.selectActivityOfProfile.all(profileId, bounded)
+        operation !== undefined || outcome !== undefined
+          ? statements.selectActivityFiltered.all({
+              profile_id: profileId ?? null,
+              operation: operation ?? null,
+              outcome: outcome ?? null,
+              limit: bounded,
+            })
+          : profileId === undefined
+            ? statements.selectActivityOfAllProfiles.all(bounded)
+            : statements.selectActivityOfProfile.all(profileId, bounded)
       return rows.map(toActivityEntry)
     },
 

@@ -7,6 +7,7 @@ import { MIGRATION_8_SQL } from './schema/v8-certificates'
 import { MIGRATION_9_SQL } from './schema/v9-certificate-folders'
 import { MIGRATION_10_SQL } from './schema/v10-sql-limits'
 import { MIGRATION_11_SQL } from './schema/v11-certificate-completeness'
+import { MIGRATION_12_SQL } from './schema/v12-known-objects'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -89,6 +90,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_9_SQL),
   (db) => db.exec(MIGRATION_10_SQL),
   (db) => db.exec(MIGRATION_11_SQL),
+  (db) => db.exec(MIGRATION_12_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -28,6 +28,13 @@ export interface ActivityRow {
 
 export type ActivityInsert = Omit<ActivityRow, 'id'>
 
+export interface ActivityFilter {
+  profile_id: string | null
+  operation: string | null
+  outcome: 'success' | 'error' | null
+  limit: number
+}
+
 type Statement<Params extends unknown[], Row = unknown> = Database.Statement<Params, Row>
 
 export interface Statements {
@@ -51,6 +58,7 @@ export interface Statements {
   insertActivity: Statement<[ActivityInsert], ActivityRow>
   selectActivityOfProfile: Statement<[profileId: string, limit: number], ActivityRow>
   selectActivityOfAllProfiles: Statement<[limit: number], ActivityRow>
+  selectActivityFiltered: Statement<[ActivityFilter], ActivityRow>
 }
 
 /** Inserts `rows` rows of (profile_id, kind, position, item_json); item_id is read from the JSON. */
@@ -115,6 +123,14 @@ export function prepareStatements(db: Database.Database): Statements {
     // The Activity screen's "all profiles" view: the one read across profiles, by design.
     selectActivityOfAllProfiles: db.prepare<[limit: number], ActivityRow>(
       'SELECT * FROM activity ORDER BY at DESC, id DESC LIMIT ?',
+    ),
+    // The Activity screen's filters; a null filter lets every row through.
+    selectActivityFiltered: db.prepare<[ActivityFilter], ActivityRow>(
+      `SELECT * FROM activity
+         WHERE (@profile_id IS NULL OR profile_id = @profile_id)
+           AND (@operation IS NULL OR operation = @operation)
+           AND (@outcome IS NULL OR outcome = @outcome)
+         ORDER BY at DESC, id DESC LIMIT @limit`,
     ),
   }
 }

@@ -7,6 +7,7 @@ import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
 import type { NetworkStack, ProfileNetwork } from '../net'
+import type { KnownObjects } from '../cache/known-objects'
 import type { RecentInputs } from '../cache/recents'
 import type { TransferLog } from '../cache/transfers'
 import type { SettingsStore } from '../settings'
@@ -14,6 +15,7 @@ import type { ProfileStore, StoredProfile } from '../profiles'
 import type { TokenVault } from '../vault'
 import type { DownloadTiming } from '../transfers/volume-archive'
 import type { EmbeddedSandbox } from './embedded-sandbox'
+import { rememberingAnswers } from './known-objects/remember-answers'
 
 /*
  * What every feature module is given: the core's services, never electron. Features are bridge
@@ -33,6 +35,8 @@ export interface DeskContext {
   cache: Cache
   settings: SettingsStore
   recents: RecentInputs
+  /** Objects the service's answers carried, per profile (names beside ids). */
+  knownObjects: KnownObjects
   /** Every export written to disk (Transfers panel), across runs. */
   transfers: TransferLog
   /** Save/open dialogs, reveal in folder, notifications: the Electron shell's; null in web mode. */
@@ -225,7 +229,11 @@ export async function withProfileClient<T>(
       `"${profile.name}" is signed out: enter an access token to sign in again`,
     )
   }
-  const client = makeClient(context, profile.baseUrl, token, await networkOf(context, profile))
+  const client = rememberingAnswers(
+    makeClient(context, profile.baseUrl, token, await networkOf(context, profile)),
+    profileId,
+    context.knownObjects,
+  )
   try {
     const result = await work(client, profile)
     context.connectivity.reachable(profileId)

@@ -17,6 +17,8 @@ export interface EmbeddedRunning {
   tokens: { admin: string; viewer: string }
   seed(): SeedIds | Promise<SeedIds>
   reset(): Promise<void>
+  /** The admin token works again after a logout; the sandbox's data stays as it is. */
+  reinstateAdmin(): void | Promise<void>
   close(): Promise<void>
   /** Resolves when a sandbox process has ended (a crash too): it is then forgotten. */
   exited?: Promise<void>

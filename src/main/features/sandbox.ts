@@ -40,8 +40,9 @@ export function sandboxHandlers(
         await verifyToken(context, running.url, admin)
       } catch (error) {
         if (!(isServiceError(error) && error.code === 'UNAUTHORIZED')) throw error
-        // The admin token was logged out (op 2 ends it): the seed's reset brings it back.
-        await running.reset()
+        // The admin token was logged out (op 2 ends it). It is brought back alone: a reset to
+        // the seed would also wipe what the user uploaded, moved or resolved (issue 20, 6).
+        await running.reinstateAdmin()
         await verifyToken(context, running.url, admin)
       }
 

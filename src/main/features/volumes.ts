@@ -13,6 +13,7 @@ import { createTransferJobs } from '../transfers/jobs'
 import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
+import { nameBesideId } from './known-objects'
 
 /*
  * Volume export (op 15) and the Transfers panel. `volumes.export` asks the service, opens the
@@ -26,7 +27,7 @@ const NOTIFY_AFTER_MS = 10_000
 
 export function volumeHandlers(
   context: DeskContext,
-): Pick<BridgeHandlers, keyof typeof volumeChannels> {
+): Pick<BridgeHandlers, Exclude<keyof typeof volumeChannels, 'transfers.downloadTicket'>> {
   const jobs = createTransferJobs({
     transfers: context.transfers,
     emitProgress: (progress) => context.events.emit('transfers.progress', progress),
@@ -38,66 +39,94 @@ export function volumeHandlers(
   })
   context.onClose(() => jobs.closeAll())
 
+  async function exportVolume({
+    profileId,
+    nodeId,
+    name,
+  }: {
+    profileId: string
+    nodeId: string
+    name: string
+  }): Promise<Transfer> {
+    const profile = requireProfile(context, profileId)
+    const logStart = (exported: VolumeExport | null) =>
+      context.transfers.start({
+        profileId,
+        profileName: profile.name,
+        kind: 'volume',
+        label: `${nameBesideId(context, profileId, nodeId)} / ${name}`,
+        source: { operation: 'exportVolume', nodeId, name, format: exported?.format ?? null },
+        bytesTotal: typeof exported?.sizeBytes === 'number' ? exported.sizeBytes : null,
+        destination: null,
+      })
+    /** An export that failed before its download began is logged as failed too: the panel shows it. */
+    const logFailure = (transfer: Transfer, error: unknown) => {
+      const bridgeError = bridgeErrorOf(context, error)
+      const ended = context.transfers.finish(transfer.id, {
+        state: bridgeError.code === APP_ERROR_CODES.CANCELLED ? 'cancelled' : 'failed',
+        errorCode: bridgeError.code,
+        errorMessage: bridgeError.message,
+      })
+      if (ended !== undefined) context.events.emit('transfers.finished', ended)
+    }
+    let answered: { client: ServiceClient; exported: VolumeExport }
+    try {
+      answered = await withProfileClient(context, profileId, async (client) => {
+        const answer = await client.call('exportVolume', { params: { nodeId, name } })
+        return { client, exported: answer.data }
+      })
+    } catch (error) {
+      // Op 15 failed (timeout, 5xx, reset, a malformed answer): as certificate exports do.
+      logFailure(logStart(null), error)
+      throw error
+    }
+    const { client, exported } = answered
+    const target = await chooseTarget(context, defaultArchiveName(exported, name))
+    const transfer = logStart(exported)
+    let file: AtomicFile
+    try {
+      file = await AtomicFile.create(target.folder, target.name, {
+        fallbackName: 'volume.tar.gz',
+      })
+    } catch (error) {
+      // A folder that cannot take the file is a failed export too.
+      logFailure(transfer, error)
+      throw error
+    }
+    void jobs.run(transfer, (signal, reporter) =>
+      writeVolumeArchive({
+        exported,
+        client,
+        file,
+        collision: target.collision,
+        signal,
+        reporter,
+        renewUrl: () => renewDownloadUrl(client, nodeId, name),
+        ...(context.downloadTiming === undefined ? {} : { timing: context.downloadTiming }),
+      }),
+    )
+    return transfer
+  }
+
   return {
-    async 'volumes.export'({ profileId, nodeId, name }) {
-      const profile = requireProfile(context, profileId)
-      const logStart = (exported: VolumeExport | null) =>
-        context.transfers.start({
-          profileId,
-          profileName: profile.name,
-          kind: 'volume',
-          label: `${nodeId} / ${name}`,
-          source: { operation: 'exportVolume', nodeId, name, format: exported?.format ?? null },
-          bytesTotal: typeof exported?.sizeBytes === 'number' ? exported.sizeBytes : null,
-          destination: null,
-        })
-      /** An export that failed before its download began is logged as failed too: the panel shows it. */
-      const logFailure = (transfer: Transfer, error: unknown) => {
-        const bridgeError = bridgeErrorOf(context, error)
-        const ended = context.transfers.finish(transfer.id, {
-          state: bridgeError.code === APP_ERROR_CODES.CANCELLED ? 'cancelled' : 'failed',
-          errorCode: bridgeError.code,
-          errorMessage: bridgeError.message,
-        })
-        if (ended !== undefined) context.events.emit('transfers.finished', ended)
+    'volumes.export': exportVolume,
+
+    async 'transfers.retry'({ transferId }) {
+      const transfer = context.transfers.get(transferId)
+      if (transfer === undefined) throw new ServiceError('NOT_FOUND', 'No such transfer')
+      const { nodeId, name } = transfer.source
+      if (
+        transfer.kind !== 'volume' ||
+        typeof nodeId !== 'string' ||
+        typeof name !== 'string' ||
+        !RETRYABLE_STATES.has(transfer.state)
+      ) {
+        throw new ServiceError(
+          'VALIDATION_ERROR',
+          'Only a failed, cancelled or interrupted volume download can be retried',
+        )
       }
-      let answered: { client: ServiceClient; exported: VolumeExport }
-      try {
-        answered = await withProfileClient(context, profileId, async (client) => {
-          const answer = await client.call('exportVolume', { params: { nodeId, name } })
-          return { client, exported: answer.data }
-        })
-      } catch (error) {
-        // Op 15 failed (timeout, 5xx, reset, a malformed answer): as certificate exports do.
-        logFailure(logStart(null), error)
-        throw error
-      }
-      const { client, exported } = answered
-      const target = await chooseTarget(context, defaultArchiveName(exported, name))
-      const transfer = logStart(exported)
-      let file: AtomicFile
-      try {
-        file = await AtomicFile.create(target.folder, target.name, {
-          fallbackName: 'volume.tar.gz',
-        })
-      } catch (error) {
-        // A folder that cannot take the file is a failed export too.
-        logFailure(transfer, error)
-        throw error
-      }
-      void jobs.run(transfer, (signal, reporter) =>
-        writeVolumeArchive({
-          exported,
-          client,
-          file,
-          collision: target.collision,
-          signal,
-          reporter,
-          renewUrl: () => renewDownloadUrl(client, nodeId, name),
-          ...(context.downloadTiming === undefined ? {} : { timing: context.downloadTiming }),
-        }),
-      )
-      return transfer
+      return exportVolume({ profileId: transfer.profileId, nodeId, name })
     },
 
     async 'transfers.cancel'({ transferId }) {
@@ -109,7 +138,17 @@ export function volumeHandlers(
     },
 
     async 'transfers.list'({ profileId, limit }) {
-      return context.transfers.list({ ...(profileId === undefined ? {} : { profileId }), limit })
+      const rows = context.transfers.list({
+        ...(profileId === undefined ? {} : { profileId }),
+        limit,
+      })
+      return Promise.all(
+        rows.map(async (row) =>
+          row.state === 'completed' && row.destination !== null
+            ? { ...row, fileMissing: !(await isFile(row.destination)) }
+            : row,
+        ),
+      )
     },
 
     async 'transfers.reveal'({ transferId, target }) {
@@ -137,6 +176,20 @@ export function volumeHandlers(
       return { shown: true }
     },
   }
+}
+
+/** Ends a volume download may be retried from. */
+const RETRYABLE_STATES: ReadonlySet<Transfer['state']> = new Set([
+  'failed',
+  'cancelled',
+  'interrupted',
+])
+
+function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  )
 }
 
 /** `<volume>.tar.gz` unless the service names the file; sanitised again when it is opened. */

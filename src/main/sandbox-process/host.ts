@@ -69,7 +69,12 @@ function serve(channel: Channel): void {
   async function call(request: Extract<HostRequest, { type: 'call' }>) {
     try {
       if (sandbox === null) throw new Error('The sandbox has not started')
-      const value = request.method === 'seed' ? sandbox.seed() : await sandbox.reset()
+      const value =
+        request.method === 'seed'
+          ? sandbox.seed()
+          : request.method === 'reinstateAdmin'
+            ? sandbox.reinstateAdmin()
+            : await sandbox.reset()
       channel.send({ type: 'reply', id: request.id, ok: true, value: value ?? null })
     } catch (error) {
       channel.send({ type: 'reply', id: request.id, ok: false, error: hostErrorOf(error) })

@@ -45,6 +45,7 @@ export interface SandboxProcess {
   tokens: { admin: string; viewer: string }
   seed(): Promise<SeedIds>
   reset(): Promise<void>
+  reinstateAdmin(): Promise<void>
   /** Ends the process; resolves once it has exited. */
   close(): Promise<void>
   /** Resolves when the process has ended, closed or not (a crash included). */
@@ -208,6 +209,9 @@ export async function startSandboxProcess(
     seed: async () => (await call('seed')) as SeedIds,
     reset: async () => {
       await call('reset')
+    },
+    reinstateAdmin: async () => {
+      await call('reinstateAdmin')
     },
     close() {
       closing ??= (async () => {

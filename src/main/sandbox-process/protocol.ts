@@ -21,7 +21,8 @@ export type HostStartOptions = Pick<
   | 'sqlLimits'
 >
 
-export type HostMethod = 'seed' | 'reset'
+export type HostMethod = 'seed' | 'reset' | 'reinstateAdmin'
+const HOST_METHODS: readonly string[] = ['seed', 'reset', 'reinstateAdmin'] satisfies HostMethod[]
 
 /** The app to the sandbox's process. */
 export type HostRequest =
@@ -62,7 +63,8 @@ export function isHostRequest(value: unknown): value is HostRequest {
   return (
     value.type === 'call' &&
     typeof value.id === 'number' &&
-    (value.method === 'seed' || value.method === 'reset')
+    typeof value.method === 'string' &&
+    HOST_METHODS.includes(value.method)
   )
 }
 

@@ -3,7 +3,8 @@ import type { SqlField } from '../../shared/bridge/channels/sql'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
 import { ServiceError } from '../api'
 import type { ParsedResult } from './parse-result'
-import { compareDecimalText, displayText, ExactNumber } from './values'
+import { sortOrder } from './sort-order'
+import { displayText } from './values'
 
 /*
  * Results kept in main, by id, for the grid to read in windows. Bounded by count and by cells:
@@ -129,20 +130,7 @@ export class ResultStore {
     }
     const field = kept.fields[column]
     if (!field) throw new ServiceError('NOT_FOUND', `There is no column ${column + 1}`)
-    const compare = comparatorFor(field)
-    const rows = kept.rows
-    const order = Uint32Array.from({ length: rows.length }, (_, index) => index)
-    const sign = direction === 'asc' ? 1 : -1
-    order.sort((a, b) => {
-      const left = rows[a]![column]
-      const right = rows[b]![column]
-      // NULLs last in both directions; equal values keep the service's order (stable).
-      const leftNull = left === null || left === undefined
-      const rightNull = right === null || right === undefined
-      if (leftNull || rightNull) return leftNull === rightNull ? a - b : leftNull ? 1 : -1
-      return sign * compare(left, right) || a - b
-    })
-    kept.order = order
+    kept.order = sortOrder(kept.rows, column, field, direction)
   }
 
   private evict(keep: string): void {
@@ -166,25 +154,4 @@ function rowAt(kept: KeptResult, position: number): unknown[] {
 function clippedText(value: unknown): string | null {
   const text = displayText(value)
   return text !== null && text.length > CELL_CLIP ? text.slice(0, CELL_CLIP) + '…' : text
-}
-
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'variant' })
-
-function comparatorFor(field: SqlField): (a: unknown, b: unknown) => number {
-  if (field.display === 'number') {
-    return (a, b) => {
-      if (typeof a === 'number' && typeof b === 'number') return a - b
-      // int8/numeric as strings, exact numbers: compared exactly by their digits.
-      return compareDecimalText(numberText(a), numberText(b))
-    }
-  }
-  if (field.display === 'boolean') {
-    return (a, b) => Number(a === true || a === 't') - Number(b === true || b === 't')
-  }
-  return (a, b) => collator.compare(displayText(a) ?? '', displayText(b) ?? '')
-}
-
-function numberText(value: unknown): string {
-  if (value instanceof ExactNumber) return value.source
-  return String(value)
 }

@@ -8,11 +8,15 @@ import {
   launchUrl,
   MISSING_SECRET_MESSAGE,
   WEB_BRIDGE_PREFIX,
+  WEB_DOWNLOAD_PREFIX,
   WEB_EVENTS_PATH,
   WEB_INVOKE_PREFIX,
 } from '../../shared/bridge/web-protocol'
 import type { BridgeEventListener } from '../bridge/events'
 import { hostIsOurs, newLaunchSecret, originIsOurs, requestCarriesSecret } from './guard'
+import { sendDownload } from './download'
+import { sendText } from './plain-text'
+import type { HostedDownload } from './download'
 import { lookupStatic, readIndexHtml, sendFile } from './static'
 
 /*
@@ -29,6 +33,11 @@ export interface BridgeEndpoint {
   /** The same call, its Result as UTF-8 JSON: what this host sends (see Dispatcher). */
   dispatchJson(channel: unknown, input: unknown): Promise<Buffer>
   onEvent(listener: BridgeEventListener): () => void
+  /**
+   * "Download to this browser": the file a one-time ticket names, spending the ticket
+   * (web/download.ts). Without it the host serves no downloads.
+   */
+  openDownload?(ticket: string): Promise<HostedDownload>
 }
 
 export interface WebHostOptions {
@@ -162,6 +171,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   async function serveBridge(request: IncomingMessage, response: ServerResponse, pathname: string) {
+    // A browser download cannot send the secret's header: a one-time ticket, minted over the
+    // bridge (which took the secret), stands in for it once.
+    if (pathname.startsWith(WEB_DOWNLOAD_PREFIX)) {
+      if (request.method !== 'GET') return sendText(response, 405, 'Use GET')
+      const ticket = pathname.slice(WEB_DOWNLOAD_PREFIX.length)
+      const opened = options.desk.openDownload
+        ? await options.desk.openDownload(ticket)
+        : ({ kind: 'unknown' } as const)
+      return sendDownload(response, opened)
+    }
     if (!requestCarriesSecret(request, secret)) {
       return sendText(response, 401, MISSING_SECRET_MESSAGE)
     }
@@ -336,16 +355,6 @@ function sendJson(response: ServerResponse, status: number, value: unknown) {
 function sendJsonBytes(response: ServerResponse, status: number, bytes: Buffer) {
   response.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': bytes.length,
-    'Cache-Control': 'no-store',
-  })
-  response.end(bytes)
-}
-
-function sendText(response: ServerResponse, status: number, text: string) {
-  const bytes = Buffer.from(`${text}\n`, 'utf8')
-  response.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': bytes.length,
     'Cache-Control': 'no-store',
   })

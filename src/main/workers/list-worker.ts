@@ -6,8 +6,10 @@ import { createListAnswerReader } from '../api/list-answer'
 import type { ListAnswerReader } from '../api/list-answer'
 import { certificateStatementsOn } from '../cache/certificates'
 import type { CertificateCacheEntry } from '../cache/certificates'
+import { knownObjectWritesOn } from '../cache/known-objects'
 import { createListRowsWriter } from '../cache/list-rows'
 import { toCacheEntry } from '../features/certificates/rows'
+import { objectsOfAnswer } from '../features/known-objects/answer-objects'
 import { createListSpoolsOn } from '../cache/list-spool'
 import type { ListSpool } from '../cache/list-spool'
 import { prepareStatements } from '../cache/statements'
@@ -37,6 +39,7 @@ const spools = createListSpoolsOn(db)
 const statements = prepareStatements(db)
 const writeRows = createListRowsWriter(db, statements)
 const certificates = certificateStatementsOn(db)
+const knownObjects = knownObjectWritesOn(db)
 /** Rows per `items` message: each is taken by main in one turn of its loop (a few ms). */
 const ITEMS_PER_SLICE = 1_000
 
@@ -111,6 +114,13 @@ function storeCertificates(message: Extract<ToListWorker, { type: 'storeCertific
     entries,
     message.fetchedAt,
     message.completeness,
+  )
+  // The names beside ids elsewhere in the app (features/known-objects), as an answer read on
+  // main would have recorded them.
+  const answer = { data: entries.map((entry) => entry.item) }
+  knownObjects.record(
+    message.profileId,
+    objectsOfAnswer('listCertificates', { params: {}, query: {}, answer }, message.fetchedAt),
   )
   forget(message.job)
   post({ type: 'stored', job: message.job, count: entries.length, threadId })

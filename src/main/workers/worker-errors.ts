@@ -19,6 +19,7 @@ export function asWorkerError(error: unknown): WorkerError {
       message: reason.message,
       ...(reason.status === undefined ? {} : { status: reason.status }),
       ...(reason.details === undefined ? {} : { details: reason.details }),
+      ...(reason.operation === undefined ? {} : { operation: reason.operation }),
     }
   }
   const code = (reason as { code?: unknown } | null)?.code
@@ -46,6 +47,7 @@ export function errorOf(error: WorkerError): Error {
     return new ServiceError(error.code, error.message, {
       ...(error.status === undefined ? {} : { status: error.status }),
       ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error.operation === undefined ? {} : { operation: error.operation }),
     })
   }
   return new WorkerFailure(error.message, error.code ?? undefined)

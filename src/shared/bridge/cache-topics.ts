@@ -22,6 +22,8 @@ export const CACHE_TOPICS = [
   'sqlSchema',
   'sqlLimits',
   'recents',
+  /** Objects the service's answers carried (names beside ids). */
+  'knownObjects',
 ] as const
 
 export type CacheTopic = (typeof CACHE_TOPICS)[number]

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { inferenceModelSchema, OPERATION_NAMES, sessionSchema } from '../api'
 import { cacheTopicSchema } from './cache-topics'
 import { certificateChannels, certificateEvents } from './channels/certificates'
+import { knownObjectChannels } from './channels/known-objects'
 import { listChannels } from './channels/lists'
 import { migrationChannels, migrationEvents } from './channels/migrations'
 import { operationChannels, operationEvents } from './channels/operations'
@@ -203,7 +204,13 @@ export const channels = buildOnFirstUse({
   }),
 
   'activity.list': () => ({
-    input: z.object({ profileId: id.optional(), limit: z.int().min(1).max(1000).default(200) }),
+    input: z.object({
+      profileId: id.optional(),
+      /** Only this operation's entries (a name from the service contract). */
+      operation: z.enum(OPERATION_NAMES as [string, ...string[]]).optional(),
+      outcome: z.enum(['success', 'error']).optional(),
+      limit: z.int().min(1).max(1000).default(200),
+    }),
     output: z.array(activityEntrySchema),
   }),
 
@@ -232,6 +239,7 @@ export const channels = buildOnFirstUse({
   ...builtAlready(listChannels),
   ...builtAlready(settingsChannels),
   ...builtAlready(recentsChannels),
+  ...builtAlready(knownObjectChannels),
   ...builtAlready(certificateChannels),
   ...builtAlready(volumeChannels),
   ...builtAlready(sqlChannels),

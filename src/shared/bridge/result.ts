@@ -39,6 +39,11 @@ export const bridgeErrorSchema = z.object({
   /** The HTTP status when the error came from the service. */
   status: z.number().optional(),
   details: z.unknown().optional(),
+  /**
+   * The service operation that answered with this error (an OperationName), when it was the
+   * service's answer: the screens word the headline for that operation and code.
+   */
+  operation: z.string().optional(),
 })
 export type BridgeError = z.infer<typeof bridgeErrorSchema>
 

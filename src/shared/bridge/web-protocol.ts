@@ -57,6 +57,13 @@ export const WEB_INVOKE_PREFIX = `${WEB_BRIDGE_PREFIX}/invoke/`
 /** Events: GET, answered with a Server-Sent Events stream. */
 export const WEB_EVENTS_PATH = `${WEB_BRIDGE_PREFIX}/events`
 
+/**
+ * "Download to this browser": GET `${WEB_DOWNLOAD_PREFIX}<ticket>`. A browser download cannot
+ * send the secret's header, so the page first asks for a one-time ticket over the bridge
+ * (transfers.downloadTicket); the host serves the ticket's file once (main/transfers/download-tickets.ts).
+ */
+export const WEB_DOWNLOAD_PREFIX = `${WEB_BRIDGE_PREFIX}/download/`
+
 /** The path a call to `channel` is posted to. */
 export function invokePath(channel: string): string {
   return WEB_INVOKE_PREFIX + encodeURIComponent(channel)

@@ -21,6 +21,13 @@ export async function seededVolumes(sandbox: ExternalSandbox): Promise<SeedVolum
   return (await sandboxSeed(sandbox)).volumes
 }
 
+/** The seeded volume called `name`. */
+export async function seededVolume(sandbox: ExternalSandbox, name: string): Promise<SeedVolume> {
+  const volume = (await seededVolumes(sandbox)).find((item) => item.name === name)
+  if (!volume) throw new Error(`no ${name} volume in the seed`)
+  return volume
+}
+
 /** What op 15 announces for a volume (size and SHA-256), asked straight from the service. */
 export async function announced(
   sandbox: ExternalSandbox,

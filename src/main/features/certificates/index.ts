@@ -84,6 +84,7 @@ export function certificateHandlers(
       )
       await walk.store(profileId, filter, Date.now(), completeness)
       certificates.replacedElsewhere(profileId)
+      context.knownObjects.recordedElsewhere(profileId)
       return answer(null, await worker.certificatesJson(profileId, filter))
     } catch (error) {
       walk.discard()

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { trapTab } from '../ui/focus-trap'
 import { useModalDialog } from '../ui/useModalDialog'
-import { bestMatchIndex, searchPalette, type PaletteMatch } from './palette-entries'
+import { paletteGroups, searchPalette, type PaletteMatch } from './palette-entries'
 import { useAppStore } from './store'
 import './palette.css'
 
@@ -28,7 +28,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const navigate = useAppStore((s) => s.navigate)
   const [query, setQuery] = useState('')
-  // null: the best match of the query is active, until the user moves with the arrow keys.
+  // null: the first entry (the best match) is active, until the user moves with the arrow keys.
   const [active, setActive] = useState<number | null>(null)
   const baseId = useId()
   const titleId = `${baseId}-title`
@@ -38,14 +38,10 @@ function OpenPalette({ onClose }: { onClose(): void }) {
     () => searchPalette(query, { route, params: routeParams }),
     [query, route, routeParams],
   )
-  const screens = matches.filter((match) => match.entry.kind === 'screen')
-  const operations = matches.filter((match) => match.entry.kind === 'operation')
-  // Options in the order they are shown: screens, then operations.
-  const ordered = [...screens, ...operations]
-  const activeIndex = Math.min(
-    active ?? Math.max(bestMatchIndex(ordered), 0),
-    Math.max(ordered.length - 1, 0),
-  )
+  // Options in the order they are shown, the best match first (its group leads).
+  const ordered = matches
+  const groups = paletteGroups(matches)
+  const activeIndex = Math.min(active ?? 0, Math.max(ordered.length - 1, 0))
   const optionId = (index: number) => `${baseId}-option-${index}`
 
   useModalDialog(dialogRef, () => inputRef.current)
@@ -77,7 +73,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
 
   const renderGroup = (label: string, items: PaletteMatch[], offset: number) =>
     items.length === 0 ? null : (
-      <div role="group" aria-label={label} className="palette-group">
+      <div key={label} role="group" aria-label={label} className="palette-group">
         <div className="palette-group-label" aria-hidden="true">
           {label}
         </div>
@@ -147,8 +143,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
         aria-label="Screens and operations"
         className="palette-list"
       >
-        {renderGroup('Screens', screens, 0)}
-        {renderGroup('Operations', operations, screens.length)}
+        {groups.map((group) => renderGroup(group.label, group.items, group.offset))}
       </div>
       {ordered.length === 0 ? (
         <div className="palette-empty" role="status">

@@ -5,8 +5,10 @@ import { Badge, ColorDot } from '../ui/Badge'
 import { selectActiveProfile, useAppStore } from './store'
 import './profile-switcher.css'
 
-function signedInLabel(profile: Profile): string {
+/** The profile's state as the switcher says it: offline before "signed in", which it also is. */
+function signedInLabel(profile: Profile, offline: boolean): string {
   if (!profile.signedIn) return 'Signed out'
+  if (offline) return 'Offline · showing saved data'
   return profile.tokenStorage === 'session' ? 'Signed in · this session only' : 'Signed in'
 }
 
@@ -44,6 +46,8 @@ export function ProfileSwitcher() {
   const openProfileDialog = useAppStore((s) => s.openProfileDialog)
   const requestSignIn = useAppStore((s) => s.requestSignIn)
   const addNotice = useAppStore((s) => s.addNotice)
+  const connectivity = useAppStore((s) => s.connectivity)
+  const isOffline = (profile: Profile) => connectivity[profile.id]?.offline ?? false
   const [open, setOpen] = useState(false)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const menuRef = useRef<HTMLDivElement>(null)
@@ -135,8 +139,12 @@ export function ProfileSwitcher() {
               <span className="visually-hidden">, </span>
             </span>
             <span className="switcher-state">
-              <span className={active.signedIn ? 'state-in' : 'state-out'}>
-                {signedInLabel(active)}
+              <span
+                className={
+                  !active.signedIn ? 'state-out' : isOffline(active) ? 'state-offline' : 'state-in'
+                }
+              >
+                {signedInLabel(active, isOffline(active))}
               </span>
               {active.protected ? (
                 <>
@@ -181,7 +189,7 @@ export function ProfileSwitcher() {
                 <span className="truncate">{profile.name}</span>
                 <span className="menu-item-sub">
                   {profile.kind === 'sandbox' ? 'Local sandbox' : profile.baseUrl} ·{' '}
-                  {signedInLabel(profile)}
+                  {signedInLabel(profile, isOffline(profile))}
                 </span>
               </span>
               {profile.protected ? <Badge tone="danger">Protected</Badge> : null}

@@ -113,6 +113,10 @@ function SignInForm() {
                 This is the local sandbox: Infradesk can sign in again with the sandbox’s own admin
                 token.
               </div>
+              <div className="banner-message">
+                What you changed in it (uploads, folder moves, resolved items) stays; the sandbox
+                starts again from its sample data only when Infradesk restarts.
+              </div>
             </div>
             <div className="banner-action">
               <Button variant="primary" onClick={() => void signInToSandbox()} busy={busy}>

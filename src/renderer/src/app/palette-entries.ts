@@ -85,8 +85,10 @@ export interface PaletteMatch {
 }
 
 /**
- * The entries whose text holds every word of the query (any case, any order), best first,
- * screens before operations.
+ * The entries whose text holds every word of the query (any case, any order), in the order they
+ * are shown: in two groups (screens, operations), the group holding the best match first (on a
+ * tie, screens), best first within each. So the first entry is always the best match: the one
+ * highlighted, the one Enter opens.
  * UUIDs in the query are ids, not words: they prefill the operation's path parameters.
  * `current` is where the user is now: its ids prefill operations of the same screen.
  */
@@ -103,9 +105,13 @@ export function searchPalette(
     const score = scoreOf(entry, words)
     if (score !== null) matches.push({ entry, params: paramsFor(entry, typedIds, current), score })
   }
-  const kindOrder = (match: PaletteMatch) => (match.entry.kind === 'screen' ? 0 : 1)
+  const bestOf = (kind: PaletteEntry['kind']) =>
+    Math.max(-1, ...matches.filter((match) => match.entry.kind === kind).map((m) => m.score))
+  const operationsFirst = bestOf('operation') > bestOf('screen')
+  const groupOrder = (match: PaletteMatch) =>
+    (match.entry.kind === 'screen') === operationsFirst ? 1 : 0
   // Array.prototype.sort is stable: equal scores keep the navigation and contract order.
-  return matches.sort((a, b) => kindOrder(a) - kindOrder(b) || b.score - a.score)
+  return matches.sort((a, b) => groupOrder(a) - groupOrder(b) || b.score - a.score)
 }
 
 /** The best match of a search (the one Enter opens first), or -1 when there is none. */
@@ -115,6 +121,25 @@ export function bestMatchIndex(matches: readonly PaletteMatch[]): number {
     if (best === -1 || match.score > (matches[best]?.score ?? 0)) best = index
   })
   return best
+}
+
+export interface PaletteGroup {
+  label: 'Screens' | 'Operations'
+  items: PaletteMatch[]
+  /** The position of the group's first entry among all shown entries. */
+  offset: number
+}
+
+/** Matches in searchPalette's order, cut into their groups as shown. */
+export function paletteGroups(matches: readonly PaletteMatch[]): PaletteGroup[] {
+  const groups: PaletteGroup[] = []
+  matches.forEach((match, index) => {
+    const label = match.entry.kind === 'screen' ? 'Screens' : 'Operations'
+    const last = groups.at(-1)
+    if (last?.label === label) last.items.push(match)
+    else groups.push({ label, items: [match], offset: index })
+  })
+  return groups
 }
 
 function scoreOf(entry: PaletteEntry, words: string[]): number | null {

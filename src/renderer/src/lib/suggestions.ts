@@ -1,13 +1,31 @@
-import { useCallback } from 'react'
+import { useCallback, useEffect, useMemo } from 'react'
 import type { Profile } from '../../../shared/bridge'
 import { bridge } from '../bridge'
+import { concerns } from './cache-events'
 import { useBridgeRead } from './use-bridge-read'
 
 /*
- * Suggestions for an id field: what the user typed before on this profile (newest first), then,
- * on the embedded sandbox, the ids its seed holds. Remember a value once it was used
- * successfully, so the list holds ids that worked.
+ * Suggestions for an id field: what the user typed before on this profile (newest first), then
+ * the objects of that kind the service's answers carried (with their names, so the browser's
+ * list matches a name as well as an id), then, on the embedded sandbox, the ids its seed holds.
+ * Remember a value once it was used successfully, so the list holds ids that worked.
  */
+
+/** How many known objects of a kind are offered (newest sighting first). */
+const KNOWN_LIMIT = 50
+
+/** What an id field needs to show names beside ids and read a pasted console link. */
+export interface KnownIds {
+  /** The suggestion kind ("migration", "node"...): which id a pasted link gives. */
+  kind: string
+  /** Names of suggested ids, by id. */
+  names: ReadonlyMap<string, string>
+}
+
+export interface IdSuggestions extends KnownIds {
+  suggestions: string[]
+  remember(value: string): void
+}
 
 export type SandboxSeed = Record<string, unknown>
 
@@ -26,7 +44,7 @@ export function useIdSuggestions(
   profile: Pick<Profile, 'id' | 'kind'>,
   kind: string,
   fromSeed?: (seed: SandboxSeed) => string[],
-): { suggestions: string[]; remember(value: string): void } {
+): IdSuggestions {
   const seedKey = `${profile.id}:${kind}`
   // Suggestions only help: a failed read leaves the field a plain input that works as before, so
   // neither read shows its error (the seed's is already null when the sandbox is not running).
@@ -45,6 +63,19 @@ export function useIdSuggestions(
     [profile.kind, seedKey],
     { key: '', values: [] as string[] },
   )
+  const known = useBridgeRead(
+    () => bridge.call('knownObjects.search', { profileId: profile.id, kind, limit: KNOWN_LIMIT }),
+    [profile.id, kind],
+    [],
+  )
+  const reloadKnown = known.reload
+  useEffect(
+    () =>
+      bridge.on('cache.changed', (change) => {
+        if (concerns(change, ['knownObjects'], profile.id)) reloadKnown()
+      }),
+    [profile.id, reloadKnown],
+  )
   const setRecent = recent.setValue
 
   const remember = useCallback(
@@ -62,8 +93,22 @@ export function useIdSuggestions(
   // Seed ids only for the profile and kind they were read for.
   const seededNow =
     profile.kind === 'sandbox' && seeded.value.key === seedKey ? seeded.value.values : []
-  const suggestions = [...new Set([...(recent.error ? [] : recent.value), ...seededNow])]
-  return { suggestions, remember }
+  const knownNow = useMemo(() => (known.error ? [] : known.value), [known.error, known.value])
+  const suggestions = [
+    ...new Set([
+      ...(recent.error ? [] : recent.value),
+      ...knownNow.map((object) => object.id),
+      ...seededNow,
+    ]),
+  ]
+  const names = useMemo(
+    () =>
+      new Map(
+        knownNow.flatMap((object) => (object.name === null ? [] : [[object.id, object.name]])),
+      ),
+    [knownNow],
+  )
+  return { kind, suggestions, names, remember }
 }
 
 function safeSeed(pick: (seed: SandboxSeed) => string[], seed: SandboxSeed): string[] {

@@ -36,6 +36,30 @@ export function formatRelative(at: number, now: number): string {
   return delta < 0 ? `${span(magnitude)} ago` : `in ${span(magnitude)}`
 }
 
+/**
+ * Whether a time is of something that happened ('past': fetched, updated, started), which can
+ * only be ahead of now when the service's clock runs ahead of this computer's, or may lie
+ * either way ('any': an expiry, a scheduled date).
+ */
+export type Tense = 'past' | 'any'
+
+/**
+ * A time as RelativeTime shows it: the relative words, and the exact local time for the
+ * tooltip. A past event stamped ahead of now reads "just now" (not "in under a minute"), and
+ * its tooltip says why.
+ */
+export function describeTime(
+  at: number,
+  now: number,
+  tense: Tense = 'past',
+): { relative: string; tooltip: string } {
+  const full = formatLocalFull(at)
+  if (tense === 'past' && at > now) {
+    return { relative: 'just now', tooltip: `${full} (ahead of this computer’s clock)` }
+  }
+  return { relative: formatRelative(at, now), tooltip: full }
+}
+
 /** How old data fetched at `at` is: "less than a minute ago", "12 min ago". */
 export function formatAge(at: number, now: number): string {
   if (now - at < MINUTE) return 'less than a minute ago'

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { BridgeError } from '../../../shared/bridge'
+import { operationHeadline } from '../lib/error-headlines'
 import { errorHeadline, missingPermissionOf } from '../lib/errors'
 import { Button } from './Button'
 import { TrustCaFromError } from './TrustCaOffer'
@@ -16,16 +17,21 @@ interface ErrorBannerProps {
   onRetry?: () => unknown
 }
 
-/** An error as the service or the app reported it: code, meaning, status, message. */
+/**
+ * An error as the service or the app reported it. A service error of a known operation leads
+ * with what it means for that operation; the code, status and the service's own words follow.
+ */
 export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerProps) {
   if (error === null) return null
   const action = onRetry ? <Button onClick={() => void onRetry()}>Retry</Button> : props.action
   const permission = error.code === 'FORBIDDEN' ? missingPermissionOf(error.details) : null
+  const sentence = operationHeadline(error)
   return (
     <div className="banner banner-error" role="alert">
       <div className="banner-text">
         {context ? <div className="banner-context">{context}</div> : null}
-        <div className="banner-title">{errorHeadline(error)}</div>
+        <div className="banner-title">{sentence ?? errorHeadline(error)}</div>
+        {sentence ? <div className="banner-message banner-code">{errorHeadline(error)}</div> : null}
         <div className="banner-message">{error.message}</div>
         {permission ? (
           <div className="banner-message">

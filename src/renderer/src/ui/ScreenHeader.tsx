@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react'
 import type { CachedListState } from '../lib/cached-list-store'
+import { formatAge, formatLocalFull, toIso } from '../lib/time'
 import { Button } from './Button'
 import { RelativeTime } from './RelativeTime'
+import { useNow } from './useNow'
 
 /** How fresh a screen's list is: what the "Updated …" note says. */
 export interface Freshness {
@@ -10,6 +12,8 @@ export interface Freshness {
   fetchedAt: number | null
   /** The shown profile's list has been read (from the cache at least). */
   loaded: boolean
+  /** The last refresh could not reach the service: the list is the saved one. */
+  offline: boolean
 }
 
 /** A screen's heading: a module constant of each screen. */
@@ -68,12 +72,27 @@ export function ScreenHeader(props: ScreenHeaderProps) {
   )
 }
 
-/** "Refreshing…", "Updated 3 min ago" or "Never updated"; nothing before the list is read. */
-function UpdatedNote({ refreshing, fetchedAt, loaded }: Freshness) {
+/**
+ * "Refreshing…", "Updated 3 min ago" or "Never updated"; nothing before the list is read.
+ * Offline, it says so and how old the saved list is, never "Updated just now".
+ */
+function UpdatedNote({ refreshing, fetchedAt, loaded, offline }: Freshness) {
+  const now = useNow()
   return (
     <span className="updated" aria-live="polite">
       {refreshing ? (
         'Refreshing…'
+      ) : offline && loaded ? (
+        fetchedAt === null ? (
+          'Offline · nothing saved yet'
+        ) : (
+          <>
+            Offline · data from{' '}
+            <time dateTime={toIso(fetchedAt)} title={formatLocalFull(fetchedAt)}>
+              {formatAge(fetchedAt, now)}
+            </time>
+          </>
+        )
       ) : fetchedAt !== null ? (
         <>
           Updated <RelativeTime at={fetchedAt} />
@@ -92,6 +111,7 @@ function freshnessOf(store: CachedListState, profileId: string): Freshness {
     refreshing: store.refreshing,
     fetchedAt: current ? store.fetchedAt : null,
     loaded: current && store.loaded,
+    offline: current && store.offline,
   }
 }
 

@@ -37,3 +37,10 @@ export const transferSchema = z.object({
   finishedAt: z.number().nullable(),
 })
 export type Transfer = z.infer<typeof transferSchema>
+
+/** A row of `transfers.list`: also says whether a completed transfer's file is still on disk. */
+export const listedTransferSchema = transferSchema.extend({
+  /** True when the transfer completed but its file was since moved or deleted. */
+  fileMissing: z.boolean().optional(),
+})
+export type ListedTransfer = z.infer<typeof listedTransferSchema>

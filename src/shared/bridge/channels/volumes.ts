@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { empty, id } from '../common'
-import { transferSchema } from './transfers'
+import { WEB_DOWNLOAD_PREFIX } from '../web-protocol'
+import { listedTransferSchema, transferSchema } from './transfers'
 
 /*
  * Volume export (op 15) streamed to disk with progress, cancel and resume, and the Transfers
@@ -50,7 +51,20 @@ export const volumeChannels = {
   /** The transfers log, newest first: this run's and earlier runs'. */
   'transfers.list': {
     input: z.object({ profileId: id.optional(), limit: z.int().min(1).max(1000).default(200) }),
-    output: z.array(transferSchema),
+    output: z.array(listedTransferSchema),
+  },
+  /**
+   * A failed, cancelled or interrupted volume download, exported again from the same node and
+   * volume (op 15 again: the old link may have expired). Answers with the new running transfer.
+   */
+  'transfers.retry': { input: z.object({ transferId: id }), output: transferSchema },
+  /**
+   * Web mode: a one-time address on the host that serves a completed transfer's file once, as
+   * an attachment (a browser download cannot send the launch secret's header).
+   */
+  'transfers.downloadTicket': {
+    input: z.object({ transferId: id }),
+    output: z.object({ path: z.string().startsWith(WEB_DOWNLOAD_PREFIX) }),
   },
   /**
    * Electron: shows the file in the file manager, or opens its folder. Web mode has no file

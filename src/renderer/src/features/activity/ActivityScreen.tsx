@@ -1,24 +1,42 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { ActivityEntry, Profile } from '../../../../shared/bridge'
+import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
 import { concerns } from '../../lib/cache-events'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { KnownName } from '../../ui/KnownName'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
+import { loggedOperations, NO_FILTERS, operationTitle, type ActivityFilters } from './filters'
 import { useActivityStore } from './store'
+import './activity.css'
 
 const COLUMNS: Column<ActivityEntry>[] = [
   { key: 'at', header: 'Time', render: (e) => <RelativeTime at={e.at} withLocal /> },
   { key: 'profile', header: 'Profile', render: (e) => e.profileName },
-  { key: 'operation', header: 'Operation', className: 'col-mono', render: (e) => e.operation },
+  {
+    key: 'operation',
+    header: 'Operation',
+    render: (e) => (
+      <span className="activity-operation">
+        {operationTitle(e.operation)}
+        {/* The contract's name too: what the service's documentation and the CLI call it. */}
+        <code className="activity-operation-name">{e.operation}</code>
+      </span>
+    ),
+  },
   {
     key: 'target',
     header: 'Target',
-    className: 'col-mono',
-    render: (e) => e.targetId ?? <span className="muted">—</span>,
+    render: (e) =>
+      e.targetId === null ? (
+        <span className="muted">—</span>
+      ) : (
+        <KnownName profileId={e.profileId} id={e.targetId} />
+      ),
   },
   {
     key: 'outcome',
@@ -50,35 +68,70 @@ const COLUMNS: Column<ActivityEntry>[] = [
 
 export function ActivityScreen({ profile }: { profile: Profile | null }) {
   const { entries, loading, loaded, error, load } = useActivityStore()
-  const [onlyThisProfile, setOnlyThisProfile] = useState(false)
-  const scope = onlyThisProfile && profile ? profile.id : null
+  const profiles = useAppStore((s) => s.profiles)
+  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS)
+  const operationChoices = useMemo(
+    () => loggedOperations().map(({ name, title }) => ({ value: name, text: title })),
+    [],
+  )
+  const filtered = Object.values(filters).some((value) => value !== null)
 
   useEffect(() => {
-    void load(scope)
-  }, [load, scope])
+    void load(filters)
+  }, [load, filters])
 
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
-        if (concerns(change, ['activity'])) void load(scope)
+        if (concerns(change, ['activity'])) void load(filters)
       }),
-    [load, scope],
+    [load, filters],
   )
+
+  function choose(next: Partial<ActivityFilters>) {
+    setFilters((current) => ({ ...current, ...next }))
+  }
 
   return (
     <section className="screen" aria-labelledby={HEADING.id}>
-      <ScreenHeader
-        heading={HEADING}
-        onlyProfile={
-          profile
-            ? { name: profile.name, checked: onlyThisProfile, onChange: setOnlyThisProfile }
-            : null
-        }
-      >
-        <Button onClick={() => void load(scope)} busy={loading}>
+      <ScreenHeader heading={HEADING}>
+        <Button onClick={() => void load(filters)} busy={loading}>
           Refresh
         </Button>
       </ScreenHeader>
+      <div className="activity-filters" role="search" aria-label="Filter the activity log">
+        <FilterSelect
+          label="Filter by profile"
+          any="All profiles"
+          value={filters.profileId}
+          choices={profiles.map((choice) => ({
+            value: choice.id,
+            text: choice.id === profile?.id ? `${choice.name} (current)` : choice.name,
+          }))}
+          onChange={(profileId) => choose({ profileId })}
+        />
+        <FilterSelect
+          label="Filter by operation"
+          any="Any operation"
+          value={filters.operation}
+          choices={operationChoices}
+          onChange={(operation) => choose({ operation })}
+        />
+        <FilterSelect
+          label="Filter by outcome"
+          any="Any outcome"
+          value={filters.outcome}
+          choices={OUTCOME_CHOICES}
+          onChange={(outcome) =>
+            choose({ outcome: outcome === 'success' || outcome === 'error' ? outcome : null })
+          }
+        />
+        {filtered ? (
+          <Button size="small" onClick={() => setFilters(NO_FILTERS)}>
+            Clear filters
+          </Button>
+        ) : null}
+      </div>
       {error ? <ErrorBanner error={error} context="Could not read the activity log" /> : null}
       {!loaded ? (
         <p className="loading" role="status">
@@ -90,10 +143,50 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
           columns={COLUMNS}
           rows={entries}
           rowKey={(e) => String(e.id)}
-          empty="Nothing has been changed through Infradesk yet."
+          empty={
+            filtered
+              ? 'No line of the activity log matches these filters.'
+              : 'Nothing has been changed through Infradesk yet.'
+          }
         />
       )}
     </section>
+  )
+}
+
+const OUTCOME_CHOICES = [
+  { value: 'success', text: 'Success' },
+  { value: 'error', text: 'Error' },
+]
+
+/** One filter: "any" (null) or one of its choices. */
+function FilterSelect({
+  label,
+  any,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string
+  any: string
+  value: string | null
+  choices: { value: string; text: string }[]
+  onChange(value: string | null): void
+}) {
+  return (
+    <select
+      className="input"
+      aria-label={label}
+      value={value ?? ''}
+      onChange={(event) => onChange(event.target.value || null)}
+    >
+      <option value="">{any}</option>
+      {choices.map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.text}
+        </option>
+      ))}
+    </select>
   )
 }
 

@@ -1,14 +1,15 @@
 import { create } from 'zustand'
 import type { ActivityEntry, BridgeError } from '../../../../shared/bridge'
 import { asBridgeError, bridge } from '../../bridge'
+import { activityRequest, type ActivityFilters } from './filters'
 
 interface ActivityState {
   entries: ActivityEntry[]
   loading: boolean
   loaded: boolean
   error: BridgeError | null
-  /** Only the given profile's entries, or every profile's when null. */
-  load(profileId: string | null): Promise<void>
+  /** The lines these filters let through (every profile's when no profile is chosen). */
+  load(filters: ActivityFilters): Promise<void>
 }
 
 let generation = 0
@@ -20,14 +21,11 @@ export const useActivityStore = create<ActivityState>()((set) => ({
   loaded: false,
   error: null,
 
-  async load(profileId) {
+  async load(filters) {
     const mine = ++generation
     set({ loading: true, error: null })
     try {
-      const entries = await bridge.call(
-        'activity.list',
-        profileId === null ? { limit: 500 } : { profileId, limit: 500 },
-      )
+      const entries = await bridge.call('activity.list', activityRequest(filters))
       if (mine === generation) set({ entries, loading: false, loaded: true })
     } catch (error) {
       if (mine === generation) set({ error: asBridgeError(error), loading: false, loaded: true })

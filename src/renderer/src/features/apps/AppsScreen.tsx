@@ -8,6 +8,7 @@ import { checkOne, namesFields, useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { KnownName } from '../../ui/KnownName'
 import { Table, type Column } from '../../ui/Table'
 import { callOperation, dataOf, useCall } from '../ops-common/call'
 import { FormIssues } from '../ops-common/FormIssues'
@@ -54,6 +55,15 @@ function Plain({ value }: { value: unknown }) {
   )
 }
 
+/** An id a member names (its environment, its nodes): with the name known for it. */
+function Id({ value }: { value: unknown }) {
+  return typeof value === 'string' && value !== '' ? (
+    <KnownName id={value} />
+  ) : (
+    <Plain value={value} />
+  )
+}
+
 function columns(kind: string): Column<AppMember>[] {
   const list: Column<AppMember>[] = [
     { key: 'name', header: 'Name', render: (m) => <Plain value={m.name} /> },
@@ -62,7 +72,7 @@ function columns(kind: string): Column<AppMember>[] {
       key: 'environment',
       header: 'Environment',
       className: 'col-mono',
-      render: (m) => <Plain value={m.environmentId} />,
+      render: (m) => <Id value={m.environmentId} />,
     },
   ]
   if (kind === 'docker') {
@@ -70,7 +80,7 @@ function columns(kind: string): Column<AppMember>[] {
       key: 'node',
       header: 'Node',
       className: 'col-mono',
-      render: (m) => <Plain value={m['nodeId']} />,
+      render: (m) => <Id value={m['nodeId']} />,
     })
   }
   list.push({
@@ -81,7 +91,9 @@ function columns(kind: string): Column<AppMember>[] {
       Array.isArray(m.nodeIds) && m.nodeIds.length > 0 ? (
         <ul className="value-list">
           {m.nodeIds.map((node) => (
-            <li key={String(node)}>{String(node)}</li>
+            <li key={String(node)}>
+              <Id value={node} />
+            </li>
           ))}
         </ul>
       ) : (
@@ -168,12 +180,18 @@ export function AppsScreen({ profile }: { profile: Profile }) {
         }}
       >
         <div className="op-form-row">
-          <IdField label="App ID" {...form.field('id')} suggestions={apps.suggestions} />
+          <IdField
+            label="App ID"
+            {...form.field('id')}
+            suggestions={apps.suggestions}
+            known={apps}
+          />
           <IdField
             label="Environment ID (optional)"
             {...form.field('environmentId')}
             error={environmentError ?? form.errorOf('environmentId')}
             suggestions={environments.suggestions}
+            known={environments}
             hint="A UUID; empty lists every environment you may view."
           />
         </div>

@@ -1,14 +1,19 @@
 import type { BridgeError, CertificateFacts, CertificateRow } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
 import { displayValue } from '../../lib/extra-fields'
+import { formatLocal, formatLocalFull, parseTimestamp, toIso } from '../../lib/time'
 import { useBridgeRead } from '../../lib/use-bridge-read'
+import { CopyButton } from '../../ui/CopyButton'
 import { StatusBadge } from './CertificateList'
+import { repeatedServiceFields } from './details-fields'
 import { expiryLabel, expiryOf } from './model'
 
 /*
- * One certificate: every field the service returned (those we do not know too), and subject,
- * SANs, issuer, validity and SHA-256 fingerprint read from the certificate itself (main asks
- * for its public PEM and parses it) when it can be had.
+ * One certificate: subject, SANs, issuer, validity and SHA-256 fingerprint read from the
+ * certificate itself (main asks for its public PEM and parses it) when it can be had, then the
+ * fields the service returned. A service field that only repeats what the certificate says
+ * (or the header shows) is folded away, so no fact is shown twice; when the certificate
+ * cannot be read, every service field is shown.
  */
 
 interface Details {
@@ -26,13 +31,16 @@ interface DetailsPaneProps {
 }
 
 export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) {
+  // The row's folder is part of the key: after a move the list is refreshed, and the details
+  // read the moved certificate again instead of showing its old folder.
+  const folderKey = `${row.folderId ?? ''}/${row.folderPath.join('/')}`
   // A short pause, so arrowing through the list does not ask the service for every row.
   const read = useBridgeRead<Details | null>(
     async () => ({
       id: row.id,
       ...(await bridge.call('certificates.details', { profileId, id: row.id, readPem: !offline })),
     }),
-    [profileId, row.id, offline],
+    [profileId, row.id, offline, folderKey],
     null,
     { delayMs: 150 },
   )
@@ -41,6 +49,9 @@ export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) 
 
   const current = details?.id === row.id ? details : null
   const expiry = expiryOf(row, now)
+  const { shown, folded } = current?.item
+    ? repeatedServiceFields(current.item, current.facts)
+    : { shown: [], folded: [] }
   return (
     <aside className="cert-details" aria-label="Certificate details">
       <h2 className="cert-details-title">{row.name}</h2>
@@ -50,7 +61,7 @@ export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) 
       </p>
       <h3>From the certificate</h3>
       {current?.facts ? (
-        <FactsList facts={current.facts} />
+        <FactsList facts={current.facts} label={row.name} />
       ) : (
         <p className="muted">
           {offline
@@ -65,18 +76,18 @@ export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) 
       <h3>Fields from the service</h3>
       {error ? <p className="field-error">{error.message}</p> : null}
       {current?.item ? (
-        <dl className="cert-fields">
-          {Object.entries(current.item).map(([key, value]) => (
-            <div key={key}>
-              <dt>{key}</dt>
-              <dd className={typeof value === 'string' ? undefined : 'mono-small'}>
-                {Array.isArray(value) && value.every((entry) => typeof entry === 'string')
-                  ? value.join(', ') || '—'
-                  : displayValue(value)}
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <>
+          <ServiceFields fields={shown} />
+          {folded.length > 0 ? (
+            <details className="cert-repeated">
+              <summary>
+                {folded.length} more {folded.length === 1 ? 'field repeats' : 'fields repeat'} what
+                is shown above
+              </summary>
+              <ServiceFields fields={folded} />
+            </details>
+          ) : null}
+        </>
       ) : current ? (
         <p className="muted">Not in the cache.</p>
       ) : null}
@@ -84,7 +95,53 @@ export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) 
   )
 }
 
-export function FactsList({ facts }: { facts: CertificateFacts }) {
+function ServiceFields({ fields }: { fields: Array<[string, unknown]> }) {
+  if (fields.length === 0) return null
+  return (
+    <dl className="cert-fields" data-testid="cert-service-fields">
+      {fields.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd className={typeof value === 'string' ? undefined : 'cert-mono'}>
+            <ServiceValue name={key} value={value} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+function ServiceValue({ name, value }: { name: string; value: unknown }) {
+  if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) {
+    return <>{value.join(', ') || '—'}</>
+  }
+  // Dates read as local dates that never break mid-string; the service's words in the tooltip.
+  if (typeof value === 'string' && /(At|^not(Before|After)|^valid(From|To))$/.test(name)) {
+    const at = parseTimestamp(value)
+    if (at !== null) return <LocalDate at={at} original={value} />
+  }
+  return <>{displayValue(value)}</>
+}
+
+function LocalDate({ at, original }: { at: number; original: string }) {
+  return (
+    <time className="cert-date" dateTime={toIso(at)} title={`${formatLocalFull(at)} (${original})`}>
+      {formatLocal(at)}
+    </time>
+  )
+}
+
+function FactDate({ value }: { value: string }) {
+  const at = parseTimestamp(value)
+  return at === null ? (
+    <span className="cert-date">{value}</span>
+  ) : (
+    <LocalDate at={at} original={value} />
+  )
+}
+
+export function FactsList({ facts, label }: { facts: CertificateFacts; label?: string }) {
+  const of = label === undefined ? '' : ` of ${label}`
   return (
     <dl className="cert-fields">
       <div>
@@ -101,11 +158,15 @@ export function FactsList({ facts }: { facts: CertificateFacts }) {
       </div>
       <div>
         <dt>Valid from</dt>
-        <dd>{facts.notBefore}</dd>
+        <dd>
+          <FactDate value={facts.notBefore} />
+        </dd>
       </div>
       <div>
         <dt>Valid until</dt>
-        <dd>{facts.notAfter}</dd>
+        <dd>
+          <FactDate value={facts.notAfter} />
+        </dd>
       </div>
       <div>
         <dt>Key</dt>
@@ -116,12 +177,34 @@ export function FactsList({ facts }: { facts: CertificateFacts }) {
       </div>
       <div>
         <dt>Serial</dt>
-        <dd className="mono-small">{facts.serialNumber}</dd>
+        <LongValue
+          value={facts.serialNumber}
+          testId="cert-serial"
+          what={`the serial${of}`}
+          copiedNote="Serial copied"
+        />
       </div>
       <div>
         <dt>SHA-256</dt>
-        <dd className="mono-small cert-fingerprint">{facts.fingerprintSha256}</dd>
+        <LongValue
+          value={facts.fingerprintSha256}
+          testId="cert-fingerprint"
+          what={`the SHA-256 fingerprint${of}`}
+          copiedNote="SHA-256 copied"
+        />
       </div>
     </dl>
+  )
+}
+
+/** A hex value shown whole (wrapping anywhere), with Copy beside it. */
+function LongValue(props: { value: string; testId: string; what: string; copiedNote: string }) {
+  return (
+    <dd className="cert-long-value">
+      <span className="cert-mono" data-testid={props.testId}>
+        {props.value}
+      </span>
+      <CopyButton value={props.value} what={props.what} copiedNote={props.copiedNote} />
+    </dd>
   )
 }

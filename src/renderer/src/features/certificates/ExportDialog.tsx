@@ -17,7 +17,7 @@ import { useAction } from './useAction'
 
 /*
  * Op 12: the 8 formats, each with what its file holds; a passphrase (masked, typed twice) for
- * the formats that carry or protect a key. Main fetches and writes the file; this dialog only
+ * the formats that carry or protect a key, cleared whenever the format changes. Main fetches and writes the file; this dialog only
  * learns where it went, its size and SHA-256.
  */
 
@@ -98,6 +98,10 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
                 checked={format === candidate}
                 onChange={() => {
                   setFormat(candidate)
+                  // A passphrase typed for one format is never carried to another: a PEM
+                  // bundle must not ship an encrypted key the user did not ask for there.
+                  setPassphrase('')
+                  setAgain('')
                   setSaved(null)
                   clearError()
                 }}
@@ -145,7 +149,7 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
             <div className="banner-message">
               <code className="cert-saved-path">{saved.path}</code>
             </div>
-            <div className="banner-message mono-small">SHA-256 {saved.sha256}</div>
+            <div className="banner-message mono-small cert-saved-hash">SHA-256 {saved.sha256}</div>
           </div>
           <div className="banner-action">
             <Button

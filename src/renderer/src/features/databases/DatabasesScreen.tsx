@@ -11,6 +11,7 @@ import { concerns } from '../../lib/cache-events'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { KnownName } from '../../ui/KnownName'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { Table, type Column } from '../../ui/Table'
 import { isRecord, text } from '../ops-common/call'
@@ -49,7 +50,12 @@ function StatusBadge({ rotation }: { rotation: RotationRecord }) {
 
 const HISTORY_COLUMNS: Column<RotationRecord>[] = [
   { key: 'at', header: 'Requested', render: (r) => <RelativeTime at={r.requestedAt} withLocal /> },
-  { key: 'database', header: 'Database', className: 'col-mono', render: (r) => r.databaseId },
+  {
+    key: 'database',
+    header: 'Database',
+    className: 'col-mono',
+    render: (r) => <KnownName id={r.databaseId} />,
+  },
   {
     key: 'mode',
     header: 'How',
@@ -219,7 +225,12 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
           </>
         }
       >
-        <IdField label="Database ID" {...form.field('id')} suggestions={databases.suggestions} />
+        <IdField
+          label="Database ID"
+          {...form.field('id')}
+          suggestions={databases.suggestions}
+          known={databases}
+        />
         <ul className="op-explain" aria-label="How the engine takes the new certificate">
           <li>
             <strong>In-place reload</strong> (the usual case): the database certificate authority

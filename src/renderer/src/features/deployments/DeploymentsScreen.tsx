@@ -116,11 +116,17 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
           </li>
         </ul>
         <div className="op-form-row">
-          <IdField label="Node ID" {...form.field('nodeId')} suggestions={nodes.suggestions} />
+          <IdField
+            label="Node ID"
+            {...form.field('nodeId')}
+            suggestions={nodes.suggestions}
+            known={nodes}
+          />
           <IdField
             label="Deployment ID"
             {...form.field('deploymentId')}
             suggestions={deployments.suggestions}
+            known={deployments}
           />
         </div>
       </WriteForm>

@@ -92,7 +92,12 @@ function SchemaLookup({ profile }: { profile: Profile }) {
           if (form.check() !== null) void load()
         }}
       >
-        <IdField label="Schema slug" {...form.field('slug')} suggestions={slugs.suggestions} />
+        <IdField
+          label="Schema slug"
+          {...form.field('slug')}
+          suggestions={slugs.suggestions}
+          known={slugs}
+        />
         <div className="op-form-actions">
           <Button type="submit" variant="primary" busy={lookup.busy} disabled={!profile.signedIn}>
             Look up
@@ -191,12 +196,14 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
         noun="environment"
         order={start}
         suggestions={environments.suggestions}
+        knownIds={environments}
         before={
           <IdField
             label="Folder ID"
             value={folderId}
             onChange={chooseFolder}
             suggestions={folders.suggestions}
+            known={folders}
             error={form.errorOf('folderId')}
             hint={folderName ? `Folder: ${folderName}` : 'The folder whose environments you order.'}
           />

@@ -2,6 +2,7 @@ import type { Migration } from '../../../../shared/api'
 import { extraFields } from '../../lib/extra-fields'
 import { Badge } from '../../ui/Badge'
 import { KeyValue, KeyValueTable } from '../../ui/KeyValueTable'
+import { KnownName } from '../../ui/KnownName'
 
 /*
  * A migration object (the spec's 2.4) shown whole: every field the contract names, in a
@@ -31,6 +32,9 @@ const FIELDS: { key: keyof Migration; label: string }[] = [
   { key: 'completedAt', label: 'Completed' },
 ]
 
+/** Fields holding another object's id: shown with the name an answer gave it. */
+const ID_FIELDS: readonly (keyof Migration)[] = ['deploymentId', 'sourceNodeId', 'targetNodeId']
+
 const KNOWN = ['status', 'progress', 'verification', ...FIELDS.map((field) => field.key)]
 
 export function statusTone(status: string) {
@@ -57,7 +61,11 @@ export function MigrationDetails({ migration }: { migration: Migration }) {
             <tr key={key}>
               <th scope="row">{fieldLabel}</th>
               <td>
-                <KeyValue name={key} value={migration[key]} label={`${label}: ${fieldLabel}`} />
+                {ID_FIELDS.includes(key) && typeof migration[key] === 'string' ? (
+                  <KnownName id={migration[key]} />
+                ) : (
+                  <KeyValue name={key} value={migration[key]} label={`${label}: ${fieldLabel}`} />
+                )}
               </td>
             </tr>
           ))}

@@ -4,6 +4,7 @@ import { useAppStore } from '../../app/store'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
+import { KnownObjectsProfile } from '../../lib/known-objects'
 import { MigrationDetails, statusTone } from './MigrationDetails'
 import { ResolveMigrationDialog } from './ResolveMigrationDialog'
 import { useMigrationsStore } from './store'
@@ -93,7 +94,9 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
                 <Badge tone={statusTone(migration.status)}>{migration.status}</Badge>
                 <span className="muted">resolved {formatLocalFull(resolvedAt)}</span>
               </header>
-              <MigrationDetails migration={migration} />
+              <KnownObjectsProfile.Provider value={profile.id}>
+                <MigrationDetails migration={migration} />
+              </KnownObjectsProfile.Provider>
             </article>
           ))
         )}

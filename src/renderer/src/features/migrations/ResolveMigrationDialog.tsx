@@ -12,6 +12,7 @@ import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
 import { useWrite } from '../ops-common/useWrite'
 import { explainResolveError } from './explain'
+import { KnownMigration } from './KnownMigration'
 import { resolveFormSchema, type AuthoritativeSide } from './form-schema'
 
 /*
@@ -135,9 +136,13 @@ export function ResolveMigrationDialog({
           label="Migration id"
           {...form.field('id')}
           suggestions={ids.suggestions}
-          hint="Recent ids and, on the sandbox, migrations that need attention are suggested."
+          known={ids}
+          hint="Recent ids, migrations an answer named and, on the sandbox, those that need attention are suggested. A link from the service's console gives its id."
           placeholder="e.g. 7d9f0c1e-…"
         />
+        {form.values.id !== '' && form.errorOf('id') === undefined ? (
+          <KnownMigration profileId={profile.id} id={form.values.id} />
+        ) : null}
 
         <fieldset
           className="field resolve-sides"

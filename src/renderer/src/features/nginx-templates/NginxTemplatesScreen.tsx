@@ -69,6 +69,7 @@ export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
         noun="folder"
         order={start}
         suggestions={folders.suggestions}
+        knownIds={folders}
         save={(items) => bridge.call('nginxTemplates.reorder', { profileId: profile.id, items })}
         onSaved={(order, sent) => {
           for (const id of sent) folders.remember(id)

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import type { KnownIds } from '../../lib/suggestions'
 import { Field } from '../../ui/Field'
 import { SuggestInput } from '../../ui/SuggestInput'
 
@@ -8,6 +9,8 @@ interface IdFieldProps {
   onChange: (value: string) => void
   /** Recent ids of this profile, then sandbox seed ids. */
   suggestions: readonly string[]
+  /** Names beside the suggested ids, and which id a pasted console link gives. */
+  known?: KnownIds
   error?: string | undefined
   hint?: ReactNode
   placeholder?: string
@@ -16,12 +19,16 @@ interface IdFieldProps {
   onEnter?: () => void
 }
 
-/** An id input with its suggestions, checked as the user types (the owner passes the error). */
+/**
+ * An id input with its suggestions, checked as the user types (the owner passes the error). A
+ * pasted link of the service's web console gives its id.
+ */
 export function IdField({
   label,
   value,
   onChange,
   suggestions,
+  known,
   error,
   hint,
   placeholder,
@@ -36,6 +43,9 @@ export function IdField({
           className="input input-mono"
           value={value}
           suggestions={suggestions}
+          names={known?.names}
+          idKind={known?.kind}
+          onIdPasted={onChange}
           placeholder={placeholder}
           disabled={disabled}
           onChange={(event) => onChange(event.target.value.trim())}

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react'
 import type { Profile } from '../../../../shared/bridge'
+import { KnownObjectsProfile } from '../../lib/known-objects'
 import './ops.css'
 
 /** An operation screen: its title, what it does on which profile, actions, then its content. */
@@ -13,7 +14,8 @@ export function OpScreen({
   title: string
   /** "Cancel a copy job on": the profile's name follows. */
   doing: string
-  profile: Pick<Profile, 'name'>
+  /** Its id, when given, names the ids shown on the screen (KnownName). */
+  profile: Pick<Profile, 'name'> & Partial<Pick<Profile, 'id'>>
   actions?: ReactNode
   children: ReactNode
 }) {
@@ -29,7 +31,9 @@ export function OpScreen({
         </div>
         {actions ? <div className="screen-actions">{actions}</div> : null}
       </header>
-      {children}
+      <KnownObjectsProfile.Provider value={profile.id ?? null}>
+        {children}
+      </KnownObjectsProfile.Provider>
     </section>
   )
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { z } from 'zod'
 import type { OrderedItem } from '../../../../shared/bridge/channels/operations'
+import type { KnownIds } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { checkOne } from '../../lib/schema-form'
 import { IdField } from './IdField'
@@ -22,6 +23,8 @@ interface OrderEditorProps {
   /** What the app knows of each id (name, folder), from the last answer. */
   known: Map<string, OrderedItem>
   suggestions: readonly string[]
+  /** Names of ids the last answer did not carry, and which id a pasted link gives. */
+  knownIds?: KnownIds | undefined
   addLabel: string
   disabled?: boolean
 }
@@ -32,6 +35,7 @@ export function OrderEditor({
   onChange,
   known,
   suggestions,
+  knownIds,
   addLabel,
   disabled = false,
 }: OrderEditorProps) {
@@ -59,11 +63,10 @@ export function OrderEditor({
         <SortableList
           label={label}
           disabled={disabled}
-          entries={ids.map((id) => ({
-            id,
-            label: known.get(id)?.name ?? id,
-            detail: known.get(id)?.name ? id : undefined,
-          }))}
+          entries={ids.map((id) => {
+            const name = known.get(id)?.name ?? knownIds?.names.get(id)
+            return { id, label: name ?? id, detail: name ? id : undefined }
+          })}
           onReorder={onChange}
           onRemove={(id) => onChange(ids.filter((item) => item !== id))}
         />
@@ -76,6 +79,7 @@ export function OrderEditor({
           error={addError}
           disabled={disabled}
           suggestions={suggestions.filter((value) => !ids.includes(value))}
+          {...(knownIds ? { known: knownIds } : {})}
           onEnter={add}
         />
         <div className="op-form-actions op-add">

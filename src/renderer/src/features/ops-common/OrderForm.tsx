@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type { KnownOrder } from '../../../../shared/bridge/channels/operations'
+import type { KnownIds } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { IssueList } from './IssueList'
@@ -26,6 +27,8 @@ interface OrderFormProps {
   /** The list being ordered, where it started (useStartingOrder). */
   order: Pick<ReturnType<typeof useStartingOrder>, 'ids' | 'setIds' | 'knownById'>
   suggestions: readonly string[]
+  /** Names beside the suggested ids (objects the service's answers carried). */
+  knownIds?: KnownIds
   /** Fields before the list (the folder); `ready` says whether they are valid. */
   before?: ReactNode
   ready?: () => boolean
@@ -76,6 +79,7 @@ export function OrderForm(props: OrderFormProps) {
           }}
           known={known}
           suggestions={props.suggestions}
+          knownIds={props.knownIds}
           addLabel={props.addLabel}
           disabled={save.busy}
         />

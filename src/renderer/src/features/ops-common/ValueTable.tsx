@@ -1,4 +1,5 @@
 import { formatLocalFull, parseTimestamp } from '../../lib/time'
+import { KnownName } from '../../ui/KnownName'
 import { isRecord } from './call'
 
 /*
@@ -6,6 +7,9 @@ import { isRecord } from './call'
  * lists of plain values are joined, ISO timestamps are shown in local time beside the exact
  * value. Never a JSON dump: unknown fields are shown like known ones.
  */
+
+/** A UUID in an answer is an object's id: shown with its name when one is known. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/
 
@@ -24,6 +28,7 @@ function Scalar({ value }: { value: unknown }) {
         )
       }
     }
+    if (UUID.test(value)) return <KnownName id={value} />
     return <span className="value-text">{value}</span>
   }
   return <>{String(value)}</>

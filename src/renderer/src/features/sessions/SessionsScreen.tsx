@@ -9,7 +9,7 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { shownError, useCachedList } from '../../lib/cached-list-store'
-import { parseTimestamp } from '../../lib/time'
+import { parseTimestamp, type Tense } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { ExtraFields } from './ExtraFields'
 import { LogoutUrlOffer } from './LogoutUrlOffer'
@@ -22,11 +22,11 @@ const AUTH_METHOD_LABELS: Record<string, string> = {
   email_otp: 'Email one-time code',
 }
 
-function Timestamp({ value }: { value: number | null }) {
+function Timestamp({ value, tense = 'past' }: { value: number | null; tense?: Tense }) {
   if (value === null) return <span className="muted">—</span>
   // Seconds or milliseconds (the unit is not in the spec): the app's one timestamp reader.
   const at = parseTimestamp(value)
-  return at === null ? <>{String(value)}</> : <RelativeTime at={at} withLocal />
+  return at === null ? <>{String(value)}</> : <RelativeTime at={at} withLocal tense={tense} />
 }
 
 function Text({ value }: { value: string | null }) {
@@ -38,66 +38,91 @@ function Text({ value }: { value: string | null }) {
  * session (current badge, sign-in method, id, and any field the contract does not name) and the
  * client (IP address, user agent). Every field is still shown in full; nothing is truncated.
  */
-const COLUMNS: SortableColumn<Session>[] = [
-  {
-    key: 'session',
-    header: 'Session',
-    className: 'col-session',
-    render: (s) => (
-      <div className="cell-stack">
-        <span className="cell-line">
-          {s.isCurrent ? <Badge tone="info">This session</Badge> : null}
-          <span title={`authMethod: ${s.authMethod}`}>
-            {AUTH_METHOD_LABELS[s.authMethod] ?? s.authMethod}
+function columnsFor(signedIn: boolean): SortableColumn<Session>[] {
+  return [
+    {
+      key: 'session',
+      header: 'Session',
+      className: 'col-session',
+      render: (s) => (
+        <div className="cell-stack">
+          <span className="cell-line">
+            {s.isCurrent ? <CurrentBadge signedIn={signedIn} /> : null}
+            <span title={`authMethod: ${s.authMethod}`}>
+              {AUTH_METHOD_LABELS[s.authMethod] ?? s.authMethod}
+            </span>
           </span>
-        </span>
-        <span className="mono-small" title="Session ID">
-          {s.id}
-        </span>
-        <ExtraFields session={s} />
-      </div>
-    ),
-  },
-  {
-    key: 'createdAt',
-    header: 'Created',
-    sortField: 'createdAt',
-    render: (s) => <Timestamp value={s.createdAt} />,
-  },
-  {
-    key: 'lastSeenAt',
-    header: 'Last seen',
-    sortField: 'lastSeenAt',
-    render: (s) => <Timestamp value={s.lastSeenAt} />,
-  },
-  {
-    key: 'expiresAt',
-    header: 'Expires',
-    sortField: 'expiresAt',
-    render: (s) => <Timestamp value={s.expiresAt} />,
-  },
-  {
-    key: 'mfaSatisfiedAt',
-    header: 'MFA satisfied',
-    sortField: 'mfaSatisfiedAt',
-    render: (s) => <Timestamp value={s.mfaSatisfiedAt} />,
-  },
-  {
-    key: 'client',
-    header: 'Client',
-    className: 'col-client',
-    render: (s) => (
-      <div className="cell-stack">
-        <span className="mono-small" title="IP address">
-          <Text value={s.ipAddress} />
-        </span>
-        <span className="agent" title="User agent">
-          <Text value={s.userAgent} />
-        </span>
-      </div>
-    ),
-  },
-]
+          <span className="mono-small" title="Session ID">
+            {s.id}
+          </span>
+          <ExtraFields session={s} />
+        </div>
+      ),
+    },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      sortField: 'createdAt',
+      render: (s) => <Timestamp value={s.createdAt} />,
+    },
+    {
+      key: 'lastSeenAt',
+      header: 'Last seen',
+      sortField: 'lastSeenAt',
+      render: (s) => <Timestamp value={s.lastSeenAt} />,
+    },
+    {
+      key: 'expiresAt',
+      header: 'Expires',
+      sortField: 'expiresAt',
+      render: (s) => <Timestamp value={s.expiresAt} tense="any" />,
+    },
+    {
+      key: 'mfaSatisfiedAt',
+      header: 'MFA satisfied',
+      sortField: 'mfaSatisfiedAt',
+      render: (s) => <Timestamp value={s.mfaSatisfiedAt} />,
+    },
+    {
+      key: 'client',
+      header: 'Client',
+      className: 'col-client',
+      render: (s) => (
+        <div className="cell-stack">
+          <span className="mono-small" title="IP address">
+            <Text value={s.ipAddress} />
+          </span>
+          <span className="agent" title="User agent">
+            <Text value={s.userAgent} />
+          </span>
+        </div>
+      ),
+    },
+  ]
+}
+
+const SIGNED_IN_COLUMNS = columnsFor(true)
+const SIGNED_OUT_COLUMNS = columnsFor(false)
+
+/**
+ * The saved list's `isCurrent` was true when it was read; once the profile is signed out (logged
+ * out, or its token refused) that session is no longer this app's, so it says so.
+ */
+function CurrentBadge({ signedIn }: { signedIn: boolean }) {
+  if (signedIn) return <Badge tone="info">This session</Badge>
+  return (
+    <span title="This profile has signed out since the list was saved: this was its session then">
+      <Badge>Was this session</Badge>
+    </span>
+  )
+}
+
+/** Where the profile's token lives decides what logging out deletes. */
+function tokenFate(profile: Profile): string {
+  return profile.tokenStorage === 'session'
+    ? 'forgets the access token of this profile, which was kept for this session only (in memory, never in the system keychain)'
+    : 'deletes the access token of this profile from the system keychain'
+}
 
 export function SessionsScreen({ profile }: { profile: Profile }) {
   const state = useSessionsStore()
@@ -189,13 +214,13 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
       ) : (
         <VirtualTable
           label="Sessions"
-          columns={COLUMNS}
+          columns={profile.signedIn ? SIGNED_IN_COLUMNS : SIGNED_OUT_COLUMNS}
           estimateRowHeight={58}
           source={source}
           sort={state.sort}
           onSort={(sort) => void state.setSort(sort)}
           rowKey={(s) => s.id}
-          rowClassName={(s) => (s.isCurrent ? 'row-current' : undefined)}
+          rowClassName={(s) => (s.isCurrent && profile.signedIn ? 'row-current' : undefined)}
           empty={
             state.fetchedAt === null
               ? 'No sessions saved for this profile yet.'
@@ -217,10 +242,7 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
           })
         }}
       >
-        <p>
-          This ends the current session on the service and deletes the access token of this profile
-          from the system keychain.
-        </p>
+        <p>This ends the current session on the service and {tokenFate(profile)}.</p>
         <p>The profile stays, signed out: using it again needs a new access token.</p>
         {profile.protected ? (
           <p>

@@ -2,16 +2,12 @@ import {
   autocompletion,
   closeBrackets,
   closeBracketsKeymap,
+  closeCompletion,
   completionKeymap,
 } from '@codemirror/autocomplete'
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql'
-import {
-  bracketMatching,
-  defaultHighlightStyle,
-  indentOnInput,
-  syntaxHighlighting,
-} from '@codemirror/language'
+import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language'
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search'
 import { Compartment, EditorState, Prec, StateEffect, StateField } from '@codemirror/state'
 import {
@@ -26,6 +22,7 @@ import {
   type DecorationSet,
 } from '@codemirror/view'
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react'
+import { sqlEditorTheme, sqlHighlightStyle } from './editor-theme'
 
 /*
  * Our own thin React wrapper around CodeMirror 6 with the PostgreSQL dialect: highlighting,
@@ -125,10 +122,16 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
     useEffect(() => {
       const parent = host.current
       if (!parent) return
+      // Running closes the completion popup: it would otherwise stay over the results.
+      const runAnd = (run: () => void) => (target: EditorView) => {
+        closeCompletion(target)
+        run()
+        return true
+      }
       const runKeys = Prec.highest(
         keymap.of([
-          { key: 'Mod-Enter', run: () => (callbacks.current.onRunCurrent(), true) },
-          { key: 'Shift-Mod-Enter', run: () => (callbacks.current.onRunAll(), true) },
+          { key: 'Mod-Enter', run: runAnd(() => callbacks.current.onRunCurrent()) },
+          { key: 'Shift-Mod-Enter', run: runAnd(() => callbacks.current.onRunAll()) },
           { key: 'Escape', run: () => callbacks.current.onCancel() },
         ]),
       )
@@ -146,7 +149,8 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
             closeBrackets(),
             highlightActiveLine(),
             highlightSelectionMatches(),
-            syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+            syntaxHighlighting(sqlHighlightStyle),
+            sqlEditorTheme,
             autocompletion(),
             language.current.of(sqlLanguage(undefined)),
             decorations,

@@ -67,8 +67,9 @@ function words(state: StatusWord, table: Record<string, string>): string {
 
 function When({ at }: { at: number | null }) {
   if (at === null) return <span className="muted">—</span>
-  // Inline in a line of badges: relative, with the exact local time in the tooltip.
-  return <RelativeTime at={at} />
+  // Inline in a line of badges: relative, with the exact local time in the tooltip. An
+  // incident's times may lie ahead (scheduled maintenance), so the future is kept.
+  return <RelativeTime at={at} tense="any" />
 }
 
 function IncidentCard({

@@ -71,6 +71,7 @@ export function StorageScreen({ profile }: { profile: Profile }) {
           label="Copy job ID"
           {...form.field('id')}
           suggestions={jobs.suggestions}
+          known={jobs}
           hint="A UUID. Recent ids and, on the sandbox, its queued and running jobs are suggested."
         />
       </WriteForm>

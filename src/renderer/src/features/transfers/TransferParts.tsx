@@ -1,10 +1,12 @@
 import { useState } from 'react'
-import type { Transfer } from '../../../../shared/bridge'
+import type { ListedTransfer, Transfer } from '../../../../shared/bridge'
 import type { TransferProgress } from '../../../../shared/bridge/channels/volumes'
 import { useAppStore } from '../../app/store'
 import { asBridgeError, bridge } from '../../bridge'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
+import { StatusNote } from '../../ui/StatusNote'
+import { BrowserDownloadButton } from './TransferButtons'
 import { exactBytes, formatBytes, formatDuration, formatRate } from './format'
 import { copyText } from '../../lib/clipboard'
 
@@ -80,11 +82,18 @@ export function durationOf(transfer: Transfer, now = Date.now()): string {
   return formatDuration(Math.max(0, (end - transfer.startedAt) / 1000))
 }
 
-export function FileActions({ transfer }: { transfer: Transfer }) {
+export function FileActions({ transfer }: { transfer: ListedTransfer }) {
   const mode = useAppStore((s) => s.mode)
   const [note, setNote] = useState<string | null>(null)
   const destination = transfer.destination
   if (destination === null || transfer.state !== 'completed') return null
+  if (transfer.fileMissing === true) {
+    return (
+      <span className="transfer-missing" data-testid="transfer-missing">
+        The file is no longer on disk: it was moved or deleted
+      </span>
+    )
+  }
 
   const reveal = (target: 'file' | 'folder') => {
     setNote(null)
@@ -112,14 +121,11 @@ export function FileActions({ transfer }: { transfer: Transfer }) {
           </Button>
         </>
       ) : null}
+      {mode === 'web' ? <BrowserDownloadButton transfer={transfer} onNote={setNote} /> : null}
       <Button size="small" onClick={copy} aria-label={`Copy the path of ${transfer.label}`}>
         Copy path
       </Button>
-      {note ? (
-        <span className="muted" role="status">
-          {note}
-        </span>
-      ) : null}
+      <StatusNote note={note} />
     </div>
   )
 }

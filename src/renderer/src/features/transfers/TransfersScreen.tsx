@@ -1,14 +1,16 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { Profile, Transfer } from '../../../../shared/bridge'
+import type { ListedTransfer, Profile, Transfer } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { CopyButton } from '../../ui/CopyButton'
 import { ScreenHeader } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
 import { useNow } from '../../ui/useNow'
 import { exactBytes, formatBytes } from './format'
 import { progressOf, useTransfersStore } from './store'
+import { RetryButton } from './TransferButtons'
 import { durationOf, FileActions, TransferProgressView, TransferStateBadge } from './TransferParts'
 import './transfers.css'
 
@@ -24,6 +26,11 @@ const KIND_LABELS: Record<Transfer['kind'], string> = {
  */
 const WEB_NOTE = ' In the browser, copy a path to open the file from your file manager.'
 
+/** The first and last characters of a hash, enough to compare by eye. */
+function shortHash(hash: string): string {
+  return hash.length <= 20 ? hash : `${hash.slice(0, 12)}…${hash.slice(-6)}`
+}
+
 export function TransfersScreen({ profile }: { profile: Profile | null }) {
   const { rows, progress, loaded, error, connect, cancel } = useTransfersStore()
   const [onlyThisProfile, setOnlyThisProfile] = useState(false)
@@ -37,7 +44,7 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
     [rows, onlyThisProfile, profile],
   )
 
-  const columns: Column<Transfer>[] = [
+  const columns: Column<ListedTransfer>[] = [
     {
       key: 'name',
       header: 'Name',
@@ -82,9 +89,21 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
         t.sha256 === null ? (
           <span className="muted">—</span>
         ) : (
-          <span className="mono-small transfer-hash" data-testid="transfer-sha256">
-            {t.sha256}
-          </span>
+          <div className="transfer-hash-cell">
+            {/* Shortened to one line; the whole hash is in the tooltip and copied by Copy. */}
+            <span
+              className="mono-small transfer-hash"
+              data-testid="transfer-sha256"
+              title={t.sha256}
+            >
+              {shortHash(t.sha256)}
+            </span>
+            <CopyButton
+              value={t.sha256}
+              what={`the SHA-256 of ${t.label}`}
+              copiedNote="SHA-256 copied"
+            />
+          </div>
         ),
     },
     {
@@ -101,6 +120,7 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
               </Button>
             </>
           ) : null}
+          <RetryButton transfer={t} />
           {t.errorMessage ? (
             <span className="transfer-error" title={t.errorCode ?? undefined}>
               {t.errorCode ? <code>{t.errorCode}</code> : null} {t.errorMessage}

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { BridgeError, Transfer } from '../../../../shared/bridge'
+import type { BridgeError, ListedTransfer, Transfer } from '../../../../shared/bridge'
 import type { TransferProgress } from '../../../../shared/bridge/channels/volumes'
 import { asBridgeError, bridge } from '../../bridge'
 import { concerns } from '../../lib/cache-events'
@@ -12,7 +12,7 @@ import { concerns } from '../../lib/cache-events'
  */
 
 interface TransfersState {
-  rows: Transfer[]
+  rows: ListedTransfer[]
   progress: Record<string, TransferProgress>
   loaded: boolean
   error: BridgeError | null

@@ -110,7 +110,12 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
           </>
         }
       >
-        <IdField label="Folder ID" {...form.field('id')} suggestions={folders.suggestions} />
+        <IdField
+          label="Folder ID"
+          {...form.field('id')}
+          suggestions={folders.suggestions}
+          known={folders}
+        />
         <fieldset className="field">
           <legend className="field-label">Move to</legend>
           {DESTINATIONS.map((choice) => (
@@ -131,6 +136,7 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
             {...form.field('parentId')}
             error={intoItself ?? form.errorOf('parentId')}
             suggestions={folders.suggestions.filter((value) => value !== folderId)}
+            known={folders}
             hint="A UUID. The folder cannot go into itself or one of its subfolders."
           />
         ) : null}

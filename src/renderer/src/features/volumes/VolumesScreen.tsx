@@ -18,6 +18,7 @@ import {
   TransferProgressView,
   TransferStateBadge,
 } from '../transfers/TransferParts'
+import { canRetry, RetryButton } from '../transfers/TransferButtons'
 import '../transfers/transfers.css'
 import './volumes.css'
 
@@ -136,6 +137,9 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
               value={nodeId}
               onChange={(event) => setNodeId(event.target.value)}
               suggestions={nodes.suggestions}
+              names={nodes.names}
+              idKind={nodes.kind}
+              onIdPasted={setNodeId}
               className="input volume-mono"
             />
           )}
@@ -151,6 +155,9 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
               value={name}
               onChange={(event) => setName(event.target.value)}
               suggestions={nameSuggestions}
+              names={volumes.names}
+              idKind={volumes.kind}
+              onIdPasted={setName}
             />
           )}
         </Field>
@@ -233,6 +240,11 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
                 </p>
               )}
               <FileActions transfer={transfer} />
+              {canRetry(transfer) ? (
+                <div className="transfer-actions">
+                  <RetryButton transfer={transfer} />
+                </div>
+              ) : null}
             </ExportCard>
           ))}
           <button type="button" className="volume-link" onClick={() => navigate('transfers')}>

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises'
+import type { Command } from 'commander'
+import { Argument } from 'commander'
+import { OPERATION_NAMES, operations } from '../../shared/api'
+import { CliError } from '../exit-codes'
+import { writeJson } from '../output'
+import { collectKeyValue } from '../parse'
+import type { CommandRunner } from './runner'
+
+/*
+ * `infradesk call OPERATION`: any of the service's 22 operations by name, through the app's
+ * `service.call` (checked against the contract before it is sent, recorded in the activity log
+ * when it changes something). Prints the service's answer as JSON.
+ */
+
+interface CallOptions {
+  param?: Record<string, string>
+  query?: Record<string, string>
+  body?: string
+}
+
+export function callCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('call')
+    .description("call any of the service's operations by name; prints its answer as JSON")
+    .addArgument(new Argument('<operation>', 'the operation').choices([...OPERATION_NAMES]))
+    .option('--param <k=v>', 'a path parameter (repeatable)', collectKeyValue)
+    .option('--query <k=v>', 'a query parameter (repeatable)', collectKeyValue)
+    .option('--body <json>', 'the JSON body: inline, @file.json, or @- for standard input')
+    .addHelpText('after', `\nOperations:\n${operationList()}`)
+    .action((operation: string, options: CallOptions, command: Command) =>
+      run(command, { needsProfile: true }, async (session) => {
+        const body = await bodyOf(options.body)
+        const answer = await session.call('service.call', {
+          profileId: await session.profileIdToUse(),
+          operation,
+          params: options.param ?? {},
+          query: options.query ?? {},
+          ...(body === undefined ? {} : { body }),
+        })
+        writeJson(answer)
+      }),
+    )
+}
+
+function operationList(): string {
+  return OPERATION_NAMES.map((name) => {
+    const operation = operations[name]
+    return `  ${name.padEnd(28)} ${operation.method.padEnd(6)} ${operation.path}`
+  }).join('\n')
+}
+
+async function bodyOf(option: string | undefined): Promise<unknown> {
+  if (option === undefined) return undefined
+  let text = option
+  if (option.startsWith('@')) {
+    const file = option.slice(1)
+    text = await readFile(file === '-' ? '/dev/stdin' : file, 'utf8').catch((error: unknown) => {
+      throw CliError.usage(`Cannot read the body file ${file}: ${(error as Error).message}`)
+    })
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw CliError.usage(`--body is not JSON: ${(error as Error).message}`)
+  }
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import type { Command } from 'commander'
+import { Option } from 'commander'
+import { SQL_MAX_ROWS } from '../../shared/bridge/channels/sql'
+import { splitStatements } from '../../shared/sql/splitter'
+import { CliError } from '../exit-codes'
+import { note, writeOut } from '../output'
+import { parsePositiveInt } from '../parse'
+import type { DeskSession } from '../session'
+import type { CommandRunner } from './runner'
+
+/*
+ * `infradesk sql`: each statement of the text through the app's `sql.run` (op 5), so the app's
+ * guard judges it first: a protected profile's write is refused before it is sent unless
+ * `--confirm-write`, and `--read-only` refuses anything not proven read-only. The rows are
+ * written by the console's own formatters (`sql.copy`): CSV and JSON exactly as "Copy as"
+ * gives them, a Markdown table for `--table`.
+ */
+
+type SqlFormat = 'csv' | 'json' | 'table'
+
+interface SqlOptions {
+  db: string
+  file?: string
+  csv?: boolean
+  json?: boolean
+  table?: boolean
+  maxRows: number
+  confirmWrite?: boolean
+  readOnly?: boolean
+}
+
+const DEFAULT_MAX_ROWS = 1000
+
+export function sqlCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('sql')
+    .description('run SQL on a database (op 5), statement by statement')
+    .argument('[sql]', 'the SQL text (or --file)')
+    .requiredOption('--db <id>', 'the database id')
+    .option('--file <file>', 'read the SQL from FILE (- for standard input)')
+    .addOption(new Option('--csv', 'CSV with a header row').conflicts(['json', 'table']))
+    .addOption(new Option('--json', 'an array of row objects').conflicts(['table']))
+    .option('--table', 'an aligned (Markdown) table (the default)')
+    .option(
+      '--max-rows <n>',
+      `rows per statement, at most ${SQL_MAX_ROWS}`,
+      parsePositiveInt,
+      DEFAULT_MAX_ROWS,
+    )
+    .option('--confirm-write', 'confirm writes (needed on a protected profile)')
+    .option('--read-only', 'refuse anything not proven read-only')
+    .action((text: string | undefined, options: SqlOptions, command: Command) =>
+      run(command, { needsProfile: true }, async (session) => {
+        if (options.maxRows > SQL_MAX_ROWS) {
+          throw CliError.usage(`--max-rows is at most ${SQL_MAX_ROWS}`)
+        }
+        const sql = await sqlTextOf(text, options.file)
+        const statements = splitStatements(sql).map((statement) => statement.text)
+        if (statements.length === 0) throw CliError.usage('no SQL statement to run')
+        const format: SqlFormat = options.csv ? 'csv' : options.json ? 'json' : 'table'
+        // JSON goes out as the console's writer made it (int8 and numeric exact, never a float).
+        const jsonTexts: string[] = []
+        for (const statement of statements) {
+          const json = await runStatement(session, statement, options, format)
+          if (json !== null) jsonTexts.push(json)
+        }
+        if (format === 'json') {
+          writeOut(jsonTexts.length === 1 ? (jsonTexts[0] ?? '') : `[${jsonTexts.join(',')}]`)
+        }
+      }),
+    )
+}
+
+async function sqlTextOf(text: string | undefined, file: string | undefined): Promise<string> {
+  if (text !== undefined && file !== undefined)
+    throw CliError.usage('give the SQL or --file, not both')
+  if (text !== undefined) return text
+  if (file === undefined) throw CliError.usage('give the SQL as an argument or with --file')
+  const source = file === '-' ? '/dev/stdin' : file
+  return readFile(source, 'utf8').catch((error: unknown) => {
+    throw CliError.usage(`Cannot read ${file}: ${(error as Error).message}`)
+  })
+}
+
+/** Runs one statement and prints its rows (CSV, table) or returns them as JSON text. */
+async function runStatement(
+  session: DeskSession,
+  statement: string,
+  options: SqlOptions,
+  format: SqlFormat,
+): Promise<string | null> {
+  const profileId = await session.profileIdToUse()
+  const meta = await session.call('sql.run', {
+    profileId,
+    databaseId: options.db,
+    // One tab per statement: nothing of the CLI's shows among the app's editor tabs.
+    tabId: randomUUID(),
+    runId: randomUUID(),
+    readOnly: options.readOnly === true,
+    confirmedWrite: options.confirmWrite === true,
+    sql: statement,
+    maxRows: options.maxRows,
+  })
+  try {
+    for (const line of meta.notes) note(line)
+    if (meta.truncated) note(`Only the first ${meta.rows} rows (--max-rows ${options.maxRows})`)
+    if (meta.fields.length === 0) {
+      // A statement without rows (UPDATE, CREATE ...): its command tag and count.
+      const summary = { command: meta.command, rowCount: meta.rowCount }
+      if (format === 'json') return JSON.stringify(summary)
+      note(`${meta.command}${meta.rowCount === null ? '' : ` ${meta.rowCount}`}`)
+      return null
+    }
+    const copyFormat = format === 'table' ? 'markdown' : format
+    const copied = await session.call('sql.copy', {
+      resultId: meta.resultId,
+      format: copyFormat,
+      headers: true,
+    })
+    if (format === 'json') return copied.text
+    writeOut(copied.text)
+    return null
+  } finally {
+    await session.call('sql.release', { resultIds: [meta.resultId] })
+  }
+}

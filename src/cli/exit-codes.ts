@@ -1,0 +1,87 @@
+import type { BridgeError } from '../shared/bridge'
+
+/*
+ * The exit codes of `infradesk` (issue 23), one per kind of failure a script can act on. The
+ * desk's errors carry a code (the service's, or the app's own such as OFFLINE); each maps to
+ * exactly one exit code here, so `--help`, the README and the tests share one table.
+ */
+
+export const EXIT = {
+  ok: 0,
+  other: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  network: 6,
+  badAnswer: 7,
+} as const
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** The table as `--help` and the README print it. */
+export const EXIT_CODE_HELP = [
+  'Exit codes:',
+  '  0  success',
+  '  1  anything else (a file that cannot be written, a refused SQL write, ...)',
+  '  2  usage: a wrong or missing argument, a value the service refused as invalid',
+  '  3  authentication: no token, or the service answered 401/403',
+  '  4  not found (404, or no such profile)',
+  '  5  conflict (409)',
+  '  6  network or TLS: the service could not be reached, timed out or failed the handshake',
+  "  7  the service's answer was unusable (wrong shape, size or SHA-256)",
+  'The reason is printed on standard error in one line.',
+].join('\n')
+
+const BY_CODE: Record<string, ExitCode> = {
+  VALIDATION_ERROR: EXIT.usage,
+  BAD_URL: EXIT.usage,
+  UNAUTHORIZED: EXIT.auth,
+  FORBIDDEN: EXIT.auth,
+  NOT_SIGNED_IN: EXIT.auth,
+  NOT_FOUND: EXIT.notFound,
+  CONFLICT: EXIT.conflict,
+  OFFLINE: EXIT.network,
+  TIMEOUT: EXIT.network,
+  TLS_ERROR: EXIT.network,
+  BAD_RESPONSE: EXIT.badAnswer,
+  INTEGRITY_ERROR: EXIT.badAnswer,
+}
+
+/** The exit code for an error the desk (or the service through it) reported. */
+export function exitCodeOf(error: Pick<BridgeError, 'code'>): ExitCode {
+  return BY_CODE[error.code] ?? EXIT.other
+}
+
+/** A failure the CLI reports and exits with: one line on stderr, then `exitCode`. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
+    super(message)
+  }
+
+  static usage(message: string): CliError {
+    return new CliError(message, EXIT.usage)
+  }
+
+  static fromBridge(error: BridgeError): CliError {
+    const fields = fieldProblems(error.details)
+    const message = `${error.code}: ${error.message}${fields === '' ? '' : ` (${fields})`}`
+    return new CliError(message, exitCodeOf(error))
+  }
+}
+
+/** A validation error's `details` ([{ path, message }]) as `query.limit: Expected number; …`. */
+function fieldProblems(details: unknown): string {
+  if (!Array.isArray(details)) return ''
+  return details
+    .flatMap((detail: unknown) => {
+      if (detail === null || typeof detail !== 'object') return []
+      const { path, message } = detail as { path?: unknown; message?: unknown }
+      if (typeof message !== 'string') return []
+      const where = Array.isArray(path) && path.length > 0 ? `${path.join('.')}: ` : ''
+      return [`${where}${message}`]
+    })
+    .join('; ')
+}

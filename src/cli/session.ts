@@ -1,0 +1,189 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { ChannelInput, ChannelName, ChannelOutput, Profile } from '../shared/bridge'
+import type { Desk } from '../main/desk'
+import type { DesktopIntegration } from '../main/features/context'
+import type { KeytarLike } from '../main/vault'
+import { defaultDataDir } from '../main/web/options'
+import { CliError, EXIT } from './exit-codes'
+
+/*
+ * The desk (src/main/desk.ts: profiles, keychain, settings, cache, client, network) opened for
+ * one command, and the profile the command works as. Commands call the desk's bridge channels,
+ * as the window does, so the guards, checks and writers are the app's own.
+ *
+ * `--profile NAME`: the app's data folder and its keychain (service "Infradesk").
+ * `--url URL`: the token from INFRADESK_TOKEN, held in this process's memory only, under a
+ * throwaway profile in a throwaway data folder, removed again at the end: scripts and CI have
+ * no keychain, and nothing of theirs lands in the app's folder.
+ */
+
+export const TOKEN_ENV = 'INFRADESK_TOKEN'
+
+export interface ConnectionOptions {
+  profile?: string | undefined
+  url?: string | undefined
+  dataDir?: string | undefined
+  /** PEM file of CA certificates a `--url` service is trusted by (a private CA). */
+  caFile?: string | undefined
+}
+
+/**
+ * Answers the desk's save dialog with the path the command line named (`--out`): the desk then
+ * writes there with the app's atomic writer, replacing a file of that name as the dialog would.
+ */
+class TerminalIntegration implements DesktopIntegration {
+  saveTo: string | null = null
+
+  async chooseSavePath(): Promise<string | null> {
+    return this.saveTo
+  }
+  async chooseOpenFile(): Promise<string | null> {
+    return null
+  }
+  showItemInFolder(): void {}
+  async openPath(): Promise<void> {}
+  notify(): void {}
+}
+
+/** A keychain of this process's memory: `--url` runs keep their token nowhere else. */
+function memoryKeychain(): KeytarLike {
+  const items = new Map<string, string>()
+  const key = (service: string, account: string) => `${service}\u0000${account}`
+  return {
+    getPassword: async (service, account) => items.get(key(service, account)) ?? null,
+    setPassword: async (service, account, password) => {
+      items.set(key(service, account), password)
+    },
+    deletePassword: async (service, account) => items.delete(key(service, account)),
+  }
+}
+
+export class DeskSession {
+  private profileId: string | null = null
+
+  private constructor(
+    readonly desk: Desk,
+    private readonly terminal: TerminalIntegration,
+    private readonly connection: ConnectionOptions,
+    private readonly throwawayFolder: string | null,
+  ) {}
+
+  /** Opens the desk over the app's data folder, or over a throwaway one for `--url`. */
+  static async open(connection: ConnectionOptions, version: string): Promise<DeskSession> {
+    if (connection.profile !== undefined && connection.url !== undefined) {
+      throw CliError.usage('give either --profile NAME or --url URL, not both')
+    }
+    const throwaway =
+      connection.url === undefined ? null : await mkdtemp(path.join(tmpdir(), 'infradesk-cli-'))
+    const dataDir = throwaway ?? connection.dataDir ?? defaultDataDir()
+    const terminal = new TerminalIntegration()
+    // Imported here: loading the core (SQLite, zod, the handlers) is most of the start's cost,
+    // and `--help`, `--version` and `completion` do not need it.
+    const { createDesk } = await import('../main/desk')
+    const { createVault } = await import('../main/vault')
+    try {
+      const desk = await createDesk({
+        dataDir,
+        mode: 'web',
+        openExternal: async () => undefined,
+        version,
+        restoreSandbox: false,
+        desktop: terminal,
+        // The app may be running: its unfinished transfers are its own, not interrupted.
+        markInterruptedTransfers: false,
+        ...(throwaway === null ? {} : { vault: createVault({ backend: memoryKeychain() }) }),
+      })
+      return new DeskSession(desk, terminal, connection, throwaway)
+    } catch (error) {
+      if (throwaway !== null) await rm(throwaway, { recursive: true, force: true })
+      throw error
+    }
+  }
+
+  /** One bridge call; a failure is thrown as a CliError with its exit code. */
+  async call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+    const result = await this.desk.dispatch(channel, input)
+    if (!result.ok) throw CliError.fromBridge(result.error)
+    return result.value as ChannelOutput<C>
+  }
+
+  /** The next save the desk asks for goes to `file` (resolved against the working folder). */
+  saveNextTo(file: string): void {
+    this.terminal.saveTo = path.resolve(file)
+  }
+
+  /** The profile this command works as: `--profile` looked up, or `--url` signed in. */
+  async profile(): Promise<Profile> {
+    if (this.connection.url !== undefined) return this.signInWithEnvironmentToken()
+    const wanted = this.connection.profile
+    if (wanted === undefined) {
+      throw CliError.usage(
+        `name a stored profile with --profile NAME, or use --url URL with ${TOKEN_ENV}`,
+      )
+    }
+    const found = await this.findProfile(wanted)
+    this.profileId = found.id
+    return found
+  }
+
+  async profileIdToUse(): Promise<string> {
+    return this.profileId ?? (await this.profile()).id
+  }
+
+  /** A stored profile by name (case-insensitive) or id; exit 4 when there is none. */
+  async findProfile(nameOrId: string): Promise<Profile> {
+    const { profiles } = await this.call('profiles.list', {})
+    const wanted = nameOrId.trim().toLowerCase()
+    const found =
+      profiles.find((profile) => profile.id === nameOrId) ??
+      profiles.find((profile) => profile.name.toLowerCase() === wanted)
+    if (found === undefined) {
+      const names = profiles.map((profile) => profile.name).join(', ') || 'none'
+      throw new CliError(`No profile named "${nameOrId}" (profiles: ${names})`, EXIT.notFound)
+    }
+    return found
+  }
+
+  private async signInWithEnvironmentToken(): Promise<Profile> {
+    const token = process.env[TOKEN_ENV]?.trim() ?? ''
+    if (token === '') {
+      throw new CliError(
+        `--url needs the token in the environment variable ${TOKEN_ENV}`,
+        EXIT.auth,
+      )
+    }
+    const trustedCas = await readCaFile(this.connection.caFile)
+    // Verified with the service first, as the app's "Add profile" does (401 exits 3).
+    const profile = await this.call('profiles.add', {
+      name: 'infradesk-cli',
+      baseUrl: this.connection.url ?? '',
+      color: '#2563eb',
+      protected: false,
+      token,
+      sessionOnly: true,
+      ...(trustedCas === undefined ? {} : { trustedCas }),
+    })
+    this.profileId = profile.id
+    return profile
+  }
+
+  async close(): Promise<void> {
+    await this.desk.close()
+    if (this.throwawayFolder !== null) {
+      await rm(this.throwawayFolder, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The PEM certificates of `--ca-file`, one string each, as the profile form takes them. */
+export async function readCaFile(file: string | undefined): Promise<string[] | undefined> {
+  if (file === undefined) return undefined
+  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`, EXIT.usage)
+  })
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)
+  if (blocks === null) throw CliError.usage(`${file} holds no PEM certificate`)
+  return blocks.map((block) => `${block}\n`)
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react'
+import type { Transfer } from '../../../../shared/bridge'
+import { asBridgeError, bridge } from '../../bridge'
+import { Button } from '../../ui/Button'
+import { StatusNote } from '../../ui/StatusNote'
+
+/*
+ * What a transfer row offers beyond its file's path: web mode's "Download to this browser"
+ * (the file is on the host's disk; the browser may be on another machine) and Retry for a
+ * volume download that did not finish.
+ */
+
+/**
+ * Asks main for a one-time address of the file (the bridge call carries the launch secret;
+ * a download cannot), then lets the browser fetch it: the host answers it once, as an
+ * attachment, so the page stays where it is.
+ */
+export function BrowserDownloadButton({
+  transfer,
+  onNote,
+}: {
+  transfer: Transfer
+  onNote(note: string | null): void
+}) {
+  const [busy, setBusy] = useState(false)
+  const download = () => {
+    onNote(null)
+    setBusy(true)
+    bridge
+      .call('transfers.downloadTicket', { transferId: transfer.id })
+      .then(
+        ({ path }) => {
+          const link = document.createElement('a')
+          link.href = path
+          link.rel = 'noopener'
+          link.click()
+        },
+        (error: unknown) => onNote(asBridgeError(error).message),
+      )
+      .finally(() => setBusy(false))
+  }
+  return (
+    <Button
+      size="small"
+      busy={busy}
+      onClick={download}
+      aria-label={`Download ${transfer.label} to this browser`}
+    >
+      Download to this browser
+    </Button>
+  )
+}
+
+/** Ends a volume download can be retried from (the same set main accepts). */
+const RETRYABLE: ReadonlySet<Transfer['state']> = new Set(['failed', 'cancelled', 'interrupted'])
+
+export function canRetry(transfer: Transfer): boolean {
+  return transfer.kind === 'volume' && RETRYABLE.has(transfer.state)
+}
+
+/** Exports the same volume again; the new transfer appears in the log as it starts. */
+export function RetryButton({ transfer }: { transfer: Transfer }) {
+  const [busy, setBusy] = useState(false)
+  const [note, setNote] = useState<string | null>(null)
+  if (!canRetry(transfer)) return null
+  const retry = () => {
+    setNote(null)
+    setBusy(true)
+    bridge
+      .call('transfers.retry', { transferId: transfer.id })
+      .then(
+        () => setNote('Started again'),
+        (error: unknown) => setNote(asBridgeError(error).message),
+      )
+      .finally(() => setBusy(false))
+  }
+  return (
+    <>
+      <Button size="small" busy={busy} onClick={retry} aria-label={`Retry ${transfer.label}`}>
+        Retry
+      </Button>
+      <StatusNote note={note} />
+    </>
+  )
+}

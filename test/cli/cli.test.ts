@@ -1,0 +1,511 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makePrivateCa } from '../support/private-ca'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox'
+import { call, callOperation, repoRoot, sandboxForThisFile } from '../support/sandbox-process'
+import { startTinyproxy } from '../support/tinyproxy'
+import { makeTempDir, type TempDir } from '../support/tools'
+import { BIN, createCliRunner, jsonOf, readCsv } from './support'
+
+/*
+ * `infradesk` (issue 23) as child processes against a fresh sandbox: every command, its JSON
+ * parsed, exports read back by openssl, a cut volume download resumed, every exit code, and no
+ * token in any child's arguments or output. Run under scripts/with-keyring.mjs: `profiles add`
+ * keeps its token in that throwaway keychain, as the app does.
+ */
+
+/** util-linux `script`, to run a child on a pseudo-terminal. */
+const hasScript = spawnSync('script', ['--version']).status === 0
+/** Whether a program is installed (zsh, fish, tinyproxy: each test that needs one says so). */
+const installed = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0
+
+const sandbox = sandboxForThisFile({ resetBeforeEach: false, args: ['--faults'] })
+let temp: TempDir
+const { cli, runs } = createCliRunner(() => ({
+  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
+  // Where `--url` runs make their throwaway data folder: checked empty of them at the end.
+  TMPDIR: path.join(temp.dir, 'tmp'),
+}))
+
+/** `--url` runs: the token only in the environment. */
+const withToken = (token = sandbox.tokens.admin) => ({ env: { INFRADESK_TOKEN: token } })
+
+beforeAll(async () => {
+  temp = await makeTempDir('infradesk-cli')
+  mkdirSync(path.join(temp.dir, 'tmp'))
+})
+
+afterAll(async () => {
+  // No token in any child's argv, stdout or stderr, in any test of this file.
+  const tokens = [sandbox.tokens.admin, sandbox.tokens.viewer]
+  for (const run of runs) {
+    for (const token of tokens) {
+      expect(run.args.join(' ')).not.toContain(token)
+      expect(run.stdout).not.toContain(token)
+      expect(run.stderr).not.toContain(token)
+    }
+  }
+  // Every `--url` run removed its throwaway data folder (cache, profile) again.
+  const left = readdirSync(path.join(temp.dir, 'tmp')).filter((name) =>
+    name.startsWith('infradesk-cli-'),
+  )
+  expect(left).toEqual([])
+  await temp?.remove()
+})
+
+describe('help, version, usage', () => {
+  it('prints help with the exit codes on every level, the version, and exits 2 on a bad argument', async () => {
+    const root = await cli(['--help'])
+    expect(root.code).toBe(0)
+    expect(root.stdout).toContain('certs')
+    expect(root.stdout).toContain('7  the service')
+    const sub = await cli(['certs', 'export', '--help'])
+    expect(sub.code).toBe(0)
+    expect(sub.stdout).toContain('--passphrase-file')
+    expect(sub.stdout).toContain('Exit codes:')
+    const version = await cli(['--version'])
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+    // The package's bin, as `npx infradesk` finds it in a checkout (no build needed).
+    const viaNpx = execFileSync('npm', ['exec', '--', 'infradesk', '--version'], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    })
+    expect(viaNpx.toString().trim()).toBe(version.stdout.trim())
+    const unknown = await cli(['certs', 'list', '--nope'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('refuses a token on the command line with exit 2, without echoing it', async () => {
+    for (const args of [
+      ['--url', sandbox.url, '--token', sandbox.tokens.admin, 'certs', 'list'],
+      ['certs', 'list', `--token=${sandbox.tokens.admin}`],
+    ]) {
+      // The token is in these argv on purpose: checked here, left out of the afterAll scan.
+      const run = await cli(args)
+      runs.pop()
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain('never taken as a command-line argument')
+      expect(run.stderr).not.toContain(sandbox.tokens.admin)
+    }
+  })
+
+  it('generates bash, zsh and fish completion from the command table', async () => {
+    const bash = await cli(['completion', 'bash'])
+    expect(bash.code).toBe(0)
+    expect(bash.stdout).toContain('complete -F')
+    expect(bash.stdout).toContain('pkcs12')
+    const script = path.join(temp.dir, 'completion.bash')
+    writeFileSync(script, bash.stdout)
+    // Sourced by a real bash: asks what follows `infradesk certs ex` and `--format p`.
+    const complete = (line: string) =>
+      execFileSync('bash', [
+        '-c',
+        `source ${script}; COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); ` +
+          `_infradesk_complete; echo "\${COMPREPLY[*]}"`,
+      ])
+        .toString()
+        .trim()
+    expect(complete('infradesk certs ex')).toBe('export')
+    expect(complete('infradesk --url U certs export ID --format pk')).toBe('pkcs12')
+    const zsh = await cli(['completion', 'zsh'])
+    expect(zsh.stdout).toContain('#compdef infradesk')
+    const fish = await cli(['completion', 'fish'])
+    expect(fish.stdout).toContain("complete -c infradesk -n '__fish_use_subcommand' -a 'certs'")
+    expect((await cli(['completion', 'tcsh'])).code).toBe(2)
+  })
+
+  it.skipIf(!installed('fish'))('completes in a real fish', async () => {
+    const script = path.join(temp.dir, 'infradesk.fish')
+    writeFileSync(script, (await cli(['completion', 'fish'])).stdout)
+    const complete = (line: string) =>
+      execFileSync('fish', ['-c', `source ${script}; complete -C '${line}'`])
+        .toString()
+        .trim()
+    expect(complete('infradesk certs ex')).toBe('export')
+    expect(complete('infradesk certs export X --format pk')).toBe('pkcs12')
+    expect(complete('infradesk call listC')).toBe('listCertificates')
+  })
+
+  it.skipIf(!installed('zsh'))('completes in a real zsh', async () => {
+    const script = path.join(temp.dir, '_infradesk')
+    writeFileSync(script, (await cli(['completion', 'zsh'])).stdout)
+    // compadd stands in for the completion system's matcher: it prints the words offered.
+    const offered = (words: string[]) =>
+      execFileSync('zsh', [
+        '-fc',
+        `autoload -U compinit && compinit -u; source ${script}; ` +
+          `compadd() { shift; print -l -- "$@" }; ` +
+          `words=(${words.join(' ')}); CURRENT=${words.length}; _infradesk_complete`,
+      ])
+        .toString()
+        .split('\n')
+    expect(offered(['infradesk', 'certs', 'ex'])).toContain('export')
+    expect(offered(['infradesk', 'certs', 'ex'])).not.toContain('sessions')
+    expect(offered(['infradesk', '--url', 'U', 'certs', 'export', 'I', '--format', 'p'])).toEqual(
+      expect.arrayContaining(['pem', 'pkcs12', 'jks']),
+    )
+  })
+})
+
+describe('with --url and INFRADESK_TOKEN', () => {
+  it('lists certificates as the service sent them, with --url before or after the words', async () => {
+    const before = await cli(['--url', sandbox.url, 'certs', 'list', '--json'], withToken())
+    const after = await cli(['certs', 'list', '--json', '--url', sandbox.url], withToken())
+    expect(before.code).toBe(0)
+    const listed = jsonOf<Array<Record<string, unknown>>>(before)
+    expect(jsonOf(after)).toEqual(listed)
+    const seeded = new Set(sandbox.seed.certificates.all)
+    expect(listed.length).toBeGreaterThan(0)
+    for (const item of listed) {
+      expect(seeded.has(String(item['id']))).toBe(true)
+      expect(item).toHaveProperty('commonName')
+    }
+  })
+
+  it('lists those expiring within 30 days as CSV', async () => {
+    const run = await cli(
+      ['--url', sandbox.url, 'certs', 'list', '--expiring', '30', '--csv'],
+      withToken(),
+    )
+    expect(run.code).toBe(0)
+    const [header, ...rows] = readCsv(run.stdout)
+    expect(header).toContain('NOT AFTER')
+    expect(rows.length).toBeGreaterThan(0)
+    const column = header?.indexOf('NOT AFTER') ?? -1
+    const now = Date.now()
+    for (const row of rows) {
+      const at = Date.parse(row[column] ?? '')
+      expect(at).toBeGreaterThanOrEqual(now - 60_000)
+      expect(at).toBeLessThanOrEqual(now + 30 * 86_400_000)
+    }
+  })
+
+  it('exports PEM and PKCS#12 that openssl reads, 0600, through the atomic writer', async () => {
+    const id = sandbox.seed.certificates.withPrivateKey[0] as string
+    const pem = path.join(temp.dir, 'out', 'cert.pem')
+    const missingFolder = await cli(
+      ['--url', sandbox.url, 'certs', 'export', id, '--format', 'pem', '--out', pem],
+      withToken(),
+    )
+    // The folder does not exist: the writer refuses (exit 1), nothing is left behind.
+    expect(missingFolder.code).toBe(1)
+    execFileSync('mkdir', ['-p', path.dirname(pem)])
+    const run = await cli(
+      ['--url', sandbox.url, 'certs', 'export', id, '--format', 'pem', '--out', pem, '--json'],
+      withToken(),
+    )
+    expect(run.code).toBe(0)
+    const saved = jsonOf<{ path: string; size: number; sha256: string }>(run)
+    expect(saved.path).toBe(pem)
+    const bytes = readFileSync(pem)
+    expect(saved.sha256).toBe(createHash('sha256').update(bytes).digest('hex'))
+    expect(statSync(pem).mode & 0o777).toBe(0o600)
+    const subject = execFileSync('openssl', ['x509', '-in', pem, '-noout', '-subject']).toString()
+    expect(subject).toMatch(/subject=/)
+
+    const p12 = path.join(temp.dir, 'out', 'cert.p12')
+    const passFile = path.join(temp.dir, 'pass.txt')
+    writeFileSync(passFile, 'correct horse\n')
+    const exported = await cli(
+      ['certs', 'export', id, '--format', 'pkcs12', '--out', p12, '--passphrase-file', passFile],
+      withToken(),
+    )
+    // No --url and no --profile: a usage error.
+    expect(exported.code).toBe(2)
+    const secured = await cli(
+      [
+        ...['--url', sandbox.url, 'certs', 'export', id, '--format', 'pkcs12'],
+        ...['--out', p12, '--passphrase-file', passFile],
+      ],
+      withToken(),
+    )
+    expect(secured.code).toBe(0)
+    const certs = execFileSync('openssl', [
+      ...['pkcs12', '-in', p12, '-nokeys', '-passin', `file:${passFile}`],
+    ]).toString()
+    expect(certs).toContain('-----BEGIN CERTIFICATE-----')
+    // The PEM read back: the same certificate.
+    const fromP12 = execFileSync('openssl', ['x509', '-noout', '-fingerprint', '-sha256'], {
+      input: certs,
+    }).toString()
+    const fromPem = execFileSync('openssl', [
+      ...['x509', '-in', pem, '-noout', '-fingerprint', '-sha256'],
+    ]).toString()
+    expect(fromP12).toBe(fromPem)
+    // jks without a passphrase: refused before anything is asked (usage, exit 2).
+    const jks = await cli(
+      [
+        ...['--url', sandbox.url, 'certs', 'export', id, '--format', 'jks'],
+        ...['--out', path.join(temp.dir, 'out', 'x.jks')],
+      ],
+      withToken(),
+    )
+    expect(jks.code).toBe(2)
+  })
+
+  it('exports a volume through a cut connection, resumed and SHA-256 checked', async () => {
+    const volume = sandbox.seed.volumes[0] as { nodeId: string; name: string; sizeBytes: number }
+    const cut = await call(sandbox, {
+      method: 'POST',
+      path: '/__sandbox/downloads/cut',
+      body: { afterBytes: Math.floor(volume.sizeBytes / 3), count: 1 },
+    })
+    expect(cut.status).toBe(200)
+    const out = path.join(temp.dir, 'volume.tar.gz')
+    const run = await cli(
+      [
+        '--url',
+        sandbox.url,
+        'volumes',
+        'export',
+        volume.nodeId,
+        volume.name,
+        '--out',
+        out,
+        '--json',
+      ],
+      withToken(),
+    )
+    expect(run.code, run.stderr).toBe(0)
+    // Not a terminal: no progress bar on stderr.
+    expect(run.stderr).toBe('')
+    const saved = jsonOf<{ path: string; size: number; sha256: string }>(run)
+    const announced = await callOperation(sandbox, 'exportVolume', {
+      params: { nodeId: volume.nodeId, name: volume.name },
+    })
+    const expected = (announced.json as { data: { sha256: string } }).data.sha256
+    const bytes = readFileSync(out)
+    expect(bytes.length).toBe(volume.sizeBytes)
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(expected)
+    expect(saved.sha256).toBe(expected)
+    const stats = await call(sandbox, { path: '/__sandbox/downloads' })
+    const served = (stats.json as { served: { cut: number; partial: number } }).served
+    expect(served.cut).toBeGreaterThanOrEqual(1)
+    expect(served.partial).toBeGreaterThanOrEqual(1)
+  })
+
+  it.skipIf(!hasScript)(
+    'draws the progress bar on a terminal, and colour only without NO_COLOR',
+    async () => {
+      const volume = sandbox.seed.volumes[1] as { nodeId: string; name: string }
+      const onTerminal = (out: string, env: Record<string, string | undefined>) => {
+        const command = [
+          process.execPath,
+          BIN,
+          ...['--url', sandbox.url, 'volumes', 'export', volume.nodeId, volume.name],
+          ...['--out', path.join(temp.dir, out)],
+        ]
+          .map((word) => `'${word}'`)
+          .join(' ')
+        // util-linux `script` gives the child a pseudo-terminal: stdout and stderr are TTYs.
+        const childEnv: Record<string, string | undefined> = {
+          ...process.env,
+          INFRADESK_TOKEN: sandbox.tokens.admin,
+          XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
+          ...env,
+        }
+        const typed = execFileSync('script', ['-qec', command, '/dev/null'], {
+          env: childEnv as NodeJS.ProcessEnv,
+        }).toString()
+        expect(typed).not.toContain(sandbox.tokens.admin)
+        return typed
+      }
+      const plain = onTerminal('tty-plain.tar.gz', { NO_COLOR: '1' })
+      expect(plain).toContain('100%')
+      expect(plain).toContain('MiB')
+      expect(plain).not.toContain('\u001b[2m')
+      const coloured = onTerminal('tty-colour.tar.gz', {
+        NO_COLOR: undefined,
+        FORCE_COLOR: undefined,
+      })
+      expect(coloured).toContain('\u001b[2m')
+    },
+  )
+
+  it('calls any operation by name and maps the service errors to exit codes', async () => {
+    const sessions = await cli(['--url', sandbox.url, 'call', 'listSessions'], withToken())
+    expect(sessions.code).toBe(0)
+    // Op 1 answers a bare array: printed as the service sent it.
+    expect(jsonOf<Array<{ isCurrent: boolean }>>(sessions).some((s) => s.isCurrent)).toBe(true)
+
+    const missing = await cli(
+      [
+        ...['--url', sandbox.url, 'call', 'rotateDatabaseCertificate'],
+        ...['--param', 'id=no-such-database', '--body', '{}'],
+      ],
+      withToken(),
+    )
+    expect(missing.code).toBe(4)
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1)
+
+    const clickhouse = sandbox.seed.databases.clickhouse[0] as string
+    const rotate = ['--url', sandbox.url, 'call', 'rotateDatabaseCertificate', '--param']
+    const first = await cli([...rotate, `id=${clickhouse}`], withToken())
+    expect(first.code, first.stderr).toBe(0)
+    const second = await cli([...rotate, `id=${clickhouse}`], withToken())
+    expect(second.code).toBe(5)
+
+    const viewer = await cli([...rotate, `id=${clickhouse}`], withToken(sandbox.tokens.viewer))
+    expect(viewer.code).toBe(3)
+    const refused = await cli(['--url', sandbox.url, 'sessions', 'list'], withToken('not-a-token'))
+    expect(refused.code).toBe(3)
+    expect(refused.stderr).toMatch(/UNAUTHORIZED/)
+    const noToken = await cli(['--url', sandbox.url, 'sessions', 'list'])
+    expect(noToken.code).toBe(3)
+
+    const closedPort = await cli(['--url', 'http://127.0.0.1:9', 'sessions', 'list'], withToken())
+    expect(closedPort.code).toBe(6)
+
+    // The service answers garbage for op 16 (the fault switch): exit 7.
+    const fault = await call(sandbox, {
+      method: 'POST',
+      path: '/__sandbox/faults',
+      body: { rules: [{ operation: 'listCertificates', fault: 'malformed-json', times: 1 }] },
+    })
+    expect(fault.status).toBeLessThan(300)
+    const garbled = await cli(['--url', sandbox.url, 'certs', 'list'], withToken())
+    expect(garbled.code).toBe(7)
+  })
+})
+
+describe('with a stored profile', () => {
+  it('adds a profile from stdin, works as it (sessions, sql, activity), and removes it', async () => {
+    const added = await cli(
+      ['profiles', 'add', 'Prod', '--url', sandbox.url, '--protected', '--json'],
+      { input: `${sandbox.tokens.admin}\n` },
+    )
+    expect(added.code, added.stderr).toBe(0)
+    expect(jsonOf<{ tokenStorage: string }>(added).tokenStorage).toBe('keychain')
+
+    const listed = await cli(['profiles', 'list', '--json'])
+    const profiles = jsonOf<Array<{ name: string; protected: boolean; signedIn: boolean }>>(listed)
+    expect(profiles).toEqual([
+      expect.objectContaining({ name: 'Prod', protected: true, signedIn: true }),
+    ])
+
+    const sessions = await cli(['sessions', 'list', '--profile', 'prod', '--json'])
+    expect(sessions.code, sessions.stderr).toBe(0)
+    expect(jsonOf<Array<{ isCurrent: boolean }>>(sessions).some((s) => s.isCurrent)).toBe(true)
+
+    const db = sandbox.seed.databases.postgres[0] as string
+    const select = await cli([
+      ...['--profile', 'Prod', 'sql', '--db', db, '--csv'],
+      'SELECT 1 AS one, \'a,"b"\' AS text; SELECT 2 AS two',
+    ])
+    expect(select.code, select.stderr).toBe(0)
+    expect(readCsv(select.stdout)).toEqual([['one', 'text'], ['1', 'a,"b"'], ['two'], ['2']])
+
+    const json = await cli([
+      '--profile',
+      'Prod',
+      'sql',
+      '--db',
+      db,
+      '--json',
+      'SELECT 41 + 1 AS answer',
+    ])
+    expect(jsonOf(json)).toEqual([{ answer: 42 }])
+
+    // A protected profile: the guard refuses the write before it is sent, unless confirmed.
+    const sqlFile = path.join(temp.dir, 'write.sql')
+    writeFileSync(sqlFile, 'CREATE TABLE cli_probe (id int);\nDROP TABLE cli_probe;\n')
+    const refused = await cli(['--profile', 'Prod', 'sql', '--db', db, '--file', sqlFile])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/protected/)
+    const confirmed = await cli([
+      ...['--profile', 'Prod', 'sql', '--db', db, '--file', sqlFile, '--confirm-write', '--json'],
+    ])
+    expect(confirmed.code, confirmed.stderr).toBe(0)
+    expect(jsonOf(confirmed)).toEqual([
+      { command: 'CREATE', rowCount: null },
+      { command: 'DROP', rowCount: null },
+    ])
+
+    const activity = await cli([
+      'activity',
+      'export',
+      '--profile',
+      'Prod',
+      '--json',
+      '--since',
+      '1h',
+    ])
+    expect(activity.code).toBe(0)
+    const entries = jsonOf<Array<{ operation: string; profileName: string }>>(activity)
+    expect(
+      entries.filter((entry) => entry.operation === 'runPostgresQuery').length,
+    ).toBeGreaterThan(0)
+    const csv = await cli(['activity', 'export', '--csv'])
+    expect(readCsv(csv.stdout)[0]).toEqual([
+      'at',
+      'profile',
+      'operation',
+      'target',
+      'outcome',
+      'errorCode',
+      'message',
+    ])
+
+    expect((await cli(['--profile', 'Nope', 'sessions', 'list'])).code).toBe(4)
+    const removed = await cli(['profiles', 'remove', 'Prod'])
+    expect(removed.code).toBe(0)
+    expect(jsonOf(await cli(['profiles', 'list', '--json']))).toEqual([])
+  })
+})
+
+describe('behind a private CA', () => {
+  // In this process (its own client would not trust the private CA); the CLI is the child.
+  let secure: RunningSandbox | undefined
+  afterAll(async () => {
+    await secure?.close()
+  })
+
+  it('fails TLS with exit 6 until --ca-file names the CA', async () => {
+    const ca = await makePrivateCa(temp, 'Cli Corp')
+    const leaf = await ca.issue('ims.cli.test')
+    const caFile = path.join(temp.dir, 'corp-ca.pem')
+    writeFileSync(caFile, ca.pem)
+    // The server sends its chain, CA included, as most do.
+    secure = await startSandbox({ tls: { cert: leaf.certPem + ca.pem, key: leaf.keyPem } })
+    const env = { env: { INFRADESK_TOKEN: secure.tokens.admin } }
+    const untrusted = await cli(['--url', secure.url, 'sessions', 'list'], env)
+    expect(untrusted.code).toBe(6)
+    expect(untrusted.stderr).toMatch(/TLS_ERROR/)
+    const trusted = await cli(
+      ['sessions', 'list', '--json', '--url', secure.url, '--ca-file', caFile],
+      env,
+    )
+    expect(trusted.code, trusted.stderr).toBe(0)
+    expect(trusted.stdout).not.toContain(secure.tokens.admin)
+    expect(trusted.stderr).not.toContain(secure.tokens.admin)
+    expect(jsonOf<unknown[]>(trusted).length).toBeGreaterThan(0)
+  })
+})
+
+describe('behind a proxy', () => {
+  it.skipIf(!installed('tinyproxy'))('goes through HTTP_PROXY from the environment', async () => {
+    const proxy = await startTinyproxy(temp, 'cli-proxy')
+    try {
+      const run = await cli(['--url', sandbox.url, 'sessions', 'list', '--json'], {
+        env: {
+          INFRADESK_TOKEN: sandbox.tokens.admin,
+          HTTP_PROXY: proxy.url,
+          http_proxy: undefined,
+          HTTPS_PROXY: undefined,
+          https_proxy: undefined,
+          NO_PROXY: undefined,
+          no_proxy: undefined,
+        },
+      })
+      expect(run.code, run.stderr).toBe(0)
+      const lines = await proxy.requests()
+      expect(lines.some((line) => line.includes(`${sandbox.url}/auth/me/sessions`))).toBe(true)
+    } finally {
+      await proxy.stop()
+    }
+  })
+})

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { expiringWithin } from '../../src/cli/commands/certs'
+import { completionScript } from '../../src/cli/completion'
+import { CliError, EXIT, exitCodeOf } from '../../src/cli/exit-codes'
+import { collectKeyValue, parseSince } from '../../src/cli/parse'
+import { buildProgram } from '../../src/cli/program'
+import type { CertificateCacheEntry } from '../../src/main/cache/certificates'
+
+/* The CLI's pure parts: the exit-code table, option parsing, the expiry filter, completion. */
+
+describe('exit codes', () => {
+  it.each([
+    ['VALIDATION_ERROR', EXIT.usage],
+    ['UNAUTHORIZED', EXIT.auth],
+    ['FORBIDDEN', EXIT.auth],
+    ['NOT_SIGNED_IN', EXIT.auth],
+    ['NOT_FOUND', EXIT.notFound],
+    ['CONFLICT', EXIT.conflict],
+    ['OFFLINE', EXIT.network],
+    ['TIMEOUT', EXIT.network],
+    ['TLS_ERROR', EXIT.network],
+    ['BAD_RESPONSE', EXIT.badAnswer],
+    ['INTEGRITY_ERROR', EXIT.badAnswer],
+    ['INTERNAL_ERROR', EXIT.other],
+    ['NOT_WRITABLE', EXIT.other],
+  ])('%s exits %i', (code, exit) => {
+    expect(exitCodeOf({ code })).toBe(exit)
+  })
+
+  it('names the fields of a validation error in its one line', () => {
+    const error = CliError.fromBridge({
+      code: 'VALIDATION_ERROR',
+      message: 'Request validation failed',
+      details: [
+        { path: ['query', 'limit'], message: 'Expected number' },
+        { path: [], message: 'Too big' },
+      ],
+    })
+    expect(error.message).toBe(
+      'VALIDATION_ERROR: Request validation failed (query.limit: Expected number; Too big)',
+    )
+    expect(error.exitCode).toBe(EXIT.usage)
+  })
+})
+
+describe('option values', () => {
+  it('reads --since as a date or a span back from now', () => {
+    const now = Date.parse('2026-11-25T12:00:00Z')
+    expect(parseSince('7d', now)).toBe(now - 7 * 86_400_000)
+    expect(parseSince('90m', now)).toBe(now - 90 * 60_000)
+    expect(parseSince('2026-11-01', now)).toBe(Date.parse('2026-11-01'))
+    expect(() => parseSince('last week', now)).toThrow(/ISO 8601/)
+  })
+
+  it('collects repeated k=v options, the value kept whole', () => {
+    expect(collectKeyValue('b=x=y', collectKeyValue('a=1'))).toEqual({ a: '1', b: 'x=y' })
+    expect(() => collectKeyValue('=1')).toThrow(/key=value/)
+  })
+})
+
+describe('certs list --expiring', () => {
+  it('keeps those from now to DAYS ahead: not the expired, not the later, not the undated', () => {
+    const now = Date.parse('2026-11-25T00:00:00Z')
+    const entry = (id: string, notAfter: string | null) =>
+      ({ row: { id, notAfter }, item: { id } }) as unknown as CertificateCacheEntry
+    const entries = [
+      entry('expired', '2026-11-24T00:00:00Z'),
+      entry('soon', '2026-12-01T00:00:00Z'),
+      entry('edge', '2026-12-25T00:00:00Z'),
+      entry('later', '2026-12-25T00:00:01Z'),
+      entry('undated', null),
+    ]
+    expect(expiringWithin(entries, 30, now).map((kept) => kept.row.id)).toEqual(['soon', 'edge'])
+  })
+})
+
+describe('completion', () => {
+  it('knows every command of the table in each shell', () => {
+    const program = buildProgram('0.0.0-test')
+    for (const shell of ['bash', 'zsh', 'fish'] as const) {
+      const script = completionScript(program, shell)
+      for (const word of ['profiles', 'sessions', 'certs', 'volumes', 'sql', 'call', 'activity']) {
+        expect(script).toContain(word)
+      }
+      expect(script).toContain('listCertificates')
+      expect(script).toContain('confirm-write')
+      // The global options after a command's words, as the parser takes them.
+      expect(script).toMatch(/sessions list.*--profile|list.* -l profile/s)
+    }
+  })
+})

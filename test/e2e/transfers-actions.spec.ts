@@ -1,0 +1,115 @@
+import { mkdir, rm } from 'node:fs/promises'
+import path from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/fixtures'
+import { clipboardText, linesOf } from './support/page-reads'
+import {
+  announced,
+  finishedExports,
+  lastFinishedExport,
+  seededVolume,
+  sha256OfFile,
+  startExport,
+  useDownloadsFolder,
+} from './support/volumes'
+
+/*
+ * What a transfer row offers (issue 20): web mode's "Download to this browser" (the host serves
+ * the file once, as an attachment), a one-line hash with Copy, a row whose file was removed
+ * says so, and a volume download that failed offers Retry.
+ */
+
+async function openTransfers(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /^Transfers/ })
+    .click()
+  return page.getByRole('table', { name: 'Transfers' })
+}
+
+test('a finished export downloads to this browser once; a removed file is said to be gone', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const downloads = await useDownloadsFolder(page)
+  try {
+    const volume = await seededVolume(sandbox, 'backups-nightly')
+    const expected = await announced(sandbox, volume)
+    await startExport(page, volume)
+    await expect(finishedExports(page).getByRole('article').first()).toHaveAttribute(
+      'data-state',
+      'completed',
+    )
+
+    const table = await openTransfers(page)
+    const row = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    await expect(row).toHaveCount(1)
+    // The hash on one line, whole in its tooltip and on the clipboard.
+    const hash = row.getByTestId('transfer-sha256')
+    await expect(hash).toHaveAttribute('title', expected.sha256)
+    expect(await linesOf(hash)).toBe(1)
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+    await row
+      .getByRole('button', { name: `Copy the SHA-256 of ${volume.nodeId} / ${volume.name}` })
+      .click()
+    await expect(row.getByRole('status')).toHaveText('SHA-256 copied')
+    const copied = await clipboardText(page)
+    expect(copied).toBe(expected.sha256)
+
+    // Served by the host to the browser, as a download: the same bytes.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row
+        .getByRole('button', { name: `Download ${volume.nodeId} / ${volume.name} to this browser` })
+        .click(),
+    ])
+    expect(download.suggestedFilename()).toBe(`${volume.name}.tar.gz`)
+    const saved = test.info().outputPath('downloaded.tar.gz')
+    await download.saveAs(saved)
+    expect(await sha256OfFile(saved)).toBe(expected.sha256)
+    // The address it came from was good once.
+    const again = await page.request.get(download.url())
+    expect(again.status()).toBe(410)
+
+    // The file removed from the host's disk: the row says so and offers nothing to fetch.
+    await rm(path.join(downloads.dir, `${volume.name}.tar.gz`))
+    await page.reload()
+    const reloaded = (await openTransfers(page))
+      .getByRole('row')
+      .filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    await expect(reloaded.getByTestId('transfer-missing')).toHaveText(/no longer on disk/)
+    await expect(reloaded.getByRole('button', { name: /to this browser/ })).toHaveCount(0)
+  } finally {
+    await downloads.remove()
+  }
+})
+
+test('a failed volume download offers Retry, which exports it again', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const downloads = await useDownloadsFolder(page)
+  try {
+    const volume = await seededVolume(sandbox, 'grafana-data')
+    // The folder is gone when the export starts: it fails; back in place, Retry succeeds.
+    await rm(downloads.dir, { recursive: true, force: true })
+    await startExport(page, volume)
+    const failed = lastFinishedExport(page)
+    await expect(failed).toHaveAttribute('data-state', 'failed')
+    await mkdir(downloads.dir)
+
+    const table = await openTransfers(page)
+    const rows = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    await expect(rows).toHaveCount(1)
+    await rows.getByRole('button', { name: `Retry ${volume.nodeId} / ${volume.name}` }).click()
+    await expect(rows).toHaveCount(2)
+    const retried = rows.first()
+    await expect(retried).toContainText('Completed')
+    await expect(rows.nth(1)).toContainText('Failed')
+    expect(await sha256OfFile(path.join(downloads.dir, `${volume.name}.tar.gz`))).toBe(
+      (await announced(sandbox, volume)).sha256,
+    )
+  } finally {
+    await downloads.remove()
+  }
+})

@@ -1,0 +1,275 @@
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache'
+import { createKnownObjects } from '../../src/main/cache/known-objects'
+import { objectsOfAnswer } from '../../src/main/features/known-objects/answer-objects'
+import { startSandbox } from '../../src/sandbox'
+import type { RunningSandbox, SeedIds } from '../../src/sandbox'
+import type { ActivityEntry, Profile, Transfer } from '../../src/shared/bridge'
+import type { KnownObject } from '../../src/shared/bridge/channels/known-objects'
+import { openTestDesk, type TestDesk } from '../support/desk'
+import { makeTempDir } from '../support/tools'
+
+/*
+ * Names, not UUIDs (issue 20): every object an answer carried is remembered per profile and
+ * offered back by id and by name. The table of answer shapes on its own, then through the desk
+ * against the real sandbox, the keychain and the SQLite cache (across a restart).
+ */
+
+const NODE = '11111111-1111-4111-8111-111111111111'
+const TARGET = '22222222-2222-4222-8222-222222222222'
+const MIGRATION = '33333333-3333-4333-8333-333333333333'
+
+describe('the objects an answer carried', () => {
+  it('reads a migration (2.4) with its nodes and what it moves', () => {
+    const objects = objectsOfAnswer(
+      'resolveMigration',
+      {
+        params: { id: MIGRATION },
+        query: {},
+        answer: {
+          data: {
+            id: MIGRATION,
+            resourceType: 'container',
+            resourceName: 'billing-api',
+            deploymentId: null,
+            sourceNodeId: NODE,
+            targetNodeId: TARGET,
+            targetNodeSlug: 'edge-2',
+            status: 'completed',
+          },
+        },
+      },
+      5,
+    )
+    expect(objects).toEqual([
+      expect.objectContaining({
+        kind: 'migration',
+        id: MIGRATION,
+        name: 'billing-api',
+        status: 'completed',
+        operation: 'resolveMigration',
+        seenAt: 5,
+        fields: expect.objectContaining({ sourceNodeId: NODE, targetNodeId: TARGET }),
+      }),
+      expect.objectContaining({ kind: 'node', id: TARGET, name: 'edge-2' }),
+      expect.objectContaining({ kind: 'node', id: NODE, name: null }),
+    ])
+  })
+
+  it('takes ids from the path when the answer leaves them out, and names from its fields', () => {
+    const [route, host] = objectsOfAnswer(
+      'retryProxyRoute',
+      {
+        params: { id: 'host-1', routeId: 'route-1' },
+        query: {},
+        answer: { data: { domain: 'shop.example.com', path: '/api', status: 'active' } },
+      },
+      1,
+    )
+    expect(route).toMatchObject({
+      kind: 'proxy-route',
+      id: 'route-1',
+      name: 'shop.example.com/api',
+      status: 'active',
+      fields: { proxyHostId: 'host-1', domain: 'shop.example.com', path: '/api' },
+    })
+    expect(host).toMatchObject({ kind: 'proxy-host', id: 'host-1' })
+  })
+
+  it('reads lists inside the envelope and skips items that are not objects', () => {
+    const objects = objectsOfAnswer(
+      'reorderLoggingEnvironments',
+      {
+        params: {},
+        query: {},
+        answer: { data: [{ id: 'e1', name: 'Production', slug: 'prod' }, 'junk', null, { x: 1 }] },
+      },
+      1,
+    )
+    expect(objects).toEqual([
+      expect.objectContaining({ kind: 'logging-environment', id: 'e1', name: 'Production' }),
+    ])
+  })
+
+  it('yields nothing for an unknown shape or an operation with no objects, never an error', () => {
+    const odd = [null, 'text', 42, [], { data: 'x' }, { data: [1, 2] }, { data: { id: 7n } }]
+    for (const answer of odd) {
+      for (const operation of ['cancelCopyJob', 'listAppMembers', 'getStatusPagePreview'] as const)
+        expect(() => objectsOfAnswer(operation, { params: {}, query: {}, answer }, 1)).not.toThrow()
+    }
+    expect(objectsOfAnswer('cancelCopyJob', { params: {}, query: {}, answer: 'x' }, 1)).toEqual([])
+    expect(
+      objectsOfAnswer('logout', { params: {}, query: {}, answer: { message: 'bye' } }, 1),
+    ).toEqual([])
+    // An id longer than the bridge allows is left out rather than stored.
+    const long = objectsOfAnswer(
+      'resolveIncident',
+      { params: {}, query: {}, answer: { data: { id: 'x'.repeat(300), title: 'Too long' } } },
+      1,
+    )
+    expect(long).toEqual([])
+  })
+})
+
+describe('the known objects store', () => {
+  function sighting(fields: Partial<KnownObject>): KnownObject {
+    return {
+      kind: 'copy-job',
+      id: 'job-1',
+      name: null,
+      status: null,
+      nodeId: null,
+      fields: {},
+      operation: 'cancelCopyJob',
+      seenAt: 1,
+      ...fields,
+    }
+  }
+
+  it('keeps what a later sighting leaves out, searches literally, forgets a cleared profile', async () => {
+    const temp = await makeTempDir('infradesk-known-objects')
+    const { cache } = openCache(path.join(temp.dir, 'cache.sqlite'))
+    try {
+      const known = createKnownObjects(cache)
+      known.record('p1', [
+        sighting({ name: 'Nightly 100%_copy', status: 'running', fields: { sourceNodeId: 'n1' } }),
+      ])
+      known.record('p1', [
+        sighting({ status: 'cancelled', fields: { targetNodeId: 'n2' }, seenAt: 2 }),
+      ])
+      known.record('p2', [sighting({ name: 'Other profile' })])
+      expect(known.lookup('p1', ['job-1'])).toEqual([
+        sighting({
+          name: 'Nightly 100%_copy',
+          status: 'cancelled',
+          fields: { sourceNodeId: 'n1', targetNodeId: 'n2' },
+          seenAt: 2,
+        }),
+      ])
+      // % and _ are the user's characters, not LIKE's wildcards.
+      expect(known.search('p1', 'copy-job', '100%_', 10)).toHaveLength(1)
+      expect(known.search('p1', 'copy-job', '1000', 10)).toEqual([])
+      expect(known.search('p1', 'copy-job', 'NIGHTLY', 10)).toHaveLength(1)
+      expect(known.search('p1', 'node', '', 10)).toEqual([])
+      cache.clearProfile('p1')
+      expect(known.lookup('p1', ['job-1'])).toEqual([])
+      expect(known.lookup('p2', ['job-1'])).toHaveLength(1)
+    } finally {
+      cache.close()
+      await temp.remove()
+    }
+  })
+})
+
+let desk: TestDesk
+let sandbox: RunningSandbox
+let seed: SeedIds
+let profile: Profile
+
+beforeAll(async () => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
+    throw new Error('Run under node scripts/with-keyring.mjs (a Secret Service is needed)')
+  }
+  sandbox = await startSandbox()
+  seed = sandbox.seed()
+  desk = await openTestDesk('known-objects', { requestTimeoutMs: 15_000 })
+  profile = await desk.addProfile(sandbox)
+})
+
+afterAll(async () => {
+  await desk?.close([profile?.id ?? 'none'])
+  await sandbox?.close()
+})
+
+function lookup(ids: string[]): Promise<KnownObject[]> {
+  return desk.value<KnownObject[]>('knownObjects.lookup', { profileId: profile.id, ids })
+}
+
+describe('remembered through the desk', () => {
+  it('remembers the objects of any operation, per profile, and finds them by name', async () => {
+    const jobId = seed.copyJobs.running[0] ?? seed.copyJobs.queued[0]
+    if (jobId === undefined) throw new Error('the seed has no running or queued copy job')
+    expect(await lookup([jobId])).toEqual([])
+
+    await desk.value('service.call', {
+      profileId: profile.id,
+      operation: 'cancelCopyJob',
+      params: { id: jobId },
+    })
+    const [job] = await lookup([jobId])
+    expect(job).toMatchObject({ kind: 'copy-job', id: jobId, status: 'cancelled' })
+    expect(job?.name).toEqual(expect.any(String))
+    expect(desk.events).toContainEqual({
+      event: 'cache.changed',
+      payload: expect.objectContaining({ topics: ['knownObjects'], profileId: profile.id }),
+    })
+
+    // Searchable by a part of its name, whatever the case.
+    const part = (job?.name ?? '').slice(1, 5).toUpperCase()
+    const found = await desk.value<KnownObject[]>('knownObjects.search', {
+      profileId: profile.id,
+      kind: 'copy-job',
+      text: part,
+    })
+    expect(found.map((object) => object.id)).toContain(jobId)
+
+    // A read that is not a write is remembered too (op 21 through its own channel).
+    await desk.value('statusPage.refresh', { profileId: profile.id })
+    const incidentId = seed.incidents.resolved[0] as string
+    const [incident] = await lookup([incidentId])
+    expect(incident).toMatchObject({ kind: 'incident', id: incidentId })
+    expect(incident?.name).toEqual(expect.any(String))
+  })
+
+  it('remembers a resolved migration with its nodes, and keeps it across a restart', async () => {
+    const migrationId = seed.migrations.needs_attention[0] as string
+    await desk.value('migrations.resolve', {
+      profileId: profile.id,
+      id: migrationId,
+      authoritativeSide: 'target',
+    })
+    await desk.reopen()
+    const [migration] = await lookup([migrationId])
+    expect(migration).toMatchObject({ kind: 'migration', status: 'completed' })
+    const targetNodeId = migration?.fields['targetNodeId'] as string
+    const [node] = await lookup([targetNodeId])
+    expect(node).toMatchObject({ kind: 'node' })
+    expect(seed.nodes.find((entry) => entry.id === targetNodeId)?.slug).toBe(node?.name)
+
+    // The Transfers panel names the node beside its id once an answer named it.
+    const [volume] = seed.volumes
+      .filter((entry) => entry.nodeId === targetNodeId)
+      .sort((a, b) => a.sizeBytes - b.sizeBytes)
+    if (volume === undefined) throw new Error('the seed has no volume on the target node')
+    const transfer = await desk.value<Transfer>('volumes.export', {
+      profileId: profile.id,
+      nodeId: volume.nodeId,
+      name: volume.name,
+    })
+    expect(transfer.label).toBe(`${node?.name} · ${targetNodeId} / ${volume.name}`)
+    await desk.value('transfers.cancel', { transferId: transfer.id })
+  })
+
+  it('filters the activity log by operation and by outcome', async () => {
+    await desk.failure('service.call', {
+      profileId: profile.id,
+      operation: 'cancelCopyJob',
+      params: { id: '00000000-0000-4000-8000-000000000000' },
+    })
+    const failed = await desk.value<ActivityEntry[]>('activity.list', {
+      profileId: profile.id,
+      outcome: 'error',
+      limit: 50,
+    })
+    expect(failed.length).toBeGreaterThan(0)
+    expect(failed.every((entry) => entry.outcome === 'error')).toBe(true)
+    const resolves = await desk.value<ActivityEntry[]>('activity.list', {
+      operation: 'resolveMigration',
+      limit: 50,
+    })
+    expect(resolves.map((entry) => entry.operation)).toEqual(['resolveMigration'])
+    const refused = await desk.failure('activity.list', { operation: 'noSuchOperation' })
+    expect(refused.code).toBe('VALIDATION_ERROR')
+  })
+})

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ERROR_MESSAGES,
+  OPERATION_NAMES,
+  SERVICE_ERROR_CODES,
+  type OperationName,
+} from '../../src/shared/api'
+import { operationHeadline, operationHeadlines } from '../../src/renderer/src/lib/error-headlines'
+
+/*
+ * Issue 20, 8: an error's headline is the operation's own sentence for its code, never the
+ * service's generic words ("Resource already exists" for every 409).
+ */
+
+const headline = (operation: OperationName, code: string, details?: unknown) =>
+  operationHeadline({ operation, code, details })
+
+describe('error headlines per operation', () => {
+  it('give every operation a sentence of its own for each of the seven codes', () => {
+    for (const operation of OPERATION_NAMES) {
+      for (const code of SERVICE_ERROR_CODES) {
+        const sentence = headline(operation, code)
+        expect(sentence, `${operation} ${code}`).toMatch(/^[A-Z].*[.:]$/)
+        expect(sentence).not.toContain(ERROR_MESSAGES[code])
+      }
+      expect(Object.keys(operationHeadlines(operation)).sort()).toEqual(
+        [...SERVICE_ERROR_CODES].sort(),
+      )
+    }
+    // What a 404, 409 or 422 means differs from one operation to the next.
+    for (const code of ['NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE_ENTITY'] as const) {
+      const sentences = OPERATION_NAMES.map((operation) => headline(operation, code))
+      expect(new Set(sentences).size, code).toBe(OPERATION_NAMES.length)
+    }
+  })
+
+  it("words the issue's cases from the interface's state table and endpoint notes", () => {
+    expect(headline('retryProxyRoute', 'CONFLICT')).toBe(
+      'This route has not failed, so there is nothing to retry.',
+    )
+    expect(headline('resolveMigration', 'CONFLICT')).toMatch(/no longer needs attention/)
+    expect(headline('runPostgresQuery', 'UNPROCESSABLE_ENTITY')).toMatch(/PostgreSQL refused it/)
+    // A 404 on a volume says that it may be the node or the volume, or which when told.
+    expect(headline('exportVolume', 'NOT_FOUND')).toMatch(
+      /no node with this id, or the node has no volume/,
+    )
+    expect(headline('exportVolume', 'NOT_FOUND', { resource: 'node', id: 'n' })).toBe(
+      'The service knows no node with this id.',
+    )
+    expect(headline('exportVolume', 'NOT_FOUND', { resource: 'volume', name: 'v' })).toBe(
+      'This node has no volume of this name.',
+    )
+  })
+
+  it('says a failed write may have been done in part, and a read can simply be tried again', () => {
+    expect(headline('cancelCopyJob', 'INTERNAL_ERROR')).toMatch(/refresh before trying again/)
+    expect(headline('listSessions', 'INTERNAL_ERROR')).toMatch(/try again\.$/)
+  })
+
+  it("leaves the app's own errors and unknown operations to the generic headline", () => {
+    expect(operationHeadline({ code: 'OFFLINE', operation: 'listSessions' })).toBeNull()
+    expect(operationHeadline({ code: 'CONFLICT' })).toBeNull()
+    expect(operationHeadline({ code: 'CONFLICT', operation: 'toString' })).toBeNull()
+  })
+})
