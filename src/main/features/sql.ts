@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
@@ -12,13 +13,12 @@ import { splitStatements } from '../../shared/sql/splitter'
 import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
-import { formatResult } from '../sql/formats'
 import { readFirstPageOfBytes } from '../sql/first-page'
 import { boundOf, maxRowsRefusal } from '../sql/row-bound'
 import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
-import { createSqlParseWorker } from '../workers/sql-worker-client'
-import type { SqlParseWorker } from '../workers/sql-worker-client'
+import { createSqlResults } from '../workers/sql-worker-client'
+import type { DisplayRows, SqlResults } from '../workers/sql-worker-client'
 import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
 import type { StoredProfile } from '../profiles'
 import type { DeskContext } from './context'
@@ -46,23 +46,21 @@ const FIRST_ROWS = 100
 
 export function sqlHandlers(context: DeskContext): SqlHandlers {
   const store = createSqlStore(context.cache)
-  const results = new ResultStore()
-  /** The SQL parse worker, started on the first big answer and ended with the desk. */
-  let parser: SqlParseWorker | null = null
-  function sqlParser(): SqlParseWorker {
-    if (parser === null) {
-      const started = createSqlParseWorker()
+  /** The SQL worker, which parses and keeps the results; started on the first, ended with the desk. */
+  let worker: SqlResults | null = null
+  function results(): SqlResults {
+    if (worker === null) {
+      const started = createSqlResults()
       context.onClose(() => started.close())
-      parser = started
+      worker = started
     }
-    return parser
+    return worker
   }
   const runs = new Map<string, AbortController>()
   /** Results whose answer is still being parsed after their first rows went out. */
   const pending = new Map<string, Promise<void>>()
   context.onClose(() => {
     for (const controller of runs.values()) controller.abort()
-    results.clear()
   })
 
   interface Guarded {
@@ -137,7 +135,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     return { sql: READ_ONLY_PREFIX + input.sql, prefix: READ_ONLY_PREFIX }
   }
 
-  type Outcome = { parsed: ParsedResult } | { error: unknown }
+  type Outcome = { parsed: Pick<ParsedResult, 'command' | 'rowCount'> } | { error: unknown }
 
   /** How many rows a statement was asked for, and what the user should know of it. */
   interface RowRequest {
@@ -301,13 +299,15 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
   }
 
-  /** The whole answer parsed in the SQL worker; a failure is recorded as the run's outcome. */
-  async function parseInWorker(
+  /** The answer parsed and kept in the SQL worker; a failure is recorded as the run's outcome. */
+  async function keepInWorker(
+    id: string,
+    owner: { tabId: string; databaseId: string },
     body: Buffer,
     finish: (outcome: { error: unknown }) => unknown,
-  ): Promise<ParsedResult> {
+  ): ReturnType<SqlResults['keep']> {
     try {
-      return await sqlParser().parse(body)
+      return await results().keep(id, owner, body, FIRST_ROWS)
     } catch (error) {
       finish({ error })
       throw error
@@ -315,9 +315,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   }
 
   /**
-   * A big answer's first rows go back at once; the rest is parsed after the reply has left
-   * (setImmediate), and `sql.result.completed` tells the renderer the exact counts. Windows,
-   * sorting, copying and saving of that result wait for it.
+   * Every result is parsed and kept in the SQL worker (workers/sql-worker.ts). A big answer's
+   * first rows go back at once, read from a head of its bytes; the rest is parsed in the worker
+   * after the reply has left (setImmediate), and `sql.result.completed` tells the renderer the
+   * exact counts. Windows, sorting, copying and saving of that result wait for it.
    */
   async function runWithFirstPage(
     profile: StoredProfile,
@@ -327,58 +328,49 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       history: true,
     })
     const parsing = performance.now()
+    const id = randomUUID()
     const early = readFirstPageOfBytes(body, FIRST_ROWS)
-    if (early?.complete === true || (early === null && body.byteLength <= PARSE_ON_MAIN_BYTES)) {
-      const parsed = parseOrRecordFailure(body.toString('utf8'), finish)
+    if (early === null || early.complete) {
+      const kept = await keepInWorker(id, input, body, finish)
       const parseMs = round(performance.now() - parsing)
-      const elapsedMs = finish({ parsed })
-      const kept = results.put(input, parsed)
-      return metaOf(kept.id, parsed, rows, { elapsedMs, parseMs, receivedAt }, true)
-    }
-    if (early === null) {
-      // A big answer whose first rows cannot be told apart (object rows, fields after them):
-      // parsed whole in the worker before the answer, still off main's loop.
-      const parsed = await parseInWorker(body, finish)
-      const parseMs = round(performance.now() - parsing)
-      const elapsedMs = finish({ parsed })
-      const kept = results.put(input, parsed)
-      return metaOf(kept.id, parsed, rows, { elapsedMs, parseMs, receivedAt }, true)
+      const elapsedMs = finish({ parsed: kept.summary })
+      const timing = { elapsedMs, parseMs, receivedAt }
+      return metaOf(id, kept.summary, kept.summary.rows, rows, timing, kept.firstRows, true)
     }
     const parseMs = round(performance.now() - parsing)
     const head = early.result
-    const kept = results.put(input, head)
     // Until the whole answer is read: the service's count, within the rows asked.
     const limit = rows.maxRows ?? Number.POSITIVE_INFINITY
     const estimate = {
       ...head,
-      rows: new Array<unknown[]>(
-        Math.max(head.rows.length, Math.min(head.rowCount ?? head.rows.length, limit)),
-      ),
       truncated: head.truncated || (head.rowCount ?? 0) > limit,
     }
-    // The whole answer is parsed in the SQL worker, off main's loop; its rows come back in
-    // slices, one per turn (workers/sql-worker-client.ts).
+    const estimatedRows = Math.max(
+      head.rows.length,
+      Math.min(head.rowCount ?? head.rows.length, limit),
+    )
     const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const resumed = performance.now()
       try {
-        const parsed = await sqlParser().parse(body)
-        kept.rows = parsed.rows
-        const total = finish({ parsed })
+        const { summary } = await results().keep(id, input, body, 0)
+        const total = finish({ parsed: summary })
         context.events.emit('sql.result.completed', {
-          resultId: kept.id,
-          rows: parsed.rows.length,
-          rowCount: parsed.rowCount,
-          truncated: parsed.truncated,
-          durationMs: parsed.durationMs,
+          resultId: id,
+          rows: summary.rows,
+          rowCount: summary.rowCount,
+          truncated: summary.truncated,
+          durationMs: summary.durationMs,
           elapsedMs: total,
           parseMs: round(parseMs + performance.now() - resumed),
           error: null,
         })
       } catch (error) {
         finish({ error })
-        results.release([kept.id])
+        void results()
+          .release([id])
+          .catch(() => undefined)
         context.events.emit('sql.result.completed', {
-          resultId: kept.id,
+          resultId: id,
           rows: 0,
           rowCount: null,
           truncated: false,
@@ -389,33 +381,37 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         })
       }
     })
-    pending.set(kept.id, completion)
-    void completion.finally(() => pending.delete(kept.id))
+    pending.set(id, completion)
+    void completion.finally(() => pending.delete(id))
     const elapsedMs = round(performance.now() - started)
-    return metaOf(kept.id, estimate, rows, { elapsedMs, parseMs, receivedAt }, false)
+    const timing = { elapsedMs, parseMs, receivedAt }
+    const firstRows = displayRowsOf(head, FIRST_ROWS)
+    return metaOf(id, estimate, estimatedRows, rows, timing, firstRows, false)
   }
 
   function metaOf(
     resultId: string,
-    parsed: ParsedResult,
+    summary: Omit<ParsedResult, 'rows'>,
+    keptRows: number,
     rows: RowRequest,
     timing: { elapsedMs: number; parseMs: number; receivedAt: number },
+    firstRows: DisplayRows,
     complete: boolean,
   ): SqlResultMeta {
     return {
       resultId,
-      command: parsed.command,
-      rowCount: parsed.rowCount,
-      rows: parsed.rows.length,
-      fields: parsed.fields,
-      truncated: parsed.truncated,
+      command: summary.command,
+      rowCount: summary.rowCount,
+      rows: keptRows,
+      fields: summary.fields,
+      truncated: summary.truncated,
       maxRows: rows.maxRows,
       rowLimit: rows.rowLimit,
-      notes: [...rows.notes, ...parsed.notes],
-      durationMs: parsed.durationMs,
+      notes: [...rows.notes, ...summary.notes],
+      durationMs: summary.durationMs,
       ...timing,
       complete,
-      firstRows: results.window(resultId, 0, FIRST_ROWS),
+      firstRows,
     }
   }
 
@@ -471,32 +467,29 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 
     async 'sql.rows'({ resultId, offset, limit }) {
       await settled(resultId)
-      return { offset, rows: results.window(resultId, offset, limit) }
+      return { offset, rows: await results().window(resultId, offset, limit) }
     },
 
     async 'sql.cell'({ resultId, row, column }) {
       await settled(resultId)
-      return { value: results.cell(resultId, row, column) }
+      return { value: await results().cell(resultId, row, column) }
     },
 
     async 'sql.sort'({ resultId, column, direction }) {
       await settled(resultId)
-      results.sort(resultId, column, direction)
+      await results().sort(resultId, column, direction)
       return null
     },
 
     async 'sql.copy'({ resultId, format, range, headers }) {
       await settled(resultId)
-      const kept = results.get(resultId)
-      const rows = [...results.rowsInOrder(resultId, range?.from, range?.to)]
-      const text = [...formatResult(format, kept.fields, rows, { headers })].join('')
-      return { text, rows: rows.length }
+      return results().format(resultId, format, { headers, from: range?.from, to: range?.to })
     },
 
     async 'sql.save'({ profileId, resultId, format }) {
       const profile = requireProfile(context, profileId)
       await settled(resultId)
-      const kept = results.get(resultId)
+      const kept = await results().info(resultId)
       const stamp = new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '')
       const target = await chooseSaveTarget(context, {
         title: 'Save result',
@@ -504,11 +497,9 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         filter: { name: format.toUpperCase(), extension: format },
       })
       if (target === null) return { path: null, bytes: 0, rows: 0 }
-      const rowCount = kept.rows.length
+      const rowCount = kept.rows
       async function* chunks() {
-        for (const chunk of formatResult(format, kept.fields, results.rowsInOrder(resultId), {
-          headers: true,
-        })) {
+        for await (const chunk of results().stream(resultId, format)) {
           yield Buffer.from(chunk, 'utf8')
         }
       }
@@ -528,7 +519,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     },
 
     async 'sql.release'({ resultIds }) {
-      results.release(resultIds)
+      await results().release(resultIds)
       return null
     },
 
@@ -567,7 +558,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 
     async 'sql.tabs.close'({ id }) {
       store.closeTab(id)
-      results.releaseTab(id)
+      await results().releaseTab(id)
       return null
     },
 
@@ -578,11 +569,12 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 }
 
 /** Parses a whole answer; an unreadable one is recorded as the statement's failure first. */
-/**
- * Up to this size an answer whose first rows cannot be read on their own is parsed on main
- * (a few milliseconds); a bigger one goes to the SQL worker.
- */
-const PARSE_ON_MAIN_BYTES = 256 * 1024
+/** The first rows of an answer parsed on main (a big answer's head), as display text. */
+function displayRowsOf(parsed: ParsedResult, count: number): DisplayRows {
+  const head = new ResultStore()
+  const kept = head.put({ tabId: '', databaseId: '' }, parsed)
+  return head.window(kept.id, 0, count)
+}
 function parseOrRecordFailure(
   text: string,
   finish: (outcome: { error: unknown }) => unknown,

@@ -7,7 +7,8 @@ import { sortOrder } from './sort-order'
 import { displayText } from './values'
 
 /*
- * Results kept in main, by id, for the grid to read in windows. Bounded by count and by cells:
+ * Results kept by id, for the grid to read in windows: in the SQL worker
+ * (workers/sql-worker.ts), never on main's loop. Bounded by count and by cells:
  * the least recently used result goes first (its tab then says to run it again). A tab's
  * results are released when it runs again or closes.
  */
@@ -40,12 +41,15 @@ export class ResultStore {
 
   constructor(private readonly limits: ResultStoreLimits = DEFAULT_LIMITS) {}
 
+  /** Keeps `result` under `id` (a new one by default), replacing a result of that id. */
   put(
     owner: { tabId: string; databaseId: string },
     result: Pick<ParsedResult, 'fields' | 'rows'>,
+    id: string = randomUUID(),
   ): KeptResult {
+    this.results.delete(id)
     const kept: KeptResult = {
-      id: randomUUID(),
+      id,
       tabId: owner.tabId,
       databaseId: owner.databaseId,
       fields: result.fields,

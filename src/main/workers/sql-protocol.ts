@@ -1,24 +1,80 @@
 import { z } from 'zod'
-import { sqlFieldSchema } from '../../shared/bridge/channels/sql'
+import { SQL_COPY_FORMATS, sqlFieldSchema } from '../../shared/bridge/channels/sql'
 import { workerError } from './list-protocol'
 
 /*
- * Messages between main and the SQL parse worker (sql-worker.ts), checked with zod on both
- * sides. Main sends op 5's answer bytes; the worker decodes and parses them (sql/parse-result.ts, as main did)
- * and keeps the rows, which main takes one slice at a time, each asked for on a turn of its own.
+ * Messages between main and the SQL worker (sql-worker.ts), checked with zod on both sides.
+ * The worker keeps the results (sql/result-store.ts): main sends op 5's answer bytes, the worker
+ * decodes, parses and keeps them, and every later read of a result (a window of rows, a cell,
+ * a sort, a copy, a save's text) is a message that names the result's id. The rows never cross
+ * to main: 100,000 rows of 20 cells held there were two million objects for its collector.
  */
 
 const job = z.number().int().positive()
+const resultId = z.string().min(1)
+/** Every format a result is written in (a save's are among a copy's). */
+const resultFormatSchema = z.enum(SQL_COPY_FORMATS)
 
 export const toSqlWorker = z.discriminatedUnion('type', [
-  /** Op 5's answer as the service sent it (UTF-8 JSON), its buffer moved to the worker. */
-  z.object({ type: z.literal('parse'), job, bytes: z.instanceof(Uint8Array) }),
+  /**
+   * Op 5's answer as the service sent it (UTF-8 JSON), its buffer moved to the worker: parsed
+   * and kept as result `id` (replacing one of that id), owned by the tab and database.
+   */
+  z.object({
+    type: z.literal('keep'),
+    job,
+    id: resultId,
+    tabId: z.string(),
+    databaseId: z.string(),
+    bytes: z.instanceof(Uint8Array),
+    /** Rows to send back at once as display text (the grid's first screen). */
+    firstRows: z.number().int().min(0),
+  }),
+  z.object({
+    type: z.literal('window'),
+    job,
+    id: resultId,
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(0),
+  }),
+  z.object({
+    type: z.literal('cell'),
+    job,
+    id: resultId,
+    row: z.number().int().min(0),
+    column: z.number().int().min(0),
+  }),
+  z.object({
+    type: z.literal('sort'),
+    job,
+    id: resultId,
+    column: z.number().int().min(0).nullable(),
+    direction: z.enum(['asc', 'desc']),
+  }),
+  /** The rows [from, to) in display order, written in `format` (one text: a copy). */
+  z.object({
+    type: z.literal('format'),
+    job,
+    id: resultId,
+    format: resultFormatSchema,
+    headers: z.boolean(),
+    from: z.number().int().min(0).optional(),
+    to: z.number().int().min(0).optional(),
+  }),
+  /** The whole result in `format`, sent a chunk at a time: the next when main asks (`more`). */
+  z.object({ type: z.literal('stream'), job, id: resultId, format: resultFormatSchema }),
   z.object({ type: z.literal('more'), job }),
-  z.object({ type: z.literal('drop'), job }),
+  /** A save that stopped before its last chunk (written elsewhere, failed): its rows are let go. */
+  z.object({ type: z.literal('endStream'), job }),
+  /** What a result is (its database, fields and row count), to name a saved file. */
+  z.object({ type: z.literal('info'), job, id: resultId }),
+  z.object({ type: z.literal('release'), job, ids: z.array(resultId) }),
+  z.object({ type: z.literal('releaseTab'), job, tabId: z.string() }),
 ])
 export type ToSqlWorker = z.infer<typeof toSqlWorker>
 
-const meta = z.object({
+/** A parsed answer without its rows: what main records and tells the renderer. */
+export const resultSummary = z.object({
   command: z.string(),
   rowCount: z.number().nullable(),
   fields: z.array(sqlFieldSchema),
@@ -27,25 +83,28 @@ const meta = z.object({
   columnsFrom: z.enum(['fields', 'rows']),
   rowShape: z.enum(['arrays', 'objects', 'mixed', 'none']),
   notes: z.array(z.string()),
+  /** How many rows the worker keeps. */
+  rows: z.number().int().min(0),
 })
+export type ResultSummary = z.infer<typeof resultSummary>
+
+const displayRows = z.array(z.array(z.string().nullable()))
 
 export const fromSqlWorker = z.discriminatedUnion('type', [
-  /** The answer parsed: its meta with the first slice of rows. */
+  z.object({ type: z.literal('kept'), job, summary: resultSummary, firstRows: displayRows }),
+  z.object({ type: z.literal('rows'), job, rows: displayRows }),
+  z.object({ type: z.literal('value'), job, value: z.string().nullable() }),
+  z.object({ type: z.literal('text'), job, text: z.string(), rows: z.number().int().min(0) }),
+  /** A chunk of a streamed result; `last` when it ends it (its text may be empty). */
+  z.object({ type: z.literal('chunk'), job, text: z.string(), last: z.boolean() }),
   z.object({
-    type: z.literal('rows'),
+    type: z.literal('info'),
     job,
-    /** Sent with the first slice only. */
-    meta: meta.nullable(),
-    // Each row an array; the cells are the worker's own parse, not checked again one by one
-    // (20,000 checks a slice, on main's loop).
-    rows: z.custom<unknown[][]>(
-      (value) => Array.isArray(value) && value.every((row) => Array.isArray(row)),
-      'rows must be arrays',
-    ),
-    /** Cells hold tagged exact numbers (sql/exact-cells.ts). */
-    exact: z.boolean(),
-    last: z.boolean(),
+    databaseId: z.string(),
+    fields: z.array(sqlFieldSchema),
+    rows: z.number().int().min(0),
   }),
+  z.object({ type: z.literal('done'), job }),
   z.object({ type: z.literal('failed'), job, error: workerError }),
 ])
 export type FromSqlWorker = z.infer<typeof fromSqlWorker>

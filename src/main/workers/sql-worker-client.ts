@@ -1,53 +1,115 @@
-import type { ParsedResult } from '../sql/parse-result'
-import { untagExactNumbers } from '../sql/exact-cells'
+import type { SqlField } from '../../shared/bridge/channels/sql'
+import type { ResultFormat } from '../sql/formats'
 import { fromSqlWorker } from './sql-protocol'
-import type { FromSqlWorker, ToSqlWorker } from './sql-protocol'
+import type { FromSqlWorker, ResultSummary, ToSqlWorker } from './sql-protocol'
 import { createWorkerPort } from './worker-port'
 
 /*
- * Main's side of the SQL parse worker (sql-worker.ts): `parse(body)` resolves with what
- * parseSqlAnswer(body as text) would have returned, its rows taken in slices, one per turn of main's
- * loop, so the bridge's calls go in between. One worker per desk, started on the first big
- * answer (worker-port.ts).
+ * Main's side of the SQL worker (sql-worker.ts), which parses and keeps the SQL results: each
+ * method is one message and its answer. One worker per desk, started on the first result
+ * (worker-port.ts); a worker that died took its results with it, and a read of one then fails
+ * as a released result does (RESULT_RELEASED from the new worker's empty store).
  */
 
-export interface SqlParseWorker {
-  /** Parses op 5's answer bytes; their buffer is moved to the worker (`body` is emptied). */
-  parse(body: Buffer): Promise<ParsedResult>
+export type DisplayRows = (string | null)[][]
+
+export interface SqlResults {
+  /**
+   * Parses op 5's answer bytes in the worker and keeps them as result `id` (the buffer is
+   * moved there: `body` is emptied); resolves with what the answer said and its first rows.
+   */
+  keep(
+    id: string,
+    owner: { tabId: string; databaseId: string },
+    body: Buffer,
+    firstRows: number,
+  ): Promise<{ summary: ResultSummary; firstRows: DisplayRows }>
+  /** Rows [offset, offset + limit) in display order, as clipped display text. */
+  window(id: string, offset: number, limit: number): Promise<DisplayRows>
+  cell(id: string, row: number, column: number): Promise<string | null>
+  sort(id: string, column: number | null, direction: 'asc' | 'desc'): Promise<void>
+  /** Rows [from, to) in display order written in `format`, as one text. */
+  format(
+    id: string,
+    format: ResultFormat,
+    options: { headers: boolean; from?: number; to?: number },
+  ): Promise<{ text: string; rows: number }>
+  /** The whole result in `format` with headers, a chunk at a time (each asked for in turn). */
+  stream(id: string, format: ResultFormat): AsyncGenerator<string>
+  info(id: string): Promise<{ databaseId: string; fields: SqlField[]; rows: number }>
+  release(ids: readonly string[]): Promise<void>
+  releaseTab(tabId: string): Promise<void>
   close(): Promise<void>
 }
 
-export function createSqlParseWorker(): SqlParseWorker {
+export function createSqlResults(): SqlResults {
   const port = createWorkerPort<ToSqlWorker, FromSqlWorker>('sql-worker', fromSqlWorker)
   let lastJob = 0
+  const nextJob = () => (lastJob += 1)
+
+  /** The job's answer, of the type expected. */
+  async function ask<T extends FromSqlWorker['type']>(
+    message: ToSqlWorker,
+    type: T,
+    transfer?: ArrayBuffer[],
+  ): Promise<Extract<FromSqlWorker, { type: T }>> {
+    const answer = await port.ask(message, transfer)
+    if (answer.type !== type) throw new Error(`the SQL worker answered ${answer.type}, not ${type}`)
+    return answer as Extract<FromSqlWorker, { type: T }>
+  }
 
   return {
-    async parse(body) {
-      lastJob += 1
-      const job = lastJob
+    async keep(id, owner, body, firstRows) {
       // A buffer of its own to move: a small body may sit in Node's shared pool.
       const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
       const bytes =
         whole && body.buffer instanceof ArrayBuffer
           ? new Uint8Array(body.buffer)
           : new Uint8Array(body)
-      let slice = await port.ask({ type: 'parse', job, bytes }, [bytes.buffer])
-      const { meta } = slice
-      if (meta === null) throw new Error(`sql job ${job}: the first slice has no meta`)
-      const rows: unknown[][] = []
+      const kept = await ask(
+        { type: 'keep', job: nextJob(), id, ...owner, bytes, firstRows },
+        'kept',
+        [bytes.buffer],
+      )
+      return { summary: kept.summary, firstRows: kept.firstRows }
+    },
+    async window(id, offset, limit) {
+      return (await ask({ type: 'window', job: nextJob(), id, offset, limit }, 'rows')).rows
+    },
+    async cell(id, row, column) {
+      return (await ask({ type: 'cell', job: nextJob(), id, row, column }, 'value')).value
+    },
+    async sort(id, column, direction) {
+      await ask({ type: 'sort', job: nextJob(), id, column, direction }, 'done')
+    },
+    async format(id, format, options) {
+      const answer = await ask({ type: 'format', job: nextJob(), id, format, ...options }, 'text')
+      return { text: answer.text, rows: answer.rows }
+    },
+    async *stream(id, format) {
+      const job = nextJob()
+      let chunk = await ask({ type: 'stream', job, id, format }, 'chunk')
       try {
         for (;;) {
-          for (const row of slice.exact ? untagExactNumbers(slice.rows) : slice.rows) rows.push(row)
-          if (slice.last) break
-          // The next slice is asked for on the next turn: the bridge's calls go in between.
-          await new Promise((resolve) => setImmediate(resolve))
-          slice = await port.ask({ type: 'more', job })
+          if (chunk.text !== '') yield chunk.text
+          if (chunk.last) return
+          chunk = await ask({ type: 'more', job }, 'chunk')
         }
-      } catch (error) {
-        if (port.running) port.send({ type: 'drop', job })
-        throw error
+      } finally {
+        // A consumer that stopped early (a failed write) leaves the worker's iterator behind.
+        if (!chunk.last && port.running) await ask({ type: 'endStream', job }, 'done')
       }
-      return { ...meta, rows }
+    },
+    async info(id) {
+      const answer = await ask({ type: 'info', job: nextJob(), id }, 'info')
+      return { databaseId: answer.databaseId, fields: answer.fields, rows: answer.rows }
+    },
+    async release(ids) {
+      // Nothing is kept in a worker that is not running: nothing to start it for.
+      if (port.running) await ask({ type: 'release', job: nextJob(), ids: [...ids] }, 'done')
+    },
+    async releaseTab(tabId) {
+      if (port.running) await ask({ type: 'releaseTab', job: nextJob(), tabId }, 'done')
     },
     close: () => port.close(),
   }

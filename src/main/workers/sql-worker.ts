@@ -1,62 +1,126 @@
 import { parentPort } from 'node:worker_threads'
-import { tagExactNumbers } from '../sql/exact-cells'
+import { formatResult } from '../sql/formats'
 import { parseSqlAnswer } from '../sql/parse-result'
-import { ExactNumber } from '../sql/values'
+import { ResultStore } from '../sql/result-store'
 import { toSqlWorker } from './sql-protocol'
-import type { FromSqlWorker } from './sql-protocol'
+import type { FromSqlWorker, ToSqlWorker } from './sql-protocol'
 import { asWorkerError } from './worker-errors'
 
 /*
- * The SQL parse worker (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads"): op 5's
- * answer, 25 MB for 100,000 rows x 20, is decoded and parsed here instead of on main's loop, and its rows go
- * back in slices that main asks for one at a time (each a few milliseconds to take in).
+ * The SQL worker (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads"): op 5's
+ * answer, 25 MB for 100,000 rows x 20, is decoded, parsed and kept here, in the same
+ * ResultStore main used to hold; main asks for windows of display text, cells, sorts, copies and
+ * a save's text, one message each. Main's loop never holds the rows (or collects them).
  */
 
 const port = parentPort
 if (port === null) throw new Error('sql-worker.ts runs as a worker thread only')
 
-/** Rows per slice: 1,000 rows of 20 cells take main a few milliseconds to receive. */
-const ROWS_PER_SLICE = 1_000
-
 const textDecoder = new TextDecoder()
-const parsed = new Map<number, { rows: unknown[][]; exact: boolean }>()
+const results = new ResultStore()
+/** Saves being written: the formatted chunks not yet asked for, by job. */
+const streams = new Map<number, Iterator<string>>()
+/** Chunks of a save are joined to about this many characters per message. */
+const STREAM_CHUNK_CHARS = 256 * 1024
 
 function post(message: FromSqlWorker): void {
   port!.postMessage(message)
 }
 
-function holdsExactNumber(value: unknown): boolean {
-  if (value instanceof ExactNumber) return true
-  if (value === null || typeof value !== 'object') return false
-  return Object.values(value).some(holdsExactNumber)
+function sendChunk(job: number): void {
+  const chunks = streams.get(job)
+  if (chunks === undefined) throw new Error(`sql job ${job} is gone`)
+  let text = ''
+  let last = false
+  while (text.length < STREAM_CHUNK_CHARS) {
+    const next = chunks.next()
+    if (next.done === true) {
+      last = true
+      break
+    }
+    text += next.value
+  }
+  if (last) streams.delete(job)
+  post({ type: 'chunk', job, text, last })
 }
 
-function sendSlice(job: number, meta: Extract<FromSqlWorker, { type: 'rows' }>['meta']): void {
-  const held = parsed.get(job)
-  if (held === undefined) throw new Error(`sql job ${job} is gone`)
-  const slice = held.rows.splice(0, ROWS_PER_SLICE)
-  const last = held.rows.length === 0
-  if (last) parsed.delete(job)
-  const rows = held.exact ? tagExactNumbers(slice) : slice
-  post({ type: 'rows', job, meta, rows, exact: held.exact, last })
+function handle(message: ToSqlWorker): void {
+  const { job } = message
+  switch (message.type) {
+    case 'keep': {
+      const { rows, ...summary } = parseSqlAnswer(textDecoder.decode(message.bytes))
+      results.put(message, { fields: summary.fields, rows }, message.id)
+      const firstRows = results.window(message.id, 0, message.firstRows)
+      return post({ type: 'kept', job, summary: { ...summary, rows: rows.length }, firstRows })
+    }
+    case 'window':
+      return post({
+        type: 'rows',
+        job,
+        rows: results.window(message.id, message.offset, message.limit),
+      })
+    case 'cell':
+      return post({
+        type: 'value',
+        job,
+        value: results.cell(message.id, message.row, message.column),
+      })
+    case 'sort':
+      results.sort(message.id, message.column, message.direction)
+      return post({ type: 'done', job })
+    case 'format': {
+      const kept = results.get(message.id)
+      const rows = [...results.rowsInOrder(message.id, message.from, message.to)]
+      const text = [...formatResult(message.format, kept.fields, rows, message)].join('')
+      return post({ type: 'text', job, text, rows: rows.length })
+    }
+    case 'stream': {
+      const kept = results.get(message.id)
+      const rows = results.rowsInOrder(message.id)
+      streams.set(job, formatResult(message.format, kept.fields, rows, { headers: true }))
+      return sendChunk(job)
+    }
+    case 'more':
+      return sendChunk(job)
+    case 'endStream':
+      streams.delete(job)
+      return post({ type: 'done', job })
+    case 'info': {
+      const kept = results.get(message.id)
+      return post({
+        type: 'info',
+        job,
+        databaseId: kept.databaseId,
+        fields: kept.fields,
+        rows: kept.rows.length,
+      })
+    }
+    case 'release':
+      results.release(message.ids)
+      return post({ type: 'done', job })
+    case 'releaseTab':
+      results.releaseTab(message.tabId)
+      return post({ type: 'done', job })
+  }
 }
 
 port.on('message', (raw: unknown) => {
   const message = toSqlWorker.safeParse(raw)
-  if (!message.success) return
-  const { job } = message.data
-  try {
-    if (message.data.type === 'drop') {
-      parsed.delete(job)
-    } else if (message.data.type === 'more') {
-      sendSlice(job, null)
-    } else {
-      const { rows, ...meta } = parseSqlAnswer(textDecoder.decode(message.data.bytes))
-      parsed.set(job, { rows, exact: rows.some((row) => row.some(holdsExactNumber)) })
-      sendSlice(job, meta)
+  if (!message.success) {
+    const jobId = (raw as { job?: unknown } | null)?.job
+    if (typeof jobId === 'number') {
+      post({
+        type: 'failed',
+        job: jobId,
+        error: asWorkerError(new Error('the SQL worker got a malformed message')),
+      })
     }
+    return
+  }
+  try {
+    handle(message.data)
   } catch (error) {
-    parsed.delete(job)
-    post({ type: 'failed', job, error: asWorkerError(error) })
+    streams.delete(message.data.job)
+    post({ type: 'failed', job: message.data.job, error: asWorkerError(error) })
   }
 })
