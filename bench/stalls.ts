@@ -197,7 +197,9 @@ function scenarios(desk: Desk, ids: { sessions: string; sandbox: string }, seed:
   return [
     {
       name: 'sessions: a 10 MB list refreshed',
-      work: async () => void (await value(desk, 'sessions.refresh', { profileId: ids.sessions })),
+      // As both transports ask (web mode and Electron's IPC): the answer as JSON bytes.
+      work: async () =>
+        void (await valueJson(desk, 'sessions.refresh', { profileId: ids.sessions })),
     },
     {
       name: 'certificates: 10,000 refreshed into the cache',

@@ -152,10 +152,12 @@ describe('the list worker', () => {
         JSON.stringify(session(1_199)),
       ])
 
-      const whole = await worker.cachedList('listSessions', 'profile-a', 'sessions')
+      const whole = await worker.cachedListJson('listSessions', 'profile-a', 'sessions')
       expect(whole?.fetchedAt).toBe(1_700_000_000_000)
-      expect(whole?.items).toHaveLength(1_200)
-      expect(await worker.cachedList('listSessions', 'profile-b', 'sessions')).toBeNull()
+      const items = JSON.parse(whole?.json.toString('utf8') ?? 'null') as unknown[]
+      expect(items).toHaveLength(1_200)
+      expect(items[1_199]).toEqual(session(1_199))
+      expect(await worker.cachedListJson('listSessions', 'profile-b', 'sessions')).toBeNull()
     } finally {
       await worker.close()
       cache.close()

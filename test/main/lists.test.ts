@@ -523,6 +523,22 @@ describe('the window channels, through the desk', () => {
       expect(offline).toMatchObject({ total: 250, offline: true })
       expect(offline.error?.code).toMatch(/OFFLINE|TIMEOUT/)
       expect(offline.items).toHaveLength(10)
+
+      // The whole-list channel as the transports ask it (JSON bytes written in the list
+      // worker), equal to the object answer: the cached rows, said to be offline.
+      const bytes = await desk.desk.dispatchJson('sessions.refresh', { profileId })
+      const asJson = JSON.parse(bytes.toString('utf8')) as {
+        ok: true
+        value: ChannelOutput<'sessions.refresh'>
+      }
+      expect(asJson.value.items).toHaveLength(250)
+      expect(asJson.value.items[249]).toEqual(session(249))
+      expect(asJson.value).toMatchObject({ offline: true, fetchedAt: expect.any(Number) })
+      expect(asJson.value.error?.code).toMatch(/OFFLINE|TIMEOUT/)
+      const asObjects = await desk.value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
+        profileId,
+      })
+      expect(asObjects).toEqual(asJson.value)
     } finally {
       answers.down = false
     }

@@ -158,17 +158,18 @@ export function listWorkerOf(context: DeskContext): ListWorker {
 }
 
 /**
- * The whole cached list, every row checked with `operation`'s row schema, read and checked in
- * the list worker (rows that no longer pass are left out); null when it was never fetched.
+ * The whole cached list as a JSON array's bytes, every row checked with `operation`'s row
+ * schema, read and checked in the list worker (rows that no longer pass are left out); null
+ * when it was never fetched.
  */
-export async function cachedListOf(
+export async function cachedListJsonOf(
   context: DeskContext,
   profileId: string,
   kind: CachedListKind,
   operation: ListOperationName,
-): Promise<{ items: unknown[]; fetchedAt: number } | null> {
+): Promise<{ json: Buffer; fetchedAt: number } | null> {
   await listSettled(context, profileId, kind)
-  return listWorkerOf(context).cachedList(operation, profileId, kind)
+  return listWorkerOf(context).cachedListJson(operation, profileId, kind)
 }
 
 /** What a read of a big list hands back: its worker job, and when it began among the list's. */

@@ -1,10 +1,11 @@
 import { sessionSchema } from '../../shared/api'
 import type { Session } from '../../shared/api'
 import type { BridgeError, ChannelOutput } from '../../shared/bridge'
+import { answersAsJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { logoutUrlToOpen } from './logout-url'
 import type { DeskContext } from './context'
-import { cachedListOf, fetchIntoCache, fetchWindow, listSettled, readWindow } from './lists'
+import { cachedListJsonOf, fetchIntoCache, fetchWindow, readWindow } from './lists'
 import { bridgeErrorOf, isConnectivityError, requireProfile } from './context'
 import { recordedCall } from './recorded'
 
@@ -16,41 +17,65 @@ import { recordedCall } from './recorded'
 
 type SessionList = ChannelOutput<'sessions.cached'>
 
+/** `{"items":`: the start of the cached list written as JSON. */
+const ITEMS_OPENING = Buffer.from('{"items":')
+const EMPTY_ARRAY = Buffer.from('[]')
+
 export function sessionHandlers(
   context: DeskContext,
 ): Pick<
   BridgeHandlers,
   'sessions.cached' | 'sessions.refresh' | 'sessions.logout' | 'sessions.window' | 'sessions.fetch'
 > {
-  /** The whole cached list, read and checked in the list worker (10 MB and more). */
-  async function cachedList(profileId: string, error: BridgeError | null): Promise<SessionList> {
-    const cached = await cachedListOf(context, profileId, 'sessions', 'listSessions')
-    return {
-      items: (cached?.items ?? []) as Session[],
+  /**
+   * The whole cached list as the JSON of `sessions.cached`'s answer: its rows read, checked and
+   * written as JSON in the list worker (10 MB and more), spliced here without being parsed.
+   */
+  async function cachedListJson(profileId: string, error: BridgeError | null): Promise<Buffer> {
+    const cached = await cachedListJsonOf(context, profileId, 'sessions', 'listSessions')
+    // `{"fetchedAt":…}` without its `{`: the fields after the rows.
+    const rest = JSON.stringify({
       fetchedAt: cached?.fetchedAt ?? null,
       offline: error !== null || context.connectivity.offline(profileId),
       error: error ?? context.connectivity.lastError(profileId),
+    }).slice(1)
+    return Buffer.concat([ITEMS_OPENING, cached?.json ?? EMPTY_ARRAY, Buffer.from(`,${rest}`)])
+  }
+
+  /** The same answer as objects, for callers in this process (the CLI, tests). */
+  async function cachedList(profileId: string, error: BridgeError | null): Promise<SessionList> {
+    return JSON.parse((await cachedListJson(profileId, error)).toString('utf8')) as SessionList
+  }
+
+  /** Fetches the list into the cache; offline, the error to answer the cached list with. */
+  async function refreshIntoCache(profileId: string): Promise<BridgeError | null> {
+    try {
+      // The cache emits cache.changed after the write; open views refetch on it.
+      await fetchIntoCache(context, profileId, 'sessions', 'listSessions')
+      return null
+    } catch (error) {
+      if (!isConnectivityError(error)) throw error
+      return bridgeErrorOf(context, error)
     }
   }
 
   return {
-    async 'sessions.cached'({ profileId }) {
-      requireProfile(context, profileId)
-      await listSettled(context, profileId, 'sessions')
-      return cachedList(profileId, null)
-    },
+    'sessions.cached': answersAsJson(
+      async ({ profileId }) => {
+        requireProfile(context, profileId)
+        return cachedList(profileId, null)
+      },
+      async ({ profileId }) => {
+        requireProfile(context, profileId)
+        return cachedListJson(profileId, null)
+      },
+    ),
 
     /** The whole list (for scripts and tests); the screen reads windows (sessions.fetch). */
-    async 'sessions.refresh'({ profileId }) {
-      try {
-        // The cache emits cache.changed after the write; open views refetch on it.
-        await fetchIntoCache(context, profileId, 'sessions', 'listSessions')
-      } catch (error) {
-        if (!isConnectivityError(error)) throw error
-        return cachedList(profileId, bridgeErrorOf(context, error))
-      }
-      return cachedList(profileId, null)
-    },
+    'sessions.refresh': answersAsJson(
+      async ({ profileId }) => cachedList(profileId, await refreshIntoCache(profileId)),
+      async ({ profileId }) => cachedListJson(profileId, await refreshIntoCache(profileId)),
+    ),
 
     async 'sessions.window'(input) {
       requireProfile(context, input.profileId)

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
+import { runThisThreadInTheBackground } from '../workers/background-priority'
 
 /*
  * The thread that writes and hashes the bytes of the files AtomicFile writes, so main's event
@@ -23,6 +24,7 @@ import { z } from 'zod'
 
 /** The thread's program: plain JavaScript, evaluated (no file to find in the build, no loader). */
 const THREAD_SOURCE = `
+;(${runThisThreadInTheBackground.toString()})(require('node:fs').readlinkSync, require('node:os').setPriority)
 const { parentPort } = require('node:worker_threads')
 const { writeSync } = require('node:fs')
 const { createHash } = require('node:crypto')

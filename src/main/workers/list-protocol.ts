@@ -70,7 +70,7 @@ export const toListWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('discard'), job }),
   /**
    * The whole cached list, its rows parsed and validated with `operation`'s row schema, sent
-   * back one slice at a time: the next only when main asks for it (`more`).
+   * back as one JSON array's bytes (moved, not copied).
    */
   z.object({
     type: z.literal('list'),
@@ -79,7 +79,6 @@ export const toListWorker = z.discriminatedUnion('type', [
     profileId: z.string().min(1),
     kind: z.string().min(1),
   }),
-  z.object({ type: z.literal('more'), job }),
 ])
 export type ToListWorker = z.infer<typeof toListWorker>
 
@@ -119,17 +118,12 @@ export const fromListWorker = z.discriminatedUnion('type', [
     /** The worker's thread id: the write happened off main's event loop. */
     threadId: z.number().int(),
   }),
-  /**
-   * A slice of a cached list's rows (`list`), in order; `last` when it ends the list. Main
-   * asks for each next one after taking this one: messages a port holds are all taken in one
-   * turn of main's loop, so slices sent unasked would stall it as one big message.
-   */
+  /** A cached list's checked rows (`list`) as a JSON array's bytes, their buffer moved. */
   z.object({
-    type: z.literal('items'),
+    type: z.literal('listJson'),
     job,
-    items: z.array(z.unknown()),
-    last: z.boolean(),
-    /** Null: the list was never fetched. */
+    bytes: z.instanceof(Uint8Array),
+    /** Null: the list was never fetched (the bytes are then `[]`). */
     fetchedAt: z.number().nullable(),
   }),
   /** The job failed (reading or storing); the worker has already freed its spool. */

@@ -41,13 +41,13 @@ export interface ListWorker {
   read(operation: ListOperationName, options: ListReadOptions): ListRead
   /**
    * The whole cached list of `kind`, its rows checked with `operation`'s row schema in the
-   * worker and taken in slices, one per turn of main's loop; null when never fetched.
+   * worker, as a JSON array's bytes; null when never fetched.
    */
-  cachedList(
+  cachedListJson(
     operation: ListOperationName,
     profileId: string,
     kind: string,
-  ): Promise<{ items: unknown[]; fetchedAt: number } | null>
+  ): Promise<{ json: Buffer; fetchedAt: number } | null>
   /** Reads a certificate refresh's pages into the worker (see CertificateWalk). */
   certificateWalk(): CertificateWalk
   /** The cached certificate rows `filter` selects as a JSON array, read in the worker. */
@@ -217,19 +217,17 @@ export function createListWorker(cacheFile: string): ListWorker {
       }
     },
 
-    async cachedList(operation, profileId, kind) {
+    async cachedListJson(operation, profileId, kind) {
       lastJob += 1
       const job = lastJob
-      const items: unknown[] = []
-      let slice = await ask({ type: 'list', job, operation, profileId, kind }, 'items')
-      for (;;) {
-        for (const item of slice.items) items.push(item)
-        if (slice.last) break
-        // The next slice is asked for on the next turn: the bridge's calls go in between.
-        await new Promise((resolve) => setImmediate(resolve))
-        slice = await ask({ type: 'more', job }, 'items')
-      }
-      return slice.fetchedAt === null ? null : { items, fetchedAt: slice.fetchedAt }
+      const answer = await ask({ type: 'list', job, operation, profileId, kind }, 'listJson')
+      if (answer.fetchedAt === null) return null
+      const json = Buffer.from(
+        answer.bytes.buffer,
+        answer.bytes.byteOffset,
+        answer.bytes.byteLength,
+      )
+      return { json, fetchedAt: answer.fetchedAt }
     },
 
     close: () => port.close(),

@@ -16,6 +16,10 @@ import { prepareStatements } from '../cache/statements'
 import { toListWorker } from './list-protocol'
 import type { FromListWorker, ToListWorker } from './list-protocol'
 import { asWorkerError } from './worker-errors'
+import { runThisThreadInTheBackground } from './background-priority'
+
+// Below main's priority: the loop that serves the bridge comes first (background-priority.ts).
+runThisThreadInTheBackground()
 
 /*
  * The list worker, a worker thread (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads").
@@ -41,7 +45,6 @@ const writeRows = createListRowsWriter(db, statements)
 const certificates = certificateStatementsOn(db)
 const knownObjects = knownObjectWritesOn(db)
 /** Rows per `items` message: each is taken by main in one turn of its loop (a few ms). */
-const ITEMS_PER_SLICE = 1_000
 
 interface Job {
   spool: ListSpool
@@ -69,7 +72,6 @@ function post(message: FromListWorker): void {
 function forget(id: number): void {
   jobs.get(id)?.spool.discard()
   jobs.delete(id)
-  listings.delete(id)
   pages.delete(id)
   walks.delete(id)
 }
@@ -156,15 +158,13 @@ function begin(message: Extract<ToListWorker, { type: 'begin' }>): void {
   jobs.set(message.job, { spool, reader, window, keys })
 }
 
-/** Cached lists being sent, per job: rows checked and not yet sent, and the list's date. */
-const listings = new Map<number, { rows: unknown[]; fetchedAt: number | null }>()
-
 /**
- * Reads the cached list whole (an open statement would keep this connection busy between
- * slices), each row parsed and checked against the contract; a row that no longer passes (or
- * no longer reads) is left out, as the cache's own reads do. Then sends the first slice.
+ * Reads the cached list whole, each row parsed and checked against the contract (a row that no
+ * longer passes, or no longer reads, is left out, as the cache's own reads do), and sends it as
+ * one JSON array's bytes: main passes them on without parsing them (a 10 MB session list
+ * structured-cloned into main's heap cost its loop ~40 ms per refresh, and a collection later).
  */
-function startListing(message: Extract<ToListWorker, { type: 'list' }>): void {
+function sendListJson(message: Extract<ToListWorker, { type: 'list' }>): void {
   const { row } = LIST_OPERATIONS[message.operation]
   const fetchedAt =
     statements.selectListMeta.get(message.profileId, message.kind)?.fetched_at ?? null
@@ -181,24 +181,18 @@ function startListing(message: Extract<ToListWorker, { type: 'list' }>): void {
       if (parsed.success) rows.push(parsed.data)
     }
   }
-  listings.set(message.job, { rows, fetchedAt })
-  sendSlice(message.job)
-}
-
-function sendSlice(id: number): void {
-  const listing = listings.get(id)
-  if (listing === undefined) return fail(id, new Error(`list job ${id} is gone`))
-  const items = listing.rows.splice(0, ITEMS_PER_SLICE)
-  const last = listing.rows.length === 0
-  if (last) listings.delete(id)
-  post({ type: 'items', job: id, items, last, fetchedAt: listing.fetchedAt })
+  const bytes = new TextEncoder().encode(JSON.stringify(rows))
+  port!.postMessage(
+    { type: 'listJson', job: message.job, bytes, fetchedAt } satisfies FromListWorker,
+    [bytes.buffer],
+  )
 }
 
 function handle(message: ToListWorker): void {
   if (message.type === 'begin') return begin(message)
-  if (message.type === 'list' || message.type === 'more') {
+  if (message.type === 'list') {
     try {
-      return message.type === 'list' ? startListing(message) : sendSlice(message.job)
+      return sendListJson(message)
     } catch (error) {
       return fail(message.job, error)
     }
