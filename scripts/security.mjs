@@ -66,6 +66,8 @@ function runScanner(csvFile) {
       path.join(root, 'scripts', 'security', 'offline.cjs'),
       '--require',
       path.join(root, 'scripts', 'security', 'ordered-writes.cjs'),
+      '--require',
+      path.join(root, 'scripts', 'security', 'commander-v5.cjs'),
       cli,
       '--input',
       scanned,
