@@ -348,8 +348,21 @@ describe('with --url and INFRADESK_TOKEN', () => {
     const rotate = ['--url', sandbox.url, 'call', 'rotateDatabaseCertificate', '--param']
     const first = await cli([...rotate, `id=${clickhouse}`], withToken())
     expect(first.code, first.stderr).toBe(0)
-    const second = await cli([...rotate, `id=${clickhouse}`], withToken())
-    expect(second.code).toBe(5)
+    // A conflict that does not depend on timing (a second rotation would race the sandbox's
+    // 5 s reread under a loaded machine): a retry of a route that has not failed is 409.
+    const host = sandbox.seed.proxyHosts.find((candidate) =>
+      candidate.routes.some((route) => route.status === 'active'),
+    )
+    const active = host?.routes.find((route) => route.status === 'active')
+    expect(active).toBeDefined()
+    const conflict = await cli(
+      [
+        ...['--url', sandbox.url, 'call', 'retryProxyRoute'],
+        ...['--param', `id=${host?.id ?? ''}`, '--param', `routeId=${active?.id ?? ''}`],
+      ],
+      withToken(),
+    )
+    expect(conflict.code, conflict.stderr).toBe(5)
 
     const viewer = await cli([...rotate, `id=${clickhouse}`], withToken(sandbox.tokens.viewer))
     expect(viewer.code).toBe(3)
