@@ -152,12 +152,19 @@ describe('the list worker', () => {
         JSON.stringify(session(1_199)),
       ])
 
-      const whole = await worker.cachedListJson('listSessions', 'profile-a', 'sessions')
-      expect(whole?.fetchedAt).toBe(1_700_000_000_000)
-      const items = JSON.parse(whole?.json.toString('utf8') ?? 'null') as unknown[]
-      expect(items).toHaveLength(1_200)
-      expect(items[1_199]).toEqual(session(1_199))
-      expect(await worker.cachedListJson('listSessions', 'profile-b', 'sessions')).toBeNull()
+      const frame = { opening: '{"items":', closing: ',"more":true}' }
+      const whole = await worker.cachedListJson('listSessions', 'profile-a', 'sessions', frame)
+      expect(whole.fetchedAt).toBe(1_700_000_000_000)
+      const written = JSON.parse(whole.json.toString('utf8')) as { items: unknown[] }
+      expect(written).toMatchObject({ fetchedAt: 1_700_000_000_000, more: true })
+      expect(written.items).toHaveLength(1_200)
+      expect(written.items[1_199]).toEqual(session(1_199))
+      const never = await worker.cachedListJson('listSessions', 'profile-b', 'sessions', frame)
+      expect(JSON.parse(never.json.toString('utf8'))).toEqual({
+        items: [],
+        fetchedAt: null,
+        more: true,
+      })
     } finally {
       await worker.close()
       cache.close()

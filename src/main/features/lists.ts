@@ -158,18 +158,19 @@ export function listWorkerOf(context: DeskContext): ListWorker {
 }
 
 /**
- * The whole cached list as a JSON array's bytes, every row checked with `operation`'s row
- * schema, read and checked in the list worker (rows that no longer pass are left out); null
- * when it was never fetched.
+ * The whole cached list written in the list worker as `frame.opening` + a JSON array of its
+ * rows (each checked with `operation`'s row schema; rows that no longer pass are left out) +
+ * `,"fetchedAt":…` + `frame.closing`; `fetchedAt` null when it was never fetched.
  */
 export async function cachedListJsonOf(
   context: DeskContext,
   profileId: string,
   kind: CachedListKind,
   operation: ListOperationName,
-): Promise<{ json: Buffer; fetchedAt: number } | null> {
+  frame: { opening: string; closing: string },
+): Promise<{ json: Buffer; fetchedAt: number | null }> {
   await listSettled(context, profileId, kind)
-  return listWorkerOf(context).cachedListJson(operation, profileId, kind)
+  return listWorkerOf(context).cachedListJson(operation, profileId, kind, frame)
 }
 
 /** What a read of a big list hands back: its worker job, and when it began among the list's. */

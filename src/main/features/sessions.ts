@@ -1,7 +1,7 @@
 import { sessionSchema } from '../../shared/api'
 import type { Session } from '../../shared/api'
 import type { BridgeError, ChannelOutput } from '../../shared/bridge'
-import { answersAsJson } from '../bridge/dispatcher'
+import { answersAsJson, OK_RESULT_OPENING, OkResultJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { logoutUrlToOpen } from './logout-url'
 import type { DeskContext } from './context'
@@ -17,10 +17,6 @@ import { recordedCall } from './recorded'
 
 type SessionList = ChannelOutput<'sessions.cached'>
 
-/** `{"items":`: the start of the cached list written as JSON. */
-const ITEMS_OPENING = Buffer.from('{"items":')
-const EMPTY_ARRAY = Buffer.from('[]')
-
 export function sessionHandlers(
   context: DeskContext,
 ): Pick<
@@ -28,23 +24,26 @@ export function sessionHandlers(
   'sessions.cached' | 'sessions.refresh' | 'sessions.logout' | 'sessions.window' | 'sessions.fetch'
 > {
   /**
-   * The whole cached list as the JSON of `sessions.cached`'s answer: its rows read, checked and
-   * written as JSON in the list worker (10 MB and more), spliced here without being parsed.
+   * The whole cached list as the JSON of `sessions.cached`'s ok Result, written whole in the
+   * list worker (its rows read, checked and written there: 10 MB and more), sent as it is.
    */
-  async function cachedListJson(profileId: string, error: BridgeError | null): Promise<Buffer> {
-    const cached = await cachedListJsonOf(context, profileId, 'sessions', 'listSessions')
-    // `{"fetchedAt":…}` without its `{`: the fields after the rows.
+  async function cachedListResult(profileId: string, error: BridgeError | null) {
+    // `,"offline":…,"error":…}}`: the fields after the rows and `fetchedAt`, and the envelope's end.
     const rest = JSON.stringify({
-      fetchedAt: cached?.fetchedAt ?? null,
       offline: error !== null || context.connectivity.offline(profileId),
       error: error ?? context.connectivity.lastError(profileId),
     }).slice(1)
-    return Buffer.concat([ITEMS_OPENING, cached?.json ?? EMPTY_ARRAY, Buffer.from(`,${rest}`)])
+    const { json } = await cachedListJsonOf(context, profileId, 'sessions', 'listSessions', {
+      opening: `${OK_RESULT_OPENING}{"items":`,
+      closing: `,${rest}}`,
+    })
+    return new OkResultJson(json)
   }
 
   /** The same answer as objects, for callers in this process (the CLI, tests). */
   async function cachedList(profileId: string, error: BridgeError | null): Promise<SessionList> {
-    return JSON.parse((await cachedListJson(profileId, error)).toString('utf8')) as SessionList
+    const { bytes } = await cachedListResult(profileId, error)
+    return (JSON.parse(bytes.toString('utf8')) as { value: SessionList }).value
   }
 
   /** Fetches the list into the cache; offline, the error to answer the cached list with. */
@@ -67,14 +66,14 @@ export function sessionHandlers(
       },
       async ({ profileId }) => {
         requireProfile(context, profileId)
-        return cachedListJson(profileId, null)
+        return cachedListResult(profileId, null)
       },
     ),
 
     /** The whole list (for scripts and tests); the screen reads windows (sessions.fetch). */
     'sessions.refresh': answersAsJson(
       async ({ profileId }) => cachedList(profileId, await refreshIntoCache(profileId)),
-      async ({ profileId }) => cachedListJson(profileId, await refreshIntoCache(profileId)),
+      async ({ profileId }) => cachedListResult(profileId, await refreshIntoCache(profileId)),
     ),
 
     async 'sessions.window'(input) {

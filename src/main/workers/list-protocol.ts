@@ -70,7 +70,8 @@ export const toListWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('discard'), job }),
   /**
    * The whole cached list, its rows parsed and validated with `operation`'s row schema, sent
-   * back as one JSON array's bytes (moved, not copied).
+   * back as JSON bytes (moved, not copied): `opening`, the rows' array, `,"fetchedAt":…`, then
+   * `closing`, so main sends the bytes without copying them into an envelope.
    */
   z.object({
     type: z.literal('list'),
@@ -78,6 +79,8 @@ export const toListWorker = z.discriminatedUnion('type', [
     operation: listOperation,
     profileId: z.string().min(1),
     kind: z.string().min(1),
+    opening: z.string(),
+    closing: z.string(),
   }),
 ])
 export type ToListWorker = z.infer<typeof toListWorker>
@@ -118,12 +121,12 @@ export const fromListWorker = z.discriminatedUnion('type', [
     /** The worker's thread id: the write happened off main's event loop. */
     threadId: z.number().int(),
   }),
-  /** A cached list's checked rows (`list`) as a JSON array's bytes, their buffer moved. */
+  /** A cached list's checked rows (`list`) written as asked, their buffer moved. */
   z.object({
     type: z.literal('listJson'),
     job,
     bytes: z.instanceof(Uint8Array),
-    /** Null: the list was never fetched (the bytes are then `[]`). */
+    /** Null: the list was never fetched (its rows are then written as `[]`). */
     fetchedAt: z.number().nullable(),
   }),
   /** The job failed (reading or storing); the worker has already freed its spool. */

@@ -41,13 +41,15 @@ export interface ListWorker {
   read(operation: ListOperationName, options: ListReadOptions): ListRead
   /**
    * The whole cached list of `kind`, its rows checked with `operation`'s row schema in the
-   * worker, as a JSON array's bytes; null when never fetched.
+   * worker, written as `opening` + the rows' JSON array + `,"fetchedAt":…` + `closing`;
+   * `fetchedAt` null when never fetched (the rows then `[]`).
    */
   cachedListJson(
     operation: ListOperationName,
     profileId: string,
     kind: string,
-  ): Promise<{ json: Buffer; fetchedAt: number } | null>
+    frame: { opening: string; closing: string },
+  ): Promise<{ json: Buffer; fetchedAt: number | null }>
   /** Reads a certificate refresh's pages into the worker (see CertificateWalk). */
   certificateWalk(): CertificateWalk
   /** The cached certificate rows `filter` selects as a JSON array, read in the worker. */
@@ -217,17 +219,18 @@ export function createListWorker(cacheFile: string): ListWorker {
       }
     },
 
-    async cachedListJson(operation, profileId, kind) {
+    async cachedListJson(operation, profileId, kind, frame) {
       lastJob += 1
       const job = lastJob
-      const answer = await ask({ type: 'list', job, operation, profileId, kind }, 'listJson')
-      if (answer.fetchedAt === null) return null
-      const json = Buffer.from(
-        answer.bytes.buffer,
-        answer.bytes.byteOffset,
-        answer.bytes.byteLength,
+      const answer = await ask(
+        { type: 'list', job, operation, profileId, kind, ...frame },
+        'listJson',
       )
-      return { json, fetchedAt: answer.fetchedAt }
+      const { bytes } = answer
+      return {
+        json: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        fetchedAt: answer.fetchedAt,
+      }
     },
 
     close: () => port.close(),

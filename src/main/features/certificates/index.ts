@@ -3,7 +3,7 @@ import type { BridgeError, CertificateFacts } from '../../../shared/bridge'
 import type { certificateChannels } from '../../../shared/bridge/channels/certificates'
 import { isConnectivityError } from '../../../shared/bridge/connectivity'
 import { ServiceError } from '../../api'
-import { answersAsJson } from '../../bridge/dispatcher'
+import { answersAsJson, OK_RESULT_OPENING, OkResultJson } from '../../bridge/dispatcher'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import { createCertificateCache } from '../../cache/certificates'
 import type { DeskContext } from '../context'
@@ -25,8 +25,8 @@ export type { AllPages, PageSummary } from './paging'
  * with the same filters. See src/main/cache/certificates.ts for how a filtered refresh is merged.
  */
 
-/** `{"rows":`: the start of a cached list written as JSON. */
-const ROWS_OPENING = Buffer.from('{"rows":')
+/** `{"ok":true,"value":{"rows":`: the start of a cached list's Result written as JSON. */
+const ROWS_OPENING = Buffer.from(`${OK_RESULT_OPENING}{"rows":`)
 
 export function certificateHandlers(
   context: DeskContext,
@@ -54,11 +54,14 @@ export function certificateHandlers(
     return { rows: certificates.list(profileId, filter), ...listBesideRows(profileId, error) }
   }
 
-  /** The list as JSON, its rows' bytes as SQLite joined them (see Handler in dispatcher.ts). */
-  function listJsonOf(profileId: string, rows: Buffer, error: BridgeError | null): Buffer {
+  /**
+   * The list's ok Result as JSON, its rows' bytes as SQLite joined them, copied once (see
+   * Handler and OkResultJson in dispatcher.ts).
+   */
+  function listJsonOf(profileId: string, rows: Buffer, error: BridgeError | null): OkResultJson {
     // `{"folders":…}` without its `{` (five fields, never empty): the fields after the rows.
     const rest = JSON.stringify(listBesideRows(profileId, error)).slice(1)
-    return Buffer.concat([ROWS_OPENING, rows, Buffer.from(`,${rest}`)])
+    return new OkResultJson(Buffer.concat([ROWS_OPENING, rows, Buffer.from(`,${rest}}`)]))
   }
 
   /**
