@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<{ default: Bench }>> = {
   export: () => import('./export'),
   sql: () => import('./sql'),
   stalls: () => import('./stalls'),
+  overview: () => import('./overview'),
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks'
 import { chromium, type Page } from '@playwright/test'
 import { createDesk } from '../src/main/desk'
 import { startWebHost } from '../src/main/web/host'
+import { createSqlResults } from '../src/main/workers/sql-worker-client'
 import { z } from 'zod'
 import { startTsxChild } from '../test/e2e/support/child'
 import type { Bench, BenchResult, Figure } from './support'
@@ -120,7 +121,69 @@ async function startSandbox() {
   return { url: child.ready.url.replace(/\/+$/, ''), tokens: child.ready.tokens, stop: child.stop }
 }
 
+const COMPARE_ROWS = 100_000
+const COMPARE_COLUMNS = 10
+
+/** Op 5's answer for 100,000 rows × 10 columns; `changedEvery`th rows differ in one cell. */
+function compareAnswer(changedEvery: number): Buffer {
+  const rows: string[] = []
+  for (let index = 0; index < COMPARE_ROWS; index += 1) {
+    const amount = index % changedEvery === 0 ? `"${index}.5"` : `"${index}.00"`
+    rows.push(
+      `[${index},"name ${index}",${amount},"2030-01-01T00:00:${String(index % 60).padStart(2, '0')}Z",` +
+        `${index % 2 === 0},"k${index % 97}",${index * 3},{"seq":${index}},null,"${'x'.repeat(index % 30)}"]`,
+    )
+  }
+  const fields = Array.from({ length: COMPARE_COLUMNS }, (_, column) => `c${column}`)
+  return Buffer.from(
+    `{"object":"sql_result","data":{"command":"SELECT","rowCount":${COMPARE_ROWS},"fields":${JSON.stringify(fields)},"rows":[${rows.join(',')}]}}`,
+  )
+}
+
+/**
+ * Pin and compare (issue 22): two 100,000-row × 10-column results kept in the SQL worker, then
+ * compared by key through main's facade (the message, the comparison, its counts back), as the
+ * `sql.compare` bridge handler does.
+ */
+async function compareFigure(): Promise<Figure> {
+  const results = createSqlResults()
+  try {
+    const owner = { tabId: 'bench', databaseId: 'bench' }
+    await results.keep('pinned', owner, compareAnswer(Number.POSITIVE_INFINITY), 0)
+    await results.keep('rerun', owner, compareAnswer(100), 0)
+    const times: number[] = []
+    for (let index = 0; index < RUNS + 1; index += 1) {
+      const start = performance.now()
+      const counts = await results.compare(
+        `compare-${index}`,
+        { before: 'pinned', after: 'rerun' },
+        0,
+      )
+      const ms = performance.now() - start
+      await results.release([`compare-${index}`])
+      if (counts.changed !== COMPARE_ROWS / 100 - 1) {
+        throw new Error(`the comparison found ${counts.changed} changed rows`)
+      }
+      // The first is a warm-up (the worker's code paths).
+      if (index > 0) times.push(ms)
+    }
+    return summarize('compare 100k × 10 (ms)', times, { unit: 'ms', target: '<= 1000 ms' })
+  } finally {
+    await results.close()
+  }
+}
+
+function loadNote(): string {
+  return `load average while measuring: ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' / ')}`
+}
+
 async function run(): Promise<BenchResult> {
+  // `BENCH_SQL_ONLY=compare`: the comparison alone (no sandbox, no Chromium, no build needed).
+  if (process.env.BENCH_SQL_ONLY === 'compare') {
+    return { figures: [await compareFigure()], notes: [loadNote()] }
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'infradesk-bench-sql-'))
   const sandbox = await startSandbox()
   const desk = await createDesk({
@@ -234,14 +297,13 @@ async function run(): Promise<BenchResult> {
         heapGrowth.map((bytes) => bytes / 1024 / 1024),
         'MB',
       ),
+      await compareFigure(),
     ]
     return {
       figures,
       notes: [
         `${ROWS} rows × 20 columns (events, large sandbox database), maxRows ${ROWS}; the answer is ${round(jsonBytes / 1024 / 1024)} MB of JSON; renderer heap for the result is ${round(median(heapGrowth) / jsonBytes)} × that`,
-        `load average while measuring: ${loadavg()
-          .map((load) => load.toFixed(2))
-          .join(' / ')}`,
+        loadNote(),
       ],
     }
   } finally {

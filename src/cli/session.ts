@@ -93,6 +93,8 @@ export class DeskSession {
         desktop: terminal,
         // The app may be running: its unfinished transfers are its own, not interrupted.
         markInterruptedTransfers: false,
+        // A command runs and ends: the app's schedule (and its notifications) are not its job.
+        backgroundRefresh: false,
         ...(throwaway === null ? {} : { vault: createVault({ backend: memoryKeychain() }) }),
       })
       return new DeskSession(desk, terminal, connection, throwaway)

@@ -17,15 +17,19 @@ import { createVault } from './vault'
 import type { TokenVault } from './vault'
 import type { DownloadTiming } from './transfers/volume-archive'
 import { activityHandlers } from './features/activity'
+import { startBackgroundRefresh } from './features/background-refresh'
+import type { BackgroundRefreshOptions } from './features/background-refresh'
 import { appHandlers } from './features/app'
 import { bridgeErrorOf, createConnectivityTracker, createSecretRegistry } from './features/context'
 import type { DeskContext, DesktopIntegration } from './features/context'
 import { certificateHandlers } from './features/certificates'
 import { migrationHandlers } from './features/migrations'
 import { operationHandlers } from './features/operations'
+import { overviewHandlers } from './features/overview'
 import { recentsHandlers } from './features/recents'
 import { settingsHandlers } from './features/settings'
 import { sqlHandlers } from './features/sql'
+import { sqlLibraryHandlers } from './features/sql-library'
 import { volumeHandlers } from './features/volumes'
 import { browserDownloadHandlers, openHostedDownload } from './features/browser-downloads'
 import { createDownloadTickets } from './transfers/download-tickets'
@@ -82,6 +86,11 @@ export interface DeskDeps {
    * companion (src/cli) says false: the app may be running beside it, its transfers still going.
    */
   markInterruptedTransfers?: boolean
+  /**
+   * Background refresh's clock and power events (tests inject theirs; see refresh/scheduler.ts);
+   * false: none at all (a one-shot process such as the terminal companion).
+   */
+  backgroundRefresh?: BackgroundRefreshOptions | false
   version: string
 }
 
@@ -161,8 +170,14 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...volumeHandlers(context),
     ...browserDownloadHandlers(context, downloadTickets),
     ...sqlHandlers(context),
+    ...sqlLibraryHandlers(context),
     ...operationHandlers(context),
     ...migrationHandlers(context),
+    ...overviewHandlers(context),
+  }
+  // Background refresh runs through the refresh handlers; users' refreshes take turns with it.
+  if (deps.backgroundRefresh !== false) {
+    Object.assign(handlers, startBackgroundRefresh(context, handlers, deps.backgroundRefresh))
   }
   const dispatcher = createDispatcher(handlers, {
     toBridgeError: (error) => bridgeErrorOf(context, error),

@@ -1,5 +1,6 @@
 import { bridgeCall } from './support/bridge'
 import { expect, sessionsTable, test } from './support/fixtures'
+import { openScreen } from './support/screens'
 
 test('restart with the service stopped → cached sessions shown under the offline banner', async ({
   page,
@@ -18,6 +19,8 @@ test('restart with the service stopped → cached sessions shown under the offli
 
   const second = await startApp(dataDir)
   await page.goto(second.url)
+  // The app opens on the Overview (issue 21); the sessions are a screen away.
+  await openScreen(page, 'Sessions')
   // The cached rows, every one of them, under the banner that says they are old.
   await expect(page.getByRole('status', { name: 'Offline' })).toContainText(
     /Offline — showing data from .+; actions that need the service are unavailable/,

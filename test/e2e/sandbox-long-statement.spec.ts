@@ -1,6 +1,7 @@
 import { bridgeCall } from './support/bridge'
 import { expect, openLocalSandbox, sessionsTable, test } from './support/fixtures'
 import { openSqlConsole, resultMeta, setEditorText } from './support/sql'
+import { openScreen } from './support/screens'
 
 /*
  * The issue "The process behind the window never stalls": on the EMBEDDED sandbox, a long
@@ -34,9 +35,10 @@ test('a long statement on the local sandbox: another window loads meanwhile, Can
   const cancel = page.getByRole('button', { name: 'Cancel', exact: true })
   await expect(cancel).toBeEnabled()
 
-  // Meanwhile, a second window of the app loads its first screen (the cached sessions).
+  // Meanwhile, a second window of the app loads (the Overview) and opens the cached sessions.
   const other = await context.newPage()
   await other.goto(app.url)
+  await openScreen(other, 'Sessions')
   await expect(sessionsTable(other).getByText('This session', { exact: true })).toHaveCount(1)
   await other.close()
 

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest'
 import {
   activityRequest,
   loggedOperations,
+  exportRequest,
   NO_FILTERS,
   operationTitle,
+  timeRangeOf,
 } from '../../src/renderer/src/features/activity/filters'
 import { channels } from '../../src/shared/bridge'
 
@@ -32,6 +34,8 @@ describe('activity filters', () => {
       profileId: 'p1',
       operation: 'cancelCopyJob',
       outcome: 'error',
+      fromDay: null,
+      untilDay: null,
     })
     expect(request).toEqual({
       limit: 500,
@@ -40,5 +44,25 @@ describe('activity filters', () => {
       outcome: 'error',
     })
     expect(channels['activity.list'].input.parse(request)).toEqual(request)
+  })
+
+  it('turns the chosen days into a time range of whole local days', () => {
+    const range = timeRangeOf({ fromDay: '2024-03-01', untilDay: '2024-03-31' })
+    expect(range).toEqual({
+      from: new Date(2024, 2, 1).getTime(),
+      to: new Date(2024, 3, 1).getTime(),
+    })
+    expect(timeRangeOf({ fromDay: null, untilDay: 'not a day' })).toEqual({})
+    const request = exportRequest({ ...NO_FILTERS, fromDay: '2024-03-01' }, 'ndjson')
+    expect(request).toEqual({ format: 'ndjson', from: new Date(2024, 2, 1).getTime() })
+    expect(channels['activity.export'].input.parse(request)).toEqual(request)
+    expect(
+      channels['activity.list'].input.parse(
+        activityRequest({ ...NO_FILTERS, untilDay: '2024-03-31' }),
+      ),
+    ).toEqual({
+      limit: 500,
+      to: new Date(2024, 3, 1).getTime(),
+    })
   })
 })

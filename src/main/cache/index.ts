@@ -69,6 +69,7 @@ const TOPICS_OF_TABLE = {
   sql_service_limits: ['sqlLimits'],
   recent_inputs: ['recents'],
   known_objects: ['knownObjects'],
+  expiry_notifications: ['certificates'],
 } as const satisfies Record<string, readonly CacheTopic[]>
 
 export type CacheTable = keyof typeof TOPICS_OF_TABLE

@@ -8,6 +8,8 @@ import { MIGRATION_9_SQL } from './schema/v9-certificate-folders'
 import { MIGRATION_10_SQL } from './schema/v10-sql-limits'
 import { MIGRATION_11_SQL } from './schema/v11-certificate-completeness'
 import { MIGRATION_12_SQL } from './schema/v12-known-objects'
+import { MIGRATION_13_SQL } from './schema/v13-expiry-notifications'
+import { MIGRATION_14_SQL } from './schema/v14-certificate-expiry'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -91,6 +93,8 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_10_SQL),
   (db) => db.exec(MIGRATION_11_SQL),
   (db) => db.exec(MIGRATION_12_SQL),
+  (db) => db.exec(MIGRATION_13_SQL),
+  (db) => db.exec(MIGRATION_14_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -16,6 +16,7 @@ import type { TokenVault } from '../vault'
 import type { DownloadTiming } from '../transfers/volume-archive'
 import type { EmbeddedSandbox } from './embedded-sandbox'
 import { rememberingAnswers } from './known-objects/remember-answers'
+import type { PowerSource } from '../refresh/scheduler'
 
 /*
  * What every feature module is given: the core's services, never electron. Features are bridge
@@ -82,8 +83,10 @@ export interface DesktopIntegration {
   showItemInFolder(file: string): void
   /** Opens a folder (or file) with the system's default application. */
   openPath(target: string): Promise<void>
-  /** A system notification (a finished long transfer). */
-  notify(title: string, body: string): void
+  /** A system notification (a finished long transfer); `onClick` runs when it is clicked. */
+  notify(title: string, body: string, onClick?: () => void): void
+  /** The machine's sleep and wake (Electron's powerMonitor), for background refresh. */
+  power?: PowerSource
 }
 
 /**

@@ -15,15 +15,19 @@ export function settingsHandlers(
     },
     async 'settings.update'(patch) {
       if (patch.downloadsDir !== undefined) await checkFolder(patch.downloadsDir)
+      // The saved-query library (issue 22): '' goes back to <data folder>/queries.
+      if (patch.sqlLibraryDir !== undefined && patch.sqlLibraryDir !== '') {
+        await checkFolder(patch.sqlLibraryDir, 'sqlLibraryDir')
+      }
       return context.settings.update(patch)
     },
   }
 }
 
-async function checkFolder(folder: string): Promise<void> {
+async function checkFolder(folder: string, field = 'downloadsDir'): Promise<void> {
   const refuse = (message: string) =>
     new ServiceError('VALIDATION_ERROR', 'Request validation failed', {
-      details: [{ path: ['downloadsDir'], message }],
+      details: [{ path: [field], message }],
     })
   if (!path.isAbsolute(folder)) throw refuse('Enter an absolute path')
   const info = await stat(folder).catch(() => null)

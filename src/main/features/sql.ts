@@ -518,6 +518,15 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       return { path: saved.path, bytes: saved.size, rows: rowCount }
     },
 
+    async 'sql.compare'({ comparisonId, before, after, keyColumn }) {
+      await Promise.all([settled(before), settled(after)])
+      return results().compare(comparisonId, { before, after }, keyColumn)
+    },
+
+    async 'sql.compare.rows'({ comparisonId, offset, limit }) {
+      return { offset, rows: await results().compareWindow(comparisonId, offset, limit) }
+    },
+
     async 'sql.release'({ resultIds }) {
       await results().release(resultIds)
       return null

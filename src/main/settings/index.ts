@@ -26,6 +26,9 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     defaultMaxRows: DEFAULT_MAX_ROWS,
     theme: 'system',
     confirmDestructive: true,
+    expiringDays: 30,
+    backgroundRefresh: 'hourly',
+    sqlLibraryDir: '',
     ...overrides,
   }
 }

@@ -2,6 +2,7 @@ import { app, dialog, Notification, shell } from 'electron'
 import type { BrowserWindow } from 'electron'
 import path from 'node:path'
 import type { DesktopIntegration } from '../features/context'
+import { createPowerSource } from './power'
 
 /*
  * What only the desktop app can do, for the features (src/main/features/context.ts): native
@@ -16,6 +17,8 @@ export function createDesktopIntegration(options: {
     const window = options.window()
     return window !== null && !window.isDestroyed() ? window : null
   }
+
+  const shown = new Set<Notification>()
 
   return {
     async chooseSavePath({ title, defaultName, filters }) {
@@ -56,9 +59,27 @@ export function createDesktopIntegration(options: {
       if (failure !== '') throw new Error(`Could not open ${target}: ${failure}`)
     },
 
-    notify(title, body) {
+    notify(title, body, onClick) {
       if (!Notification.isSupported()) return
-      new Notification({ title, body }).show()
+      const notification = new Notification({ title, body })
+      if (onClick) {
+        // Held until it is clicked or closed: a collected notification no longer reports a click.
+        shown.add(notification)
+        notification.on('close', () => shown.delete(notification))
+        notification.on('click', () => {
+          shown.delete(notification)
+          // The window comes forward, then the feature says where it goes.
+          const window = parent()
+          if (window) {
+            if (window.isMinimized()) window.restore()
+            window.focus()
+          }
+          onClick()
+        })
+      }
+      notification.show()
     },
+
+    power: createPowerSource(),
   }
 }

@@ -68,6 +68,25 @@ export const toSqlWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('endStream'), job }),
   /** What a result is (its database, fields and row count), to name a saved file. */
   z.object({ type: z.literal('info'), job, id: resultId }),
+  /**
+   * Compares result `after` with the pinned result `before` by the column `keyColumn` (issue 22);
+   * the comparison is kept as `id` and read by window (`compareWindow`), released as results are.
+   */
+  z.object({
+    type: z.literal('compare'),
+    job,
+    id: resultId,
+    before: resultId,
+    after: resultId,
+    keyColumn: z.number().int().min(0),
+  }),
+  z.object({
+    type: z.literal('compareWindow'),
+    job,
+    id: resultId,
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(0),
+  }),
   z.object({ type: z.literal('release'), job, ids: z.array(resultId) }),
   z.object({ type: z.literal('releaseTab'), job, tabId: z.string() }),
 ])
@@ -90,6 +109,22 @@ export type ResultSummary = z.infer<typeof resultSummary>
 
 const displayRows = z.array(z.array(z.string().nullable()))
 
+export const comparisonCounts = z.object({
+  added: z.number().int().min(0),
+  removed: z.number().int().min(0),
+  changed: z.number().int().min(0),
+  unchanged: z.number().int().min(0),
+})
+export type ComparisonCounts = z.infer<typeof comparisonCounts>
+
+/** A row of a comparison (sql/compare.ts DiffRow), as display text. */
+export const diffRowSchema = z.object({
+  kind: z.enum(['added', 'removed', 'changed']),
+  cells: z.array(z.string().nullable()),
+  previous: z.array(z.string().nullable()).nullable(),
+  changed: z.array(z.number().int().min(0)),
+})
+
 export const fromSqlWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('kept'), job, summary: resultSummary, firstRows: displayRows }),
   z.object({ type: z.literal('rows'), job, rows: displayRows }),
@@ -104,6 +139,8 @@ export const fromSqlWorker = z.discriminatedUnion('type', [
     fields: z.array(sqlFieldSchema),
     rows: z.number().int().min(0),
   }),
+  z.object({ type: z.literal('compared'), job, counts: comparisonCounts }),
+  z.object({ type: z.literal('diffRows'), job, rows: z.array(diffRowSchema) }),
   z.object({ type: z.literal('done'), job }),
   z.object({ type: z.literal('failed'), job, error: workerError }),
 ])

@@ -1,7 +1,8 @@
 import type { SqlField } from '../../shared/bridge/channels/sql'
 import type { ResultFormat } from '../sql/formats'
 import { fromSqlWorker } from './sql-protocol'
-import type { FromSqlWorker, ResultSummary, ToSqlWorker } from './sql-protocol'
+import type { DiffRow } from '../sql/compare'
+import type { ComparisonCounts, FromSqlWorker, ResultSummary, ToSqlWorker } from './sql-protocol'
 import { createWorkerPort } from './worker-port'
 
 /*
@@ -37,6 +38,17 @@ export interface SqlResults {
   /** The whole result in `format` with headers, a chunk at a time (each asked for in turn). */
   stream(id: string, format: ResultFormat): AsyncGenerator<string>
   info(id: string): Promise<{ databaseId: string; fields: SqlField[]; rows: number }>
+  /**
+   * Compares result `after` with `before` by the column `keyColumn`, kept as comparison `id`
+   * (released with `release`); refuses (COMPARE_REFUSED) what cannot be compared.
+   */
+  compare(
+    id: string,
+    results: { before: string; after: string },
+    keyColumn: number,
+  ): Promise<ComparisonCounts>
+  /** Rows [offset, offset + limit) of a kept comparison. */
+  compareWindow(id: string, offset: number, limit: number): Promise<DiffRow[]>
   release(ids: readonly string[]): Promise<void>
   releaseTab(tabId: string): Promise<void>
   close(): Promise<void>
@@ -103,6 +115,14 @@ export function createSqlResults(): SqlResults {
     async info(id) {
       const answer = await ask({ type: 'info', job: nextJob(), id }, 'info')
       return { databaseId: answer.databaseId, fields: answer.fields, rows: answer.rows }
+    },
+    async compare(id, { before, after }, keyColumn) {
+      const message = { type: 'compare', job: nextJob(), id, before, after, keyColumn } as const
+      return (await ask(message, 'compared')).counts
+    },
+    async compareWindow(id, offset, limit) {
+      const message = { type: 'compareWindow', job: nextJob(), id, offset, limit } as const
+      return (await ask(message, 'diffRows')).rows
     },
     async release(ids) {
       // Nothing is kept in a worker that is not running: nothing to start it for.

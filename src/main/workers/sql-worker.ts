@@ -1,10 +1,15 @@
 import { parentPort } from 'node:worker_threads'
+import { compareResults, comparisonWindow, ComparisonStore } from '../sql/compare'
 import { formatResult } from '../sql/formats'
 import { parseSqlAnswer } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
 import { toSqlWorker } from './sql-protocol'
 import type { FromSqlWorker, ToSqlWorker } from './sql-protocol'
 import { asWorkerError } from './worker-errors'
+import { runThisThreadInTheBackground } from './background-priority'
+
+// Below main's priority: the loop that serves the bridge comes first (background-priority.ts).
+runThisThreadInTheBackground()
 
 /*
  * The SQL worker (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads"): op 5's
@@ -18,6 +23,7 @@ if (port === null) throw new Error('sql-worker.ts runs as a worker thread only')
 
 const textDecoder = new TextDecoder()
 const results = new ResultStore()
+const comparisons = new ComparisonStore()
 /** Saves being written: the formatted chunks not yet asked for, by job. */
 const streams = new Map<number, Iterator<string>>()
 /** Chunks of a save are joined to about this many characters per message. */
@@ -95,11 +101,30 @@ function handle(message: ToSqlWorker): void {
         rows: kept.rows.length,
       })
     }
+    case 'compare': {
+      const compared = compareResults(
+        results.get(message.before),
+        results.get(message.after),
+        message.keyColumn,
+        message.id,
+      )
+      comparisons.put(compared)
+      const { added, removed, changed, unchanged } = compared
+      return post({ type: 'compared', job, counts: { added, removed, changed, unchanged } })
+    }
+    case 'compareWindow':
+      return post({
+        type: 'diffRows',
+        job,
+        rows: comparisonWindow(comparisons.get(message.id), message.offset, message.limit),
+      })
     case 'release':
       results.release(message.ids)
+      comparisons.release(message.ids)
       return post({ type: 'done', job })
     case 'releaseTab':
       results.releaseTab(message.tabId)
+      comparisons.releaseTab(message.tabId)
       return post({ type: 'done', job })
   }
 }

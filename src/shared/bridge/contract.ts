@@ -1,15 +1,19 @@
 import { z } from 'zod'
 import { inferenceModelSchema, OPERATION_NAMES, sessionSchema } from '../api'
 import { cacheTopicSchema } from './cache-topics'
+import { activityChannels, activityFilterSchema } from './channels/activity'
+import { backgroundRefreshEvents } from './channels/background-refresh'
 import { certificateChannels, certificateEvents } from './channels/certificates'
 import { knownObjectChannels } from './channels/known-objects'
 import { listChannels } from './channels/lists'
 import { migrationChannels, migrationEvents } from './channels/migrations'
 import { operationChannels, operationEvents } from './channels/operations'
+import { overviewChannels } from './channels/overview'
 import { profileNetworkChannels, profileNetworkInput } from './channels/profiles-network'
 import { recentsChannels, recentsEvents } from './channels/recents'
 import { settingsChannels, settingsEvents } from './channels/settings'
 import { sqlChannels, sqlEvents } from './channels/sql'
+import { sqlLibraryChannels, sqlLibraryEvents } from './channels/sql-library'
 import { volumeChannels, volumeEvents } from './channels/volumes'
 import { cachedListSchema, empty, id, profileId } from './common'
 import { bridgeErrorSchema } from './result'
@@ -204,11 +208,8 @@ export const channels = buildOnFirstUse({
   }),
 
   'activity.list': () => ({
-    input: z.object({
-      profileId: id.optional(),
-      /** Only this operation's entries (a name from the service contract). */
-      operation: z.enum(OPERATION_NAMES as [string, ...string[]]).optional(),
-      outcome: z.enum(['success', 'error']).optional(),
+    // profileId, operation, outcome and a time range (channels/activity.ts).
+    input: activityFilterSchema.extend({
       limit: z.int().min(1).max(1000).default(200),
     }),
     output: z.array(activityEntrySchema),
@@ -243,8 +244,11 @@ export const channels = buildOnFirstUse({
   ...builtAlready(certificateChannels),
   ...builtAlready(volumeChannels),
   ...builtAlready(sqlChannels),
+  ...builtAlready(sqlLibraryChannels),
   ...builtAlready(operationChannels),
   ...builtAlready(migrationChannels),
+  ...builtAlready(overviewChannels),
+  ...builtAlready(activityChannels),
 })
 
 export type Channels = typeof channels
@@ -283,8 +287,10 @@ export const events = buildOnFirstUse({
   ...builtAlready(certificateEvents),
   ...builtAlready(volumeEvents),
   ...builtAlready(sqlEvents),
+  ...builtAlready(sqlLibraryEvents),
   ...builtAlready(operationEvents),
   ...builtAlready(migrationEvents),
+  ...builtAlready(backgroundRefreshEvents),
 })
 
 export type Events = typeof events

@@ -1,7 +1,14 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { trapTab } from '../ui/focus-trap'
 import { useModalDialog } from '../ui/useModalDialog'
-import { paletteGroups, searchPalette, type PaletteMatch } from './palette-entries'
+import { bridge } from '../bridge'
+import { openForProfile } from '../features/overview/store'
+import {
+  certificateMatches,
+  paletteGroups,
+  searchPalette,
+  type PaletteMatch,
+} from './palette-entries'
 import { useAppStore } from './store'
 import './palette.css'
 
@@ -34,13 +41,22 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   const titleId = `${baseId}-title`
   const listId = `${baseId}-list`
 
+  const profiles = useAppStore((s) => s.profiles)
+  const found = useCertificateSearch(query)
   const matches = useMemo(
     () => searchPalette(query, { route, params: routeParams }),
     [query, route, routeParams],
   )
-  // Options in the order they are shown, the best match first (its group leads).
-  const ordered = matches
-  const groups = paletteGroups(matches)
+  // Options in the order they are shown, the best match first (its group leads); certificates
+  // found in every profile's cache after the screens and operations.
+  const ordered = useMemo(
+    () => [
+      ...matches,
+      ...certificateMatches(found, new Map(profiles.map((profile) => [profile.id, profile.name]))),
+    ],
+    [matches, found, profiles],
+  )
+  const groups = paletteGroups(ordered)
   const activeIndex = Math.min(active ?? 0, Math.max(ordered.length - 1, 0))
   const optionId = (index: number) => `${baseId}-option-${index}`
 
@@ -57,7 +73,9 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   function choose(match: PaletteMatch | undefined) {
     if (!match) return
     onClose()
-    navigate(match.entry.route, match.params)
+    if (match.entry.kind === 'certificate') {
+      void openForProfile(match.entry.profileId, match.entry.route, match.params)
+    } else navigate(match.entry.route, match.params)
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -155,4 +173,39 @@ function OpenPalette({ onClose }: { onClose(): void }) {
       </div>
     </dialog>
   )
+}
+
+type FoundCertificates = Parameters<typeof certificateMatches>[0]
+const NOTHING_FOUND: FoundCertificates = []
+
+/**
+ * Certificates whose name holds the query, in every profile's cache (issue 21): asked once
+ * typing pauses, from two characters on; an answer for an older query is dropped.
+ */
+function useCertificateSearch(query: string): FoundCertificates {
+  const [found, setFound] = useState<{ query: string; items: FoundCertificates }>({
+    query: '',
+    items: NOTHING_FOUND,
+  })
+  const text = query.trim()
+  useEffect(() => {
+    if (text.length < 2) return
+    let current = true
+    const timer = setTimeout(() => {
+      bridge
+        .call('overview.searchCertificates', { query: text, limit: 20 })
+        .then((items) => {
+          if (current) setFound({ query: text, items })
+        })
+        // The palette still offers screens and operations; a failed search finds nothing.
+        .catch(() => {
+          if (current) setFound({ query: text, items: NOTHING_FOUND })
+        })
+    }, 120)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
+  }, [text])
+  return found.query === text && text.length >= 2 ? found.items : NOTHING_FOUND
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } 
 import type { CaCertificate, Profile } from '../../../shared/bridge'
 import { bridge } from '../bridge'
 import { useCertificatesStore } from '../features/certificates/store'
+import { useOverviewStore } from '../features/overview/store'
 import { Notices } from './Notices'
 import { OfflineBanner } from './OfflineBanner'
 import { ProfileDialogs } from './ProfileDialogs'
@@ -114,6 +115,14 @@ const UserFoldersScreen = lazyScreen(
   () => import('../features/user-folders/UserFoldersScreen'),
   (module) => module.UserFoldersScreen,
 )
+const OverviewScreen = lazyScreen(
+  () => import('../features/overview/OverviewScreen'),
+  (module) => module.OverviewScreen,
+)
+const ExpiringScreen = lazyScreen(
+  () => import('../features/overview/ExpiringScreen'),
+  (module) => module.ExpiringScreen,
+)
 const VolumesScreen = lazyScreen(
   () => import('../features/volumes/VolumesScreen'),
   (module) => module.VolumesScreen,
@@ -155,6 +164,12 @@ const SCREENS: Record<
   apps: { needsProfile: true, screen: AppsScreen },
   activity: { needsProfile: false, screen: ActivityScreen },
   settings: { needsProfile: false, screen: SettingsScreen },
+  overview: {
+    needsProfile: false,
+    screen: OverviewScreen,
+    preload: () => void useOverviewStore.getState().loadOverview(),
+  },
+  expiring: { needsProfile: false, screen: ExpiringScreen },
 }
 
 /**
@@ -169,9 +184,11 @@ export function preloadScreen(route: Route, profile: Profile | null): void {
 }
 
 /** Alt+1…9 jump to the first nine screens of the navigation. */
-const SHORTCUTS: Partial<Record<Route, string>> = Object.fromEntries(
-  ROUTES.slice(0, 9).map((route, index) => [route, String(index + 1)]),
-)
+const SHORTCUTS: Partial<Record<Route, string>> = {
+  ...Object.fromEntries(ROUTES.slice(0, 9).map((route, index) => [route, String(index + 1)])),
+  // Alt+0: every profile at a glance (issue 21).
+  overview: '0',
+}
 
 /** Ctrl+K, or Cmd+K on a Mac. */
 function isPaletteShortcut(event: KeyboardEvent): boolean {

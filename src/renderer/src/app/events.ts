@@ -1,6 +1,7 @@
 import { bridge } from '../bridge'
 import { useSettingsStore } from './settings-store'
 import { useAppStore } from './store'
+import { subscribeExpiryNotifications } from '../features/notifications/expiry-notifications'
 
 /*
  * The app-wide reactions to what the main process pushes. Screens subscribe to `cache.changed`
@@ -21,6 +22,8 @@ export function subscribeAppEvents(): () => void {
     bridge.on('settings.changed', (settings) => useSettingsStore.getState().apply(settings)),
     // infradesk://migrations/<id>/resolve, handed over by the desktop shell.
     bridge.on('migrations.openResolve', ({ id }) => app().navigate('migrations', { id })),
+    // Background refresh's expiry notifications (issue 21).
+    subscribeExpiryNotifications(),
   ]
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe()

@@ -50,6 +50,15 @@ export type PaletteEntry =
       /** The path parameters the operation needs, in order (`id`, `routeId`...). */
       idParams: string[]
     }
+  | {
+      /** A certificate found in a profile's cache (issue 21): opens it in its profile. */
+      kind: 'certificate'
+      key: string
+      title: string
+      detail: string
+      route: Route
+      profileId: string
+    }
 
 export const PALETTE_ENTRIES: readonly PaletteEntry[] = [
   ...ROUTES.map((route): PaletteEntry => ({
@@ -124,17 +133,51 @@ export function bestMatchIndex(matches: readonly PaletteMatch[]): number {
 }
 
 export interface PaletteGroup {
-  label: 'Screens' | 'Operations'
+  label: 'Screens' | 'Operations' | 'Certificates'
   items: PaletteMatch[]
   /** The position of the group's first entry among all shown entries. */
   offset: number
+}
+
+const GROUP_LABELS: Record<PaletteEntry['kind'], PaletteGroup['label']> = {
+  screen: 'Screens',
+  operation: 'Operations',
+  certificate: 'Certificates',
+}
+
+/**
+ * Certificates found by name in every profile's cache (main's `overview.searchCertificates`),
+ * as palette entries after the screens and operations: choosing one makes its profile active
+ * and opens the certificates screen on it (found by name, selected by id).
+ */
+export function certificateMatches(
+  found: readonly {
+    profileId: string
+    row: { id: string; name: string; notAfter: string | null }
+  }[],
+  profileNames: ReadonlyMap<string, string>,
+): PaletteMatch[] {
+  return found.map(({ profileId, row }) => ({
+    entry: {
+      kind: 'certificate',
+      key: `certificate:${profileId}:${row.id}`,
+      title: row.name,
+      detail: `${profileNames.get(profileId) ?? 'Removed profile'} · ${
+        row.notAfter === null ? 'no expiry known' : `expires ${row.notAfter.slice(0, 10)}`
+      }`,
+      route: 'certificates',
+      profileId,
+    },
+    params: { search: row.name, select: row.id },
+    score: 0,
+  }))
 }
 
 /** Matches in searchPalette's order, cut into their groups as shown. */
 export function paletteGroups(matches: readonly PaletteMatch[]): PaletteGroup[] {
   const groups: PaletteGroup[] = []
   matches.forEach((match, index) => {
-    const label = match.entry.kind === 'screen' ? 'Screens' : 'Operations'
+    const label = GROUP_LABELS[match.entry.kind]
     const last = groups.at(-1)
     if (last?.label === label) last.items.push(match)
     else groups.push({ label, items: [match], offset: index })
@@ -161,7 +204,7 @@ function paramsFor(
   typedIds: string[],
   current: { route: Route; params: RouteParams },
 ): RouteParams {
-  if (entry.kind === 'screen') return {}
+  if (entry.kind !== 'operation') return {}
   const params: RouteParams = { op: entry.operation }
   entry.idParams.forEach((name, index) => {
     const typed = typedIds[index]

@@ -4,7 +4,14 @@
  * parameters in the hash (`#/migrations?id=…`) so a screen opens with its ids prefilled.
  */
 
-export const ROUTE_GROUPS = ['Account', 'Certificates', 'Databases', 'Operations', 'App'] as const
+export const ROUTE_GROUPS = [
+  'All profiles',
+  'Account',
+  'Certificates',
+  'Databases',
+  'Operations',
+  'App',
+] as const
 export type RouteGroup = (typeof ROUTE_GROUPS)[number]
 
 export interface RouteInfo {
@@ -85,13 +92,30 @@ export const ROUTE_INFO = {
     group: 'App',
     description: 'Downloads folder, timeouts, theme',
   },
+  // Last in this list (so Alt+1…9 keep their screens), first in the sidebar by their group.
+  overview: {
+    label: 'Overview',
+    group: 'All profiles',
+    description: 'Every profile at a glance: expiring certificates, incidents, transfers',
+  },
+  // Issue 21's "Expiring everywhere". Not named "Exp…": "exp" in the palette means the exports.
+  expiring: {
+    label: 'All expiring certificates',
+    group: 'All profiles',
+    description: "Expiring everywhere: every profile's certificates; CSV and calendar export",
+  },
 } as const satisfies Record<string, RouteInfo>
 
 export type Route = keyof typeof ROUTE_INFO
 export const ROUTES = Object.keys(ROUTE_INFO) as Route[]
 
 /** Screens that work without a profile. */
-export const PROFILE_FREE_ROUTES: readonly Route[] = ['activity', 'settings']
+export const PROFILE_FREE_ROUTES: readonly Route[] = [
+  'activity',
+  'settings',
+  'overview',
+  'expiring',
+]
 
 export function isRoute(value: string): value is Route {
   return Object.hasOwn(ROUTE_INFO, value)

@@ -61,7 +61,8 @@ function locationFromHash(): { route: Route; routeParams: RouteParams } {
 }
 
 const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
-  route: 'sessions',
+  // Every profile at a glance (issue 21); the first run still lands on the new profile's sessions.
+  route: 'overview',
   routeParams: {},
 }
 

@@ -142,6 +142,17 @@ const cachedSchema = z.object({
   fetchedAt: z.number().nullable(),
 })
 
+/** A row of a comparison: the row's cells (the new ones; a removed row's old ones). */
+export const sqlDiffRowSchema = z.object({
+  kind: z.enum(['added', 'removed', 'changed']),
+  cells: z.array(sqlCellSchema),
+  /** A changed row's pinned cells, so the grid can show what each changed cell was. */
+  previous: z.array(sqlCellSchema).nullable(),
+  /** A changed row's columns whose text differs. */
+  changed: z.array(z.number()),
+})
+export type SqlDiffRow = z.infer<typeof sqlDiffRowSchema>
+
 export const SQL_COPY_FORMATS = ['tsv', 'csv', 'json', 'markdown'] as const
 export const SQL_SAVE_FORMATS = ['csv', 'json'] as const
 
@@ -205,7 +216,36 @@ export const sqlChannels = {
     input: z.object({ profileId: id, resultId: id, format: z.enum(SQL_SAVE_FORMATS) }),
     output: z.object({ path: z.string().nullable(), bytes: z.number(), rows: z.number() }),
   },
-  /** Drops kept results (a new run in the tab, or the tab closed). */
+  /**
+   * Compares two kept results with the same columns by a key column, in main's SQL worker
+   * (issue 22): the new result `after` against the pinned `before`. The comparison is kept
+   * under `comparisonId` (released with `sql.release`); its rows are read by window. Refused
+   * with COMPARE_REFUSED when the columns differ or the key is NULL or repeats.
+   */
+  'sql.compare': {
+    input: z.object({
+      comparisonId: id,
+      before: id,
+      after: id,
+      keyColumn: z.int().min(0),
+    }),
+    output: z.object({
+      added: z.number(),
+      removed: z.number(),
+      changed: z.number(),
+      unchanged: z.number(),
+    }),
+  },
+  /** A window of a comparison's rows: changed and added in the new result's order, then removed. */
+  'sql.compare.rows': {
+    input: z.object({
+      comparisonId: id,
+      offset: z.int().min(0),
+      limit: z.int().min(1).max(SQL_MAX_WINDOW),
+    }),
+    output: z.object({ offset: z.number(), rows: z.array(sqlDiffRowSchema) }),
+  },
+  /** Drops kept results and comparisons (a new run in the tab, or the tab closed). */
   'sql.release': { input: z.object({ resultIds: z.array(id).max(1000) }), output: z.null() },
 
   'sql.schema.cached': {
@@ -262,4 +302,6 @@ export const SQL_ERROR_CODES = {
   DESTRUCTIVE_NOT_CONFIRMED: 'DESTRUCTIVE_NOT_CONFIRMED',
   /** The kept result was released (tab closed, or pushed out by newer results). */
   RESULT_RELEASED: 'RESULT_RELEASED',
+  /** Two results that cannot be compared by the chosen key (columns differ, NULL or repeated keys). */
+  COMPARE_REFUSED: 'COMPARE_REFUSED',
 } as const

@@ -10,6 +10,7 @@ import { KnownName } from '../../ui/KnownName'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
+import { AuditExport } from './AuditExport'
 import { loggedOperations, NO_FILTERS, operationTitle, type ActivityFilters } from './filters'
 import { useActivityStore } from './store'
 import './activity.css'
@@ -126,12 +127,35 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
             choose({ outcome: outcome === 'success' || outcome === 'error' ? outcome : null })
           }
         />
+        <label className="activity-day">
+          <span>From</span>
+          <input
+            className="input"
+            type="date"
+            aria-label="From day"
+            value={filters.fromDay ?? ''}
+            max={filters.untilDay ?? undefined}
+            onChange={(event) => choose({ fromDay: event.target.value || null })}
+          />
+        </label>
+        <label className="activity-day">
+          <span>Until</span>
+          <input
+            className="input"
+            type="date"
+            aria-label="Until day"
+            value={filters.untilDay ?? ''}
+            min={filters.fromDay ?? undefined}
+            onChange={(event) => choose({ untilDay: event.target.value || null })}
+          />
+        </label>
         {filtered ? (
           <Button size="small" onClick={() => setFilters(NO_FILTERS)}>
             Clear filters
           </Button>
         ) : null}
       </div>
+      <AuditExport filters={filters} />
       {error ? <ErrorBanner error={error} context="Could not read the activity log" /> : null}
       {!loaded ? (
         <p className="loading" role="status">
@@ -194,5 +218,5 @@ function FilterSelect({
 const HEADING: ScreenHeading = {
   id: 'activity-title',
   title: 'Activity',
-  subtitle: 'Every change made through Infradesk, newest first',
+  subtitle: 'Every change made through Infradesk, newest first; export it as an audit trail',
 }

@@ -14,9 +14,41 @@ export interface ActivityFilters {
   profileId: string | null
   operation: string | null
   outcome: Outcome | null
+  /** The first day shown (`YYYY-MM-DD`, a day of this computer's time zone), or none. */
+  fromDay: string | null
+  /** The last day shown, whole (`YYYY-MM-DD`, local), or none. */
+  untilDay: string | null
 }
 
-export const NO_FILTERS: ActivityFilters = { profileId: null, operation: null, outcome: null }
+export const NO_FILTERS: ActivityFilters = {
+  profileId: null,
+  operation: null,
+  outcome: null,
+  fromDay: null,
+  untilDay: null,
+}
+
+/**
+ * The time range of the chosen days as epoch ms: from the start of the first day to the start
+ * of the day after the last (local days: what a date picker means). A day that is not a real
+ * date is no bound.
+ */
+export function timeRangeOf(filters: Pick<ActivityFilters, 'fromDay' | 'untilDay'>): {
+  from?: number
+  to?: number
+} {
+  const from = startOfLocalDay(filters.fromDay, 0)
+  const to = startOfLocalDay(filters.untilDay, 1)
+  return { ...(from === null ? {} : { from }), ...(to === null ? {} : { to }) }
+}
+
+function startOfLocalDay(day: string | null, plusDays: number): number | null {
+  const match = day === null ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
+  if (match === null) return null
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const at = new Date(year, month - 1, date + plusDays).getTime()
+  return Number.isFinite(at) && at >= 0 ? at : null
+}
 
 /** How many lines the screen reads. */
 export const ACTIVITY_LIMIT = 500
@@ -39,10 +71,22 @@ export function loggedOperations(): { name: string; title: string }[] {
 }
 
 export function activityRequest(filters: ActivityFilters): ChannelInput<'activity.list'> {
+  return { limit: ACTIVITY_LIMIT, ...filterRequest(filters) }
+}
+
+/** The export of every line these filters let through (not only the screen's 500). */
+export function exportRequest(
+  filters: ActivityFilters,
+  format: 'csv' | 'ndjson',
+): ChannelInput<'activity.export'> {
+  return { format, ...filterRequest(filters) }
+}
+
+function filterRequest(filters: ActivityFilters) {
   return {
-    limit: ACTIVITY_LIMIT,
     ...(filters.profileId === null ? {} : { profileId: filters.profileId }),
     ...(filters.operation === null ? {} : { operation: filters.operation }),
     ...(filters.outcome === null ? {} : { outcome: filters.outcome }),
+    ...timeRangeOf(filters),
   }
 }

@@ -12,6 +12,7 @@ import { ExportDialog } from './ExportDialog'
 import { FolderTree, type FolderSelection } from './FolderTree'
 import { distinctValues, expiryCounts, folderTree, sortRows } from './model'
 import { MoveCertificatesDialog, MoveFolderDialog } from './MoveDialogs'
+import { EXPIRY_WINDOW_LABELS, inExpiryWindow, useCertificateRouteParams } from './route-filter'
 import { useCertificatesStore } from './store'
 import { UploadDialog } from './UploadDialog'
 import './certificates.css'
@@ -36,20 +37,28 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   const [dialog, setDialog] = useState<OpenDialog>(null)
   const [notice, setNotice] = useState<string | null>(null)
   useCachedList(state, profile)
+  // The Overview's figures and the palette open this screen filtered (issue 21).
+  const expiryWindow = useCertificateRouteParams(profile.id)
 
   const current = state.profileId === profile.id
   const tree = useMemo(() => folderTree(state.folders), [state.folders])
+  // The clock matters to the list only while it is filtered by expiry.
+  const filterNow = expiryWindow === null ? 0 : now
   const inFolder = useMemo(() => {
-    if (folder.kind === 'all') return state.rows
-    if (folder.kind === 'none') return state.rows.filter((row) => row.folderId === null)
+    const listed =
+      expiryWindow === null
+        ? state.rows
+        : state.rows.filter((row) => inExpiryWindow(row, expiryWindow, filterNow))
+    if (folder.kind === 'all') return listed
+    if (folder.kind === 'none') return listed.filter((row) => row.folderId === null)
     const prefix = folder.node.path
-    return state.rows.filter(
+    return listed.filter(
       (row) =>
         row.folderId === folder.node.id ||
         (row.folderPath.length >= prefix.length &&
           prefix.every((name, index) => row.folderPath[index] === name)),
     )
-  }, [state.rows, folder])
+  }, [state.rows, folder, expiryWindow, filterNow])
   const rows = useMemo(() => sortRows(inFolder, state.sort), [inFolder, state.sort])
   const counts = useMemo(() => expiryCounts(inFolder, now), [inFolder, now])
   const selectedRows = rows.filter((row) => state.selected.has(row.id))
@@ -155,6 +164,14 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           />
           Show system certificates
         </label>
+        {expiryWindow === null ? null : (
+          <span className="cert-expiry-filter" role="status" aria-label="Expiry filter">
+            {EXPIRY_WINDOW_LABELS[expiryWindow]}{' '}
+            <Button size="small" onClick={() => useAppStore.getState().navigate('certificates')}>
+              Show all
+            </Button>
+          </span>
+        )}
       </div>
 
       {notice ? (

@@ -8,6 +8,7 @@ import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
 import { FormIssues } from '../ops-common/FormIssues'
+import { BackgroundRefreshChoice } from './BackgroundRefreshChoice'
 import { settingsFormSchema, settingsFormValues } from './form-schema'
 import './settings.css'
 
@@ -50,6 +51,7 @@ export function SettingsScreen({ profile }: { profile: Profile | null }) {
         <>
           <ThemeChoice current={settings.theme} />
           <SqlSafety confirmDestructive={settings.confirmDestructive} />
+          <BackgroundRefreshChoice current={settings.backgroundRefresh} />
           <SettingsForm
             key={formKey(settings)}
             settings={settings}

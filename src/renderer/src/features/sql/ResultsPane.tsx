@@ -5,19 +5,24 @@ import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
 import { asBridgeError, bridge } from '../../bridge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { CompareGrid } from './CompareGrid'
 import { HistoryPanel } from './HistoryPanel'
 import { prettyJsonText } from './pretty-json'
 import { PlanTree } from './PlanTree'
 import { ResultGrid, type GridSelection, type Sort } from './ResultGrid'
-import type { StatementOutcome, TabRuntime } from './store'
+import { useSqlStore, type PinnedResult, type StatementOutcome, type TabRuntime } from './store'
 
 /*
- * Below the editor: one result tab per statement run, the plan, and the history. A result
+ * Below the editor: one result tab per statement run (its status, row count and time on the
+ * tab; a statement a failure kept from running says so), the plan, and the history. A result
  * shows its meta (command tag, rows, duration, truncation), copy and save, and the grid; an
- * error shows its code, message and SQLSTATE.
+ * error shows its code, message and SQLSTATE. A pinned result stays beside the next runs' and
+ * compares with them by a key column (issue 22).
  */
 
 interface ResultsPaneProps {
+  /** The editor tab whose results these are (pinning and comparing are kept per tab). */
+  tabId: string
   profileId: string
   databaseId: string
   runtime: TabRuntime
@@ -27,6 +32,7 @@ interface ResultsPaneProps {
 }
 
 export function ResultsPane({
+  tabId,
   profileId,
   databaseId,
   runtime,
@@ -35,29 +41,61 @@ export function ResultsPane({
   onOpenHistory,
 }: ResultsPaneProps) {
   const outcome = runtime.outcomes[runtime.active]
+  const continueOnError = useSqlStore((state) => state.continueOnError)
+  const { pinned, comparison } = runtime
+  const pin = (next: PinnedResult | null) => useSqlStore.getState().pin(tabId, next)
+  const outcomeView = outcome ? (
+    <OutcomeView
+      key={outcome.meta?.resultId ?? `error-${runtime.active}`}
+      profileId={profileId}
+      outcome={outcome}
+      pinned={pinned?.meta.resultId === outcome.meta?.resultId}
+      onPin={() => outcome.meta && pin({ statement: outcome.statement, meta: outcome.meta })}
+      onRerunWithMoreRows={onRerunWithMoreRows}
+    />
+  ) : (
+    <p className="muted sql-results-empty">
+      {runtime.running
+        ? 'Running…'
+        : 'Run a statement with Ctrl+Enter (the one under the cursor, or the selection), or all of them with Shift+Ctrl+Enter.'}
+    </p>
+  )
   return (
     <section className="sql-results" aria-label="Results">
-      <div className="sql-results-tabs" role="tablist" aria-label="Results">
-        {runtime.outcomes.map((item, index) => (
-          <ViewTab
-            key={index}
-            selected={runtime.view === 'results' && runtime.active === index}
-            failed={item.error !== null}
-            onSelect={() => onView('results', index)}
-            title={item.statement}
-          >
-            {runtime.outcomes.length > 1 ? `Result ${index + 1}` : 'Result'}
-            {item.error ? ' (error)' : ''}
+      <div className="sql-results-bar">
+        <div className="sql-results-tabs" role="tablist" aria-label="Results">
+          {runtime.outcomes.map((item, index) => (
+            <ViewTab
+              key={index}
+              selected={runtime.view === 'results' && runtime.active === index}
+              failed={item.error !== null}
+              onSelect={() => onView('results', index)}
+              title={item.statement}
+            >
+              {runtime.outcomes.length > 1 ? `Result ${index + 1}` : 'Result'}
+              <span className="sql-results-tab-facts">{outcomeFacts(item)}</span>
+            </ViewTab>
+          ))}
+          {runtime.plan ? (
+            <ViewTab selected={runtime.view === 'plan'} onSelect={() => onView('plan')}>
+              Plan
+            </ViewTab>
+          ) : null}
+          <ViewTab selected={runtime.view === 'history'} onSelect={() => onView('history')}>
+            History
           </ViewTab>
-        ))}
-        {runtime.plan ? (
-          <ViewTab selected={runtime.view === 'plan'} onSelect={() => onView('plan')}>
-            Plan
-          </ViewTab>
-        ) : null}
-        <ViewTab selected={runtime.view === 'history'} onSelect={() => onView('history')}>
-          History
-        </ViewTab>
+        </div>
+        <label
+          className="checkbox sql-continue"
+          title="Run all: run the statements after a failing one too (off: the first failure stops the rest)"
+        >
+          <input
+            type="checkbox"
+            checked={continueOnError}
+            onChange={(event) => useSqlStore.getState().setContinueOnError(event.target.checked)}
+          />
+          Continue after errors
+        </label>
       </div>
       {runtime.notice ? (
         <div className="banner banner-warning sql-notice" role="status">
@@ -69,42 +107,227 @@ export function ResultsPane({
           <HistoryPanel profileId={profileId} databaseId={databaseId} onOpen={onOpenHistory} />
         ) : runtime.view === 'plan' && runtime.plan ? (
           <PlanTree plan={runtime.plan.plan} analyze={runtime.plan.analyze} />
-        ) : outcome ? (
-          <OutcomeView
-            key={outcome.meta?.resultId ?? `error-${runtime.active}`}
-            profileId={profileId}
-            outcome={outcome}
-            onRerunWithMoreRows={onRerunWithMoreRows}
+        ) : pinned && comparison ? (
+          <ComparisonView
+            pinned={pinned}
+            comparison={comparison}
+            onClose={() => useSqlStore.getState().setComparison(tabId, null)}
           />
+        ) : pinned ? (
+          <div className="sql-results-split">
+            <PinnedView
+              tabId={tabId}
+              pinned={pinned}
+              against={outcome?.meta ?? null}
+              onUnpin={() => pin(null)}
+            />
+            <div className="sql-results-current">{outcomeView}</div>
+          </div>
         ) : (
-          <p className="muted sql-results-empty">
-            {runtime.running
-              ? 'Running…'
-              : 'Run a statement with Ctrl+Enter (the one under the cursor, or the selection), or all of them with Shift+Ctrl+Enter.'}
-          </p>
+          outcomeView
         )}
       </div>
     </section>
   )
 }
 
+/** A result tab's status, rows and time, said on the tab itself. */
+function outcomeFacts(outcome: StatementOutcome): string {
+  if (outcome.skipped) return ' · not run'
+  if (outcome.error) return ' · failed'
+  const meta = outcome.meta
+  if (!meta) return ''
+  const rows =
+    meta.fields.length > 0
+      ? `${meta.rows.toLocaleString('en-US')} ${meta.rows === 1 ? 'row' : 'rows'}`
+      : `${(meta.rowCount ?? 0).toLocaleString('en-US')} affected`
+  return ` · ${rows} · ${Math.round(meta.elapsedMs).toLocaleString('en-US')} ms`
+}
+
 function OutcomeView({
   profileId,
   outcome,
+  pinned,
+  onPin,
   onRerunWithMoreRows,
 }: {
   profileId: string
   outcome: StatementOutcome
+  /** This result is the pinned one. */
+  pinned: boolean
+  onPin(): void
   onRerunWithMoreRows(maxRows: number): void
 }) {
+  if (outcome.skipped) {
+    return (
+      <p className="muted sql-results-empty" role="status">
+        Not run: a statement before it failed, and the run stopped there. Turn on “Continue after
+        errors” to run the rest past a failure.
+      </p>
+    )
+  }
   if (outcome.error) return <SqlErrorView error={outcome.error} />
   if (!outcome.meta) return null
   return (
     <ResultView
       profileId={profileId}
       meta={outcome.meta}
+      pinned={pinned}
+      onPin={onPin}
       onRerunWithMoreRows={onRerunWithMoreRows}
     />
+  )
+}
+
+/**
+ * The pinned result, beside the current one: its own grid (sortable, read from main), and a
+ * comparison with the current result by a key column chosen from the columns they share.
+ */
+function PinnedView({
+  tabId,
+  pinned,
+  against,
+  onUnpin,
+}: {
+  tabId: string
+  pinned: PinnedResult
+  against: SqlResultMeta | null
+  onUnpin(): void
+}) {
+  const [sort, setSort] = useState<Sort>(null)
+  const [selection, setSelection] = useState<GridSelection | null>(null)
+  // A column named id is the likely key; any column of the pinned result may be chosen.
+  const [keyColumn, setKeyColumn] = useState(() =>
+    Math.max(
+      0,
+      pinned.meta.fields.findIndex((field) => field.name === 'id'),
+    ),
+  )
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<BridgeError | null>(null)
+  const { meta } = pinned
+  const comparable =
+    against !== null && against.resultId !== meta.resultId && against.fields.length > 0
+
+  const compare = async () => {
+    if (!against) return
+    setBusy(true)
+    setError(null)
+    const comparisonId = crypto.randomUUID()
+    try {
+      const counts = await bridge.call('sql.compare', {
+        comparisonId,
+        before: meta.resultId,
+        after: against.resultId,
+        keyColumn,
+      })
+      useSqlStore
+        .getState()
+        .setComparison(tabId, { comparisonId, afterResultId: against.resultId, keyColumn, counts })
+    } catch (caught) {
+      setError(asBridgeError(caught))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="sql-result sql-pinned" aria-label="Pinned result" role="region">
+      <div className="sql-meta" data-testid="sql-pinned-meta">
+        <strong>📌 Pinned</strong>
+        {' · '}
+        {meta.rows.toLocaleString('en-US')} rows
+        <span className="sql-meta-actions">
+          {comparable ? (
+            <>
+              <label className="sql-compare-key">
+                Key
+                <select
+                  className="input"
+                  aria-label="Key column"
+                  value={keyColumn}
+                  onChange={(event) => setKeyColumn(Number(event.target.value))}
+                >
+                  {meta.fields.map((field, index) => (
+                    <option key={index} value={index}>
+                      {field.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <Button size="small" busy={busy} onClick={() => void compare()}>
+                Compare
+              </Button>
+            </>
+          ) : null}
+          <Button size="small" variant="ghost" onClick={onUnpin}>
+            Unpin
+          </Button>
+        </span>
+      </div>
+      <pre className="sql-pinned-sql" title={pinned.statement}>
+        {pinned.statement}
+      </pre>
+      {error ? <ErrorBanner error={error} /> : null}
+      {meta.fields.length > 0 ? (
+        <div className="sql-result-main">
+          <ResultGrid
+            meta={meta}
+            label="Pinned rows"
+            sort={sort}
+            onSort={(next) => {
+              void bridge
+                .call('sql.sort', {
+                  resultId: meta.resultId,
+                  column: next?.column ?? null,
+                  direction: next?.direction ?? 'asc',
+                })
+                .then(() => setSort(next))
+                .catch((caught: unknown) => setError(asBridgeError(caught)))
+            }}
+            selection={selection}
+            onSelect={setSelection}
+            onOpenValue={() => undefined}
+            onCopySelection={() => undefined}
+          />
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+/** The comparison's counts and rows (computed in main), until it is closed. */
+function ComparisonView({
+  pinned,
+  comparison,
+  onClose,
+}: {
+  pinned: PinnedResult
+  comparison: NonNullable<TabRuntime['comparison']>
+  onClose(): void
+}) {
+  const { added, removed, changed, unchanged } = comparison.counts
+  const key = pinned.meta.fields[comparison.keyColumn]?.name ?? ''
+  return (
+    <div className="sql-result sql-comparison" role="region" aria-label="Comparison">
+      <div className="sql-meta" data-testid="sql-compare-meta">
+        <strong>Compared with the pinned result by {key}</strong>
+        {' · '}
+        {`${added.toLocaleString('en-US')} added · ${removed.toLocaleString('en-US')} removed · ${changed.toLocaleString('en-US')} changed · ${unchanged.toLocaleString('en-US')} unchanged`}
+        <span className="sql-meta-actions">
+          <Button size="small" variant="ghost" onClick={onClose}>
+            Close comparison
+          </Button>
+        </span>
+      </div>
+      {added + removed + changed === 0 ? (
+        <p className="muted sql-results-empty">The results hold the same rows.</p>
+      ) : (
+        <div className="sql-result-main">
+          <CompareGrid comparison={comparison} fields={pinned.meta.fields} />
+        </div>
+      )}
+    </div>
   )
 }
 
@@ -150,10 +373,14 @@ function SqlErrorView({ error }: { error: BridgeError }) {
 function ResultView({
   profileId,
   meta,
+  pinned,
+  onPin,
   onRerunWithMoreRows,
 }: {
   profileId: string
   meta: SqlResultMeta
+  pinned: boolean
+  onPin(): void
   onRerunWithMoreRows(maxRows: number): void
 }) {
   const [sort, setSort] = useState<Sort>(null)
@@ -293,6 +520,14 @@ function ResultView({
               </Button>
               <Button size="small" busy={busy === 'save-json'} onClick={() => void save('json')}>
                 Save JSON
+              </Button>
+              <Button
+                size="small"
+                onClick={onPin}
+                disabled={pinned}
+                title="Keep this result aside: the next runs open beside it, to compare"
+              >
+                {pinned ? 'Pinned' : 'Pin'}
               </Button>
             </>
           ) : null}

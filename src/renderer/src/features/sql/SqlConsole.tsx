@@ -14,6 +14,8 @@ import { SuggestInput } from '../../ui/SuggestInput'
 import { ResultsPane, sqlErrorDetails } from './ResultsPane'
 import { planRun, type FlaggedStatement } from './run-plan'
 import { SchemaPanel } from './SchemaPanel'
+import { useQueryLibrary } from './library/useQueryLibrary'
+import { useParameterForm } from './parameters/ParameterForm'
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor'
 import { flushTabSaves, selectRuntime, useSqlStore, type StatementOutcome } from './store'
 import './sql.css'
@@ -174,6 +176,9 @@ function TabWorkspace({
   const schemaTree = schema.databaseId === schemaDatabaseId ? schema.tree : null
   const [analyze, setAnalyze] = useState(false)
   const [confirm, setConfirm] = useState<PendingConfirmation | null>(null)
+  // Saved queries and :name parameters (issue 22): ./library and ./parameters.
+  const parameterForm = useParameterForm(tab.id)
+  const library = useQueryLibrary(tab, { maxRows: tab.maxRows, databaseId: tab.databaseId })
   const cancelRequested = useRef(false)
   const update = (patch: Partial<SqlTab>) => useSqlStore.getState().update(tab.id, patch)
   const setRuntime = useCallback(
@@ -238,14 +243,30 @@ function TabWorkspace({
         const { position } = sqlErrorDetails(error)
         if (position !== null) editor.current?.markError(statement.from + position - 1)
         const skipped = statements.length - index - 1
+        // Run all's option (results pane): a failure does not stop the statements after it.
+        if (skipped > 0 && error.code !== 'CANCELLED' && useSqlStore.getState().continueOnError) {
+          setRuntime({
+            outcomes: [...outcomes],
+            view: 'results',
+            notice: `Statement ${index + 1} failed; the run went on (Continue after errors).`,
+          })
+          continue
+        }
         const notice =
           error.code === 'CANCELLED'
             ? error.message
             : skipped > 0
               ? `Statement ${index + 1} failed; the ${skipped} after it were not run.`
               : null
+        const notRun = statements.slice(index + 1).map((rest) => ({
+          statement: rest.text,
+          from: rest.from,
+          meta: null,
+          error: null,
+          skipped: true,
+        }))
         setRuntime({
-          outcomes: [...outcomes],
+          outcomes: [...outcomes, ...notRun],
           active: outcomes.length - 1,
           view: 'results',
           notice:
@@ -259,7 +280,12 @@ function TabWorkspace({
     setRuntime({ running: null })
   }
 
-  const run = (scope: 'current' | 'all', mode: RunMode, maxRows = tab.maxRows) => {
+  const run = (
+    scope: 'current' | 'all',
+    mode: RunMode,
+    maxRows = tab.maxRows,
+    withParameters?: Statement[],
+  ) => {
     if (useSqlStore.getState().runtimeOf(tab.id).running) return
     const snapshot = editor.current?.snapshot()
     if (!snapshot) return
@@ -287,6 +313,13 @@ function TabWorkspace({
       setRuntime({ notice: 'Nothing to run: the editor holds no statement there.' })
       return
     }
+    // Parameters (issue 22, ./parameters): with `:name` placeholders a form asks for values
+    // first; the run resumes with the statements as sent (literals in) and goes on from here.
+    if (withParameters !== undefined) statements = withParameters
+    else if (
+      parameterForm.ask(statements, snapshot.text, (bound) => run(scope, mode, maxRows, bound))
+    )
+      return
     const plan = planRun(statements, {
       mode,
       analyze,
@@ -325,7 +358,7 @@ function TabWorkspace({
 
   const running = runtime.running
   return (
-    <div className="sql-workspace">
+    <div className={`sql-workspace${library.panel ? ' sql-workspace-library' : ''}`}>
       <SchemaPanel
         key={schemaDatabaseId}
         profileId={profile.id}
@@ -370,6 +403,7 @@ function TabWorkspace({
             />
             Read-only tab
           </label>
+          {library.toolbar}
           <span className="sql-toolbar-gap" />
           <Button
             variant="primary"
@@ -432,6 +466,7 @@ function TabWorkspace({
           {running ? `Running statement ${running.index} of ${running.total}… (Esc cancels)` : ''}
         </div>
         <ResultsPane
+          tabId={tab.id}
           profileId={profile.id}
           databaseId={tab.databaseId.trim()}
           runtime={runtime}
@@ -470,6 +505,9 @@ function TabWorkspace({
           onOpenHistory={onOpenInNewTab}
         />
       </div>
+      {library.panel}
+      {library.dialogs}
+      {parameterForm.element}
       <ConfirmDialog
         open={confirm !== null}
         title={

@@ -4,9 +4,12 @@ import {
   closeBracketsKeymap,
   closeCompletion,
   completionKeymap,
+  type CompletionContext,
+  type CompletionResult,
+  type CompletionSource,
 } from '@codemirror/autocomplete'
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
-import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql'
+import { PostgreSQL, schemaCompletionSource, sql, type SQLNamespace } from '@codemirror/lang-sql'
 import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language'
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search'
 import { Compartment, EditorState, Prec, StateEffect, StateField } from '@codemirror/state'
@@ -22,11 +25,15 @@ import {
   type DecorationSet,
 } from '@codemirror/view'
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react'
+import { aliasesAt, columnsOf, qualifiedPrefix } from './aliases'
 import { sqlEditorTheme, sqlHighlightStyle } from './editor-theme'
+import { formatSql } from './format-sql'
 
 /*
  * Our own thin React wrapper around CodeMirror 6 with the PostgreSQL dialect: highlighting,
- * bracket matching, keyword completion and table/column completion from the schema browser.
+ * bracket matching, keyword completion and schema/table/column completion from the schema
+ * browser, which knows the aliases of the statement under the cursor (aliases.ts), and Format
+ * (Shift+Alt+F, sql-formatter loaded on first use) of the selection or the whole text.
  * React owns the text only at the edges (initial value, changes reported up); the view keeps
  * its own state so typing never re-renders the screen.
  */
@@ -40,6 +47,8 @@ export interface SqlEditorHandle {
   markError(offset: number | null): void
   /** Inserts text at the cursor (a name from the schema browser). */
   insert(text: string): void
+  /** Formats the selection, or the whole text when nothing is selected. */
+  format(): Promise<void>
   focus(): void
 }
 
@@ -133,6 +142,14 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
           { key: 'Mod-Enter', run: runAnd(() => callbacks.current.onRunCurrent()) },
           { key: 'Shift-Mod-Enter', run: runAnd(() => callbacks.current.onRunAll()) },
           { key: 'Escape', run: () => callbacks.current.onCancel() },
+          {
+            key: 'Shift-Alt-f',
+            run: (target) => {
+              // Text the formatter cannot parse is left as it is.
+              formatIn(target).catch(() => undefined)
+              return true
+            },
+          },
         ]),
       )
       const created = new EditorView({
@@ -154,7 +171,9 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
             autocompletion(),
             language.current.of(sqlLanguage(undefined)),
             decorations,
-            placeholder('Write SQL here. Ctrl+Enter runs the statement under the cursor.'),
+            placeholder(
+              'Write SQL here. Ctrl+Enter runs the statement under the cursor; Shift+Alt+F formats.',
+            ),
             keymap.of([
               ...closeBracketsKeymap,
               ...defaultKeymap,
@@ -163,7 +182,10 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
               ...completionKeymap,
               indentWithTab,
             ]),
-            EditorView.contentAttributes.of({ 'aria-label': callbacks.current.label }),
+            EditorView.contentAttributes.of({
+              'aria-label': callbacks.current.label,
+              'aria-keyshortcuts': 'Control+Enter Shift+Control+Enter Shift+Alt+F',
+            }),
             EditorView.updateListener.of((update) => {
               if (update.docChanged) callbacks.current.onChange(update.state.doc.toString())
             }),
@@ -216,6 +238,9 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
           })
           current.focus()
         },
+        async format() {
+          if (view.current) await formatIn(view.current)
+        },
         focus() {
           view.current?.focus()
         },
@@ -234,9 +259,66 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(
 )
 
 function sqlLanguage(schema: SQLNamespace | undefined) {
-  return sql({
+  // The schema's completion is ours (aliases first, then lang-sql's), not sql()'s own: two
+  // sources would both answer `a.`.
+  return [
+    sql({ dialect: PostgreSQL, upperCaseKeywords: false }),
+    ...(schema ? [PostgreSQL.language.data.of({ autocomplete: schemaCompletion(schema) })] : []),
+  ]
+}
+
+/**
+ * Completion from the cached schema: after `alias.`, the columns of the table the statement
+ * under the cursor names by that alias; elsewhere lang-sql's schema completion (schemas,
+ * tables, `table.` columns).
+ */
+function schemaCompletion(schema: SQLNamespace): CompletionSource {
+  const fromSchema = schemaCompletionSource({
     dialect: PostgreSQL,
-    upperCaseKeywords: false,
-    ...(schema ? { schema, defaultSchema: 'public' } : {}),
+    schema,
+    defaultSchema: 'public',
+  })
+  const tables = asTableColumns(schema)
+  return (
+    context: CompletionContext,
+  ): CompletionResult | null | Promise<CompletionResult | null> => {
+    const line = context.state.doc.lineAt(context.pos)
+    const prefix = qualifiedPrefix(line.text.slice(0, context.pos - line.from))
+    if (prefix !== null && tables !== null) {
+      const ref = aliasesAt(context.state.doc.toString(), context.pos).get(prefix.qualifier)
+      const columns = ref ? columnsOf(tables, ref) : null
+      if (columns) {
+        return {
+          from: context.pos - prefix.partial.length,
+          options: columns.map((column) => ({ label: column, type: 'property' })),
+          validFor: /^[\w$]*$/,
+        }
+      }
+    }
+    return fromSchema(context)
+  }
+}
+
+/** The console's completion schema (schema → table → column names), or null in another shape. */
+function asTableColumns(schema: SQLNamespace): Record<string, Record<string, string[]>> | null {
+  if (Array.isArray(schema) || typeof schema !== 'object') return null
+  return schema as Record<string, Record<string, string[]>>
+}
+
+/** Formats the selection, or the whole text; one undoable change. */
+async function formatIn(view: EditorView): Promise<void> {
+  const { from, to } = view.state.selection.main
+  const whole = from === to
+  const start = whole ? 0 : from
+  const end = whole ? view.state.doc.length : to
+  const original = view.state.sliceDoc(start, end)
+  if (original.trim() === '') return
+  const formatted = await formatSql(original)
+  // The text changed while the formatter loaded: formatting the old text would undo the edit.
+  if (view.state.sliceDoc(start, end) !== original || formatted === original) return
+  view.dispatch({
+    changes: { from: start, to: end, insert: formatted },
+    selection: whole ? { anchor: 0 } : { anchor: start, head: start + formatted.length },
+    userEvent: 'input.format',
   })
 }

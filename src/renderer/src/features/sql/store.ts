@@ -16,6 +16,23 @@ export interface StatementOutcome {
   from: number
   meta: SqlResultMeta | null
   error: BridgeError | null
+  /** Not run: an earlier statement of the same run failed (and the run stopped there). */
+  skipped?: boolean
+}
+
+/** A result kept aside (issue 22): the next runs open beside it, and compare against it. */
+export interface PinnedResult {
+  statement: string
+  meta: SqlResultMeta
+}
+
+/** The pinned result compared with a result of the last run, by a key column. */
+export interface ResultComparison {
+  comparisonId: string
+  /** The result compared with the pinned one. */
+  afterResultId: string
+  keyColumn: number
+  counts: { added: number; removed: number; changed: number; unchanged: number }
 }
 
 export interface TabRun {
@@ -36,6 +53,8 @@ export interface TabRuntime {
   plan: { plan: unknown; analyze: boolean; statement: string } | null
   /** What "Results" shows: the results or the plan. */
   view: 'results' | 'plan' | 'history'
+  pinned: PinnedResult | null
+  comparison: ResultComparison | null
 }
 
 const EMPTY_RUNTIME: TabRuntime = {
@@ -45,6 +64,8 @@ const EMPTY_RUNTIME: TabRuntime = {
   notice: null,
   plan: null,
   view: 'results',
+  pinned: null,
+  comparison: null,
 }
 
 interface SqlState {
@@ -54,6 +75,13 @@ interface SqlState {
   loading: boolean
   error: BridgeError | null
   runtime: Record<string, TabRuntime>
+  /** Run all goes on after a failing statement (off: the first failure stops the rest). */
+  continueOnError: boolean
+  setContinueOnError(value: boolean): void
+  /** Keeps a result of the tab aside (null: unpins it, releasing it unless it is on show). */
+  pin(tabId: string, pinned: PinnedResult | null): void
+  /** Records a comparison, releasing the one it replaces. */
+  setComparison(tabId: string, comparison: ResultComparison | null): void
   load(profileId: string, defaults: { maxRows: number; databaseId: string }): Promise<void>
   select(tabId: string): void
   /** Changes a tab and saves it (text saves are debounced). */
@@ -93,6 +121,10 @@ export function flushTabSaves() {
   }
 }
 
+function release(ids: string[]): void {
+  void bridge.call('sql.release', { resultIds: ids }).catch(() => undefined)
+}
+
 function newTabId(): string {
   return crypto.randomUUID()
 }
@@ -104,6 +136,31 @@ export const useSqlStore = create<SqlState>()((set, get) => ({
   loading: false,
   error: null,
   runtime: {},
+  continueOnError: false,
+
+  setContinueOnError(value) {
+    set({ continueOnError: value })
+  },
+
+  pin(tabId, pinned) {
+    const state = get().runtimeOf(tabId)
+    const previous = state.pinned?.meta.resultId
+    const shown = state.outcomes.some((outcome) => outcome.meta?.resultId === previous)
+    const released = [
+      ...(previous !== undefined && !shown && previous !== pinned?.meta.resultId ? [previous] : []),
+      ...(state.comparison ? [state.comparison.comparisonId] : []),
+    ]
+    if (released.length > 0) release(released)
+    get().setRuntime(tabId, { pinned, comparison: null })
+  },
+
+  setComparison(tabId, comparison) {
+    const previous = get().runtimeOf(tabId).comparison
+    if (previous && previous.comparisonId !== comparison?.comparisonId) {
+      release([previous.comparisonId])
+    }
+    get().setRuntime(tabId, { comparison })
+  },
 
   async load(profileId, defaults) {
     set({ profileId, loading: true, error: null, tabs: [], activeTabId: null })
@@ -183,10 +240,16 @@ export const useSqlStore = create<SqlState>()((set, get) => ({
     const runtime = { ...get().runtime }
     let changed = false
     for (const [tabId, state] of Object.entries(runtime)) {
+      const pinned = state.pinned?.meta.resultId === completed.resultId ? state.pinned : null
+      if (pinned && !completed.error) {
+        changed = true
+        const meta = { ...pinned.meta, rows: completed.rows, complete: true }
+        runtime[tabId] = { ...state, pinned: { ...pinned, meta } }
+      }
       if (!state.outcomes.some((outcome) => outcome.meta?.resultId === completed.resultId)) continue
       changed = true
       runtime[tabId] = {
-        ...state,
+        ...runtime[tabId]!,
         outcomes: state.outcomes.map((outcome) => {
           if (outcome.meta?.resultId !== completed.resultId) return outcome
           if (completed.error) return { ...outcome, meta: null, error: completed.error }
@@ -210,10 +273,17 @@ export const useSqlStore = create<SqlState>()((set, get) => ({
   },
 
   releaseResults(tabId) {
-    const ids = get()
-      .runtimeOf(tabId)
-      .outcomes.flatMap((outcome) => (outcome.meta ? [outcome.meta.resultId] : []))
-    if (ids.length > 0) void bridge.call('sql.release', { resultIds: ids }).catch(() => undefined)
+    const state = get().runtimeOf(tabId)
+    // The pinned result stays kept: the next run opens beside it.
+    const pinnedId = state.pinned?.meta.resultId
+    const ids = state.outcomes.flatMap((outcome) =>
+      outcome.meta && outcome.meta.resultId !== pinnedId ? [outcome.meta.resultId] : [],
+    )
+    if (state.comparison) {
+      ids.push(state.comparison.comparisonId)
+      get().setRuntime(tabId, { comparison: null })
+    }
+    if (ids.length > 0) release(ids)
   },
 }))
 

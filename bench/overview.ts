@@ -1,0 +1,313 @@
+/*
+ * `npm run bench -- overview` (issue 21): 10 profiles × 10,000 cached certificates each.
+ * - `overview painted (ms)`: from launching web mode (the built `out/main/web.js`) on that data
+ *   folder to the Overview painted in Chromium with every profile's figures (the app opens on
+ *   it once profiles exist); target ≤ 300 ms. Its parts: process start → web mode ready, and
+ *   ready → painted.
+ * - the Expiring list over all 100,000 certificates (the window set to 3,650 days) painted:
+ *   from asking for the screen in a running app (its hash) to its first row painted, on the
+ *   page's clock; target ≤ 300 ms.
+ * - main's side alone: the overview's reads and the Expiring list's JSON over the one file.
+ * Written to bench/results/overview.json. Not a test. Needs a keychain (`npm run bench` runs
+ * under the throwaway one of scripts/with-keyring.mjs) and `npm run build`.
+ *
+ * The cache is filled once: one refresh of 10,000 certificates from a sandbox through the app,
+ * then that profile's rows copied in SQLite under the nine other profiles (all signed in to the
+ * same sandbox), as ten refreshes would leave them. Each measured launch is a fresh process and
+ * browser context, the context settled before the clock starts (as bench/startup.ts does).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import Database from 'better-sqlite3'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { z } from 'zod'
+import { openCache } from '../src/main/cache'
+import { createOverviewReads } from '../src/main/cache/overview'
+import { startSandbox } from '../src/sandbox'
+import { invokePath, launchSecretOf, SECRET_HEADER } from '../src/shared/bridge/web-protocol'
+import { repoRoot, startTsxChild } from '../test/e2e/support/child'
+import type { Bench, Figure } from './support'
+import { round, summarize } from './support'
+
+const PROFILES = 10
+const CERTIFICATES = 10_000
+const RUNS = 5
+const TARGET_MS = 300
+const EXPIRING_DAYS = 3_650
+const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium'
+
+const OVERVIEW_SELECTOR = `table[aria-label=Profiles] tbody tr:nth-child(${PROFILES}) .overview-count`
+const EXPIRING_SELECTOR = 'table[aria-label="Expiring certificates"] tr[aria-rowindex="2"]'
+const REPORT_BINDING = '__infradeskBenchPainted'
+
+function startWeb(dataDir: string) {
+  return startTsxChild({
+    script: 'out/main/web.js',
+    args: ['--port', '0', '--data-dir', dataDir],
+    readyPrefix: 'WEB_READY',
+    readySchema: z.looseObject({ url: z.url() }),
+  })
+}
+
+async function bridge(page: Page, secret: string, channel: string, input: unknown) {
+  const answer = await page.evaluate(
+    async ({ path, body, headers }) => {
+      const response = await fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+      return (await response.json()) as { ok: boolean; value?: unknown; error?: unknown }
+    },
+    { path: invokePath(channel), body: input, headers: { [SECRET_HEADER]: secret } },
+  )
+  if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`)
+  return answer.value
+}
+
+/** Ten profiles on one sandbox; the first refreshed, its rows copied to the other nine. */
+async function fillCache(browser: Browser) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'infradesk-bench-overview-'))
+  const sandbox = await startSandbox({ port: 0, certificateCount: CERTIFICATES })
+  const setup = await startWeb(dataDir)
+  const page = await browser.newPage()
+  const ids: string[] = []
+  try {
+    await page.goto(setup.ready.url)
+    const secret = launchSecretOf(setup.ready.url)
+    for (let index = 0; index < PROFILES; index += 1) {
+      const profile = (await bridge(page, secret, 'profiles.add', {
+        name: `Environment ${index + 1}`,
+        baseUrl: sandbox.url,
+        color: '#2563eb',
+        protected: false,
+        token: sandbox.tokens.admin,
+      })) as { id: string }
+      ids.push(profile.id)
+    }
+    await bridge(page, secret, 'settings.update', { expiringDays: EXPIRING_DAYS })
+    await bridge(page, secret, 'certificates.refresh', {
+      profileId: ids[0],
+      filter: { showSystem: true },
+    })
+  } finally {
+    await page.close()
+    await setup.stop()
+  }
+  // The app is stopped: copy the refreshed list under the other profiles, as their refreshes
+  // would write it.
+  const db = new Database(join(dataDir, 'cache.sqlite'))
+  try {
+    const copy = db.transaction((from: string, to: string) => {
+      for (const table of ['certificate_rows', 'certificate_items', 'certificate_lists']) {
+        const columns = (db.pragma(`table_info(${table})`) as { name: string }[])
+          .map((column) => column.name)
+          .filter((name) => name !== 'profile_id')
+        db.prepare(
+          `INSERT INTO ${table} (profile_id, ${columns.join(', ')})
+             SELECT ?, ${columns.join(', ')} FROM ${table} WHERE profile_id = ?`,
+        ).run(to, from)
+      }
+    })
+    for (const id of ids.slice(1)) copy(ids[0] as string, id)
+    const { cached } = db.prepare('SELECT count(*) AS cached FROM certificate_rows').get() as {
+      cached: number
+    }
+    return { dataDir, sandbox, cached }
+  } finally {
+    db.close()
+  }
+}
+
+/** Notes (page clock) when `selector` first matches, two frames later, and reports it. */
+function markPainted({ selector, binding }: { selector: string; binding: string }) {
+  const page = globalThis as unknown as {
+    __painted?: { inserted: number; painted?: number }
+    [report: string]: unknown
+    document: { querySelector(selector: string): unknown }
+    requestAnimationFrame(next: () => void): void
+    performance: { now(): number }
+    MutationObserver: new (callback: () => void) => {
+      observe(target: unknown, options: object): void
+      disconnect(): void
+    }
+  }
+  const observer = new page.MutationObserver(() => {
+    if (page.__painted || !page.document.querySelector(selector)) return
+    observer.disconnect()
+    const mark = { inserted: page.performance.now() } as { inserted: number; painted?: number }
+    page.__painted = mark
+    page.requestAnimationFrame(() =>
+      page.requestAnimationFrame(() => {
+        mark.painted = page.performance.now()
+        ;(page[binding] as () => void)()
+      }),
+    )
+  })
+  observer.observe(page.document, { childList: true, subtree: true })
+}
+
+async function waitForIdleBrowser(browser: Browser): Promise<void> {
+  const cdp = await browser.newBrowserCDPSession()
+  const cpu = async () => {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { cpuTime: number }[]
+    }
+    return processInfo.reduce((sum, process) => sum + process.cpuTime * 1000, 0)
+  }
+  const deadline = Date.now() + 10_000
+  let previous = await cpu()
+  let quiet = 0
+  while (quiet < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const now = await cpu()
+    quiet = now - previous <= 10 ? quiet + 1 : 0
+    previous = now
+  }
+  await cdp.detach()
+}
+
+async function measureLaunches(browser: Browser, dataDir: string) {
+  const times = { launch: [] as number[], ready: [] as number[], page: [] as number[] }
+  const expiring = { painted: [] as number[], rows: 0 }
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    let reportPainted: () => void = () => undefined
+    let painted = new Promise<void>((resolve) => (reportPainted = resolve))
+    await context.exposeBinding(REPORT_BINDING, () => reportPainted())
+    await context.addInitScript(markPainted, {
+      selector: OVERVIEW_SELECTOR,
+      binding: REPORT_BINDING,
+    })
+    // The same marker, callable again for the second measure (the Expiring list).
+    await context.addInitScript(`globalThis.__markPainted = ${markPainted.toString()}`)
+    const page = await context.newPage()
+    await waitForIdleBrowser(browser)
+    const launchedAt = Date.now()
+    const app = await startWeb(dataDir)
+    const readyAt = Date.now()
+    try {
+      await page.goto(app.ready.url)
+      await withTimeout(painted, 'the overview')
+      const mark = await page.evaluate(() => {
+        const page = globalThis as unknown as {
+          __painted: { painted: number }
+          performance: { timeOrigin: number }
+        }
+        return page.performance.timeOrigin + page.__painted.painted
+      })
+      times.launch.push(mark - launchedAt)
+      times.ready.push(readyAt - launchedAt)
+      times.page.push(mark - readyAt)
+
+      // The Expiring list, asked for in the running app: hash to first row painted.
+      painted = new Promise<void>((resolve) => (reportPainted = resolve))
+      const started = await page.evaluate(
+        ({ selector, binding }) => {
+          const page = globalThis as unknown as {
+            __painted?: unknown
+            location: { hash: string }
+            performance: { now(): number }
+          }
+          delete page.__painted
+          const markFn = (globalThis as unknown as Record<string, unknown>)['__markPainted']
+          ;(markFn as (options: object) => void)({ selector, binding })
+          const at = page.performance.now()
+          page.location.hash = '#/expiring'
+          return at
+        },
+        { selector: EXPIRING_SELECTOR, binding: REPORT_BINDING },
+      )
+      await withTimeout(painted, 'the Expiring list')
+      const end = await page.evaluate(
+        () => (globalThis as unknown as { __painted: { painted: number } }).__painted.painted,
+      )
+      expiring.painted.push(end - started)
+      expiring.rows =
+        Number(
+          await page.getAttribute('table[aria-label="Expiring certificates"]', 'aria-rowcount'),
+        ) - 1
+    } finally {
+      await context.close()
+      await app.stop()
+    }
+  }
+  return { times, expiring }
+}
+
+function withTimeout(promise: Promise<void>, what: string): Promise<void> {
+  return Promise.race([
+    promise,
+    new Promise<void>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} was not painted within 60 s`)), 60_000).unref(),
+    ),
+  ])
+}
+
+async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
+  if (!existsSync(join(repoRoot, 'out', 'main', 'web.js'))) {
+    throw new Error('out/main/web.js is missing: run `npm run build` first')
+  }
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS']) {
+    throw new Error('the overview bench needs a keychain: run it with `npm run bench -- overview`')
+  }
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  })
+  let filled: Awaited<ReturnType<typeof fillCache>> | null = null
+  try {
+    filled = await fillCache(browser)
+
+    // Main's side alone, on the same file.
+    const { cache } = openCache(join(filled.dataDir, 'cache.sqlite'))
+    const reads = createOverviewReads(cache)
+    const summaryTimes: number[] = []
+    const expiringTimes: number[] = []
+    const until = new Date(Date.now() + EXPIRING_DAYS * 24 * 60 * 60 * 1000).toISOString()
+    for (let run = 0; run < 10; run += 1) {
+      let start = performance.now()
+      reads.certificateCounts(Date.now())
+      reads.lastRefresh()
+      reads.incidentItems()
+      reads.transfersRunning()
+      summaryTimes.push(performance.now() - start)
+      start = performance.now()
+      reads.expiringJson(until)
+      expiringTimes.push(performance.now() - start)
+    }
+    cache.close()
+
+    const { times, expiring } = await measureLaunches(browser, filled.dataDir)
+    const figures: Figure[] = [
+      summarize('overview painted (ms)', times.launch, { target: `≤ ${TARGET_MS} ms` }),
+      summarize('  of which: process start → web mode ready', times.ready),
+      summarize('  of which: web mode ready → overview painted', times.page),
+      summarize(`Expiring list of ${expiring.rows} certificates painted (ms)`, expiring.painted, {
+        target: `≤ ${TARGET_MS} ms`,
+      }),
+      summarize('main: the overview reads (4 statements, 10 profiles)', summaryTimes),
+      summarize(`main: the Expiring list's JSON (${filled.cached} rows)`, expiringTimes),
+    ]
+    const load = loadavg().map((value) => round(value))
+    return {
+      figures,
+      notes: [
+        `${PROFILES} profiles, ${filled.cached} certificates cached; window ${EXPIRING_DAYS} days; load average ${load.join(' / ')}`,
+      ],
+    }
+  } finally {
+    await browser.close()
+    if (filled) {
+      await filled.sandbox.close()
+      rmSync(filled.dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+export default {
+  title: 'Overview of 10 profiles × 10,000 cached certificates, and the Expiring list, painted',
+  run,
+} satisfies Bench

@@ -1,0 +1,168 @@
+import type { Profile } from '../../shared/bridge'
+import type { ExpiringCertificate } from '../../shared/bridge/channels/overview'
+
+/*
+ * The Expiring list as files (issue 21): CSV (RFC 4180) and iCalendar (RFC 5545). Pure text
+ * builders, so the tests read their output back with a maintained parser.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** What a file says about a certificate's profile. */
+export type ProfileLabel = Pick<Profile, 'id' | 'name' | 'baseUrl'>
+
+export interface ExpiringFileInput {
+  items: readonly ExpiringCertificate[]
+  profiles: ReadonlyMap<string, ProfileLabel>
+  /** The reminder comes this many days before each expiry (the list's window). */
+  days: number
+  /** When the file is made (DTSTAMP; days left in the CSV). */
+  now: number
+}
+
+export const CSV_COLUMNS = [
+  'profile',
+  'profile_url',
+  'certificate',
+  'common_name',
+  'expires_at',
+  'days_left',
+  'status',
+  'type',
+  'folder',
+  'certificate_id',
+  'profile_id',
+] as const
+
+/** RFC 4180, CRLF; a cell a spreadsheet would run as a formula is prefixed with `'`. */
+export function expiringCsv({ items, profiles, now }: ExpiringFileInput): string {
+  const lines = [CSV_COLUMNS.join(',')]
+  for (const { profileId, row } of items) {
+    const profile = profiles.get(profileId)
+    const end = row.notAfter === null ? Number.NaN : Date.parse(row.notAfter)
+    const daysLeft = Number.isNaN(end) ? '' : String(Math.floor((end - now) / DAY_MS))
+    lines.push(
+      [
+        profile?.name ?? '',
+        profile?.baseUrl ?? '',
+        row.name,
+        row.commonName ?? '',
+        row.notAfter ?? '',
+        daysLeft,
+        row.status ?? '',
+        row.type ?? '',
+        row.folderPath.join('/'),
+        row.id,
+        profileId,
+      ]
+        .map(csvCell)
+        .join(','),
+    )
+  }
+  return `${lines.join('\r\n')}\r\n`
+}
+
+function csvCell(value: string): string {
+  // A certificate name is the service's text: "=HYPERLINK(…)" must stay text in a spreadsheet.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(safe) || /^\s|\s$/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+/**
+ * One VEVENT per certificate, an all-day event on its expiry date (UTC), with a VALARM `days`
+ * before it; SUMMARY names the certificate and its profile. The UID is stable per certificate
+ * and profile, so importing a newer file updates the events instead of doubling them.
+ */
+export function expiringIcs({ items, profiles, days, now }: ExpiringFileInput): string {
+  const stamp = icsDateTime(now)
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Infradesk//Expiring certificates//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText('Infradesk: expiring certificates')}`,
+  ]
+  for (const { profileId, row } of items) {
+    const end = row.notAfter === null ? Number.NaN : Date.parse(row.notAfter)
+    if (Number.isNaN(end)) continue
+    const profile = profiles.get(profileId)
+    const profileName = profile?.name ?? profileId
+    const summary = `Certificate expires: ${row.name} (${profileName})`
+    const description = [
+      `Certificate: ${row.name}`,
+      ...(row.commonName === null ? [] : [`Common name: ${row.commonName}`]),
+      `Expires: ${new Date(end).toISOString()}`,
+      `Profile: ${profileName}${profile ? ` (${profile.baseUrl})` : ''}`,
+      `Certificate id: ${row.id}`,
+    ].join('\n')
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${escapeText(`${row.id}.${profileId}@infradesk`)}`,
+      `DTSTAMP:${stamp}`,
+      `DTSTART;VALUE=DATE:${icsDate(end)}`,
+      `DTEND;VALUE=DATE:${icsDate(end + DAY_MS)}`,
+      `SUMMARY:${escapeText(summary)}`,
+      `DESCRIPTION:${escapeText(description)}`,
+      'TRANSP:TRANSPARENT',
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      `DESCRIPTION:${escapeText(summary)}`,
+      `TRIGGER:-P${days}D`,
+      'END:VALARM',
+      'END:VEVENT',
+    )
+  }
+  lines.push('END:VCALENDAR')
+  return `${lines.map(foldLine).join('\r\n')}\r\n`
+}
+
+/** RFC 5545 3.3.11: backslash, semicolon, comma and line breaks are escaped in TEXT. */
+export function escapeText(text: string): string {
+  return (
+    text
+      .replace(/\\/g, '\\\\')
+      .replace(/;/g, '\\;')
+      .replace(/,/g, '\\,')
+      .replace(/\r\n|\r|\n/g, '\\n')
+      // Other control characters are not allowed in TEXT at all (RFC 5545 3.3.11): dropped.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+  )
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * RFC 5545 3.1: a line longer than 75 octets continues on the next after CRLF and one space.
+ * Cut between characters, never inside a UTF-8 sequence (or a surrogate pair).
+ */
+export function foldLine(line: string): string {
+  if (encoder.encode(line).length <= 75) return line
+  const parts: string[] = []
+  let current = ''
+  let octets = 0
+  // The first line holds 75 octets; each continuation 74 after its leading space.
+  let limit = 75
+  for (const char of line) {
+    const size = encoder.encode(char).length
+    if (octets + size > limit) {
+      parts.push(current)
+      current = ''
+      octets = 0
+      limit = 74
+    }
+    current += char
+    octets += size
+  }
+  parts.push(current)
+  return parts.join('\r\n ')
+}
+
+function icsDate(at: number): string {
+  return new Date(at).toISOString().slice(0, 10).replace(/-/g, '')
+}
+
+function icsDateTime(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`
+}

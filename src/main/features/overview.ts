@@ -1,0 +1,164 @@
+import { EXPIRING_FIRST_WINDOW } from '../../shared/bridge/channels/overview'
+import type {
+  ExpiringCertificate,
+  ExpiringList,
+  OverviewProfile,
+} from '../../shared/bridge/channels/overview'
+import { readIncident } from '../../shared/status-page'
+import { answersAsJson } from '../bridge/dispatcher'
+import type { BridgeHandlers } from '../bridge/dispatcher'
+import { createOverviewReads, type ExpiringKeys } from '../cache/overview'
+import { fileSystemError, writeFileAtomic } from '../transfers'
+import type { DeskContext } from './context'
+import { expiringCsv, expiringIcs, type ProfileLabel } from './expiring-export'
+import { chooseSaveTarget } from './save-to-disk'
+
+/*
+ * The Overview, Expiring everywhere and the palette's certificate search (issue 21). Everything
+ * is read from the SQLite caches of every profile, never from the network, so the overview
+ * paints offline and at once; one statement per kind of figure covers all profiles
+ * (cache/overview.ts). Exports are written by main with the atomic writer, as every export.
+ */
+
+type Handlers = Pick<
+  BridgeHandlers,
+  | 'overview.summary'
+  | 'overview.expiring'
+  | 'overview.expiringWindow'
+  | 'overview.exportExpiring'
+  | 'overview.searchCertificates'
+>
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export function overviewHandlers(context: DeskContext, clock: () => number = Date.now): Handlers {
+  const reads = createOverviewReads(context.cache)
+
+  function window(days: number | undefined): { days: number; until: string } {
+    const chosen = days ?? context.settings.get().expiringDays
+    return { days: chosen, until: new Date(clock() + chosen * DAY_MS).toISOString() }
+  }
+
+  function expiringItems(until: string): ExpiringCertificate[] {
+    // Rows we wrote ourselves (cache/certificates.ts); the renderer checks each on arrival.
+    return JSON.parse(reads.expiringJson(until).toString('utf8')) as ExpiringCertificate[]
+  }
+
+  /*
+   * The keys of the last list asked for, in order, by its `until`: its windows are read by
+   * position as the list scrolls, and an OFFSET in SQL steps over every key before it (150 ms
+   * at row 90,000), where a slice of these arrays costs nothing. One list is kept (the screen
+   * shows one); a window of another `until` (the app restarted meanwhile) reads its keys again.
+   */
+  let lastKeys: { until: string; keys: ExpiringKeys } | null = null
+  function keysOf(until: string): ExpiringKeys {
+    if (lastKeys?.until !== until) lastKeys = { until, keys: reads.expiringKeys(until) }
+    return lastKeys.keys
+  }
+
+  function windowJson(until: string, offset: number, limit: number): string {
+    const { profileIds, ids } = keysOf(until)
+    const end = offset + limit
+    return reads.rowsJson(profileIds.slice(offset, end), ids.slice(offset, end))
+  }
+
+  /** The list's counts and its first window (as JSON text, unparsed). */
+  function expiringHead(days: number | undefined) {
+    const chosen = window(days)
+    const { profileIds } = keysOf(chosen.until)
+    const counts = new Map<string, number>()
+    for (const profileId of profileIds) counts.set(profileId, (counts.get(profileId) ?? 0) + 1)
+    const perProfile = [...counts].map(([profileId, count]) => ({ profileId, count }))
+    const first = windowJson(chosen.until, 0, EXPIRING_FIRST_WINDOW)
+    return { head: { ...chosen, total: profileIds.length, perProfile }, first }
+  }
+
+  return {
+    async 'overview.summary'() {
+      const now = clock()
+      const counts = reads.certificateCounts(now)
+      const refreshed = reads.lastRefresh()
+      const incidents = reads.incidentItems()
+      const running = reads.transfersRunning()
+      const profiles = context.profiles.list().map((profile): OverviewProfile => ({
+        profileId: profile.id,
+        lastRefreshAt: refreshed.get(profile.id) ?? null,
+        offline: context.connectivity.offline(profile.id),
+        certificates: counts.get(profile.id) ?? { total: 0, expired: 0, within7: 0, within30: 0 },
+        openIncidents: openIncidentsOf(incidents.get(profile.id)),
+        transfersRunning: running.get(profile.id) ?? 0,
+      }))
+      return { now, profiles }
+    },
+
+    'overview.expiring': answersAsJson(
+      async ({ days }): Promise<ExpiringList> => {
+        const { head, first } = expiringHead(days)
+        return { ...head, items: JSON.parse(first) as ExpiringCertificate[] }
+      },
+      async ({ days }) => {
+        const { head, first } = expiringHead(days)
+        // `{"days":…,…,"items":` then the rows as SQLite joined them, unparsed.
+        const opening = JSON.stringify(head).slice(0, -1)
+        return Buffer.from(`${opening},"items":${first}}`)
+      },
+    ),
+
+    'overview.expiringWindow': answersAsJson(
+      async ({ until, offset, limit }) => ({
+        items: JSON.parse(windowJson(until, offset, limit)) as ExpiringCertificate[],
+      }),
+      async ({ until, offset, limit }) =>
+        Buffer.from(`{"items":${windowJson(until, offset, limit)}}`),
+    ),
+
+    async 'overview.exportExpiring'({ format, days }) {
+      const chosen = window(days)
+      const items = expiringItems(chosen.until)
+      const stamp = new Date(clock()).toISOString().slice(0, 10)
+      const target = await chooseSaveTarget(context, {
+        title: format === 'csv' ? 'Export the Expiring list' : 'Export the Expiring calendar',
+        defaultName: `expiring-certificates-${stamp}.${format}`,
+        filter:
+          format === 'csv'
+            ? { name: 'CSV', extension: 'csv' }
+            : { name: 'iCalendar', extension: 'ics' },
+      })
+      if (target === null) return { path: null, bytes: 0, sha256: null, count: items.length }
+      const profiles = new Map<string, ProfileLabel>(
+        context.profiles.list().map((profile) => [profile.id, profile]),
+      )
+      const input = { items, profiles, days: chosen.days, now: clock() }
+      const text = format === 'csv' ? expiringCsv(input) : expiringIcs(input)
+      const written = await writeFileAtomic(target.folder, target.name, Buffer.from(text), {
+        collision: target.collision,
+      }).catch((error: unknown) => {
+        throw fileSystemError(error, target.folder)
+      })
+      return {
+        path: written.path,
+        bytes: written.size,
+        sha256: written.sha256,
+        count: items.length,
+      }
+    },
+
+    async 'overview.searchCertificates'({ query, limit }) {
+      const text = reads.searchJson(query.toLowerCase(), limit).toString('utf8')
+      return JSON.parse(text) as ExpiringCertificate[]
+    },
+  }
+}
+
+/** Open incidents among the cached ones; null when the status page was never read. */
+function openIncidentsOf(items: unknown[] | undefined): number | null {
+  if (items === undefined) return null
+  let open = 0
+  for (const item of items) {
+    if (item === null || typeof item !== 'object') continue
+    const fields = item as Record<string, unknown>
+    if (typeof fields['id'] !== 'string') continue
+    if (readIncident({ ...fields, id: fields['id'] }).open) open += 1
+  }
+  return open
+}

@@ -1,0 +1,195 @@
+import { useEffect, type ReactNode } from 'react'
+import type { Profile } from '../../../../shared/bridge'
+import type { OverviewProfile } from '../../../../shared/bridge/channels/overview'
+import { useAppStore } from '../../app/store'
+import type { Route, RouteParams } from '../../app/routes'
+import { ColorDot } from '../../ui/Badge'
+import { Button } from '../../ui/Button'
+import { ErrorBanner } from '../../ui/ErrorBanner'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
+import { openForProfile, useOverviewStore } from './store'
+import './overview.css'
+
+/*
+ * Every profile at a glance (issue 21), from the caches alone: its colour, last refresh,
+ * online state, certificates expired / expiring within 7 / 30 days, open incidents of the
+ * cached status page, transfers running. Every figure is a button that opens that profile's
+ * screen, filtered to what the figure counts.
+ */
+
+const HEADING: ScreenHeading = {
+  id: 'overview-title',
+  title: 'Overview',
+  subtitle: 'Every profile, from what Infradesk has saved (no network call)',
+}
+
+export function OverviewScreen(_props: { profile: Profile | null }) {
+  const profiles = useAppStore((s) => s.profiles)
+  const activeId = useAppStore((s) => s.activeId)
+  const { overview, overviewError, loadOverview, follow } = useOverviewStore()
+
+  useEffect(() => {
+    void loadOverview()
+    return follow('overview')
+  }, [loadOverview, follow])
+
+  const figures = new Map(overview?.profiles.map((entry) => [entry.profileId, entry]))
+  const open = (profileId: string, route: Route, params?: RouteParams) =>
+    void openForProfile(profileId, route, params)
+
+  return (
+    <section className="screen overview-screen" aria-labelledby={HEADING.id}>
+      <ScreenHeader heading={HEADING}>
+        <Button onClick={() => useAppStore.getState().navigate('expiring')}>
+          All expiring certificates
+        </Button>
+        <Button onClick={() => void loadOverview()}>Read again</Button>
+      </ScreenHeader>
+      <ErrorBanner
+        error={overviewError}
+        context="Could not read the overview"
+        onRetry={loadOverview}
+      />
+      {overview === null && overviewError === null ? (
+        <p className="loading" role="status">
+          Reading the overview…
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table overview-table" aria-label="Profiles">
+            <thead>
+              <tr>
+                <th scope="col">Profile</th>
+                <th scope="col">State</th>
+                <th scope="col">Last refresh</th>
+                <th scope="col" className="overview-figure">
+                  Expired
+                </th>
+                <th scope="col" className="overview-figure">
+                  Within 7 days
+                </th>
+                <th scope="col" className="overview-figure">
+                  Within 30 days
+                </th>
+                <th scope="col" className="overview-figure">
+                  Open incidents
+                </th>
+                <th scope="col" className="overview-figure">
+                  Transfers running
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {profiles.map((profile) => (
+                <ProfileRow
+                  key={profile.id}
+                  profile={profile}
+                  active={profile.id === activeId}
+                  figures={figures.get(profile.id) ?? null}
+                  open={open}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function ProfileRow({
+  profile,
+  active,
+  figures,
+  open,
+}: {
+  profile: Profile
+  active: boolean
+  figures: OverviewProfile | null
+  open(profileId: string, route: Route, params?: RouteParams): void
+}) {
+  const counts = figures?.certificates
+  const figure = (
+    label: string,
+    value: number | null | undefined,
+    route: Route,
+    params: RouteParams,
+    tone: 'danger' | 'warning' | null,
+  ): ReactNode =>
+    value === null || value === undefined ? (
+      <span className="muted" title="Not read yet">
+        —
+      </span>
+    ) : (
+      <button
+        type="button"
+        className={`overview-count${value > 0 && tone ? ` overview-count-${tone}` : ''}`}
+        aria-label={`${profile.name}: ${value} ${label}`}
+        onClick={() => open(profile.id, route, params)}
+      >
+        {value}
+      </button>
+    )
+  return (
+    <tr data-profile={profile.name} aria-current={active ? 'true' : undefined}>
+      <th scope="row">
+        <button
+          type="button"
+          className="overview-profile"
+          onClick={() => open(profile.id, 'certificates')}
+          title={`${profile.baseUrl} — open its certificates`}
+        >
+          <ColorDot color={profile.color} />
+          <span>{profile.name}</span>
+        </button>
+        {counts ? (
+          <div className="muted overview-total">{counts.total} certificates cached</div>
+        ) : null}
+      </th>
+      <td>
+        {!profile.signedIn ? (
+          <span className="overview-state overview-state-signed-out">Signed out</span>
+        ) : figures?.offline ? (
+          <span className="overview-state overview-state-offline">Offline</span>
+        ) : (
+          <span className="overview-state overview-state-online">Online</span>
+        )}
+      </td>
+      <td>
+        {figures?.lastRefreshAt == null ? (
+          <span className="muted">Never</span>
+        ) : (
+          <RelativeTime at={figures.lastRefreshAt} />
+        )}
+      </td>
+      <td className="overview-figure">
+        {figure('expired', counts?.expired, 'certificates', { expiry: 'expired' }, 'danger')}
+      </td>
+      <td className="overview-figure">
+        {figure(
+          'expiring within 7 days',
+          counts?.within7,
+          'certificates',
+          { expiry: '7' },
+          'danger',
+        )}
+      </td>
+      <td className="overview-figure">
+        {figure(
+          'expiring within 30 days',
+          counts?.within30,
+          'certificates',
+          { expiry: '30' },
+          'warning',
+        )}
+      </td>
+      <td className="overview-figure">
+        {figure('open incidents', figures?.openIncidents, 'status-page', {}, 'warning')}
+      </td>
+      <td className="overview-figure">
+        {figure('transfers running', figures?.transfersRunning, 'transfers', {}, null)}
+      </td>
+    </tr>
+  )
+}

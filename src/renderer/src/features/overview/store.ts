@@ -1,0 +1,105 @@
+import { create } from 'zustand'
+import type { BridgeError } from '../../../../shared/bridge'
+import type { ExpiringList, Overview } from '../../../../shared/bridge/channels/overview'
+import { useAppStore } from '../../app/store'
+import type { Route, RouteParams } from '../../app/routes'
+import { asBridgeError, bridge } from '../../bridge'
+
+/*
+ * The Overview and Expiring everywhere (issue 21): both read every profile's caches through
+ * main (no network call), so they paint at once and offline. They follow the caches: a write
+ * to a certificate list, the status page, a transfer (cache.changed) or a profile's
+ * connectivity reads them again, coalesced to one read per burst of writes.
+ */
+
+interface OverviewState {
+  overview: Overview | null
+  overviewError: BridgeError | null
+  expiring: ExpiringList | null
+  expiringError: BridgeError | null
+  loadOverview(): Promise<void>
+  /** `days` omitted: the setting's window. */
+  loadExpiring(days?: number): Promise<void>
+  /** Follows the caches while a screen shows them; returns the unsubscribe. */
+  follow(which: 'overview' | 'expiring'): () => void
+}
+
+let overviewGeneration = 0
+let expiringGeneration = 0
+
+export const useOverviewStore = create<OverviewState>()((set, get) => ({
+  overview: null,
+  overviewError: null,
+  expiring: null,
+  expiringError: null,
+
+  async loadOverview() {
+    const mine = ++overviewGeneration
+    try {
+      const overview = await bridge.call('overview.summary', {})
+      if (mine === overviewGeneration) set({ overview, overviewError: null })
+    } catch (error) {
+      if (mine === overviewGeneration) set({ overviewError: asBridgeError(error) })
+    }
+  },
+
+  async loadExpiring(days) {
+    const mine = ++expiringGeneration
+    try {
+      const expiring = await bridge.call('overview.expiring', days === undefined ? {} : { days })
+      if (mine === expiringGeneration) set({ expiring, expiringError: null })
+    } catch (error) {
+      if (mine === expiringGeneration) set({ expiringError: asBridgeError(error) })
+    }
+  },
+
+  follow(which) {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    // A refresh writes several tables in a row, a transfer its progress many times a second:
+    // at most one read per 150 ms, the last write always followed by one.
+    const reload = () => {
+      if (timer !== undefined) return
+      timer = setTimeout(() => {
+        timer = undefined
+        if (which === 'overview') void get().loadOverview()
+        else void get().loadExpiring(get().expiring?.days)
+      }, 150)
+    }
+    const stops = [
+      bridge.on('cache.changed', (change) => {
+        if (change.tables.some((table) => FOLLOWED_TABLES.has(table))) reload()
+      }),
+      bridge.on('connectivity.changed', () => {
+        if (which === 'overview') reload()
+      }),
+      bridge.on('profiles.changed', reload),
+    ]
+    return () => {
+      clearTimeout(timer)
+      for (const stop of stops) stop()
+    }
+  },
+}))
+
+/** The tables the figures come from (cache/overview.ts in main). */
+const FOLLOWED_TABLES = new Set([
+  'certificate_rows',
+  'certificate_lists',
+  'cached_lists',
+  'cached_items',
+  'transfers',
+])
+
+/**
+ * Opens a screen about one profile: that profile becomes the active one first (a figure of
+ * another profile's row opens that profile's screen), then the screen with its parameters.
+ */
+export async function openForProfile(
+  profileId: string,
+  route: Route,
+  params: RouteParams = {},
+): Promise<void> {
+  const app = useAppStore.getState()
+  if (app.activeId !== profileId) await app.activate(profileId)
+  useAppStore.getState().navigate(route, params)
+}

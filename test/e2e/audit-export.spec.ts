@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { bridgeCall } from './support/bridge'
+import { expect, test } from './support/fixtures'
+import { sandboxSeed } from './support/seed'
+import { sha256OfFile, withDownloadsFolder } from './support/volumes'
+import { tokenLeaks } from '../support/token-forms'
+
+/*
+ * The audit trail through the UI (issue 21), web mode against the sandbox: the Activity log
+ * filtered by outcome and a time range, exported as CSV and NDJSON by main into the downloads
+ * folder, each file read back against what the screen shows, its size and SHA-256 against what
+ * the screen says, and searched for any form of the token.
+ */
+
+/** A local day as a date input holds it (`YYYY-MM-DD`); the app and the test share a zone. */
+function localDay(at: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0')
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`
+}
+
+test('the activity log is filtered and exported to CSV and NDJSON, with nothing secret', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  await withDownloadsFolder(page, async (downloads) => {
+    // Two lines of this run: one success, one failure (a job that does not exist).
+    const seed = await sandboxSeed(sandbox)
+    const jobId = seed.copyJobs['running']?.[0] ?? seed.copyJobs['queued']?.[0]
+    if (jobId === undefined) throw new Error('the seed has no running or queued copy job')
+    const { activeId } = await bridgeCall(page, 'profiles.list')
+    await bridgeCall(page, 'service.call', {
+      profileId: activeId,
+      operation: 'cancelCopyJob',
+      params: { id: jobId },
+    })
+    await expect(
+      bridgeCall(page, 'service.call', {
+        profileId: activeId,
+        operation: 'cancelCopyJob',
+        params: { id: '99999999-9999-4999-8999-999999999999' },
+      }),
+    ).rejects.toThrow(/NOT_FOUND/)
+
+    await page.getByRole('link', { name: /Activity/ }).click()
+    const table = page.getByRole('table', { name: 'Activity' })
+    await expect(table.getByRole('row').filter({ hasText: 'cancelCopyJob' })).toHaveCount(2)
+
+    // Errors only, from today: the failure alone.
+    await page.getByLabel('Filter by outcome').selectOption('error')
+    const today = new Date()
+    await page.getByLabel('From day').fill(localDay(today))
+    await expect(table.getByRole('row').filter({ hasText: 'cancelCopyJob' })).toHaveCount(1)
+
+    await page.getByRole('button', { name: 'Export CSV' }).click()
+    const exported = page.getByRole('status', { name: 'Exported' })
+    await expect(exported).toContainText('Exported 1 line')
+    const csvPath = (await exported.locator('code').textContent()) ?? ''
+    expect(path.dirname(csvPath)).toBe(downloads.dir)
+    const csv = await readFile(csvPath, 'utf8')
+    await expect(exported).toContainText(`SHA-256 ${await sha256OfFile(csvPath)}`)
+    const lines = csv.split('\r\n')
+    expect(lines[0]).toBe(
+      'time,profileId,profileName,profileBaseUrl,operation,targetId,targetName,outcome,errorCode,message',
+    )
+    expect(lines).toHaveLength(3) // header, one line, and the empty text after the last CRLF
+    expect(lines[1]).toContain(',Staging,')
+    expect(lines[1]).toContain(`,cancelCopyJob,99999999-9999-4999-8999-999999999999,`)
+    expect(lines[1]).toContain(',error,NOT_FOUND,')
+    expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/)
+
+    // Successes of today, as NDJSON: the cancelled job, with the name known for it.
+    await page.getByLabel('Filter by outcome').selectOption('success')
+    await page.getByRole('button', { name: 'Export NDJSON' }).click()
+    await expect(exported.locator('code')).toHaveText(/\.ndjson$/)
+    await expect(exported).toContainText('Exported 1 line')
+    const ndjsonPath = (await exported.locator('code').textContent()) ?? ''
+    expect(ndjsonPath).not.toBe(csvPath)
+    const ndjson = await readFile(ndjsonPath, 'utf8')
+    const records = ndjson
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(records).toEqual([
+      expect.objectContaining({
+        profileName: 'Staging',
+        profileBaseUrl: expect.stringContaining(new URL(sandbox.url).host),
+        operation: 'cancelCopyJob',
+        targetId: jobId,
+        outcome: 'success',
+        errorCode: null,
+      }),
+    ])
+
+    // A range that ended yesterday: nothing on screen, and an export of no line.
+    const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1)
+    await page.getByLabel('From day').fill('')
+    await page.getByLabel('Until day').fill(localDay(yesterday))
+    await expect(page.getByText('No line of the activity log matches these filters.')).toBeVisible()
+    await page.getByRole('button', { name: 'Export CSV' }).click()
+    await expect(exported).toContainText('Exported 0 lines')
+
+    // The secret scan of every file written.
+    for (const file of [csvPath, ndjsonPath]) {
+      expect(tokenLeaks(await readFile(file, 'utf8'), sandbox.tokens.admin)).toEqual([])
+    }
+  })
+})
