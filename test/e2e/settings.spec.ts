@@ -43,9 +43,18 @@ test('settings: checked as typed, main’s refusal on its field, saved and kept;
     await expect(folder).toHaveAttribute('aria-invalid', 'true')
     await folder.fill(downloads)
     await expect(page.getByText('No such folder')).toHaveCount(0)
+    // The saved queries' folder: empty is the data folder's; another must exist (main says so).
+    const library = page.getByLabel('Saved queries folder')
+    await expect(library).toHaveValue('')
+    await library.fill(path.join(downloads, 'no-such-queries'))
+    await save.click()
+    await expect(page.getByText('No such folder')).toBeVisible()
+    await expect(library).toHaveAttribute('aria-invalid', 'true')
+    await library.fill(downloads)
     await save.click()
     await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
     expect(await bridgeCall(page, 'settings.get')).toMatchObject({
+      sqlLibraryDir: downloads,
       downloadsDir: downloads,
       requestTimeoutMs: 45_000,
       defaultMaxRows: 250,

@@ -147,7 +147,12 @@ function ThemeChoice({ current: saved }: { current: Theme }) {
 
 /** The form starts afresh when the saved values change (not when only the theme does). */
 function formKey(settings: Settings): string {
-  return JSON.stringify([settings.downloadsDir, settings.requestTimeoutMs, settings.defaultMaxRows])
+  return JSON.stringify([
+    settings.downloadsDir,
+    settings.requestTimeoutMs,
+    settings.defaultMaxRows,
+    settings.sqlLibraryDir,
+  ])
 }
 
 interface SettingsFormProps {
@@ -247,6 +252,22 @@ function SettingsForm({ settings, saved, onSaved }: SettingsFormProps) {
           )}
         </Field>
       </div>
+      <Field
+        label="Saved queries folder"
+        error={form.errorOf('sqlLibraryDir')}
+        hint="The SQL console's library of .sql files. Empty: the queries folder in the app's data folder; any folder you can write to, e.g. a git checkout your team shares."
+      >
+        {(control) => (
+          <input
+            {...control}
+            {...form.text('sqlLibraryDir')}
+            className="input col-mono"
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="(the data folder's queries folder)"
+          />
+        )}
+      </Field>
       <FormIssues issues={form.otherIssues} />
       {error ? <ErrorBanner error={error} context="Could not save the settings" /> : null}
       <div className="form-actions">

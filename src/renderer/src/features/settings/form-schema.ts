@@ -8,7 +8,7 @@ import { settingsSchema } from '../../../../shared/bridge'
  * and checked against the contract's millisecond bounds, worded in seconds.
  */
 
-const { downloadsDir, requestTimeoutMs, defaultMaxRows } = settingsSchema.shape
+const { downloadsDir, requestTimeoutMs, defaultMaxRows, sqlLibraryDir } = settingsSchema.shape
 
 const numberText = z
   .string()
@@ -31,6 +31,8 @@ export const settingsFormSchema = z.object({
     .transform((seconds) => Math.round(seconds * 1_000))
     .pipe(requestTimeoutMs),
   defaultMaxRows: numberText.pipe(z.int('Enter a whole number').pipe(defaultMaxRows)),
+  /** Empty: the `queries` folder in the data folder (main checks any other folder exists). */
+  sqlLibraryDir: sqlLibraryDir.transform((value) => value.trim()),
 })
 
 export type SettingsFormValues = z.input<typeof settingsFormSchema>
@@ -40,5 +42,6 @@ export function settingsFormValues(settings: z.output<typeof settingsSchema>): S
     downloadsDir: settings.downloadsDir,
     requestTimeoutMs: String(settings.requestTimeoutMs / 1_000),
     defaultMaxRows: String(settings.defaultMaxRows),
+    sqlLibraryDir: settings.sqlLibraryDir,
   }
 }
