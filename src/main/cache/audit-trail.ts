@@ -1,5 +1,6 @@
 import type { ActivityEntry } from '../../shared/bridge'
 import type { ActivityFilter } from '../../shared/bridge/channels/activity'
+import { toActivityEntry } from './index'
 import type { Cache } from './index'
 import type { ActivityRow } from './statements'
 
@@ -50,7 +51,7 @@ export function createAuditTrail(cache: Cache): AuditTrail {
     return {
       list(filter, limit) {
         const bounded = Math.min(MAX_LIST_LIMIT, Math.max(1, Math.floor(limit)))
-        return newest.all({ ...paramsOf(filter), limit: bounded }).map(toEntry)
+        return newest.all({ ...paramsOf(filter), limit: bounded }).map(toActivityEntry)
       },
       *batches(filter, batchSize = 1000) {
         let afterAt = Number.MIN_SAFE_INTEGER
@@ -66,7 +67,7 @@ export function createAuditTrail(cache: Cache): AuditTrail {
           const last = rows[rows.length - 1] as ActivityRow
           afterAt = last.at
           afterId = last.id
-          yield rows.map(toEntry)
+          yield rows.map(toActivityEntry)
           if (rows.length < batchSize) return
         }
       },
@@ -81,19 +82,5 @@ function paramsOf(filter: ActivityFilter): FilterParams {
     outcome: filter.outcome ?? null,
     from: filter.from ?? null,
     to: filter.to ?? null,
-  }
-}
-
-function toEntry(row: ActivityRow): ActivityEntry {
-  return {
-    id: row.id,
-    at: row.at,
-    profileId: row.profile_id,
-    profileName: row.profile_name,
-    operation: row.operation,
-    targetId: row.target_id,
-    outcome: row.outcome,
-    errorCode: row.error_code,
-    message: row.message,
   }
 }

@@ -434,7 +434,8 @@ function createCache(db: Database.Database, marker: string): Cache {
   }
 }
 
-function toActivityEntry(row: ActivityRow): ActivityEntry {
+/** An activity row as the bridge carries it (the log's reads and the audit trail's export). */
+export function toActivityEntry(row: ActivityRow): ActivityEntry {
   return {
     id: row.id,
     at: row.at,
