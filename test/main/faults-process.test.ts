@@ -113,9 +113,11 @@ describe('keychain: the entry deleted behind the app’s back', () => {
       const { profiles } = await desk.value<{ profiles: Profile[] }>('profiles.list')
       expect(profiles.find((item) => item.id === profile.id)?.signedIn).toBe(false)
       // No copy of the token anywhere in the data folder.
-      for (const name of readdirSync(dataDir)) {
-        const file = path.join(dataDir, name)
-        expect(readFileSync(file).includes(sandbox.tokens.admin), name).toBe(false)
+      // Every file below it (the saved queries' folder is a folder of the data folder).
+      for (const entry of readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile()) continue
+        const file = path.join(entry.parentPath, entry.name)
+        expect(readFileSync(file).includes(sandbox.tokens.admin), file).toBe(false)
       }
     } finally {
       await desk.close()
