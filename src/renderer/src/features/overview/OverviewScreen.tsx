@@ -9,6 +9,9 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { openForProfile, useOverviewStore } from './store'
+// A plain <table class="table">: its look lives beside the Table component, which this screen
+// (often the first one painted) does not load.
+import '../../ui/table.css'
 import './overview.css'
 
 /*
