@@ -229,6 +229,46 @@ describe('migrations', () => {
       db.close()
     }
   })
+  it('brings version 14 rows to version 15: each expiry in its indexed column', () => {
+    const old = new Database(file)
+    for (const migration of MIGRATIONS.slice(0, 14)) migration(old)
+    old.pragma('user_version = 14')
+    const insert = old.prepare(
+      `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
+         folder_path_json, search_text, row_json) VALUES (?, ?, NULL, NULL, 0, NULL, '[]', ?, ?)`,
+    )
+    insert.run('p1', 'c1', 'a', JSON.stringify({ id: 'c1', notAfter: '2027-03-01T00:00:00.000Z' }))
+    insert.run('p1', 'c2', 'b', JSON.stringify({ id: 'c2', notAfter: null }))
+    insert.run('p2', 'c3', 'c', JSON.stringify({ id: 'c3', notAfter: '2026-12-01T00:00:00.000Z' }))
+    insert.run('p2', 'c4', 'd', JSON.stringify({ id: 'c4', notAfter: 1_700_000_000 }))
+    old.close()
+
+    open().cache.close()
+
+    const db = new Database(file, { readonly: true })
+    try {
+      const rows = db
+        .prepare('SELECT profile_id, id, not_after FROM certificate_rows ORDER BY id')
+        .all()
+      expect(rows).toEqual([
+        { profile_id: 'p1', id: 'c1', not_after: '2027-03-01T00:00:00.000Z' },
+        { profile_id: 'p1', id: 'c2', not_after: null },
+        { profile_id: 'p2', id: 'c3', not_after: '2026-12-01T00:00:00.000Z' },
+        { profile_id: 'p2', id: 'c4', not_after: null },
+      ])
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT profile_id, id FROM certificate_rows
+             WHERE not_after < ? ORDER BY not_after, profile_id, id`,
+        )
+        .all('2030-01-01T00:00:00.000Z') as { detail: string }[]
+      expect(plan.map((step) => step.detail).join('\n')).toContain(
+        'COVERING INDEX certificate_rows_by_not_after',
+      )
+    } finally {
+      db.close()
+    }
+  })
 })
 
 describe('recovery from a damaged file', () => {

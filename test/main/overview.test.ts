@@ -108,17 +108,25 @@ describe('the overview: every profile from its caches', () => {
     expect(overview.profiles.find((p) => p.profileId === scale.id)?.openIncidents).toBeNull()
   })
 
-  it('reads expiry through the index of schema v14', async () => {
+  it('keeps every cached expiry in the indexed not_after column the reads use', async () => {
     const db = new Database(path.join(desk.dataDir, CACHE_FILE_NAME), { readonly: true })
     try {
+      const { rows, differing } = db
+        .prepare(
+          `SELECT count(*) AS rows,
+                  sum(not_after IS NOT json_extract(row_json, '$.notAfter')) AS differing
+             FROM certificate_rows`,
+        )
+        .get() as { rows: number; differing: number }
+      expect(rows).toBeGreaterThan(2000)
+      expect(differing).toBe(0)
       const plan = db
         .prepare(
-          `EXPLAIN QUERY PLAN SELECT profile_id FROM certificate_rows
-             WHERE json_extract(row_json, '$.notAfter') < ?
-             ORDER BY json_extract(row_json, '$.notAfter'), profile_id`,
+          `EXPLAIN QUERY PLAN SELECT profile_id, id FROM certificate_rows
+             WHERE not_after < ? ORDER BY not_after, profile_id, id`,
         )
         .all('2030-01-01T00:00:00.000Z') as { detail: string }[]
-      expect(plan.map((step) => step.detail).join('\n')).toContain('certificate_rows_by_expiry')
+      expect(plan.map((step) => step.detail).join('\n')).toContain('certificate_rows_by_not_after')
     } finally {
       db.close()
     }

@@ -64,7 +64,13 @@ export interface CertificateCache {
   clear(profileId: string): void
 }
 
-const TABLES = ['certificate_rows', 'certificate_items', 'certificate_lists'] as const
+// certificate_counts is written by triggers on certificate_rows (schema v15).
+const TABLES = [
+  'certificate_rows',
+  'certificate_items',
+  'certificate_lists',
+  'certificate_counts',
+] as const
 const EMPTY_ARRAY = Buffer.from('[]')
 
 interface FilterParams {
@@ -131,18 +137,20 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
         folder_id: string | null
         folder_path_json: string
         search_text: string
+        not_after: string | null
         row_json: string
       },
     ]
   >(
     `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
-         folder_path_json, search_text, row_json)
+         folder_path_json, search_text, not_after, row_json)
        VALUES (@profile_id, @id, @type, @status, @is_system, @folder_id,
-         @folder_path_json, @search_text, @row_json)
+         @folder_path_json, @search_text, @not_after, @row_json)
        ON CONFLICT (profile_id, id) DO UPDATE SET
          type = excluded.type, status = excluded.status, is_system = excluded.is_system,
          folder_id = excluded.folder_id, folder_path_json = excluded.folder_path_json,
-         search_text = excluded.search_text, row_json = excluded.row_json`,
+         search_text = excluded.search_text, not_after = excluded.not_after,
+         row_json = excluded.row_json`,
   )
   const upsertItem = db.prepare<[profileId: string, id: string, itemJson: string]>(
     `INSERT INTO certificate_items (profile_id, id, item_json) VALUES (?, ?, ?)
@@ -190,6 +198,8 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
         folder_id: row.folderId,
         folder_path_json: JSON.stringify(row.folderPath),
         search_text: searchTextOf(row, item),
+        // As toISOString wrote it (features/certificates/rows.ts): text order is time order.
+        not_after: row.notAfter,
         row_json: JSON.stringify(row),
       })
       upsertItem.run(profileId, row.id, JSON.stringify(item))

@@ -39,13 +39,10 @@ interface NearRow {
 export function createExpiryNotifications(cache: Cache): ExpiryNotifications {
   return cache.extend((db) => {
     const near = db.prepare<[profileId: string, until: string], NearRow>(
-      `SELECT id, json_extract(row_json, '$.name') AS name,
-              json_extract(row_json, '$.notAfter') AS not_after
+      `SELECT id, json_extract(row_json, '$.name') AS name, not_after
          FROM certificate_rows
-        WHERE profile_id = ?
-          AND json_extract(row_json, '$.notAfter') IS NOT NULL
-          AND json_extract(row_json, '$.notAfter') <= ?
-        ORDER BY json_extract(row_json, '$.notAfter'), id`,
+        WHERE profile_id = ? AND not_after <= ?
+        ORDER BY not_after, id`,
     )
     const remember = db.prepare<[string, string, ExpiryThreshold, string, number]>(
       `INSERT INTO expiry_notifications

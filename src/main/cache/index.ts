@@ -60,6 +60,7 @@ const TOPICS_OF_TABLE = {
   certificate_rows: ['certificates'],
   certificate_items: ['certificates'],
   certificate_lists: ['certificates'],
+  certificate_counts: ['certificates'],
   operation_snapshots: ['snapshots'],
   database_rotations: ['rotations'],
   transfers: ['transfers'],

@@ -7,7 +7,7 @@ import type {
 import { readIncident } from '../../shared/status-page'
 import { answersAsJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
-import { createOverviewReads, type ExpiringKeys } from '../cache/overview'
+import { createOverviewReads } from '../cache/overview'
 import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { DeskContext } from './context'
 import { expiringCsv, expiringIcs, type ProfileLabel } from './expiring-export'
@@ -44,33 +44,13 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
     return JSON.parse(reads.expiringJson(until).toString('utf8')) as ExpiringCertificate[]
   }
 
-  /*
-   * The keys of the last list asked for, in order, by its `until`: its windows are read by
-   * position as the list scrolls, and an OFFSET in SQL steps over every key before it (150 ms
-   * at row 90,000), where a slice of these arrays costs nothing. One list is kept (the screen
-   * shows one); a window of another `until` (the app restarted meanwhile) reads its keys again.
-   */
-  let lastKeys: { until: string; keys: ExpiringKeys } | null = null
-  function keysOf(until: string): ExpiringKeys {
-    if (lastKeys?.until !== until) lastKeys = { until, keys: reads.expiringKeys(until) }
-    return lastKeys.keys
-  }
-
-  function windowJson(until: string, offset: number, limit: number): string {
-    const { profileIds, ids } = keysOf(until)
-    const end = offset + limit
-    return reads.rowsJson(profileIds.slice(offset, end), ids.slice(offset, end))
-  }
-
   /** The list's counts and its first window (as JSON text, unparsed). */
   function expiringHead(days: number | undefined) {
     const chosen = window(days)
-    const { profileIds } = keysOf(chosen.until)
-    const counts = new Map<string, number>()
-    for (const profileId of profileIds) counts.set(profileId, (counts.get(profileId) ?? 0) + 1)
-    const perProfile = [...counts].map(([profileId, count]) => ({ profileId, count }))
-    const first = windowJson(chosen.until, 0, EXPIRING_FIRST_WINDOW)
-    return { head: { ...chosen, total: profileIds.length, perProfile }, first }
+    const perProfile = reads.expiringCounts(chosen.until)
+    const total = perProfile.reduce((sum, entry) => sum + entry.count, 0)
+    const first = reads.expiringWindowJson(chosen.until, 0, EXPIRING_FIRST_WINDOW)
+    return { head: { ...chosen, total, perProfile }, first }
   }
 
   return {
@@ -106,10 +86,10 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
 
     'overview.expiringWindow': answersAsJson(
       async ({ until, offset, limit }) => ({
-        items: JSON.parse(windowJson(until, offset, limit)) as ExpiringCertificate[],
+        items: JSON.parse(reads.expiringWindowJson(until, offset, limit)) as ExpiringCertificate[],
       }),
       async ({ until, offset, limit }) =>
-        Buffer.from(`{"items":${windowJson(until, offset, limit)}}`),
+        Buffer.from(`{"items":${reads.expiringWindowJson(until, offset, limit)}}`),
     ),
 
     async 'overview.exportExpiring'({ format, days }) {

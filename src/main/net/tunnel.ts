@@ -1,6 +1,9 @@
-import { STATUS_CODES } from 'node:http'
 import net from 'node:net'
 import type { ProxyAddress } from './proxy'
+
+// node:http as CommonJS, as web/host.ts takes it: an ES import builds the module's ES facade,
+// whose lazy getters load Node's bundled undici (~40 ms of every start, measured).
+const { STATUS_CODES } = process.getBuiltinModule('node:http')
 
 /*
  * An HTTP CONNECT tunnel through a proxy: `CONNECT host:port HTTP/1.1`, the proxy's status
