@@ -77,6 +77,9 @@ async function fillCache(browser: Browser) {
   try {
     await page.goto(setup.ready.url)
     const secret = launchSecretOf(setup.ready.url)
+    // No background refresh while filling: a profile never read is read at once when added,
+    // and this cache is filled by one refresh and copies (below). Back to the default after.
+    await bridge(page, secret, 'settings.update', { backgroundRefresh: 'off' })
     for (let index = 0; index < PROFILES; index += 1) {
       const profile = (await bridge(page, secret, 'profiles.add', {
         name: `Environment ${index + 1}`,
@@ -115,9 +118,25 @@ async function fillCache(browser: Browser) {
     const { cached } = db.prepare('SELECT count(*) AS cached FROM certificate_rows').get() as {
       cached: number
     }
+    db.close()
+    await restoreBackgroundRefresh(browser, dataDir)
     return { dataDir, sandbox, cached }
   } finally {
-    db.close()
+    if (db.open) db.close()
+  }
+}
+
+/** Background refresh back to its default (hourly), now that every profile's list is read. */
+async function restoreBackgroundRefresh(browser: Browser, dataDir: string) {
+  const app = await startWeb(dataDir)
+  const page = await browser.newPage()
+  try {
+    await page.goto(app.ready.url)
+    const secret = launchSecretOf(app.ready.url)
+    await bridge(page, secret, 'settings.update', { backgroundRefresh: 'hourly' })
+  } finally {
+    await page.close()
+    await app.stop()
   }
 }
 

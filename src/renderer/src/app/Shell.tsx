@@ -1,4 +1,12 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react'
+import {
+  createElement,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useState,
+  type ComponentType,
+} from 'react'
 import type { CaCertificate, Profile } from '../../../shared/bridge'
 import { bridge } from '../bridge'
 import { useCertificatesStore } from '../features/certificates/store'
@@ -17,11 +25,22 @@ import { TrustCaContext } from '../ui/TrustCaOffer'
  * before the first bridge call can leave) carries none of them. The screen the app opens on is
  * fetched as soon as the first answers say which one it is (preloadScreen), beside its first
  * read, so its code arrives while that read is on its way.
+ *
+ * A screen whose code is on its way is not a Suspense boundary's fallback: React holds back
+ * the content that replaces a fallback until 300 ms after the fallback was shown (its
+ * FALLBACK_THROTTLE_MS, against flicker), so a chunk that arrived in 30 ms still showed
+ * "Loading…" for 300 and its first read left only then. The shell shows its own placeholder
+ * and renders the screen in the same pass its code arrives (useScreenCode).
  */
 interface LazyScreen<Props> {
   Screen: ComponentType<Props>
-  /** Starts fetching the screen's code (once); React.lazy then finds it loaded or on its way. */
-  load: () => void
+  /** Starts fetching the screen's code (once); settles when it is there (or failed). */
+  load: () => Promise<unknown>
+  /**
+   * The screen to render now: its component once its code is here; the lazy one once loading
+   * failed (it rethrows to the error boundary, as a failed import does); null while on its way.
+   */
+  ready: () => ComponentType<Props> | null
 }
 
 function lazyScreen<Module, Props>(
@@ -29,11 +48,42 @@ function lazyScreen<Module, Props>(
   pick: (module: Module) => ComponentType<Props>,
 ): LazyScreen<Props> {
   let loading: Promise<{ default: ComponentType<Props> }> | null = null
-  const start = () => (loading ??= load().then((module) => ({ default: pick(module) })))
+  let loaded: ComponentType<Props> | null = null
+  let failed = false
+  const start = () =>
+    (loading ??= load().then(
+      (module) => {
+        loaded = pick(module)
+        return { default: loaded }
+      },
+      (error: unknown) => {
+        failed = true
+        throw error
+      },
+    ))
+  const Screen = lazy(start)
   return {
-    Screen: lazy(start),
-    load: () => void start(),
+    Screen,
+    load: () => start().catch(() => undefined),
+    ready: () => loaded ?? (failed ? Screen : null),
   }
+}
+
+/** The screen's component once its code is here; null (and a render when it comes) before. */
+function useScreenCode<Props>(screen: LazyScreen<Props>): ComponentType<Props> | null {
+  const [, arrived] = useState(0)
+  const code = screen.ready()
+  useEffect(() => {
+    if (code !== null) return
+    let shown = true
+    void screen.load().then(() => {
+      if (shown) arrived((count) => count + 1)
+    })
+    return () => {
+      shown = false
+    }
+  }, [screen, code])
+  return code
 }
 
 /**
@@ -260,6 +310,8 @@ export function Shell() {
   )
 
   const entry = SCREENS[route]
+  // Typed as the profile-free kind: a screen that needs a profile is rendered only with one.
+  const screenCode = useScreenCode(entry.screen as ProfileFreeScreen)
   return (
     <TrustCaContext.Provider value={trustCa}>
       <div
@@ -325,24 +377,25 @@ export function Shell() {
           <Notices />
           <OfflineBanner />
           <main className="content">
-            <Suspense
-              fallback={
-                <p className="loading" role="status">
-                  Loading {ROUTE_INFO[route].label}…
-                </p>
-              }
-            >
-              {!entry.needsProfile ? (
-                <entry.screen.Screen profile={profile} />
-              ) : !profile ? (
-                <div className="empty-state">
-                  <h1>No profile selected</h1>
-                  <p>Choose a profile in the switcher on the left, or add one.</p>
-                </div>
-              ) : (
-                <entry.screen.Screen profile={profile} />
-              )}
-            </Suspense>
+            {screenCode === null ? (
+              <p className="loading" role="status">
+                Loading {ROUTE_INFO[route].label}…
+              </p>
+            ) : (
+              // A screen's own lazy parts (the SQL editor) have their own boundaries.
+              <Suspense fallback={null}>
+                {entry.needsProfile && !profile ? (
+                  <div className="empty-state">
+                    <h1>No profile selected</h1>
+                    <p>Choose a profile in the switcher on the left, or add one.</p>
+                  </div>
+                ) : (
+                  // createElement: the component is module-level (one per screen, in SCREENS),
+                  // which the lint rule against components made during render cannot see.
+                  createElement(screenCode, { profile })
+                )}
+              </Suspense>
+            )}
           </main>
         </div>
         {paletteOpen ? (
