@@ -57,6 +57,21 @@ describe('deferredEndpoint', () => {
     expect(calls).toEqual([['profiles.list', {}]])
   })
 
+  it('tells that the core is wanted at every call, before waiting for it', async () => {
+    const core = opening()
+    const { endpoint } = endpointWithHub()
+    let wanted = 0
+    const deferred = deferredEndpoint(core.ready, () => (wanted += 1))
+    const unsubscribe = deferred.onEvent(() => undefined)
+    // Listening for events is no call: nothing is wanted yet.
+    expect(wanted).toBe(0)
+    const answers = [deferred.dispatch('profiles.list', {}), deferred.dispatchJson('app.info', {})]
+    expect(wanted).toBe(2)
+    core.open(endpoint)
+    await Promise.all(answers)
+    unsubscribe()
+  })
+
   it('holds a call for JSON bytes the same way', async () => {
     const core = opening()
     const { endpoint, calls } = endpointWithHub()

@@ -417,6 +417,32 @@ async function writeEndlessBody(socket: Socket, closed: Promise<void>, cap: numb
   return written
 }
 
+describe('web host: telling when the page was served', () => {
+  it('tells once per page sent, never for a script, a style or a missing file', async () => {
+    const served: string[] = []
+    const watched = await startWebHost({
+      desk: testDesk.desk,
+      rendererDir: path.join(testDesk.temp.dir, 'renderer'),
+      secret: SECRET,
+      onPageServed: () => served.push('page'),
+    })
+    try {
+      const get = (pathname: string) =>
+        send({ path: pathname, headers: withSecret, port: watched.port })
+      expect((await get('/assets/app.js')).status).toBe(200)
+      expect((await get('/assets/style.css')).status).toBe(200)
+      expect((await get('/assets/missing.js')).status).toBe(404)
+      expect(served).toEqual([])
+      expect((await get('/')).body).toContain('src="/assets/app.js"')
+      expect(served).toEqual(['page'])
+      await get('/profiles/abc')
+      expect(served).toEqual(['page', 'page'])
+    } finally {
+      await watched.close()
+    }
+  })
+})
+
 describe('web host: limits', () => {
   const SMALL = { headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 3 }
   let small: WebHost

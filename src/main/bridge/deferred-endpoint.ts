@@ -9,22 +9,28 @@ import type { BridgeEventListener } from './events'
  * Loading the core takes about as long as the page takes to load its script, so the two now
  * overlap instead of following one another.
  */
-export function deferredEndpoint(ready: Promise<BridgeEndpoint>): BridgeEndpoint {
+export function deferredEndpoint(
+  ready: Promise<BridgeEndpoint>,
+  /** Told at every call: a desk that opens on demand starts opening now (see web/cli.ts). */
+  wanted: () => void = () => undefined,
+): BridgeEndpoint {
   // A desk that fails to open is the caller's to report (web mode exits with the reason); here
   // it only fails the calls that waited for it, and is no unhandled rejection.
   ready.catch(() => undefined)
+  const endpoint = async () => {
+    wanted()
+    return ready
+  }
   return {
     async dispatch(channel, input): Promise<Result<unknown>> {
-      const endpoint = await ready
-      return endpoint.dispatch(channel, input)
+      return (await endpoint()).dispatch(channel, input)
     },
     async dispatchJson(channel, input): Promise<Buffer> {
-      const endpoint = await ready
-      return endpoint.dispatchJson(channel, input)
+      return (await endpoint()).dispatchJson(channel, input)
     },
     async openDownload(ticket) {
-      const endpoint = await ready
-      return endpoint.openDownload ? endpoint.openDownload(ticket) : { kind: 'unknown' }
+      const desk = await endpoint()
+      return desk.openDownload ? desk.openDownload(ticket) : { kind: 'unknown' }
     },
     onEvent(listener: BridgeEventListener) {
       let unsubscribe: (() => void) | null = null

@@ -65,26 +65,34 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => void stop(0))
 
   // The host listens first and the core loads behind it (see deferredEndpoint): the URL is out,
-  // and the page loads its script, while the cache, the keychain and the handlers open. The core
-  // starts loading only once the host listens, so its loading does not hold the listen back.
-  let listening: () => void = () => undefined
-  const deskReady = new Promise<void>((resolve) => (listening = resolve)).then(() => {
+  // and the page loads its script, while the cache, the keychain and the handlers open. Loading
+  // the core holds this loop ~200 ms (its modules evaluate in one go), so it starts once the
+  // page has its HTML: a page asked for then would wait the whole load for its first byte, and
+  // its renderer process starts and parses the HTML (~150 ms) before it asks for the scripts.
+  // Also on the first bridge call (a client without a page), and after a grace period at the
+  // latest, so a core that cannot open still ends the process with its reason.
+  let wanted: () => void = () => undefined
+  const deskReady = new Promise<void>((resolve) => (wanted = resolve)).then(() => {
     opening = openDesk(options)
     return opening
   })
   host = await startWebHost({
-    desk: deferredEndpoint(deskReady),
+    desk: deferredEndpoint(deskReady, wanted),
     rendererDir: path.join(root, 'out', 'renderer'),
     port: options.port,
     host: options.host,
+    onPageServed: wanted,
   })
   process.stdout.write(`Infradesk web mode: ${host.url}\n`)
   process.stdout.write(`WEB_READY ${JSON.stringify({ url: host.url })}\n`)
-  listening()
+  setTimeout(wanted, DESK_GRACE_MS)
   // A desk that cannot open (an unusable data folder) still ends the process with its reason,
   // after the URL is out: the page then finds the host gone, not a half-working app.
   await deskReady
 }
+
+/** How long the core waits for the page (or a call) before it opens anyway. */
+const DESK_GRACE_MS = 500
 
 /**
  * The main-process core, loaded on demand: importing it (SQLite, zod, the handlers) is most of

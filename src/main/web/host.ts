@@ -52,6 +52,8 @@ export interface WebHostOptions {
   secret?: string
   /** DEFAULT_LIMITS unless given (tests shorten them). */
   limits?: Partial<HostLimits>
+  /** Told each time the page (index.html) has been sent whole. */
+  onPageServed?: () => void
 }
 
 export interface WebHost {
@@ -257,7 +259,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Content-Length': bytes.length,
       'Cache-Control': 'no-store',
     })
-    response.end(headOnly ? undefined : bytes)
+    response.end(headOnly ? undefined : bytes, () => options.onPageServed?.())
   }
 
   await listen(server, options.port ?? 0)
