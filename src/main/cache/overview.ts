@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3'
 import type { Cache } from './index'
 
 /*
@@ -40,6 +41,25 @@ export interface OverviewReads {
 const DAY_MS = 24 * 60 * 60 * 1000
 const EMPTY_ARRAY = Buffer.from('[]')
 
+/** One item of the Expiring list, written by SQLite around a stored row text (alias `r`). */
+const EXPIRING_ITEM = `'{"profileId":' || json_quote(r.profile_id) || ',"row":' || r.row_json || '}'`
+
+/**
+ * The whole Expiring list on a connection: main's (createOverviewReads) or the list worker's,
+ * which writes the list's export files off main's loop (workers/list-worker.ts).
+ */
+export function expiringListOn(db: Database.Database): { json(until: string): Buffer } {
+  // `{"profileId":…,"row":…}` written around the stored row texts: no row is parsed here.
+  // Ordered by the expiry index; rows without a date are not in its range (NULL < x is NULL).
+  const rows = db.prepare<[until: string], { items_json: Buffer | null }>(
+    `SELECT CAST('[' || group_concat(item, ',') || ']' AS BLOB) AS items_json FROM (
+        SELECT ${EXPIRING_ITEM} AS item FROM certificate_rows AS r
+          INDEXED BY certificate_rows_by_not_after
+         WHERE r.not_after < ? ORDER BY r.not_after, r.profile_id, r.id)`,
+  )
+  return { json: (until) => rows.get(until)?.items_json ?? EMPTY_ARRAY }
+}
+
 export function createOverviewReads(cache: Cache): OverviewReads {
   return cache.extend((db) => {
     // Totals are kept by triggers (schema v15): counting at read time walks a whole index,
@@ -78,15 +98,7 @@ export function createOverviewReads(cache: Cache): OverviewReads {
       `SELECT profile_id, count(*) AS running FROM transfers
          WHERE state = 'running' GROUP BY profile_id`,
     )
-    // `{"profileId":…,"row":…}` written around the stored row texts: no row is parsed here.
-    // Ordered by the expiry index; rows without a date are not in its range (NULL < x is NULL).
-    const EXPIRING_ITEM = `'{"profileId":' || json_quote(r.profile_id) || ',"row":' || r.row_json || '}'`
-    const expiringRows = db.prepare<[until: string], { items_json: Buffer | null }>(
-      `SELECT CAST('[' || group_concat(item, ',') || ']' AS BLOB) AS items_json FROM (
-          SELECT ${EXPIRING_ITEM} AS item FROM certificate_rows AS r
-            INDEXED BY certificate_rows_by_not_after
-           WHERE r.not_after < ? ORDER BY r.not_after, r.profile_id, r.id)`,
-    )
+    const expiringRows = expiringListOn(db)
     const expiringCounts = db.prepare<[until: string], { profileId: string; count: number }>(
       `SELECT profile_id AS profileId, count(*) AS count FROM certificate_rows
          INDEXED BY certificate_rows_by_not_after WHERE not_after < ? GROUP BY profile_id`,
@@ -146,9 +158,7 @@ export function createOverviewReads(cache: Cache): OverviewReads {
       transfersRunning() {
         return new Map(running.all().map((row) => [row.profile_id, row.running]))
       },
-      expiringJson(until) {
-        return expiringRows.get(until)?.items_json ?? EMPTY_ARRAY
-      },
+      expiringJson: expiringRows.json,
       expiringCounts(until) {
         return expiringCounts.all(until)
       },

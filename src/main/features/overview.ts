@@ -10,7 +10,7 @@ import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createOverviewReads } from '../cache/overview'
 import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { DeskContext } from './context'
-import { expiringCsv, expiringIcs, type ProfileLabel } from './expiring-export'
+import { listWorkerOf } from './lists'
 import { chooseSaveTarget } from './save-to-disk'
 
 /*
@@ -37,11 +37,6 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
   function window(days: number | undefined): { days: number; until: string } {
     const chosen = days ?? context.settings.get().expiringDays
     return { days: chosen, until: new Date(clock() + chosen * DAY_MS).toISOString() }
-  }
-
-  function expiringItems(until: string): ExpiringCertificate[] {
-    // Rows we wrote ourselves (cache/certificates.ts); the renderer checks each on arrival.
-    return JSON.parse(reads.expiringJson(until).toString('utf8')) as ExpiringCertificate[]
   }
 
   /** The list's counts and its first window (as JSON text, unparsed). */
@@ -94,7 +89,6 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
 
     async 'overview.exportExpiring'({ format, days }) {
       const chosen = window(days)
-      const items = expiringItems(chosen.until)
       const stamp = new Date(clock()).toISOString().slice(0, 10)
       const target = await chooseSaveTarget(context, {
         title: format === 'csv' ? 'Export the Expiring list' : 'Export the Expiring calendar',
@@ -104,13 +98,21 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
             ? { name: 'CSV', extension: 'csv' }
             : { name: 'iCalendar', extension: 'ics' },
       })
-      if (target === null) return { path: null, bytes: 0, sha256: null, count: items.length }
-      const profiles = new Map<string, ProfileLabel>(
-        context.profiles.list().map((profile) => [profile.id, profile]),
-      )
-      const input = { items, profiles, days: chosen.days, now: clock() }
-      const text = format === 'csv' ? expiringCsv(input) : expiringIcs(input)
-      const written = await writeFileAtomic(target.folder, target.name, Buffer.from(text), {
+      if (target === null) {
+        const count = reads
+          .expiringCounts(chosen.until)
+          .reduce((sum, entry) => sum + entry.count, 0)
+        return { path: null, bytes: 0, sha256: null, count }
+      }
+      // Read and written in the list worker: ~1 s for 100,000 rows, off main's loop.
+      const file = await listWorkerOf(context).expiringFile({
+        format,
+        until: chosen.until,
+        days: chosen.days,
+        now: clock(),
+        profiles: context.profiles.list().map(({ id, name, baseUrl }) => ({ id, name, baseUrl })),
+      })
+      const written = await writeFileAtomic(target.folder, target.name, file.bytes, {
         collision: target.collision,
       }).catch((error: unknown) => {
         throw fileSystemError(error, target.folder)
@@ -119,7 +121,7 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
         path: written.path,
         bytes: written.size,
         sha256: written.sha256,
-        count: items.length,
+        count: file.count,
       }
     },
 

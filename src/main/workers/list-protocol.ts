@@ -66,6 +66,20 @@ export const toListWorker = z.discriminatedUnion('type', [
     profileId: z.string().min(1),
     filter: certificateFilterSchema,
   }),
+  /**
+   * The Expiring list (every profile's certificates ending before `until`) as an export file's
+   * text (features/expiring-export.ts), written here: 100,000 rows are ~1 s of parsing and
+   * writing that main's loop must not hold.
+   */
+  z.object({
+    type: z.literal('expiringFile'),
+    job,
+    format: z.enum(['csv', 'ics']),
+    until: z.string(),
+    days: z.number().int().positive(),
+    now: z.number().finite(),
+    profiles: z.array(z.object({ id: z.string(), name: z.string(), baseUrl: z.string() })),
+  }),
   /** Frees a job: a read's spool, or a certificate walk's rows. */
   z.object({ type: z.literal('discard'), job }),
   /**
@@ -128,6 +142,13 @@ export const fromListWorker = z.discriminatedUnion('type', [
     bytes: z.instanceof(Uint8Array),
     /** Null: the list was never fetched (its rows are then written as `[]`). */
     fetchedAt: z.number().nullable(),
+  }),
+  /** An export file's bytes (`expiringFile`), their buffer moved, and the rows it holds. */
+  z.object({
+    type: z.literal('file'),
+    job,
+    bytes: z.instanceof(Uint8Array),
+    count: z.number().int().min(0),
   }),
   /** The job failed (reading or storing); the worker has already freed its spool. */
   z.object({ type: z.literal('failed'), job, error: workerError }),

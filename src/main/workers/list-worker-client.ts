@@ -54,6 +54,8 @@ export interface ListWorker {
   certificateWalk(): CertificateWalk
   /** The cached certificate rows `filter` selects as a JSON array, read in the worker. */
   certificatesJson(profileId: string, filter: CertificateFilter): Promise<Buffer>
+  /** The Expiring list's export file, read and written in the worker, and its row count. */
+  expiringFile(request: ExpiringFileRequest): Promise<{ bytes: Buffer; count: number }>
   close(): Promise<void>
 }
 
@@ -76,6 +78,11 @@ export interface CertificateWalk {
 function pageMetaOf(meta: unknown): PageSummary['meta'] {
   return meta !== null && typeof meta === 'object' ? (meta as PageSummary['meta']) : undefined
 }
+
+export type ExpiringFileRequest = Omit<
+  Extract<ToListWorker, { type: 'expiringFile' }>,
+  'type' | 'job'
+>
 
 export interface ListReadOptions {
   window: { offset: number; limit: number }
@@ -187,6 +194,16 @@ export function createListWorker(cacheFile: string): ListWorker {
       const job = lastJob
       const answer = await ask({ type: 'certificatesJson', job, profileId, filter }, 'json')
       return Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength)
+    },
+
+    async expiringFile(request) {
+      lastJob += 1
+      const answer = await ask({ type: 'expiringFile', job: lastJob, ...request }, 'file')
+      const { bytes } = answer
+      return {
+        bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        count: answer.count,
+      }
     },
 
     read(operation, options) {

@@ -7,6 +7,9 @@ import type { ListAnswerReader } from '../api/list-answer'
 import { certificateStatementsOn } from '../cache/certificates'
 import type { CertificateCacheEntry } from '../cache/certificates'
 import { knownObjectWritesOn } from '../cache/known-objects'
+import { expiringListOn } from '../cache/overview'
+import { expiringCsv, expiringIcs } from '../features/expiring-export'
+import type { ExpiringCertificate } from '../../shared/bridge/channels/overview'
 import { createListRowsWriter } from '../cache/list-rows'
 import { toCacheEntry } from '../features/certificates/rows'
 import { objectsOfAnswer } from '../features/known-objects/answer-objects'
@@ -128,6 +131,27 @@ function storeCertificates(message: Extract<ToListWorker, { type: 'storeCertific
   post({ type: 'stored', job: message.job, count: entries.length, threadId })
 }
 
+const expiringList = expiringListOn(db)
+
+function sendExpiringFile(message: Extract<ToListWorker, { type: 'expiringFile' }>): void {
+  // Rows this app wrote itself (cache/certificates.ts), as main's Expiring list reads them.
+  const items = JSON.parse(
+    expiringList.json(message.until).toString('utf8'),
+  ) as ExpiringCertificate[]
+  const input = {
+    items,
+    profiles: new Map(message.profiles.map((profile) => [profile.id, profile])),
+    days: message.days,
+    now: message.now,
+  }
+  const text = message.format === 'csv' ? expiringCsv(input) : expiringIcs(input)
+  const bytes = new TextEncoder().encode(text)
+  port!.postMessage(
+    { type: 'file', job: message.job, bytes, count: items.length } satisfies FromListWorker,
+    [bytes.buffer],
+  )
+}
+
 function sendCertificatesJson(message: Extract<ToListWorker, { type: 'certificatesJson' }>): void {
   const json = certificates.listJson(message.profileId, message.filter)
   // A view of its own buffer (SQLite's Buffer may share a pool), moved to main without a copy.
@@ -200,6 +224,13 @@ function handle(message: ToListWorker): void {
     }
   }
   if (message.type === 'discard') return forget(message.job)
+  if (message.type === 'expiringFile') {
+    try {
+      return sendExpiringFile(message)
+    } catch (error) {
+      return fail(message.job, error)
+    }
+  }
   if (message.type === 'storeCertificates' || message.type === 'certificatesJson') {
     try {
       return message.type === 'storeCertificates'
