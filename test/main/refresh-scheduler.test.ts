@@ -232,6 +232,152 @@ describe('background refresh scheduler', () => {
   })
 })
 
+describe('a profile whose list was never read', () => {
+  /** The scheduler over `profiles`, with the never-read ones in `unread` (the test edits it). */
+  function setupUnread(profiles: string[], unread: string[]) {
+    const never = new Set(unread)
+    const t = setup({ neverRead: (profileId) => never.has(profileId) })
+    t.setProfiles(profiles)
+    t.scheduler.reschedule()
+    return { ...t, never }
+  }
+
+  it('is read at once at start; the others an interval later, then all once per interval', async () => {
+    const t = setupUnread(['read', 'new'], ['new'])
+    await t.clock.advance(0)
+    expect(t.calls.map((call) => [call.profileId, call.at - t.start])).toEqual([['new', 0]])
+    t.never.delete('new')
+    await settleAll(t.calls, 'online')
+    expect(t.scheduler.dueAt('new')).toBe(t.start + HOUR)
+    await t.clock.advance(HOUR)
+    expect(t.calls.slice(1).map((call) => [call.profileId, call.at - t.start])).toEqual([
+      ['read', HOUR],
+      ['new', HOUR],
+    ])
+    t.scheduler.stop()
+  })
+
+  it('is read at once when it appears later (added, or its token given)', async () => {
+    const t = setupUnread(['a'], [])
+    await t.clock.advance(20 * MINUTE)
+    t.never.add('b')
+    t.setProfiles(['a', 'b'])
+    t.scheduler.reschedule()
+    await t.clock.advance(0)
+    expect(t.calls.map((call) => [call.profileId, call.at - t.start])).toEqual([['b', 20 * MINUTE]])
+    t.scheduler.stop()
+  })
+
+  it('a known one is read at once when the schedule is worked out again (signed in later)', async () => {
+    const t = setupUnread(['a'], ['a'])
+    await t.clock.advance(0)
+    // Signed out: its refresh reads nothing, and the next one is an interval away.
+    t.calls[0]?.settle('online')
+    await flush()
+    expect(t.scheduler.dueAt('a')).toBe(t.start + HOUR)
+    await t.clock.advance(10 * MINUTE)
+    // Signed in (the profiles changed): read now, not at the hour.
+    t.scheduler.reschedule()
+    expect(t.scheduler.dueAt('a')).toBe(t.clock.now())
+    await t.clock.advance(0)
+    expect(t.calls.map((call) => call.at - t.start)).toEqual([0, 10 * MINUTE])
+    // Read at last: an interval from the end of that refresh, and changes no longer bring it on.
+    t.never.delete('a')
+    t.calls[1]?.settle('online')
+    await flush()
+    t.scheduler.reschedule()
+    expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + HOUR)
+    t.scheduler.stop()
+  })
+
+  it('a sign-in while a refresh that reads nothing runs is not lost', async () => {
+    const t = setupUnread(['a'], ['a'])
+    await t.clock.advance(0)
+    // Began signed out (it will read nothing); the sign-in comes while it runs.
+    await t.clock.advance(MINUTE)
+    t.scheduler.reschedule()
+    await t.clock.advance(0)
+    expect(t.calls).toHaveLength(1)
+    t.calls[0]?.settle('online')
+    await flush()
+    await t.clock.advance(0)
+    expect(t.calls.map((call) => call.at - t.start)).toEqual([0, MINUTE])
+    // Ended having read the list: no third one.
+    t.never.delete('a')
+    t.calls[1]?.settle('online')
+    await flush()
+    expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + HOUR)
+    t.scheduler.stop()
+  })
+
+  it('is not read while background refresh is off, and at once when it is turned on', async () => {
+    const t = setupUnread(['a'], ['a'])
+    t.setInterval(null)
+    t.scheduler.reschedule()
+    await t.clock.advance(48 * HOUR)
+    t.scheduler.reschedule()
+    await t.clock.advance(HOUR)
+    expect(t.calls).toHaveLength(0)
+    expect(t.scheduler.dueAt('a')).toBeNull()
+    t.setInterval(24 * HOUR)
+    t.scheduler.reschedule()
+    await t.clock.advance(0)
+    expect(t.calls.map((call) => call.at - t.start)).toEqual([49 * HOUR])
+    t.scheduler.stop()
+  })
+
+  it('is never read twice at once, however often the schedule is worked out', async () => {
+    const t = setupUnread(['a'], ['a'])
+    await t.clock.advance(0)
+    expect(t.scheduler.running()).toEqual(['a'])
+    for (let i = 0; i < 3; i += 1) {
+      t.scheduler.reschedule()
+      await t.clock.advance(MINUTE)
+    }
+    expect(t.calls).toHaveLength(1)
+    t.scheduler.stop()
+  })
+
+  it('backs off while offline; once seen online it is read at once', async () => {
+    const t = setupUnread(['a'], ['a'])
+    await t.clock.advance(0)
+    t.calls[0]?.settle('offline')
+    await flush()
+    const backoff = t.clock.now() + 2 * HOUR
+    expect(t.scheduler.dueAt('a')).toBe(backoff)
+    // Profile changes do not cut the backoff short: the service is still unreachable.
+    t.scheduler.reschedule()
+    expect(t.scheduler.dueAt('a')).toBe(backoff)
+    await t.clock.advance(30 * MINUTE)
+    expect(t.calls).toHaveLength(1)
+    // A user's call got through: no reason left to wait.
+    t.scheduler.online('a')
+    await t.clock.advance(0)
+    expect(t.calls.map((call) => call.at - t.start)).toEqual([0, 30 * MINUTE])
+    t.scheduler.stop()
+  })
+
+  it('added while the machine sleeps: read once, after the grace that follows the wake', async () => {
+    const t = setupUnread(['a'], [])
+    await t.clock.advance(10 * MINUTE)
+    t.power.sleep()
+    t.never.add('b')
+    t.setProfiles(['a', 'b'])
+    t.scheduler.reschedule()
+    expect(t.clock.pending()).toBe(0)
+    await t.clock.advance(HOUR)
+    expect(t.calls).toHaveLength(0)
+    t.power.wake()
+    await t.clock.advance(29_999)
+    expect(t.calls).toHaveLength(0)
+    // A change just after the wake does not jump the grace either.
+    t.scheduler.reschedule()
+    await t.clock.advance(1)
+    expect(t.calls.map((call) => call.profileId).sort()).toEqual(['a', 'b'])
+    t.scheduler.stop()
+  })
+})
+
 describe('web mode sleep detection', () => {
   it('tells a suspend and a resume when its timer fires far later than due', async () => {
     const clock = fakeClock()

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { createDesk, type Desk, type DeskDeps } from '../../src/main/desk'
 import { createVault, type TokenVault } from '../../src/main/vault'
 import type { Profile, Result } from '../../src/shared/bridge'
+import { fakeClock, fakePower } from './fake-clock'
 import { makeTempDir, type TempDir } from './tools'
 
 /**
@@ -87,6 +88,9 @@ export async function openTestDesk(
       requestTimeoutMs: 60_000,
       restoreSandbox: false,
       defaultDownloadsDir: downloads,
+      // Background refresh on a clock that never moves: a profile added is never read behind a
+      // test's back (it would be at once, being unread). Tests of it pass their own clock.
+      backgroundRefresh: { clock: fakeClock(), power: fakePower() },
       ...deps,
     })
     opened.onEvent((event, payload) => {

@@ -2,6 +2,7 @@ import type { BackgroundRefresh } from '../../shared/bridge'
 import { certificateFilterSchema } from '../../shared/bridge'
 import type { ExpirySummary } from '../../shared/bridge/channels/background-refresh'
 import type { BridgeHandlers } from '../bridge/dispatcher'
+import { certificateStatementsOn } from '../cache/certificates'
 import { createExpiryNotifications } from '../cache/expiry-notifications'
 import type { ExpiryFinding } from '../cache/expiry-notifications'
 import { createDriftPowerSource, createRefreshScheduler, systemClock } from '../refresh/scheduler'
@@ -17,6 +18,11 @@ import { bridgeErrorOf } from './context'
  * per profile. After a certificate refresh, the certificates that newly expired or entered the
  * 7-day window are told in one summary notification (never the same one twice for the same
  * threshold: cache/expiry-notifications.ts). The timing is src/main/refresh/scheduler.ts.
+ *
+ * A profile whose certificate list was never read (no row in `certificate_lists`: just added,
+ * signed in for the first time, its base URL changed) is read at once, not an interval later:
+ * at start, and whenever the profiles change or the setting is turned on. A signed-out one is
+ * passed over at no cost (no token: nothing to ask) until its sign-in changes the profiles.
  */
 
 export const INTERVAL_MS: Record<BackgroundRefresh, number | null> = {
@@ -75,18 +81,26 @@ export function startBackgroundRefresh(
   const statusPageRefresh = handlers['statusPage.refresh']
   // The whole list, system certificates included: a filtered refresh replaces only its rows.
   const fullList = certificateFilterSchema.parse({ showSystem: true })
+  // The cache's own statements on main's connection, for one key lookup per profile (not the
+  // certificate cache itself: each of those also clears a removed profile's rows, once is enough).
+  const certificateLists = context.cache.extend((db) => certificateStatementsOn(db))
+  const neverRead = (profileId: string) => certificateLists.meta(profileId) === undefined
 
   async function refreshProfile(profileId: string): Promise<RefreshOutcome> {
     const profile = context.profiles.get(profileId)
     if (profile === undefined) return 'online'
     // Signed out: nothing to refresh until the user signs in again (not a connectivity matter).
     if ((await context.vault.get(profileId)) === null) return 'online'
+    const firstRead = neverRead(profileId)
     return queue.run(profileId, async () => {
-      // The JSON form when there is one: the answer is not needed, so its rows are never parsed.
-      const input = { profileId, filter: fullList }
-      await (certificatesRefresh.json ?? certificatesRefresh)(input)
-      if (context.connectivity.offline(profileId)) return 'offline'
-      tell(profile.name, expiries.claimNew(profileId, clock.now()))
+      // A first read that waited for the user's own refresh of the list: nothing left to read.
+      if (!firstRead || neverRead(profileId)) {
+        // The JSON form when there is one: the answer is not needed, so its rows are never parsed.
+        const input = { profileId, filter: fullList }
+        await (certificatesRefresh.json ?? certificatesRefresh)(input)
+        if (context.connectivity.offline(profileId)) return 'offline'
+        tell(profile.name, expiries.claimNew(profileId, clock.now()))
+      }
       await statusPageRefresh({ profileId })
       return context.connectivity.offline(profileId) ? 'offline' : 'online'
     })
@@ -109,6 +123,7 @@ export function startBackgroundRefresh(
     power,
     intervalMs: () => INTERVAL_MS[context.settings.get().backgroundRefresh],
     profiles: () => context.profiles.list().map((profile) => profile.id),
+    neverRead,
     refresh: refreshProfile,
     onError: (profileId, error) => {
       // Not the user's to act on (a 401 already asked for a token); the next run tries again.

@@ -7,6 +7,7 @@ import type {
 import { readIncident } from '../../shared/status-page'
 import { answersAsJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
+import { certificateStatementsOn } from '../cache/certificates'
 import { createOverviewReads } from '../cache/overview'
 import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { DeskContext } from './context'
@@ -33,6 +34,8 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 export function overviewHandlers(context: DeskContext, clock: () => number = Date.now): Handlers {
   const reads = createOverviewReads(context.cache)
+  // Whether a profile's certificate list was ever read (overview.summary): the cache's statements.
+  const certificateLists = context.cache.extend((db) => certificateStatementsOn(db))
 
   function window(days: number | undefined): { days: number; until: string } {
     const chosen = days ?? context.settings.get().expiringDays
@@ -59,7 +62,11 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
         profileId: profile.id,
         lastRefreshAt: refreshed.get(profile.id) ?? null,
         offline: context.connectivity.offline(profile.id),
-        certificates: counts.get(profile.id) ?? { total: 0, expired: 0, within7: 0, within30: 0 },
+        // Never read is not "none": the Overview must not show zeros for a list it has not seen.
+        certificates:
+          certificateLists.meta(profile.id) === undefined
+            ? null
+            : (counts.get(profile.id) ?? { total: 0, expired: 0, within7: 0, within30: 0 }),
         openIncidents: openIncidentsOf(incidents.get(profile.id)),
         transfersRunning: running.get(profile.id) ?? 0,
       }))

@@ -1,9 +1,11 @@
 /*
  * Background refresh's timing, and nothing else: which profile is due when, backoff while a
  * profile is offline, never two refreshes at once for one profile, and nothing while the
- * machine sleeps. Pure: the clock, the timers and the power events are injected, so the unit
- * tests drive it with a fake clock and no sleeps (test/main/refresh-scheduler.test.ts). What a
- * refresh does is the caller's (src/main/features/background-refresh.ts).
+ * machine sleeps. A profile whose list was never read is due at once rather than an interval
+ * later (a first sign-in must not leave the Overview empty for an hour). Pure: the clock, the
+ * timers and the power events are injected, so the unit tests drive it with a fake clock and
+ * no sleeps (test/main/refresh-scheduler.test.ts). What a refresh does is the caller's
+ * (src/main/features/background-refresh.ts).
  */
 
 /** Wall-clock time and one-shot timers; `setTimeout`'s handle is opaque. */
@@ -27,8 +29,15 @@ export interface RefreshSchedulerOptions {
   power: PowerSource
   /** The interval between refreshes of a profile; null: background refresh is off. */
   intervalMs(): number | null
-  /** The profiles to refresh (signed-in ones); asked at each tick. */
+  /** The profiles to refresh; asked at each tick. */
   profiles(): readonly string[]
+  /**
+   * True while the profile's list has never been read (no cached copy): such a profile is due
+   * at once when it appears, and again whenever the schedule is worked out anew (it signed in,
+   * the setting was turned on, it came back online), until a refresh has read it. Never while
+   * the setting is off, asleep, running already or backing off after an offline attempt.
+   */
+  neverRead?(profileId: string): boolean
   /** Refreshes one profile; a rejection counts as online (the service answered, or a bug). */
   refresh(profileId: string): Promise<RefreshOutcome>
   /** A refresh that threw (never stops the schedule). */
@@ -40,9 +49,15 @@ export interface RefreshSchedulerOptions {
 }
 
 export interface RefreshScheduler {
-  /** The interval setting or the profiles changed: due times are worked out again. */
+  /**
+   * The interval setting or the profiles changed (added, signed in or out): due times are
+   * worked out again, and a profile never read is due at once.
+   */
   reschedule(): void
-  /** The profile is reachable again (a user's call got through): its backoff is dropped. */
+  /**
+   * The profile is reachable again (a user's call got through): its backoff is dropped (and a
+   * profile never read is due at once).
+   */
   online(profileId: string): void
   /** Profile ids whose refresh is running now. */
   running(): string[]
@@ -74,10 +89,15 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
   const { clock } = options
   const resumeGraceMs = options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS
+  const neverRead = options.neverRead ?? (() => false)
   const timings = new Map<string, ProfileTiming>()
   const inFlight = new Set<string>()
+  /** Never-read profiles asked for again while their refresh ran (a sign-in meanwhile). */
+  const askedWhileRunning = new Set<string>()
   let timer: unknown = null
   let asleep = false
+  /** After a wake, nothing runs before the network's grace ends (epoch ms). */
+  let graceEndsAt = -Infinity
   let stopped = false
 
   function clearTimer() {
@@ -85,14 +105,34 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
     timer = null
   }
 
-  /** Known profiles get a due time (a new one: one interval from now); gone ones are dropped. */
+  /**
+   * Known profiles get a due time (a new one: one interval from now, or now when it was never
+   * read); gone ones are dropped.
+   */
   function syncProfiles(interval: number) {
     const now = clock.now()
     const current = new Set(options.profiles())
     for (const profileId of timings.keys()) if (!current.has(profileId)) timings.delete(profileId)
     for (const profileId of current) {
-      if (!timings.has(profileId)) timings.set(profileId, { dueAt: now + interval, failures: 0 })
+      if (timings.has(profileId)) continue
+      const dueAt = neverRead(profileId) ? Math.max(now, graceEndsAt) : now + interval
+      timings.set(profileId, { dueAt, failures: 0 })
     }
+  }
+
+  /**
+   * Brings a never-read profile's refresh forward to now, unless it is backing off (offline:
+   * the backoff decides). One running already is not doubled: if it ends without having read
+   * the list (it began before the sign-in that asks now), the next one follows at once. Just
+   * after a wake, not before the network's grace ends.
+   */
+  function dueNowIfNeverRead(profileId: string, timing: ProfileTiming) {
+    if (timing.failures > 0 || !neverRead(profileId)) return
+    if (inFlight.has(profileId)) {
+      askedWhileRunning.add(profileId)
+      return
+    }
+    timing.dueAt = Math.min(timing.dueAt, Math.max(clock.now(), graceEndsAt))
   }
 
   function arm() {
@@ -130,6 +170,7 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
     inFlight.add(profileId)
     const settle = (outcome: RefreshOutcome) => {
       inFlight.delete(profileId)
+      const askedAgain = askedWhileRunning.delete(profileId)
       const timing = timings.get(profileId)
       if (timing === undefined || stopped) return
       // The interval as it is now: the setting may have changed while the refresh ran.
@@ -140,6 +181,7 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
       } else {
         timing.failures = 0
         timing.dueAt = clock.now() + every
+        if (askedAgain) dueNowIfNeverRead(profileId, timing)
       }
       arm()
     }
@@ -163,8 +205,8 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
     if (stopped) return
     asleep = false
     // What fell due during the sleep runs once, after the grace; nothing is run twice.
-    const earliest = clock.now() + resumeGraceMs
-    for (const timing of timings.values()) timing.dueAt = Math.max(timing.dueAt, earliest)
+    graceEndsAt = clock.now() + resumeGraceMs
+    for (const timing of timings.values()) timing.dueAt = Math.max(timing.dueAt, graceEndsAt)
     arm()
   })
 
@@ -176,8 +218,9 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
       if (interval !== null) {
         // A shorter interval takes effect now; a longer one from each profile's next refresh.
         const latest = clock.now() + interval
-        for (const timing of timings.values()) {
+        for (const [profileId, timing] of timings) {
           if (timing.failures === 0) timing.dueAt = Math.min(timing.dueAt, latest)
+          dueNowIfNeverRead(profileId, timing)
         }
       }
       arm()
@@ -188,6 +231,7 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
       if (timing === undefined || timing.failures === 0 || interval === null) return
       timing.failures = 0
       timing.dueAt = Math.min(timing.dueAt, clock.now() + interval)
+      dueNowIfNeverRead(profileId, timing)
       arm()
     },
     running: () => [...inFlight],

@@ -15,7 +15,7 @@ import { Notices } from './Notices'
 import { OfflineBanner } from './OfflineBanner'
 import { ProfileDialogs } from './ProfileDialogs'
 import { ProfileSwitcher } from './ProfileSwitcher'
-import { parseHash, ROUTE_GROUPS, ROUTE_INFO, ROUTES, type Route } from './routes'
+import { ROUTE_GROUPS, ROUTE_INFO, ROUTES, type Route } from './routes'
 import { SignInDialog } from './SignInDialog'
 import { selectActiveProfile, useAppStore } from './store'
 import { TrustCaContext } from '../ui/TrustCaOffer'
@@ -278,16 +278,9 @@ export function Shell() {
         navigate(target)
       }
     }
-    const onHashChange = () => {
-      const parsed = parseHash(window.location.hash)
-      if (parsed) navigate(parsed.route, parsed.params)
-    }
+    // The address's changes are the store's to follow (app/store.ts), from before any shell.
     window.addEventListener('keydown', onKeyDown)
-    window.addEventListener('hashchange', onHashChange)
-    return () => {
-      window.removeEventListener('keydown', onKeyDown)
-      window.removeEventListener('hashchange', onHashChange)
-    }
+    return () => window.removeEventListener('keydown', onKeyDown)
   }, [navigate])
 
   // After the first paint, so it never competes with the first screen's code.

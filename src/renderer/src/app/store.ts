@@ -55,13 +55,19 @@ interface AppState {
   openProfileDialog(dialog: ProfileDialog | null): void
 }
 
+/**
+ * The screen the address names (a bookmark, a second window, a reload), else the default. Read
+ * once, when this module loads: the web transport has taken its launch secret out of the
+ * fragment by then (bridge.ts loads first), so `#secret=…#/sessions` reads as `#/sessions`.
+ */
 function locationFromHash(): { route: Route; routeParams: RouteParams } {
   const parsed = parseHash(window.location.hash)
   return parsed ? { route: parsed.route, routeParams: parsed.params } : INITIAL_LOCATION
 }
 
+/** Only when the address names no screen; the first run still lands on the new profile's sessions. */
 const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
-  // Every profile at a glance (issue 21); the first run still lands on the new profile's sessions.
+  // Every profile at a glance (issue 21).
   route: 'overview',
   routeParams: {},
 }
@@ -161,6 +167,20 @@ export const useAppStore = create<AppState>()((set, get) => ({
     set({ profileDialog: dialog })
   },
 }))
+
+/*
+ * The address names the screen whenever it changes, from the start: also while the app is still
+ * loading and no shell is mounted to listen (a route asked for then was lost, and the app
+ * opened on the Overview instead). Here rather than in a component: the store outlives them all.
+ */
+window.addEventListener('hashchange', () => {
+  const parsed = parseHash(window.location.hash)
+  if (parsed === null) return
+  const { route, routeParams, navigate } = useAppStore.getState()
+  // The change navigate() made itself: the store is there already.
+  if (formatHash(route, routeParams) === formatHash(parsed.route, parsed.params)) return
+  navigate(parsed.route, parsed.params)
+})
 
 /** Newer notices replace older ones with the same id; order is kept. */
 function mergeNotices(current: Notice[], incoming: Notice[]): Notice[] {

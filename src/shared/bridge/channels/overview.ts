@@ -18,16 +18,19 @@ export const overviewProfileSchema = z.object({
   lastRefreshAt: z.number().nullable(),
   /** The last call to its service could not reach it (this run); false until one failed. */
   offline: z.boolean(),
-  certificates: z.object({
-    /** Every cached certificate, system ones included. */
-    total: z.int(),
-    /** notAfter at or before now. */
-    expired: z.int(),
-    /** Not yet expired and ending within 7 days. */
-    within7: z.int(),
-    /** Not yet expired and ending within 30 days (the 7-day ones included). */
-    within30: z.int(),
-  }),
+  /** Null when its certificate list was never read (not the same as a list of none). */
+  certificates: z
+    .object({
+      /** Every cached certificate, system ones included. */
+      total: z.int(),
+      /** notAfter at or before now. */
+      expired: z.int(),
+      /** Not yet expired and ending within 7 days. */
+      within7: z.int(),
+      /** Not yet expired and ending within 30 days (the 7-day ones included). */
+      within30: z.int(),
+    })
+    .nullable(),
   /** Open incidents of the cached status page; null when it was never read. */
   openIncidents: z.int().nullable(),
   transfersRunning: z.int(),

@@ -18,7 +18,8 @@ import './overview.css'
  * Every profile at a glance (issue 21), from the caches alone: its colour, last refresh,
  * online state, certificates expired / expiring within 7 / 30 days, open incidents of the
  * cached status page, transfers running. Every figure is a button that opens that profile's
- * screen, filtered to what the figure counts.
+ * screen, filtered to what the figure counts. A list never read shows "—" (not read yet), never
+ * a 0 that would say there is nothing: background refresh reads a new profile at once.
  */
 
 const HEADING: ScreenHeading = {
@@ -112,6 +113,7 @@ function ProfileRow({
   figures: OverviewProfile | null
   open(profileId: string, route: Route, params?: RouteParams): void
 }) {
+  // Null: its certificate list was never read; undefined: the summary has not named it yet.
   const counts = figures?.certificates
   const figure = (
     label: string,
@@ -122,7 +124,8 @@ function ProfileRow({
   ): ReactNode =>
     value === null || value === undefined ? (
       <span className="muted" title="Not read yet">
-        —
+        <span aria-hidden="true">—</span>
+        <span className="visually-hidden">{`${profile.name}: ${label}, not read yet`}</span>
       </span>
     ) : (
       <button
@@ -148,6 +151,8 @@ function ProfileRow({
         </button>
         {counts ? (
           <div className="muted overview-total">{counts.total} certificates cached</div>
+        ) : counts === null ? (
+          <div className="muted overview-total">Certificates not read yet</div>
         ) : null}
       </th>
       <td>
