@@ -34,6 +34,9 @@ async function run() {
     version: '0.0.0-bench',
     restoreSandbox: false,
     defaultDownloadsDir: dir,
+    // No background refresh: a profile never read is read at once when added, which would run
+    // beside what this bench measures.
+    backgroundRefresh: false,
   })
   const rendererDir = join(dir, 'renderer')
   const host = await startWebHost({ desk, rendererDir, port: 0, secret: SECRET })

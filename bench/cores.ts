@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import { setPriority } from 'node:os'
 
 export interface CoreSplit {
   /** Every core this process could use before: to give them back. */
@@ -59,4 +60,15 @@ function descendantsOf(pid: number): number[] {
       .map(Number),
   )
   return children.flatMap((child) => [child, ...descendantsOf(child)])
+}
+
+/**
+ * Lowers every thread of `pid` and its descendants to nice `niceness` (Linux: a nice value is
+ * per thread, so each thread of /proc/<id>/task). A server that must not take the client's CPU
+ * when the client needs every core it has: threads it makes later inherit the value.
+ */
+export function deprioritizeProcessTree(pid: number, niceness: number): void {
+  for (const id of [pid, ...descendantsOf(pid)]) {
+    for (const thread of readdirSync(`/proc/${id}/task`)) setPriority(Number(thread), niceness)
+  }
 }

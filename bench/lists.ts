@@ -176,9 +176,16 @@ async function measurePass(executablePath: string, scale: number): Promise<Lists
     const baseline = rssMB(web.pid)
     const baselineParts = rssOf(web.pid)
 
-    // The profile, added through the bridge (its token check is the first 10 MB fetch).
+    // The profile, added through the bridge (its token check is the first 10 MB fetch). No
+    // background refresh: a profile never read would be read at once, beside what is measured.
     const added = await page.evaluate(
       async ([baseUrl, headers]) => {
+        const off = await fetch('/__bridge/invoke/settings.update', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ backgroundRefresh: 'off' }),
+        })
+        if (!((await off.json()) as { ok: boolean }).ok) return { ok: false }
         const response = await fetch('/__bridge/invoke/profiles.add', {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },

@@ -193,6 +193,9 @@ async function run(): Promise<BenchResult> {
     version: 'bench',
     restoreSandbox: false,
     defaultDownloadsDir: dataDir,
+    // No background refresh: a profile never read is read at once when added, which would run
+    // beside what this bench measures.
+    backgroundRefresh: false,
   })
   const host = await startWebHost({
     desk,
