@@ -10,6 +10,7 @@ import { createProfileStore, PROFILES_FILE_NAME } from '../../src/main/profiles'
 import { DEFAULT_LIMITS, startWebHost } from '../../src/main/web/host'
 import type { WebHost } from '../../src/main/web/host'
 import { openTestDesk, type TestDesk } from '../support/desk'
+import { waitUntil } from '../support/poll'
 
 /*
  * Web mode's host over real HTTP on loopback, with a real desk on a temporary data folder. The
@@ -418,25 +419,38 @@ async function writeEndlessBody(socket: Socket, closed: Promise<void>, cap: numb
 }
 
 describe('web host: telling when the page was served', () => {
-  it('tells once per page sent, never for a script, a style or a missing file', async () => {
+  it('tells when the HTML was sent, then when every file it names was, once per page', async () => {
     const served: string[] = []
     const watched = await startWebHost({
       desk: testDesk.desk,
       rendererDir: path.join(testDesk.temp.dir, 'renderer'),
       secret: SECRET,
-      onPageServed: () => served.push('page'),
+      onPageServed: () => served.push('html'),
+      onPageFilesServed: () => served.push('page'),
     })
     try {
       const get = (pathname: string) =>
         send({ path: pathname, headers: withSecret, port: watched.port })
+      // Files before any page, a file the page does not name, a missing one: nothing to tell.
       expect((await get('/assets/app.js')).status).toBe(200)
       expect((await get('/assets/style.css')).status).toBe(200)
       expect((await get('/assets/missing.js')).status).toBe(404)
       expect(served).toEqual([])
       expect((await get('/')).body).toContain('src="/assets/app.js"')
-      expect(served).toEqual(['page'])
+      // The page alone is not its files: its script is still to come.
+      await waitUntil(() => served.length === 1, { what: 'the HTML told as served' })
+      expect((await get('/assets/style.css')).status).toBe(200)
+      expect(served).toEqual(['html'])
+      expect((await get('/assets/app.js')).status).toBe(200)
+      // Told when the host has handed the script's last byte over, which the client may see first.
+      await waitUntil(() => served.length === 2, { what: 'the page told as served' })
+      await get('/assets/app.js')
+      expect(served).toEqual(['html', 'page'])
+      // A reload: the page and its script again.
       await get('/profiles/abc')
-      expect(served).toEqual(['page', 'page'])
+      await get('/assets/app.js')
+      await waitUntil(() => served.length === 4, { what: 'the reloaded page told as served' })
+      expect(served).toEqual(['html', 'page', 'html', 'page'])
     } finally {
       await watched.close()
     }

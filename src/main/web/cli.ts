@@ -66,11 +66,15 @@ async function main(argv: string[]): Promise<void> {
 
   // The host listens first and the core loads behind it (see deferredEndpoint): the URL is out,
   // and the page loads its script, while the cache, the keychain and the handlers open. Loading
-  // the core holds this loop ~200 ms (its modules evaluate in one go), so it starts once the
-  // page has its HTML: a page asked for then would wait the whole load for its first byte, and
-  // its renderer process starts and parses the HTML (~150 ms) before it asks for the scripts.
-  // Also on the first bridge call (a client without a page), and after a grace period at the
-  // latest, so a core that cannot open still ends the process with its reason.
+  // the core holds this loop: its modules evaluate in one go (~150 ms), then the desk opens
+  // (~100 ms more). A page asked for meanwhile waits that long for its first byte, its scripts
+  // as long again (measured: scripts asked for at 190 ms came at 600). So the modules load once
+  // the page has its HTML, while the browser starts the page's renderer and parses it (~150 ms,
+  // nothing asked of us), and the desk opens once the page has the files its HTML names, while
+  // the page evaluates them on its own core. Also at the first bridge call (a client without a
+  // page), and after a grace period at the latest, so a core that cannot open still ends the
+  // process with its reason.
+  const loadDeskModules = once(() => void import('../desk').catch(() => undefined))
   let wanted: () => void = () => undefined
   const deskReady = new Promise<void>((resolve) => (wanted = resolve)).then(() => {
     opening = openDesk(options)
@@ -81,7 +85,8 @@ async function main(argv: string[]): Promise<void> {
     rendererDir: path.join(root, 'out', 'renderer'),
     port: options.port,
     host: options.host,
-    onPageServed: wanted,
+    onPageServed: loadDeskModules,
+    onPageFilesServed: wanted,
   })
   process.stdout.write(`Infradesk web mode: ${host.url}\n`)
   process.stdout.write(`WEB_READY ${JSON.stringify({ url: host.url })}\n`)
@@ -89,6 +94,16 @@ async function main(argv: string[]): Promise<void> {
   // A desk that cannot open (an unusable data folder) still ends the process with its reason,
   // after the URL is out: the page then finds the host gone, not a half-working app.
   await deskReady
+}
+
+/** `run` once, whoever asks first. */
+function once(run: () => void): () => void {
+  let ran = false
+  return () => {
+    if (ran) return
+    ran = true
+    run()
+  }
 }
 
 /** How long the core waits for the page (or a call) before it opens anyway. */

@@ -17,7 +17,7 @@ import { hostIsOurs, newLaunchSecret, originIsOurs, requestCarriesSecret } from 
 import { sendDownload } from './download'
 import { sendText } from './plain-text'
 import type { HostedDownload } from './download'
-import { lookupStatic, readIndexHtml, sendFile } from './static'
+import { filesNamedBy, lookupStatic, readIndexHtml, sendFile } from './static'
 
 /*
  * Web mode's loopback host: serves the built renderer to a browser and carries the bridge
@@ -52,8 +52,13 @@ export interface WebHostOptions {
   secret?: string
   /** DEFAULT_LIMITS unless given (tests shorten them). */
   limits?: Partial<HostLimits>
-  /** Told each time the page (index.html) has been sent whole. */
+  /** Told when index.html has been sent whole, once per page served. */
   onPageServed?: () => void
+  /**
+   * Told when the page has what it needs to start: every file its HTML names (its script, the
+   * modules it preloads, its styles) sent whole after it. Once per page served.
+   */
+  onPageFilesServed?: () => void
 }
 
 export interface WebHost {
@@ -244,11 +249,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.on('close', stop)
   }
 
+  /** The files the last page served names that have not been sent yet (onPageServed). */
+  let pageFilesLeft: Set<string> | null = null
+  const sent = (pathname: string) => {
+    if (pageFilesLeft === null || !pageFilesLeft.delete(pathname)) return
+    if (pageFilesLeft.size > 0) return
+    pageFilesLeft = null
+    options.onPageFilesServed?.()
+  }
+
   async function serveRenderer(response: ServerResponse, pathname: string, headOnly: boolean) {
     const found = await lookupStatic(rendererDir, pathname)
     if (found.kind === 'refused') return sendText(response, 400, 'Bad path')
     if (found.kind === 'not-found') return sendText(response, 404, 'Not found')
-    if (found.kind === 'file') return sendFile(response, found, headOnly)
+    if (found.kind === 'file') {
+      if (!headOnly) response.once('finish', () => sent(pathname))
+      return sendFile(response, found, headOnly)
+    }
     const html = await readIndexHtml(rendererDir)
     if (html === null) {
       return sendText(response, 503, 'The renderer is not built: run `npm run web` (it builds it).')
@@ -259,7 +276,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Content-Length': bytes.length,
       'Cache-Control': 'no-store',
     })
-    response.end(headOnly ? undefined : bytes, () => options.onPageServed?.())
+    if (headOnly) return response.end()
+    response.end(bytes, () => {
+      options.onPageServed?.()
+      const files = filesNamedBy(html)
+      if (files.length === 0) options.onPageFilesServed?.()
+      else pageFilesLeft = new Set(files)
+    })
   }
 
   await listen(server, options.port ?? 0)

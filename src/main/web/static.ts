@@ -100,3 +100,11 @@ export async function readIndexHtml(root: string): Promise<string | null> {
   if (html === null) return null
   return html.replace(/\b(src|href)="\.\//g, '$1="/')
 }
+
+/**
+ * The files an index.html as readIndexHtml serves it names (`src="/…"`, `href="/…"`): what the
+ * page fetches before its script runs.
+ */
+export function filesNamedBy(html: string): string[] {
+  return [...html.matchAll(/\b(?:src|href)="(\/[^"#?]+)"/g)].map((match) => match[1] as string)
+}

@@ -3,7 +3,7 @@ import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
 import { useSettingsStore } from './settings-store'
 import { Notices } from './Notices'
-import { preloadScreen, Shell } from './Shell'
+import { preloadProfileFreeScreen, preloadScreen, Shell } from './Shell'
 import { followThemeSetting } from './theme'
 import { selectActiveProfile, useAppStore } from './store'
 import { Welcome } from './Welcome'
@@ -22,6 +22,7 @@ export function startApp(): () => void {
       preloadScreen(state.route, selectActiveProfile(state))
     }
   })
+  preloadProfileFreeScreen(useAppStore.getState().route)
   void useAppStore.getState().start()
   void useSettingsStore.getState().load()
   const stopTheme = followThemeSetting()

@@ -182,15 +182,14 @@ type ProfileScreen = LazyScreen<{ profile: Profile }>
 type ProfileFreeScreen = LazyScreen<{ profile: Profile | null }>
 
 /**
- * Each route's screen: most need the active profile; these two work without one. `preload`
- * starts a screen's first read before it is rendered, when the app opens on it.
+ * Each route's screen: most need the active profile; a few work without one. `preload` starts
+ * a screen's first read before it is rendered, when the app opens on it (a screen that needs no
+ * profile is given none).
  */
 const SCREENS: Record<
   Route,
-  (
-    | { needsProfile: true; screen: ProfileScreen }
-    | { needsProfile: false; screen: ProfileFreeScreen }
-  ) & { preload?: (profile: Profile) => void }
+  | { needsProfile: true; screen: ProfileScreen; preload?: (profile: Profile) => void }
+  | { needsProfile: false; screen: ProfileFreeScreen; preload?: () => void }
 > = {
   sessions: { needsProfile: true, screen: SessionsScreen },
   inference: { needsProfile: true, screen: InferenceScreen },
@@ -217,7 +216,7 @@ const SCREENS: Record<
   overview: {
     needsProfile: false,
     screen: OverviewScreen,
-    preload: () => void useOverviewStore.getState().loadOverview(),
+    preload: () => void useOverviewStore.getState().ensureOverview(),
   },
   expiring: { needsProfile: false, screen: ExpiringScreen },
 }
@@ -228,9 +227,20 @@ const SCREENS: Record<
  * after it.
  */
 export function preloadScreen(route: Route, profile: Profile | null): void {
-  const { screen, preload } = SCREENS[route]
-  screen.load()
-  if (preload && profile) preload(profile)
+  const entry = SCREENS[route]
+  void entry.screen.load()
+  if (!entry.needsProfile) entry.preload?.()
+  else if (profile) entry.preload?.(profile)
+}
+
+/**
+ * The app is starting on a screen that needs no profile (the Overview, as every launch with
+ * profiles does): its code and first read start with the app's first calls instead of after
+ * their answers, which they do not depend on. If the answers then say there is no profile
+ * (the welcome screen), what was read is simply not shown.
+ */
+export function preloadProfileFreeScreen(route: Route): void {
+  if (!SCREENS[route].needsProfile) preloadScreen(route, null)
 }
 
 /** Alt+1…9 jump to the first nine screens of the navigation. */

@@ -31,12 +31,12 @@ const HEADING: ScreenHeading = {
 export function OverviewScreen(_props: { profile: Profile | null }) {
   const profiles = useAppStore((s) => s.profiles)
   const activeId = useAppStore((s) => s.activeId)
-  const { overview, overviewError, loadOverview, follow } = useOverviewStore()
+  const { overview, overviewError, loadOverview, ensureOverview, follow } = useOverviewStore()
 
   useEffect(() => {
-    void loadOverview()
+    void ensureOverview()
     return follow('overview')
-  }, [loadOverview, follow])
+  }, [ensureOverview, follow])
 
   const figures = new Map(overview?.profiles.map((entry) => [entry.profileId, entry]))
   const open = (profileId: string, route: Route, params?: RouteParams) =>

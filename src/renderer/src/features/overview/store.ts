@@ -18,6 +18,11 @@ interface OverviewState {
   expiring: ExpiringList | null
   expiringError: BridgeError | null
   loadOverview(): Promise<void>
+  /**
+   * The overview as a screen about to show it needs it: the read already on its way, or none
+   * when the last one is still current (no cache or profile change since), else a new read.
+   */
+  ensureOverview(): Promise<void>
   /** `days` omitted: the setting's window. */
   loadExpiring(days?: number): Promise<void>
   /** Follows the caches while a screen shows them; returns the unsubscribe. */
@@ -26,6 +31,15 @@ interface OverviewState {
 
 let overviewGeneration = 0
 let expiringGeneration = 0
+/** The overview read on its way; null when none is. */
+let overviewLoading: Promise<void> | null = null
+/**
+ * Whether the overview in the store still says what the caches hold: false until a read
+ * succeeds, and again at any change of what it counts (followChanges). Lets the screen, opened
+ * just after the app started its first read (Shell's preload), use that read instead of a
+ * second one.
+ */
+let overviewCurrent = false
 
 export const useOverviewStore = create<OverviewState>()((set, get) => ({
   overview: null,
@@ -33,14 +47,31 @@ export const useOverviewStore = create<OverviewState>()((set, get) => ({
   expiring: null,
   expiringError: null,
 
-  async loadOverview() {
+  loadOverview() {
     const mine = ++overviewGeneration
-    try {
-      const overview = await bridge.call('overview.summary', {})
-      if (mine === overviewGeneration) set({ overview, overviewError: null })
-    } catch (error) {
-      if (mine === overviewGeneration) set({ overviewError: asBridgeError(error) })
-    }
+    followChanges()
+    // Current unless a change comes while the read is on its way (it may predate the change).
+    overviewCurrent = true
+    const loading = (async () => {
+      try {
+        const overview = await bridge.call('overview.summary', {})
+        if (mine === overviewGeneration) set({ overview, overviewError: null })
+      } catch (error) {
+        overviewCurrent = false
+        if (mine === overviewGeneration) set({ overviewError: asBridgeError(error) })
+      }
+    })()
+    overviewLoading = loading
+    void loading.finally(() => {
+      if (overviewLoading === loading) overviewLoading = null
+    })
+    return loading
+  },
+
+  ensureOverview() {
+    if (overviewLoading !== null) return overviewLoading
+    if (overviewCurrent && get().overview !== null) return Promise.resolve()
+    return get().loadOverview()
   },
 
   async loadExpiring(days) {
@@ -80,6 +111,24 @@ export const useOverviewStore = create<OverviewState>()((set, get) => ({
     }
   },
 }))
+
+/**
+ * From the first read on, any change of what the overview counts makes the one in the store no
+ * longer current (the screen's follow() reads it again while shown; ensureOverview then does).
+ */
+let followingChanges = false
+function followChanges(): void {
+  if (followingChanges) return
+  followingChanges = true
+  const stale = () => {
+    overviewCurrent = false
+  }
+  bridge.on('cache.changed', (change) => {
+    if (change.tables.some((table) => FOLLOWED_TABLES.has(table))) stale()
+  })
+  bridge.on('connectivity.changed', stale)
+  bridge.on('profiles.changed', stale)
+}
 
 /** The tables the figures come from (cache/overview.ts in main). */
 const FOLLOWED_TABLES = new Set([
