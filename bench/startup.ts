@@ -17,55 +17,27 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core'
-import { z } from 'zod'
+import { chromium, type Browser, type CDPSession } from 'playwright-core'
 import { openCache } from '../src/main/cache'
 import { createCertificateCache } from '../src/main/cache/certificates'
 import { startSandbox } from '../src/sandbox'
 import { invokePath, launchSecretOf, SECRET_HEADER } from '../src/shared/bridge/web-protocol'
-import { repoRoot, startTsxChild } from '../test/e2e/support/child'
+import { bridgeCall } from '../test/e2e/support/bridge'
+import { repoRoot } from '../test/e2e/support/child'
 import type { Bench, Figure } from './support'
 import { round, summarize } from './support'
+import {
+  browserCpuMs,
+  markPainted,
+  PAINT_BINDING,
+  startWeb,
+  waitForIdleBrowser,
+} from './web-launch'
 
 const CERTIFICATES = 10_000
 const RUNS = 5
 const TARGET_MS = 1_000
 const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium'
-
-async function startWeb(dataDir: string) {
-  return startTsxChild({
-    // As `npm run web` runs it: the built host (needs `npm run build`, as the page does).
-    script: 'out/main/web.js',
-    args: ['--port', '0', '--data-dir', dataDir],
-    readyPrefix: 'WEB_READY',
-    readySchema: z.looseObject({ url: z.url() }),
-  })
-}
-
-/**
- * A bridge call from inside the page, as the renderer's web transport makes it (the launch
- * secret, from the printed address, in its header).
- */
-async function bridge(
-  page: Page,
-  secret: string,
-  channel: string,
-  input: unknown,
-): Promise<unknown> {
-  const answer = await page.evaluate(
-    async ({ path, body, headers }) => {
-      const response = await fetch(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      })
-      return (await response.json()) as { ok: boolean; value?: unknown; error?: unknown }
-    },
-    { path: invokePath(channel), body: input, headers: { [SECRET_HEADER]: secret } },
-  )
-  if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`)
-  return answer.value
-}
 
 async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
   if (!existsSync(join(repoRoot, 'out', 'main', 'web.js'))) {
@@ -175,7 +147,7 @@ async function fillCache(browser: Browser, certificateCount: number) {
   try {
     await page.goto(setup.ready.url)
     const secret = launchSecretOf(setup.ready.url)
-    const profile = (await bridge(page, secret, 'profiles.add', {
+    const profile = (await bridgeCall(page, 'profiles.add', {
       name: 'Scale',
       baseUrl: sandbox.url,
       color: '#2563eb',
@@ -183,7 +155,7 @@ async function fillCache(browser: Browser, certificateCount: number) {
       token: sandbox.tokens.admin,
     })) as { id: string }
     const refreshStart = performance.now()
-    const list = (await bridge(page, secret, 'certificates.refresh', {
+    const list = (await bridgeCall(page, 'certificates.refresh', {
       profileId: profile.id,
       filter: FILTER,
     })) as { rows: unknown[] }
@@ -229,44 +201,6 @@ async function fillCache(browser: Browser, certificateCount: number) {
 
 const ROW_SELECTOR = '[role=grid][aria-label=Certificates] [role=row][aria-rowindex="2"]'
 
-/** The page's report of its paint mark, called through a binding the bench exposes. */
-const REPORT_BINDING = '__infradeskBenchPainted'
-
-/**
- * Installed in the page before any of its scripts: notes (on the page's clock) when the grid's
- * first row enters the DOM, and when the second animation frame after it begins, by which time
- * the frame holding the row has been painted, and reports that to the bench through a binding.
- * No polling from outside, so no Playwright round trip is counted; and nothing is injected into
- * the page while it loads (waitForFunction evaluates Playwright's selector engine in the page
- * when first called: 15-20 ms of the page's main thread, in the middle of the window measured).
- */
-function markFirstRow({ selector, binding }: { selector: string; binding: string }) {
-  const page = globalThis as unknown as {
-    __firstRow?: { inserted: number; painted?: number }
-    [report: string]: unknown
-    document: { querySelector(selector: string): unknown }
-    requestAnimationFrame(next: () => void): void
-    performance: { now(): number }
-    MutationObserver: new (callback: () => void) => {
-      observe(target: unknown, options: object): void
-      disconnect(): void
-    }
-  }
-  const observer = new page.MutationObserver(() => {
-    if (page.__firstRow || !page.document.querySelector(selector)) return
-    observer.disconnect()
-    const mark = { inserted: page.performance.now() } as { inserted: number; painted?: number }
-    page.__firstRow = mark
-    page.requestAnimationFrame(() =>
-      page.requestAnimationFrame(() => {
-        mark.painted = page.performance.now()
-        ;(page[binding] as () => void)()
-      }),
-    )
-  })
-  observer.observe(page.document, { childList: true, subtree: true })
-}
-
 /**
  * Launch to painted list, RUNS times, each a fresh process and a fresh browser context (made
  * before the launch, and left to settle: the browser stands for a window that is already
@@ -299,8 +233,8 @@ async function measureLaunches(
     })
     // Awaited below; until then (a launch that fails first) its rejection is not unhandled.
     painted.catch(() => undefined)
-    await context.exposeBinding(REPORT_BINDING, () => reportPainted())
-    await context.addInitScript(markFirstRow, { selector: ROW_SELECTOR, binding: REPORT_BINDING })
+    await context.exposeBinding(PAINT_BINDING, () => reportPainted())
+    await context.addInitScript(markPainted, { selector: ROW_SELECTOR, binding: PAINT_BINDING })
     const page = await context.newPage()
     const cpuBefore = settle ? await waitForIdleBrowser(cdp) : await browserCpuMs(cdp)
     const launchedAt = Date.now()
@@ -315,7 +249,7 @@ async function measureLaunches(
       // page's own clock from the start of its navigation.
       const inPage = await page.evaluate((cachedPath) => {
         const page = globalThis as unknown as {
-          __firstRow: { inserted: number; painted: number }
+          __painted: { inserted: number; painted: number }
           performance: {
             timeOrigin: number
             getEntriesByType(type: string): { name: string; responseEnd: number }[]
@@ -331,7 +265,7 @@ async function measureLaunches(
           timeOrigin: page.performance.timeOrigin,
           domContentLoaded: navigation.domContentLoadedEventEnd,
           cachedAnswer: cached?.responseEnd ?? Number.NaN,
-          painted: page.__firstRow.painted,
+          painted: page.__painted.painted,
         }
       }, invokePath('certificates.cached'))
       const paintedAt = inPage.timeOrigin + inPage.painted
@@ -351,35 +285,6 @@ async function measureLaunches(
     }
   }
   return times
-}
-
-/** CPU time used so far by all of Chromium's processes (CDP SystemInfo: 10 ms granularity). */
-async function browserCpuMs(cdp: CDPSession): Promise<number> {
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
-    processInfo: { cpuTime: number }[]
-  }
-  return processInfo.reduce((sum, process) => sum + process.cpuTime * 1000, 0)
-}
-
-/**
- * Waits until Chromium has been idle for two 100 ms intervals in a row (at most 10 ms of CPU
- * in each, all processes), and returns its CPU time then. Opening the window (context and
- * page) sets Chromium working for a while after newPage() returns: a renderer process keeps
- * starting up for 300-900 ms of CPU. Until stop 13 that work fell inside the launch measured,
- * on a 2-core machine, taking a core from the app. The window is meant to be already there
- * when the app launches (see measureLaunches), so the clock now starts once it has settled.
- */
-async function waitForIdleBrowser(cdp: CDPSession): Promise<number> {
-  const deadline = Date.now() + 10_000
-  let previous = await browserCpuMs(cdp)
-  let quietIntervals = 0
-  while (quietIntervals < 2 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const now = await browserCpuMs(cdp)
-    quietIntervals = now - previous <= 10 ? quietIntervals + 1 : 0
-    previous = now
-  }
-  return previous
 }
 
 export default {

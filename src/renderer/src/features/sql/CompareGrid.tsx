@@ -5,6 +5,7 @@ import { bridge } from '../../bridge'
 import { usePagedRows } from '../../ui/paged-rows'
 import { ROW_HEIGHT } from './ResultGrid'
 import type { ResultComparison } from './store'
+import { CellValue } from './CellValue'
 
 /*
  * The rows of a comparison (issue 22): added, removed and changed rows of the new result
@@ -110,13 +111,7 @@ export function CompareGrid({
                     aria-description={isChanged ? `changed; was ${was ?? 'NULL'}` : undefined}
                     title={isChanged ? `was: ${was ?? 'NULL'}` : undefined}
                   >
-                    {value === undefined ? (
-                      ''
-                    ) : value === null ? (
-                      <span className="sql-null">NULL</span>
-                    ) : (
-                      value
-                    )}
+                    <CellValue value={value} />
                   </div>
                 )
               })}

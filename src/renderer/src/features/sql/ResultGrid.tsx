@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { SqlField, SqlResultMeta } from '../../../../shared/bridge/channels/sql'
 import { bridge } from '../../bridge'
 import { usePagedRows } from '../../ui/paged-rows'
+import { CellValue } from './CellValue'
 
 /*
  * The result grid. Rows and columns are virtualised (TanStack Virtual, fixed row height), so
@@ -239,13 +240,7 @@ export function ResultGrid({
                     }
                     onDoubleClick={() => onOpenValue(row.index, column.index)}
                   >
-                    {cells === undefined ? (
-                      ''
-                    ) : value === null ? (
-                      <span className="sql-null">NULL</span>
-                    ) : (
-                      value
-                    )}
+                    <CellValue value={value} />
                   </div>
                 )
               })}
