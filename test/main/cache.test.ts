@@ -11,12 +11,7 @@ import {
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  LATEST_VERSION,
-  MIGRATION_1_SQL,
-  OPEN_MARKER_SUFFIX,
-  openCache,
-} from '../../src/main/cache'
+import { LATEST_VERSION, OPEN_MARKER_SUFFIX, openCache } from '../../src/main/cache'
 import type { Cache, CacheChange } from '../../src/main/cache'
 import { createCertificateCache } from '../../src/main/cache/certificates'
 import { MIGRATIONS } from '../../src/main/cache/migrations'
@@ -144,10 +139,16 @@ describe('SQL history search', () => {
 })
 
 describe('migrations', () => {
-  it('brings a version 1 file to the latest version and keeps its rows', () => {
+  /** The cache file as a build of schema `version` left it: its migrations run, none after. */
+  function fileAtVersion(version: number): Database.Database {
     const old = new Database(file)
-    old.exec(MIGRATION_1_SQL)
-    old.pragma('user_version = 1')
+    for (const migration of MIGRATIONS.slice(0, version)) migration(old)
+    old.pragma(`user_version = ${version}`)
+    return old
+  }
+
+  it('brings a version 1 file to the latest version and keeps its rows', () => {
+    const old = fileAtVersion(1)
     old
       .prepare('INSERT INTO cached_lists (profile_id, kind, fetched_at) VALUES (?, ?, ?)')
       .run('p1', 'sessions', 42)
@@ -194,9 +195,7 @@ describe('migrations', () => {
   })
 
   it('brings a version 8 certificate list to version 9, whose folder list reads the index alone', () => {
-    const old = new Database(file)
-    for (const migration of MIGRATIONS.slice(0, 8)) migration(old)
-    old.pragma('user_version = 8')
+    const old = fileAtVersion(8)
     const insert = old.prepare(
       `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
          folder_path_json, search_text, row_json) VALUES (?, ?, NULL, NULL, 0, ?, ?, ?, '{}')`,
@@ -230,9 +229,7 @@ describe('migrations', () => {
     }
   })
   it('brings version 14 rows to version 15: each expiry in its indexed column', () => {
-    const old = new Database(file)
-    for (const migration of MIGRATIONS.slice(0, 14)) migration(old)
-    old.pragma('user_version = 14')
+    const old = fileAtVersion(14)
     const insert = old.prepare(
       `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
          folder_path_json, search_text, row_json) VALUES (?, ?, NULL, NULL, 0, NULL, '[]', ?, ?)`,

@@ -106,6 +106,18 @@ export interface CertificateStatements {
 }
 
 /**
+ * Whether a profile's certificate list was ever read (a refresh wrote its date), on main's
+ * connection: the Overview's "not read yet" and background refresh's first read ask it. One
+ * statement, not the list's whole set.
+ */
+export function certificateListReadOn(db: Database.Database): (profileId: string) => boolean {
+  const listed = db.prepare<[profileId: string], { found: 1 }>(
+    'SELECT 1 AS found FROM certificate_lists WHERE profile_id = ?',
+  )
+  return (profileId) => listed.get(profileId) !== undefined
+}
+
+/**
  * The certificate tables' statements on one connection: main's (createCertificateCache) or the
  * list worker's, which writes a refresh's 10,000 rows off main's loop (workers/list-worker.ts).
  */

@@ -2,7 +2,7 @@ import type { BackgroundRefresh } from '../../shared/bridge'
 import { certificateFilterSchema } from '../../shared/bridge'
 import type { ExpirySummary } from '../../shared/bridge/channels/background-refresh'
 import type { BridgeHandlers } from '../bridge/dispatcher'
-import { certificateStatementsOn } from '../cache/certificates'
+import { certificateListReadOn } from '../cache/certificates'
 import { createExpiryNotifications } from '../cache/expiry-notifications'
 import type { ExpiryFinding } from '../cache/expiry-notifications'
 import { createDriftPowerSource, createRefreshScheduler, systemClock } from '../refresh/scheduler'
@@ -81,10 +81,8 @@ export function startBackgroundRefresh(
   const statusPageRefresh = handlers['statusPage.refresh']
   // The whole list, system certificates included: a filtered refresh replaces only its rows.
   const fullList = certificateFilterSchema.parse({ showSystem: true })
-  // The cache's own statements on main's connection, for one key lookup per profile (not the
-  // certificate cache itself: each of those also clears a removed profile's rows, once is enough).
-  const certificateLists = context.cache.extend((db) => certificateStatementsOn(db))
-  const neverRead = (profileId: string) => certificateLists.meta(profileId) === undefined
+  const listRead = context.cache.extend((db) => certificateListReadOn(db))
+  const neverRead = (profileId: string) => !listRead(profileId)
 
   async function refreshProfile(profileId: string): Promise<RefreshOutcome> {
     const profile = context.profiles.get(profileId)

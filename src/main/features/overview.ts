@@ -7,7 +7,7 @@ import type {
 import { readIncident } from '../../shared/status-page'
 import { answersAsJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
-import { certificateStatementsOn } from '../cache/certificates'
+import { certificateListReadOn } from '../cache/certificates'
 import { createOverviewReads } from '../cache/overview'
 import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { DeskContext } from './context'
@@ -34,8 +34,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 export function overviewHandlers(context: DeskContext, clock: () => number = Date.now): Handlers {
   const reads = createOverviewReads(context.cache)
-  // Whether a profile's certificate list was ever read (overview.summary): the cache's statements.
-  const certificateLists = context.cache.extend((db) => certificateStatementsOn(db))
+  const certificateListRead = context.cache.extend((db) => certificateListReadOn(db))
 
   function window(days: number | undefined): { days: number; until: string } {
     const chosen = days ?? context.settings.get().expiringDays
@@ -46,7 +45,7 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
   function expiringHead(days: number | undefined) {
     const chosen = window(days)
     const perProfile = reads.expiringCounts(chosen.until)
-    const total = perProfile.reduce((sum, entry) => sum + entry.count, 0)
+    const total = totalOf(perProfile)
     const first = reads.expiringWindowJson(chosen.until, 0, EXPIRING_FIRST_WINDOW)
     return { head: { ...chosen, total, perProfile }, first }
   }
@@ -63,10 +62,9 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
         lastRefreshAt: refreshed.get(profile.id) ?? null,
         offline: context.connectivity.offline(profile.id),
         // Never read is not "none": the Overview must not show zeros for a list it has not seen.
-        certificates:
-          certificateLists.meta(profile.id) === undefined
-            ? null
-            : (counts.get(profile.id) ?? { total: 0, expired: 0, within7: 0, within30: 0 }),
+        certificates: certificateListRead(profile.id)
+          ? (counts.get(profile.id) ?? { total: 0, expired: 0, within7: 0, within30: 0 })
+          : null,
         openIncidents: openIncidentsOf(incidents.get(profile.id)),
         transfersRunning: running.get(profile.id) ?? 0,
       }))
@@ -106,10 +104,12 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
             : { name: 'iCalendar', extension: 'ics' },
       })
       if (target === null) {
-        const count = reads
-          .expiringCounts(chosen.until)
-          .reduce((sum, entry) => sum + entry.count, 0)
-        return { path: null, bytes: 0, sha256: null, count }
+        return {
+          path: null,
+          bytes: 0,
+          sha256: null,
+          count: totalOf(reads.expiringCounts(chosen.until)),
+        }
       }
       // Read and written in the list worker: ~1 s for 100,000 rows, off main's loop.
       const file = await listWorkerOf(context).expiringFile({
@@ -137,6 +137,11 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
       return JSON.parse(text) as ExpiringCertificate[]
     },
   }
+}
+
+/** How many certificates the Expiring list holds, from its per-profile counts. */
+function totalOf(perProfile: readonly { count: number }[]): number {
+  return perProfile.reduce((sum, entry) => sum + entry.count, 0)
 }
 
 /** Open incidents among the cached ones; null when the status page was never read. */

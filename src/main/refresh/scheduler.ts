@@ -100,6 +100,11 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
   let graceEndsAt = -Infinity
   let stopped = false
 
+  /** Now, or the end of a wake's grace period while it lasts. */
+  function earliestStart(): number {
+    return Math.max(clock.now(), graceEndsAt)
+  }
+
   function clearTimer() {
     if (timer !== null) clock.clearTimeout(timer)
     timer = null
@@ -115,7 +120,7 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
     for (const profileId of timings.keys()) if (!current.has(profileId)) timings.delete(profileId)
     for (const profileId of current) {
       if (timings.has(profileId)) continue
-      const dueAt = neverRead(profileId) ? Math.max(now, graceEndsAt) : now + interval
+      const dueAt = neverRead(profileId) ? earliestStart() : now + interval
       timings.set(profileId, { dueAt, failures: 0 })
     }
   }
@@ -132,7 +137,7 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
       askedWhileRunning.add(profileId)
       return
     }
-    timing.dueAt = Math.min(timing.dueAt, Math.max(clock.now(), graceEndsAt))
+    timing.dueAt = Math.min(timing.dueAt, earliestStart())
   }
 
   function arm() {

@@ -214,39 +214,31 @@ function sendListJson(message: Extract<ToListWorker, { type: 'list' }>): void {
   )
 }
 
+/** Runs one job's step; a throw fails that job (and only it). */
+function settled(job: number, run: () => void): void {
+  try {
+    run()
+  } catch (error) {
+    fail(job, error)
+  }
+}
+
 function handle(message: ToListWorker): void {
   if (message.type === 'begin') return begin(message)
-  if (message.type === 'list') {
-    try {
-      return sendListJson(message)
-    } catch (error) {
-      return fail(message.job, error)
-    }
-  }
   if (message.type === 'discard') return forget(message.job)
-  if (message.type === 'expiringFile') {
-    try {
-      return sendExpiringFile(message)
-    } catch (error) {
-      return fail(message.job, error)
-    }
+  if (message.type === 'list') return settled(message.job, () => sendListJson(message))
+  if (message.type === 'expiringFile') return settled(message.job, () => sendExpiringFile(message))
+  if (message.type === 'storeCertificates') {
+    return settled(message.job, () => storeCertificates(message))
   }
-  if (message.type === 'storeCertificates' || message.type === 'certificatesJson') {
-    try {
-      return message.type === 'storeCertificates'
-        ? storeCertificates(message)
-        : sendCertificatesJson(message)
-    } catch (error) {
-      return fail(message.job, error)
-    }
+  if (message.type === 'certificatesJson') {
+    return settled(message.job, () => sendCertificatesJson(message))
   }
   const page = pages.get(message.job)
   if (page !== undefined && (message.type === 'chunk' || message.type === 'end')) {
-    try {
-      return message.type === 'chunk' ? page.reader.push(message.bytes) : endPage(page, message)
-    } catch (error) {
-      return fail(message.job, error)
-    }
+    return settled(message.job, () =>
+      message.type === 'chunk' ? page.reader.push(message.bytes) : endPage(page, message),
+    )
   }
   const job = jobs.get(message.job)
   // A job that failed is gone: the chunks still on their way are dropped.

@@ -1,9 +1,11 @@
 import { create } from 'zustand'
 import type { BridgeError } from '../../../../shared/bridge'
+import type { CacheTopic } from '../../../../shared/bridge/cache-topics'
 import type { ExpiringList, Overview } from '../../../../shared/bridge/channels/overview'
 import { useAppStore } from '../../app/store'
 import type { Route, RouteParams } from '../../app/routes'
 import { asBridgeError, bridge } from '../../bridge'
+import { concerns } from '../../lib/cache-events'
 
 /*
  * The Overview and Expiring everywhere (issue 21): both read every profile's caches through
@@ -98,7 +100,7 @@ export const useOverviewStore = create<OverviewState>()((set, get) => ({
     }
     const stops = [
       bridge.on('cache.changed', (change) => {
-        if (change.tables.some((table) => FOLLOWED_TABLES.has(table))) reload()
+        if (concerns(change, FOLLOWED_TOPICS)) reload()
       }),
       bridge.on('connectivity.changed', () => {
         if (which === 'overview') reload()
@@ -124,20 +126,24 @@ function followChanges(): void {
     overviewCurrent = false
   }
   bridge.on('cache.changed', (change) => {
-    if (change.tables.some((table) => FOLLOWED_TABLES.has(table))) stale()
+    if (concerns(change, FOLLOWED_TOPICS)) stale()
   })
   bridge.on('connectivity.changed', stale)
   bridge.on('profiles.changed', stale)
 }
 
-/** The tables the figures come from (cache/overview.ts in main). */
-const FOLLOWED_TABLES = new Set([
-  'certificate_rows',
-  'certificate_lists',
-  'cached_lists',
-  'cached_items',
+/**
+ * What the figures are read from (cache/overview.ts in main): the certificate lists, every
+ * cached list's date (sessions, inference, incidents: the last refresh), the status page's
+ * incidents, transfers.
+ */
+const FOLLOWED_TOPICS: readonly CacheTopic[] = [
+  'certificates',
+  'sessions',
+  'inference',
+  'incidents',
   'transfers',
-])
+]
 
 /**
  * Opens a screen about one profile: that profile becomes the active one first (a figure of
