@@ -455,6 +455,30 @@ describe('web host: telling when the page was served', () => {
       await watched.close()
     }
   })
+  it('sends the files a page names as they were when it was served, then from the disk again', async () => {
+    const held = await startWebHost({
+      desk: testDesk.desk,
+      rendererDir: path.join(testDesk.temp.dir, 'renderer'),
+      secret: SECRET,
+    })
+    const get = (pathname: string) =>
+      send({ path: pathname, headers: withSecret, port: held.port })
+    try {
+      expect((await get('/')).status).toBe(200)
+      // Read when the page went out: a rebuild in between does not reach this page's request.
+      await testDesk.temp.write('renderer/assets/app.js', 'console.log("rebuilt")\n')
+      const first = await get('/assets/app.js')
+      expect(first.status).toBe(200)
+      expect(first.body).toBe('console.log("app")\n')
+      expect(first.headers['content-type']).toBe('text/javascript; charset=utf-8')
+      expect(first.headers['content-length']).toBe(String(Buffer.byteLength(first.body)))
+      // Held once: the next request reads the disk, as every request did before.
+      expect((await get('/assets/app.js')).body).toBe('console.log("rebuilt")\n')
+    } finally {
+      await testDesk.temp.write('renderer/assets/app.js', 'console.log("app")\n')
+      await held.close()
+    }
+  })
 })
 
 describe('web host: limits', () => {

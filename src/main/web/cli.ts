@@ -66,15 +66,16 @@ async function main(argv: string[]): Promise<void> {
 
   // The host listens first and the core loads behind it (see deferredEndpoint): the URL is out,
   // and the page loads its script, while the cache, the keychain and the handlers open. Loading
-  // the core holds this loop: its modules evaluate in one go (~150 ms), then the desk opens
-  // (~100 ms more). A page asked for meanwhile waits that long for its first byte, its scripts
-  // as long again (measured: scripts asked for at 190 ms came at 600). So the modules load once
-  // the page has its HTML, while the browser starts the page's renderer and parses it (~150 ms,
-  // nothing asked of us), and the desk opens once the page has the files its HTML names, while
+  // the core holds this loop: its modules evaluate (~150-250 ms), then the desk opens (~100 ms
+  // more). A page asked for meanwhile waits that long for its first byte, its scripts as long
+  // again (measured: scripts asked for at 190 ms came at 600). So the modules load once the page
+  // has its HTML, while the browser starts the page's renderer and parses it (~150-200 ms,
+  // nothing asked of us), in stages with turns of the loop between them in which the page's
+  // files are sent from memory (host.ts), and the desk opens once the page has them, while
   // the page evaluates them on its own core. Also at the first bridge call (a client without a
   // page), and after a grace period at the latest, so a core that cannot open still ends the
   // process with its reason.
-  const loadDeskModules = once(() => void import('../desk').catch(() => undefined))
+  const loadDeskModules = once(() => void loadInStages(DESK_MODULE_STAGES))
   let wanted: () => void = () => undefined
   const deskReady = new Promise<void>((resolve) => (wanted = resolve)).then(() => {
     opening = openDesk(options)
@@ -103,6 +104,30 @@ function once(run: () => void): () => void {
     if (ran) return
     ran = true
     run()
+  }
+}
+
+/**
+ * The core's modules, in stages of 30-80 ms of this loop each (the bridge contract and zod,
+ * the cache with SQLite, the network stack, then the rest), so that the page's requests that
+ * came in the meantime are answered between two stages instead of after all of them.
+ */
+const DESK_MODULE_STAGES: (() => Promise<unknown>)[] = [
+  () => import('../../shared/bridge'),
+  () => import('../cache'),
+  () => import('../net'),
+  () => import('../desk'),
+]
+
+/**
+ * Runs each stage after the last, with a turn of the event loop between them (its I/O
+ * first: requests that arrived are answered). A stage that fails is left to the one that
+ * needs it (openDesk's own import reports it).
+ */
+async function loadInStages(stages: (() => Promise<unknown>)[]): Promise<void> {
+  for (const stage of stages) {
+    await stage().catch(() => undefined)
+    await new Promise((resolve) => setImmediate(resolve))
   }
 }
 

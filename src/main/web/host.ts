@@ -17,7 +17,15 @@ import { hostIsOurs, newLaunchSecret, originIsOurs, requestCarriesSecret } from 
 import { sendDownload } from './download'
 import { sendText } from './plain-text'
 import type { HostedDownload } from './download'
-import { filesNamedBy, lookupStatic, readIndexHtml, sendFile } from './static'
+import {
+  filesNamedBy,
+  lookupStatic,
+  readFilesNow,
+  readIndexHtml,
+  sendFile,
+  sendHeldFile,
+} from './static'
+import type { HeldFile } from './static'
 
 /*
  * Web mode's loopback host: serves the built renderer to a browser and carries the bridge
@@ -249,21 +257,31 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.on('close', stop)
   }
 
-  /** The files the last page served names that have not been sent yet (onPageServed). */
-  let pageFilesLeft: Set<string> | null = null
+  /**
+   * The files the last page served names, read into memory as it went out and each dropped
+   * once sent (onPageFilesServed when none is left). Sent from memory, a file takes one turn of
+   * this loop instead of a stat, an open and reads on the thread pool, each waiting for a turn:
+   * the page asks for them while the core's modules load here (web/cli.ts), in stages with
+   * turns between them, and one turn is then enough to answer every request that came.
+   */
+  let pageFiles: Map<string, HeldFile> | null = null
   const sent = (pathname: string) => {
-    if (pageFilesLeft === null || !pageFilesLeft.delete(pathname)) return
-    if (pageFilesLeft.size > 0) return
-    pageFilesLeft = null
+    if (pageFiles === null || !pageFiles.delete(pathname)) return
+    if (pageFiles.size > 0) return
+    pageFiles = null
     options.onPageFilesServed?.()
   }
 
   async function serveRenderer(response: ServerResponse, pathname: string, headOnly: boolean) {
+    const held = headOnly ? undefined : pageFiles?.get(pathname)
+    if (held) {
+      sendHeldFile(response, held, false)
+      return sent(pathname)
+    }
     const found = await lookupStatic(rendererDir, pathname)
     if (found.kind === 'refused') return sendText(response, 400, 'Bad path')
     if (found.kind === 'not-found') return sendText(response, 404, 'Not found')
     if (found.kind === 'file') {
-      if (!headOnly) response.once('finish', () => sent(pathname))
       return sendFile(response, found, headOnly)
     }
     const html = await readIndexHtml(rendererDir)
@@ -279,9 +297,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (headOnly) return response.end()
     response.end(bytes, () => {
       options.onPageServed?.()
-      const files = filesNamedBy(html)
-      if (files.length === 0) options.onPageFilesServed?.()
-      else pageFilesLeft = new Set(files)
+      pageFiles = readFilesNow(rendererDir, filesNamedBy(html))
+      if (pageFiles.size === 0) {
+        pageFiles = null
+        options.onPageFilesServed?.()
+      }
     })
   }
 

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import path from 'node:path'
@@ -30,13 +30,17 @@ export type StaticLookup =
   | { kind: 'not-found' }
   | { kind: 'refused' }
 
+/** Where a URL path leads under `root`, before the disk is asked (see lookupStatic). */
+type StaticPath =
+  { kind: 'path'; file: string; relative: string } | { kind: 'index' } | { kind: 'refused' }
+
 /**
  * Maps a URL path onto a file under `root`, refusing anything that could step outside it:
  * encoded or literal `..` segments, backslashes (a Windows separator), NUL bytes. The check is
  * made on the decoded segments and again on the resolved path, so neither a clever encoding nor
  * a symlink-free `path.join` surprise can reach a file beyond the renderer folder.
  */
-export async function lookupStatic(root: string, urlPath: string): Promise<StaticLookup> {
+function staticPathUnder(root: string, urlPath: string): StaticPath {
   let segments: string[]
   try {
     segments = urlPath.split('/').map((segment) => decodeURIComponent(segment))
@@ -54,19 +58,53 @@ export async function lookupStatic(root: string, urlPath: string): Promise<Stati
   if (fromRoot === '' || fromRoot.startsWith('..') || path.isAbsolute(fromRoot)) {
     return { kind: 'refused' }
   }
-  const info = await stat(file).catch(() => null)
+  return { kind: 'path', file, relative }
+}
+
+function contentTypeOf(file: string): string {
+  // An unknown type is not guessed: with nosniff the browser would refuse it anyway.
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
+}
+
+export async function lookupStatic(root: string, urlPath: string): Promise<StaticLookup> {
+  const found = staticPathUnder(root, urlPath)
+  if (found.kind !== 'path') return found
+  const info = await stat(found.file).catch(() => null)
   if (info?.isFile()) {
-    const contentType = CONTENT_TYPES[path.extname(file).toLowerCase()]
-    // An unknown type is not guessed: with nosniff the browser would refuse it anyway.
     return {
       kind: 'file',
-      file,
-      contentType: contentType ?? 'application/octet-stream',
+      file: found.file,
+      contentType: contentTypeOf(found.file),
       size: info.size,
     }
   }
   // A path without an extension is a client route of the single-page app; a missing asset is a 404.
-  return path.extname(relative) === '' ? { kind: 'index' } : { kind: 'not-found' }
+  return path.extname(found.relative) === '' ? { kind: 'index' } : { kind: 'not-found' }
+}
+
+/** A file read whole, to be sent in one write. */
+export interface HeldFile {
+  bytes: Buffer
+  contentType: string
+}
+
+/**
+ * The files at `urlPaths` under `root`, read now (synchronously: the few hundred kB a page
+ * names, 1-3 ms). Paths that are not plain files under `root` are left out; they are then
+ * served (or refused) as any other request.
+ */
+export function readFilesNow(root: string, urlPaths: string[]): Map<string, HeldFile> {
+  const held = new Map<string, HeldFile>()
+  for (const urlPath of urlPaths) {
+    const found = staticPathUnder(root, urlPath)
+    if (found.kind !== 'path') continue
+    try {
+      held.set(urlPath, { bytes: readFileSync(found.file), contentType: contentTypeOf(found.file) })
+    } catch {
+      // Missing or unreadable: the request for it gets the usual answer.
+    }
+  }
+  return held
 }
 
 export function sendFile(
@@ -74,12 +112,7 @@ export function sendFile(
   found: { file: string; contentType: string; size: number },
   headOnly: boolean,
 ) {
-  response.writeHead(200, {
-    'Content-Type': found.contentType,
-    'Content-Length': found.size,
-    // Vite names built assets by content hash, but a dev rebuild keeps names: do not cache.
-    'Cache-Control': 'no-cache',
-  })
+  response.writeHead(200, fileHeaders(found.contentType, found.size))
   if (headOnly) {
     response.end()
     return
@@ -87,6 +120,21 @@ export function sendFile(
   createReadStream(found.file)
     .on('error', () => response.destroy())
     .pipe(response)
+}
+
+/** A file held in memory (readFilesNow), sent in one write. */
+export function sendHeldFile(response: ServerResponse, held: HeldFile, headOnly: boolean) {
+  response.writeHead(200, fileHeaders(held.contentType, held.bytes.length))
+  response.end(headOnly ? undefined : held.bytes)
+}
+
+function fileHeaders(contentType: string, size: number) {
+  return {
+    'Content-Type': contentType,
+    'Content-Length': size,
+    // Vite names built assets by content hash, but a dev rebuild keeps names: do not cache.
+    'Cache-Control': 'no-cache',
+  }
 }
 
 /**
