@@ -461,8 +461,7 @@ describe('web host: telling when the page was served', () => {
       rendererDir: path.join(testDesk.temp.dir, 'renderer'),
       secret: SECRET,
     })
-    const get = (pathname: string) =>
-      send({ path: pathname, headers: withSecret, port: held.port })
+    const get = (pathname: string) => send({ path: pathname, headers: withSecret, port: held.port })
     try {
       expect((await get('/')).status).toBe(200)
       // Read when the page went out: a rebuild in between does not reach this page's request.
