@@ -3,7 +3,7 @@ import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
 import { useSettingsStore } from './settings-store'
 import { Notices } from './Notices'
-import { preloadProfileFreeScreen, preloadScreen, Shell } from './Shell'
+import { preloadStartScreen, preloadScreen, Shell } from './Shell'
 import { followThemeSetting } from './theme'
 import { selectActiveProfile, useAppStore } from './store'
 import { Welcome } from './Welcome'
@@ -22,7 +22,7 @@ export function startApp(): () => void {
       preloadScreen(state.route, selectActiveProfile(state))
     }
   })
-  preloadProfileFreeScreen(useAppStore.getState().route)
+  preloadStartScreen(useAppStore.getState().route)
   void useAppStore.getState().start()
   void useSettingsStore.getState().load()
   const stopTheme = followThemeSetting()

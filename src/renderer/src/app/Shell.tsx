@@ -242,13 +242,16 @@ export function preloadScreen(route: Route, profile: Profile | null): void {
 }
 
 /**
- * The app is starting on a screen that needs no profile (the Overview, as every launch with
- * profiles does): its code and first read start with the app's first calls instead of after
- * their answers, which they do not depend on. If the answers then say there is no profile
- * (the welcome screen), what was read is simply not shown.
+ * The app is starting on `route`: its code starts loading with the app's first calls instead
+ * of after their answers, which it does not depend on, and so does its first read when it
+ * needs no profile (the Overview, as every launch with profiles opens). A screen that needs a
+ * profile reads once the answers say which one (preloadScreen). If they say there is no profile
+ * (the welcome screen), what was fetched is simply not shown.
  */
-export function preloadProfileFreeScreen(route: Route): void {
-  if (!SCREENS[route].needsProfile) preloadScreen(route, null)
+export function preloadStartScreen(route: Route): void {
+  const entry = SCREENS[route]
+  if (entry.needsProfile) void entry.screen.load()
+  else preloadScreen(route, null)
 }
 
 /** Alt+1…9 jump to the first nine screens of the navigation. */
