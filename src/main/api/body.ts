@@ -54,6 +54,19 @@ export async function readBounded(response: Response, url: URL, limit: number): 
 }
 
 /**
+ * How long one read of a body keeps main's loop before letting it turn. A socket with data
+ * waiting is read up to 32 times in one turn of libuv's loop, and each 64 KiB chunk costs fetch
+ * and the sink ~1 ms: a 10 MB list held the loop for 30-45 ms at a time (bench `stalls`,
+ * sessions). Letting the loop turn stops reading for that turn (the stream's queue fills and
+ * fetch pauses the socket), so timers and the bridge's calls go first.
+ */
+const SLICE_MS = 4
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
  * Hands each chunk of the body to `onChunk` as it arrives (decompressed, as fetch gives it),
  * refusing the answer past `limit` bytes. Whatever `onChunk` throws ends the read (the rest of
  * the body is cancelled) and is thrown as it is.
@@ -72,7 +85,12 @@ export async function readChunks(
   if (!response.body) return
   let received = 0
   const reader = response.body.getReader()
+  let sliceStart = performance.now()
   for (;;) {
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await nextTurn()
+      sliceStart = performance.now()
+    }
     let next: Awaited<ReturnType<typeof reader.read>>
     try {
       next = await reader.read()
