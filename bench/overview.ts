@@ -25,6 +25,7 @@ import { chromium, type Browser } from 'playwright-core'
 import { openCache } from '../src/main/cache'
 import { createOverviewReads } from '../src/main/cache/overview'
 import { startSandbox } from '../src/sandbox'
+import { SECURITY_HEADERS } from '../src/main/web/host'
 import { bridgeCall } from '../test/e2e/support/bridge'
 import { repoRoot } from '../test/e2e/support/child'
 import type { Bench, Figure } from './support'
@@ -227,14 +228,22 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
 
     const { times, expiring } = await measureLaunches(browser, filled.dataDir)
     const floor: number[] = []
+    const floorWithHeaders: number[] = []
     for (let run = 0; run < RUNS; run += 1) {
       floor.push(await staticPageLaunch(browser, STATIC_OVERVIEW, OVERVIEW_SELECTOR))
+      floorWithHeaders.push(
+        await staticPageLaunch(browser, STATIC_OVERVIEW, OVERVIEW_SELECTOR, SECURITY_HEADERS),
+      )
     }
     const figures: Figure[] = [
       summarize('overview painted (ms)', times.launch, { target: `≤ ${TARGET_MS} ms` }),
       summarize('  of which: process start → web mode ready', times.ready),
       summarize('  of which: web mode ready → overview painted', times.page),
       summarize('floor: a Node process serving the same table as plain HTML, painted', floor),
+      summarize(
+        "  the same with the app's security headers (COOP: a new browsing context group)",
+        floorWithHeaders,
+      ),
       summarize(`Expiring list of ${expiring.rows} certificates painted (ms)`, expiring.painted, {
         target: `≤ ${TARGET_MS} ms`,
       }),

@@ -114,12 +114,16 @@ export function withinAMinute(painted: Promise<void>, what: string): Promise<voi
  * nothing but serve `html` (no script, no bridge) started, its page opened in a settled
  * context, and the first match of `selector` painted, the clock as the launch benches run it
  * (from just before the process is spawned). What is left is Node's start, the navigation,
- * Chromium starting the page's renderer, parsing and painting.
+ * Chromium starting the page's renderer, parsing and painting. `headers` go with the page: the
+ * app's security headers (web/host.ts) cost a navigation from about:blank ~100 ms on the 2-core
+ * machine, as Cross-Origin-Opener-Policy puts the page in a new browsing context group (a
+ * renderer of its own, the old frame torn down).
  */
 export async function staticPageLaunch(
   browser: Browser,
   html: string,
   selector: string,
+  headers: Record<string, string> = {},
 ): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   let reportPainted: () => void = () => undefined
@@ -132,8 +136,9 @@ export async function staticPageLaunch(
   await cdp.detach()
   const script = `
     const page = Buffer.from(${JSON.stringify(html)})
+    const headers = ${JSON.stringify(headers)}
     const server = require('node:http').createServer((request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      response.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' })
       response.end(page)
     })
     server.listen(0, '127.0.0.1', () => console.log('PORT ' + server.address().port))`
