@@ -274,9 +274,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   async function serveRenderer(response: ServerResponse, pathname: string, headOnly: boolean) {
+    // A HEAD request is answered from the disk: it is not the page asking for its file.
     const held = headOnly ? undefined : pageFiles?.get(pathname)
     if (held) {
-      sendHeldFile(response, held, false)
+      sendHeldFile(response, held)
       return sent(pathname)
     }
     const found = await lookupStatic(rendererDir, pathname)

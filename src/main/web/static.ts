@@ -123,9 +123,9 @@ export function sendFile(
 }
 
 /** A file held in memory (readFilesNow), sent in one write. */
-export function sendHeldFile(response: ServerResponse, held: HeldFile, headOnly: boolean) {
+export function sendHeldFile(response: ServerResponse, held: HeldFile) {
   response.writeHead(200, fileHeaders(held.contentType, held.bytes.length))
-  response.end(headOnly ? undefined : held.bytes)
+  response.end(held.bytes)
 }
 
 function fileHeaders(contentType: string, size: number) {

@@ -22,10 +22,11 @@ import { selectActiveProfile, useAppStore } from './store'
 import { TrustCaContext } from '../ui/TrustCaOffer'
 
 /*
- * Every screen but the Overview loads on its first visit, each in its own chunk: the page's script (evaluated
- * before the first bridge call can leave) carries none of them. The screen the app opens on is
- * fetched as soon as the first answers say which one it is (preloadScreen), beside its first
- * read, so its code arrives while that read is on its way.
+ * Every screen but the Overview loads on its first visit, each in its own chunk: the page's
+ * script (evaluated before the first bridge call can leave) carries only the Overview, where
+ * every launch with profiles opens. The screen the app opens on starts loading with the app's
+ * first calls (preloadStartScreen), and its first read leaves as soon as it can
+ * (preloadScreen), so its code arrives while that read is on its way.
  *
  * A screen whose code is on its way is not a Suspense boundary's fallback: React holds back
  * the content that replaces a fallback until 300 ms after the fallback was shown (its
