@@ -24,6 +24,12 @@ export async function moveWithKeyboard(page: Page, list: Locator, from: number, 
   await expect(announcements).toHaveText(
     new RegExp(`(Picked up .*,|is over) position ${from + 1} of`),
   )
+  // dnd-kit's keyboard sensor adds its keydown listener in a setTimeout(0) after the pick-up
+  // (KeyboardSensor.attach), and Chromium runs input before timers: an arrow pressed as soon as
+  // the announcement shows could reach the page first and be lost (seen in CI, about one run in
+  // six on a busy machine). A timer of the page's own, queued after the sensor's, has run only
+  // once the sensor listens.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)))
   for (let i = 1; i <= Math.abs(steps); i += 1) {
     await page.keyboard.press(steps > 0 ? 'ArrowDown' : 'ArrowUp')
     const position = from + 1 + (steps > 0 ? i : -i)
