@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { ServiceError } from './errors'
 import { describeOrigin, findErrorCode } from './network'
@@ -63,10 +64,6 @@ export async function readBounded(response: Response, url: URL, limit: number): 
  * the same elapsed times.
  */
 const SLICE_MS = 2
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
 
 /**
  * Hands each chunk of the body to `onChunk` as it arrives (decompressed, as fetch gives it),

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -127,7 +128,7 @@ const DESK_MODULE_STAGES: (() => Promise<unknown>)[] = [
 async function loadInStages(stages: (() => Promise<unknown>)[]): Promise<void> {
   for (const stage of stages) {
     await stage().catch(() => undefined)
-    await new Promise((resolve) => setImmediate(resolve))
+    await nextTurn()
   }
 }
 
