@@ -63,6 +63,29 @@ test('3,000 certificates: virtualised rows, keyboard to the end, select all', as
       'ascending',
     )
     await expect(grid.locator('[role=row][aria-rowindex="2"] .cert-expiry')).toHaveText(/^Expired/)
+
+    // Opened on this screen, the app asks for the active profile's first screenful with its
+    // first calls (issue 18): 100 rows in the default order, with how many the list holds. Then
+    // the whole list replaces them, the same rows first.
+    const firstScreenful = page.waitForResponse((response) =>
+      response.url().endsWith('/certificates.firstScreenful'),
+    )
+    await page.goto(new URL('/#/certificates', app.url).href)
+    const early = (await (await firstScreenful).json()) as {
+      ok: boolean
+      value: { list: { rows: { name: string }[]; firstOf?: number } | null }
+    }
+    expect(early.ok).toBe(true)
+    const screenful = early.value.list
+    expect(screenful?.rows).toHaveLength(100)
+    const listed = screenful?.firstOf ?? 0
+    expect(listed).toBeGreaterThan(COUNT / 2)
+    await expect(grid).toHaveAttribute('aria-rowcount', String(listed + 1), { timeout: 90_000 })
+    await expect(page.getByLabel('Counts')).toContainText(`${listed} certificates`)
+    await expect(page.getByLabel('Counts')).toContainText('expired')
+    await expect(grid.locator('[role=row][aria-rowindex="2"] .cert-name')).toHaveText(
+      screenful?.rows[0]?.name ?? '',
+    )
   } finally {
     await sandbox.stop()
   }

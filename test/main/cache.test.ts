@@ -266,6 +266,41 @@ describe('migrations', () => {
       db.close()
     }
   })
+
+  it('brings version 15 rows to version 16: each name in a column the first screenful reads from its index', () => {
+    const old = fileAtVersion(15)
+    const insert = old.prepare(
+      `INSERT INTO certificate_rows (profile_id, id, type, status, is_system, folder_id,
+         folder_path_json, search_text, row_json) VALUES (?, ?, NULL, NULL, ?, NULL, '[]', '', ?)`,
+    )
+    insert.run('p1', 'c1', 0, JSON.stringify({ id: 'c1', name: 'Zeta' }))
+    insert.run('p1', 'c2', 1, JSON.stringify({ id: 'c2', name: 'Älpha 10' }))
+    insert.run('p2', 'c3', 0, JSON.stringify({ id: 'c3', name: 42 }))
+    insert.run('p2', 'c4', 0, 'not json')
+    old.close()
+
+    open().cache.close()
+
+    const db = new Database(file, { readonly: true })
+    try {
+      expect(db.prepare('SELECT id, name FROM certificate_rows ORDER BY id').all()).toEqual([
+        { id: 'c1', name: 'Zeta' },
+        { id: 'c2', name: 'Älpha 10' },
+        { id: 'c3', name: null },
+        { id: 'c4', name: null },
+      ])
+      for (const where of ['profile_id = ?', 'profile_id = ? AND is_system = 0']) {
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN SELECT id, name FROM certificate_rows WHERE ${where}`)
+          .all('p1') as { detail: string }[]
+        expect(plan.map((step) => step.detail).join('\n')).toContain(
+          'COVERING INDEX certificate_rows_by_name',
+        )
+      }
+    } finally {
+      db.close()
+    }
+  })
 })
 
 describe('recovery from a damaged file', () => {

@@ -7,6 +7,9 @@ import { fetchAllPages, PAGE_LIMIT } from '../../src/main/features/certificates'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile, Result } from '../../src/shared/bridge'
+import { MAX_FIRST_ROWS, OPENING_CERTIFICATE_FILTER } from '../../src/shared/bridge'
+import { defaultSortLocale } from '../../src/shared/certificate-order'
+import { sortRows } from '../../src/renderer/src/features/certificates/model'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { makeSelfSigned, openssl, sha256Hex, splitPemBlocks } from '../support/tools'
 
@@ -171,6 +174,71 @@ describe('the list: cache first, every page from the service', () => {
       ok: false,
       error: { code: 'NOT_FOUND' },
     })
+  })
+
+  it('sends the first screenful ahead: the first rows of the default order, and how many there are', async () => {
+    const locale = defaultSortLocale()
+    const screenOrder = (rows: List['rows']) =>
+      sortRows(rows, { key: 'name', direction: 'asc' }).map((row) => row.id)
+    for (const filter of [{}, { showSystem: true }, { status: 'expired', search: 'NorthWind' }]) {
+      const whole = await desk.value<List>('certificates.cached', { profileId: profile.id, filter })
+      expect(whole.rows.length).toBeGreaterThan(20)
+      expect(whole.firstOf).toBeUndefined()
+      const first = { count: 20, locale }
+      const input = { profileId: profile.id, filter, first }
+      const screenful = await desk.value<List>('certificates.cached', input)
+      expect(screenful.firstOf).toBe(whole.rows.length)
+      expect(screenful.rows.map((row) => row.id)).toEqual(screenOrder(whole.rows).slice(0, 20))
+      expect(screenful.rows).toEqual(
+        screenful.rows.map((row) => whole.rows.find((entry) => entry.id === row.id)),
+      )
+      expect({ ...screenful, rows: [], firstOf: undefined }).toEqual({ ...whole, rows: [] })
+      // The web host's JSON bytes carry the same answer.
+      const text = (await desk.desk.dispatchJson('certificates.cached', input)).toString('utf8')
+      expect(JSON.parse(text)).toEqual({ ok: true, value: screenful })
+    }
+    // A list no longer than the screenful comes whole, without firstOf.
+    const few = { status: 'expired', search: 'NorthWind' }
+    const all = await desk.value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: few,
+    })
+    const asked = { count: all.rows.length, locale }
+    expect(
+      await desk.value<List>('certificates.cached', {
+        profileId: profile.id,
+        filter: few,
+        first: asked,
+      }),
+    ).toEqual(all)
+  })
+
+  it("answers the active profile's first screenful before the app knows which profile that is", async () => {
+    const first = { count: 50, locale: defaultSortLocale() }
+    const early = await desk.value<ChannelOutput<'certificates.firstScreenful'>>(
+      'certificates.firstScreenful',
+      { first },
+    )
+    expect(early.profileId).toBe(profile.id)
+    expect(early.list).toEqual(
+      await desk.value<List>('certificates.cached', {
+        profileId: profile.id,
+        filter: OPENING_CERTIFICATE_FILTER,
+        first,
+      }),
+    )
+    expect(early.list?.rows).toHaveLength(50)
+    // A locale that is not one, or a screenful beyond the limit, is refused on the field.
+    const badLocale = await desk.failure('certificates.firstScreenful', {
+      first: { count: 50, locale: 'not a locale!' },
+    })
+    expect(badLocale.code).toBe('VALIDATION_ERROR')
+    expect(badLocale.details).toEqual([{ path: ['first', 'locale'], message: expect.any(String) }])
+    const tooMany = await desk.failure('certificates.cached', {
+      profileId: profile.id,
+      first: { count: MAX_FIRST_ROWS + 1, locale: 'en' },
+    })
+    expect(tooMany.details).toEqual([{ path: ['first', 'count'], message: expect.any(String) }])
   })
 
   it('the details of one certificate: every field the service sent, facts from its PEM', async () => {

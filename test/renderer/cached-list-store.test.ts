@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BridgeError } from '../../src/shared/bridge'
 import { BridgeCallError } from '../../src/renderer/src/bridge-client'
 import type { CacheChange } from '../../src/renderer/src/lib/cache-events'
@@ -19,6 +19,8 @@ import {
 
 interface NamesAnswer extends ListAnswer {
   names: string[]
+  /** A first screenful's answer: how many names the whole list holds. */
+  of?: number
 }
 
 interface NamesState extends CachedListState {
@@ -231,6 +233,94 @@ describe('cached list store', () => {
     await shown
     expect(pending).toHaveLength(0)
     expect(store.getState().names).toEqual(['early'])
+  })
+
+  describe('opening on the screen: its first screenful, then the whole list', () => {
+    // The store waits for a painted frame between the two: Node has no frames, so one is a
+    // timer turn here.
+    const realFrame = globalThis.requestAnimationFrame
+    beforeEach(() => {
+      globalThis.requestAnimationFrame = (next) => setTimeout(() => next(0), 0) as never
+    })
+    afterEach(() => {
+      globalThis.requestAnimationFrame = realFrame
+    })
+
+    function withFirstScreenful() {
+      const firstReads: PendingRead[] = []
+      const scripted = scriptedStore({
+        firstScreenful: {
+          read: (profileId) =>
+            new Promise((resolve, reject) => {
+              firstReads.push({
+                profileId,
+                source: 'cache',
+                answer: (value) => (value instanceof Error ? reject(value) : resolve(value)),
+              })
+            }),
+          partial: (list) => list.of !== undefined,
+        },
+      })
+      return { ...scripted, firstReads }
+    }
+
+    it('shows the first rows, then reads the whole list; show() waits for both', async () => {
+      const { store, pending, release, firstReads } = withFirstScreenful()
+      store.getState().preload('p1', { firstScreenful: true })
+      const shown = store.getState().show('p1', { refresh: false })
+      expect(firstReads.map((read) => read.profileId)).toEqual(['p1'])
+      expect(pending).toHaveLength(0)
+      firstReads[0]!.answer({ ...answer(['a', 'b']), of: 3 })
+      await until(() => store.getState().names.length === 2)
+      expect(store.getState()).toMatchObject({ loaded: true, names: ['a', 'b'] })
+      // Not before the frame that shows them.
+      expect(pending).toHaveLength(0)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      await release({ profileId: 'p1', source: 'cache' }, answer(['a', 'b', 'c']))
+      await shown
+      expect(store.getState().names).toEqual(['a', 'b', 'c'])
+      expect(pending).toHaveLength(0)
+    })
+
+    it('reads no more when the first answer was the whole list', async () => {
+      const { store, pending, firstReads } = withFirstScreenful()
+      store.getState().preload('p1', { firstScreenful: true })
+      const shown = store.getState().show('p1', { refresh: false })
+      firstReads[0]!.answer(answer(['only']))
+      await shown
+      expect(store.getState().names).toEqual(['only'])
+      expect(pending).toHaveLength(0)
+    })
+
+    it('reads the whole list when the first read fails, and drops a first answer no longer wanted', async () => {
+      const { store, pending, release, firstReads } = withFirstScreenful()
+      store.getState().preload('p1', { firstScreenful: true })
+      const shown = store.getState().show('p1', { refresh: false })
+      firstReads[0]!.answer(new Error('refused'))
+      await release({ profileId: 'p1', source: 'cache' }, answer(['x', 'y']))
+      await shown
+      expect(store.getState().names).toEqual(['x', 'y'])
+
+      store.getState().preload('p1', { firstScreenful: true })
+      // Another profile is shown before the first screenful arrives: it never shows.
+      const other = store.getState().show('p2', { refresh: false })
+      firstReads[1]!.answer({ ...answer(['stale']), of: 9 })
+      await release({ profileId: 'p2', source: 'cache' }, answer(['p2 row']))
+      await other
+      expect(store.getState()).toMatchObject({ profileId: 'p2', names: ['p2 row'] })
+      expect(pending).toHaveLength(0)
+    })
+
+    it('reads the whole list at once without firstScreenful (the screen opened with parameters)', async () => {
+      const { store, pending, release, firstReads } = withFirstScreenful()
+      store.getState().preload('p1')
+      const shown = store.getState().show('p1', { refresh: false })
+      expect(firstReads).toHaveLength(0)
+      expect(pending).toHaveLength(1)
+      await release({ profileId: 'p1', source: 'cache' }, answer(['all']))
+      await shown
+      expect(store.getState().names).toEqual(['all'])
+    })
   })
 
   it('re-reads the cache for the shown profile on reloadCached()', async () => {

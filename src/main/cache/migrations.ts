@@ -11,6 +11,7 @@ import { MIGRATION_12_SQL } from './schema/v12-known-objects'
 import { MIGRATION_13_SQL } from './schema/v13-expiry-notifications'
 import { MIGRATION_14_SQL } from './schema/v14-certificate-expiry'
 import { MIGRATION_15_SQL } from './schema/v15-certificate-not-after'
+import { MIGRATION_16_SQL } from './schema/v16-certificate-names'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -97,6 +98,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_13_SQL),
   (db) => db.exec(MIGRATION_14_SQL),
   (db) => db.exec(MIGRATION_15_SQL),
+  (db) => db.exec(MIGRATION_16_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

@@ -1,11 +1,12 @@
 import type { CertificateFilter, CertificateList } from '../../../shared/bridge'
+import { OPENING_CERTIFICATE_FILTER } from '../../../shared/bridge'
 import type { BridgeError, CertificateFacts } from '../../../shared/bridge'
 import type { certificateChannels } from '../../../shared/bridge/channels/certificates'
 import { isConnectivityError } from '../../../shared/bridge/connectivity'
 import { ServiceError } from '../../api'
 import { answersAsJson, OK_RESULT_OPENING, OkResultJson } from '../../bridge/dispatcher'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
-import { createCertificateCache } from '../../cache/certificates'
+import { createCertificateCache, type FirstRows } from '../../cache/certificates'
 import type { DeskContext } from '../context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from '../context'
 import { listWorkerOf } from '../lists'
@@ -58,10 +59,33 @@ export function certificateHandlers(
    * The list's ok Result as JSON, its rows' bytes as SQLite joined them, copied once (see
    * Handler and OkResultJson in dispatcher.ts).
    */
-  function listJsonOf(profileId: string, rows: Buffer, error: BridgeError | null): OkResultJson {
-    // `{"folders":…}` without its `{` (five fields, never empty): the fields after the rows.
-    const rest = JSON.stringify(listBesideRows(profileId, error)).slice(1)
+  function listJsonOf(
+    profileId: string,
+    rows: Buffer,
+    error: BridgeError | null,
+    firstOf?: number,
+  ): OkResultJson {
+    // `{"folders":…}` without its `{` (five fields or six, never empty): the fields after the
+    // rows.
+    const beside = listBesideRows(profileId, error)
+    const rest = JSON.stringify(firstOf === undefined ? beside : { ...beside, firstOf }).slice(1)
     return new OkResultJson(Buffer.concat([ROWS_OPENING, rows, Buffer.from(`,${rest}}`)]))
+  }
+
+  /** The cached list, or its first rows only when it holds more than `first` asks for. */
+  function firstScreenfulOf(
+    profileId: string,
+    filter: CertificateFilter,
+    first: FirstRows,
+  ): CertificateList {
+    const window = certificates.firstRowsJson(profileId, filter, first)
+    if (window === null) return cachedList(profileId, filter, null)
+    return { rows: rowsOf(window.rows), firstOf: window.of, ...listBesideRows(profileId, null) }
+  }
+
+  /** The first screenful asked for, when the list holds more (null: answer with all of it). */
+  function firstRowsOf(profileId: string, filter: CertificateFilter, first?: FirstRows) {
+    return first === undefined ? null : certificates.firstRowsJson(profileId, filter, first)
   }
 
   /**
@@ -98,15 +122,27 @@ export function certificateHandlers(
 
   return {
     'certificates.cached': answersAsJson(
-      async ({ profileId, filter }) => {
+      async ({ profileId, filter, first }) => {
         requireProfile(context, profileId)
-        return cachedList(profileId, filter, null)
+        return first === undefined
+          ? cachedList(profileId, filter, null)
+          : firstScreenfulOf(profileId, filter, first)
       },
-      async ({ profileId, filter }) => {
+      async ({ profileId, filter, first }) => {
         requireProfile(context, profileId)
-        return listJsonOf(profileId, certificates.listJson(profileId, filter), null)
+        const window = firstRowsOf(profileId, filter, first)
+        if (window === null) {
+          return listJsonOf(profileId, certificates.listJson(profileId, filter), null)
+        }
+        return listJsonOf(profileId, window.rows, null, window.of)
       },
     ),
+
+    async 'certificates.firstScreenful'({ first }) {
+      const profileId = context.profiles.activeId()
+      if (profileId === null) return { profileId: null, list: null }
+      return { profileId, list: firstScreenfulOf(profileId, OPENING_CERTIFICATE_FILTER, first) }
+    },
 
     'certificates.refresh': answersAsJson(
       ({ profileId, filter }) =>

@@ -9,7 +9,7 @@ import {
 } from 'react'
 import type { CaCertificate, Profile } from '../../../shared/bridge'
 import { bridge } from '../bridge'
-import { useCertificatesStore } from '../features/certificates/store'
+import { readActiveFirstScreenful, useCertificatesStore } from '../features/certificates/store'
 import { OverviewScreen as OverviewScreenCode } from '../features/overview/OverviewScreen'
 import { useOverviewStore } from '../features/overview/store'
 import { Notices } from './Notices'
@@ -197,7 +197,13 @@ type ProfileFreeScreen = LazyScreen<{ profile: Profile | null }>
  */
 const SCREENS: Record<
   Route,
-  | { needsProfile: true; screen: ProfileScreen; preload?: (profile: Profile) => void }
+  | {
+      needsProfile: true
+      screen: ProfileScreen
+      preload?: (profile: Profile) => void
+      /** Starts the first read for main's active profile, before the app knows which it is. */
+      startRead?: () => void
+    }
   | { needsProfile: false; screen: ProfileFreeScreen; preload?: () => void }
 > = {
   sessions: { needsProfile: true, screen: SessionsScreen },
@@ -205,7 +211,14 @@ const SCREENS: Record<
   certificates: {
     needsProfile: true,
     screen: CertificatesScreen,
-    preload: (profile) => useCertificatesStore.getState().preload(profile.id),
+    // Opened as it is (no figure or search in the hash: those filter the whole list), the
+    // screen paints its first screenful before the whole list is read, and asks for the active
+    // profile's with the app's first calls.
+    startRead: () => {
+      if (openedAsItIs()) readActiveFirstScreenful()
+    },
+    preload: (profile) =>
+      useCertificatesStore.getState().preload(profile.id, { firstScreenful: openedAsItIs() }),
   },
   volumes: { needsProfile: true, screen: VolumesScreen },
   transfers: { needsProfile: false, screen: TransfersScreen },
@@ -246,13 +259,20 @@ export function preloadScreen(route: Route, profile: Profile | null): void {
  * The app is starting on `route`: its code starts loading with the app's first calls instead
  * of after their answers, which it does not depend on, and so does its first read when it
  * needs no profile (the Overview, as every launch with profiles opens). A screen that needs a
- * profile reads once the answers say which one (preloadScreen). If they say there is no profile
- * (the welcome screen), what was fetched is simply not shown.
+ * profile reads once the answers say which one (preloadScreen), unless it can ask for main's
+ * active profile's now (`startRead`). If they say there is no profile (the welcome screen),
+ * what was fetched is simply not shown.
  */
 export function preloadStartScreen(route: Route): void {
   const entry = SCREENS[route]
-  if (entry.needsProfile) void entry.screen.load()
-  else preloadScreen(route, null)
+  if (!entry.needsProfile) return preloadScreen(route, null)
+  void entry.screen.load()
+  entry.startRead?.()
+}
+
+/** The route has no parameters (no figure, search or selection the screen opens with). */
+function openedAsItIs(): boolean {
+  return Object.keys(useAppStore.getState().routeParams).length === 0
 }
 
 /** Alt+1…9 jump to the first nine screens of the navigation. */

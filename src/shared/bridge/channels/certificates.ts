@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { EXPORT_FORMATS } from '../../api/resources'
 import type { ExportFormat } from '../../api/resources'
 import { bridgeErrorSchema } from '../result'
+import { isLocaleTag } from '../../certificate-order'
 import { id, profileId } from '../common'
 
 /*
@@ -24,6 +25,9 @@ export const certificateFilterSchema = z.object({
   showSystem: z.boolean().optional(),
 })
 export type CertificateFilter = z.infer<typeof certificateFilterSchema>
+
+/** The certificates screen's filter when it opens: system certificates hidden. */
+export const OPENING_CERTIFICATE_FILTER: CertificateFilter = Object.freeze({ showSystem: false })
 
 /** One line of the list: what the table, the counts and the folder tree need. */
 export const certificateRowSchema = z.object({
@@ -74,8 +78,32 @@ export const certificateListSchema = z.object({
   completeness: listCompletenessSchema.nullable(),
   offline: z.boolean(),
   error: bridgeErrorSchema.nullable(),
+  /**
+   * Set when `rows` are only the first of this many (certificates.cached asked for `first`):
+   * read the list again without it for the rest.
+   */
+  firstOf: z.int().nonnegative().optional(),
 })
 export type CertificateList = z.infer<typeof certificateListSchema>
+
+/** The first screenful of the active profile's list (certificates.firstScreenful). */
+const activeFirstScreenfulSchema = z.object({
+  profileId: id.nullable(),
+  list: certificateListSchema.nullable(),
+})
+export type ActiveFirstScreenful = z.infer<typeof activeFirstScreenfulSchema>
+
+/** The most rows a first screenful may ask for. */
+export const MAX_FIRST_ROWS = 1000
+
+/**
+ * The first rows of the list in its default order (name, then id: certificate-order.ts), as
+ * the screen sorts them in `locale`: what the screen paints while the whole list is read.
+ */
+const firstRowsSchema = z.object({
+  count: z.int().min(1).max(MAX_FIRST_ROWS),
+  locale: z.string().min(1).max(100).refine(isLocaleTag, { error: 'Not a locale tag' }),
+})
 
 /** Read from an X.509 certificate itself (node:crypto), never from what a service claims. */
 export const certificateFactsSchema = z.object({
@@ -205,10 +233,27 @@ export const EXPORT_FORMAT_INFO: Record<
 }
 
 export const certificateChannels = {
-  /** The cached list at once (filters applied to the cache); never calls the service. */
+  /**
+   * The cached list at once (filters applied to the cache); never calls the service. With
+   * `first`, only that many rows of it when it holds more (the answer's `firstOf` says how many
+   * it holds): the screen the app opens on paints them before the whole list is read.
+   */
   'certificates.cached': {
-    input: profileId.extend({ filter: certificateFilterSchema.default({}) }),
+    input: profileId.extend({
+      filter: certificateFilterSchema.default({}),
+      first: firstRowsSchema.optional(),
+    }),
     output: certificateListSchema,
+  },
+  /**
+   * The first screenful of the active profile's cached list (the screen's first filter), for
+   * the app opening on the certificates screen: asked for with the app's first calls, before
+   * profiles.list has said which profile is active, instead of one round trip after it.
+   * `profileId` null: no profile is active (and `list` is null).
+   */
+  'certificates.firstScreenful': {
+    input: z.object({ first: firstRowsSchema }),
+    output: activeFirstScreenfulSchema,
   },
   /**
    * Every page of op 16 with the filter; the cache takes the answer in; returns the cached list

@@ -41,6 +41,8 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   const expiryWindow = useCertificateRouteParams(profile.id)
 
   const current = state.profileId === profile.id
+  /** How many the list holds while only its first screenful is here (the app opened on it). */
+  const firstOf = current ? state.firstOf : null
   const tree = useMemo(() => folderTree(state.folders), [state.folders])
   // The clock matters to the list only while it is filtered by expiry.
   const filterNow = expiryWindow === null ? 0 : now
@@ -198,15 +200,27 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
       <ErrorBanner error={error} context="Could not load certificates" onRetry={state.refresh} />
 
       <p className="cert-counts" aria-label="Counts">
-        <span>
-          <strong>{rows.length}</strong> {rows.length === 1 ? 'certificate' : 'certificates'}
-        </span>
-        <span className={counts.expired > 0 ? 'cert-count-expired' : undefined}>
-          <strong>{counts.expired}</strong> expired
-        </span>
-        <span className={counts.soon > 0 ? 'cert-count-soon' : undefined}>
-          <strong>{counts.soon}</strong> expiring within 30 days
-        </span>
+        {firstOf !== null ? (
+          // The first screenful is shown; the counts wait for the whole list.
+          <>
+            <span>
+              <strong>{firstOf}</strong> certificates
+            </span>
+            <span role="status">Reading all of them…</span>
+          </>
+        ) : (
+          <>
+            <span>
+              <strong>{rows.length}</strong> {rows.length === 1 ? 'certificate' : 'certificates'}
+            </span>
+            <span className={counts.expired > 0 ? 'cert-count-expired' : undefined}>
+              <strong>{counts.expired}</strong> expired
+            </span>
+            <span className={counts.soon > 0 ? 'cert-count-soon' : undefined}>
+              <strong>{counts.soon}</strong> expiring within 30 days
+            </span>
+          </>
+        )}
         {selectedRows.length > 0 ? (
           <span>
             <strong>{selectedRows.length}</strong> selected

@@ -1,4 +1,5 @@
 import type { CertificateFolder, CertificateRow } from '../../../../shared/bridge'
+import { nameCollator } from '../../../../shared/certificate-order'
 import type { Sort } from './store'
 
 /*
@@ -84,7 +85,8 @@ export function distinctValues(
   return [...seen]
 }
 
-const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
+// The default order (name, then id) is shared with main's first screenful: certificate-order.ts.
+const collator = nameCollator()
 
 export function sortRows(rows: readonly CertificateRow[], sort: Sort): CertificateRow[] {
   const sign = sort.direction === 'asc' ? 1 : -1

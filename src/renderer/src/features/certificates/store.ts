@@ -1,4 +1,6 @@
+import { OPENING_CERTIFICATE_FILTER } from '../../../../shared/bridge'
 import type {
+  ActiveFirstScreenful,
   CertificateFilter,
   CertificateFolder,
   CertificateList,
@@ -7,7 +9,12 @@ import type {
 } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
-import { createCachedListStore, type CachedListState } from '../../lib/cached-list-store'
+import { defaultSortLocale } from '../../../../shared/certificate-order'
+import {
+  afterNextPaint,
+  createCachedListStore,
+  type CachedListState,
+} from '../../lib/cached-list-store'
 
 /*
  * The certificates screen's state: the cached list at once, then every page from the service;
@@ -25,6 +32,11 @@ export interface Sort {
 interface CertificatesState extends CachedListState {
   filter: CertificateFilter
   rows: CertificateRow[]
+  /**
+   * How many rows the list holds while `rows` are only its first screenful (the app opened on
+   * this screen and the rest is on its way); null once they are all there.
+   */
+  firstOf: number | null
   folders: CertificateFolder[]
   /** The last refresh's note when the list may lack certificates (the screen says it). */
   completeness: ListCompleteness | null
@@ -45,7 +57,35 @@ interface CertificatesState extends CachedListState {
 
 let filterTimer: ReturnType<typeof setTimeout> | undefined
 
-const DEFAULT_FILTER: CertificateFilter = { showSystem: false }
+/** More rows than the tallest window shows: the first screenful main sends ahead. */
+const FIRST_SCREENFUL_ROWS = 100
+
+function firstScreenful() {
+  return { count: FIRST_SCREENFUL_ROWS, locale: defaultSortLocale() }
+}
+
+/** The active profile's first screenful, asked for with the app's first calls. */
+let activeFirstScreenful: Promise<ActiveFirstScreenful | null> | null = null
+
+/**
+ * The app opens on this screen: its first screenful is asked for now, with the app's first
+ * calls, for whichever profile main has active. The store's first read takes the answer when
+ * it is of the profile shown (profiles.list says which), one round trip sooner than asking
+ * once that is known.
+ */
+export function readActiveFirstScreenful(): void {
+  activeFirstScreenful = bridge
+    .call('certificates.firstScreenful', { first: firstScreenful() })
+    .catch(() => null)
+}
+
+/** The answer readActiveFirstScreenful asked for, when it is `profileId`'s list. */
+async function activeFirstScreenfulOf(profileId: string): Promise<CertificateList | null> {
+  const early = activeFirstScreenful
+  activeFirstScreenful = null
+  const answer = early === null ? null : await early
+  return answer?.profileId === profileId ? answer.list : null
+}
 
 /** The selected ids still listed; the empty selection as it is (no set of 10,000 ids built). */
 function keptSelection(
@@ -57,14 +97,11 @@ function keptSelection(
   return new Set([...selected].filter((id) => present.has(id)))
 }
 
-function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
-}
-
 /** A profile other than the one shown: its list starts empty, nothing selected. */
 function blank() {
   return {
     rows: [],
+    firstOf: null,
     folders: [],
     completeness: null,
     selected: new Set<string>(),
@@ -83,6 +120,7 @@ export const useCertificatesStore = createCachedListStore<CertificatesState, Cer
       }),
     fields: (list, { selected }) => ({
       rows: list.rows,
+      firstOf: list.firstOf ?? null,
       folders: list.folders,
       completeness: list.completeness,
       selected: keptSelection(selected, list.rows),
@@ -93,10 +131,19 @@ export const useCertificatesStore = createCachedListStore<CertificatesState, Cer
     // The cached list is painted before the service is asked: on a busy machine the refresh
     // (every page of op 16) competes for the CPU with that first paint.
     beforeRefresh: afterNextPaint,
+    firstScreenful: {
+      async read(profileId, { filter }) {
+        const early = await activeFirstScreenfulOf(profileId)
+        // The early read was of the opening filter; a new filter is a new object (setFilter).
+        if (early !== null && filter === OPENING_CERTIFICATE_FILTER) return early
+        return bridge.call('certificates.cached', { profileId, filter, first: firstScreenful() })
+      },
+      partial: (list) => list.firstOf !== undefined,
+    },
   },
   (set, get, list) => ({
     ...blank(),
-    filter: DEFAULT_FILTER,
+    filter: OPENING_CERTIFICATE_FILTER,
     sort: { key: 'name', direction: 'asc' },
 
     setFilter(patch) {
