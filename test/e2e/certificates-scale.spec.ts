@@ -67,10 +67,11 @@ test('3,000 certificates: virtualised rows, keyboard to the end, select all', as
     // Opened on this screen, the app asks for the active profile's first screenful with its
     // first calls (issue 18): 100 rows in the default order, with how many the list holds. Then
     // the whole list replaces them, the same rows first.
+    await page.goto(new URL('/#/certificates', app.url).href)
     const firstScreenful = page.waitForResponse((response) =>
       response.url().endsWith('/certificates.firstScreenful'),
     )
-    await page.goto(new URL('/#/certificates', app.url).href)
+    await page.reload()
     const early = (await (await firstScreenful).json()) as {
       ok: boolean
       value: { list: { rows: { name: string }[]; firstOf?: number } | null }
