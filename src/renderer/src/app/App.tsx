@@ -3,7 +3,7 @@ import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
 import { useSettingsStore } from './settings-store'
 import { Notices } from './Notices'
-import { preloadStartScreen, preloadScreen, Shell } from './Shell'
+import { preloadStartScreen, preloadScreen, Shell, startActiveProfileRead } from './Shell'
 import { followThemeSetting } from './theme'
 import { selectActiveProfile, useAppStore } from './store'
 import { Welcome } from './Welcome'
@@ -22,9 +22,11 @@ export function startApp(): () => void {
       preloadScreen(state.route, selectActiveProfile(state))
     }
   })
-  preloadStartScreen(useAppStore.getState().route)
+  const { route } = useAppStore.getState()
+  preloadStartScreen(route)
   void useAppStore.getState().start()
   void useSettingsStore.getState().load()
+  startActiveProfileRead(route)
   const stopTheme = followThemeSetting()
   const stopEvents = subscribeAppEvents()
   return () => {

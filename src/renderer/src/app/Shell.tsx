@@ -260,14 +260,23 @@ export function preloadScreen(route: Route, profile: Profile | null): void {
  * of after their answers, which it does not depend on, and so does its first read when it
  * needs no profile (the Overview, as every launch with profiles opens). A screen that needs a
  * profile reads once the answers say which one (preloadScreen), unless it can ask for main's
- * active profile's now (`startRead`). If they say there is no profile (the welcome screen),
- * what was fetched is simply not shown.
+ * active profile's with them (startActiveProfileRead). If they say there is no profile (the
+ * welcome screen), what was fetched is simply not shown.
  */
 export function preloadStartScreen(route: Route): void {
   const entry = SCREENS[route]
-  if (!entry.needsProfile) return preloadScreen(route, null)
-  void entry.screen.load()
-  entry.startRead?.()
+  if (entry.needsProfile) void entry.screen.load()
+  else preloadScreen(route, null)
+}
+
+/**
+ * Right after the app's first calls: the first read of the screen the app starts on, for
+ * main's active profile (a screen's `startRead`). Asked for after them, so main answers
+ * `profiles.list` first: the shell cannot show the screen before it.
+ */
+export function startActiveProfileRead(route: Route): void {
+  const entry = SCREENS[route]
+  if (entry.needsProfile) entry.startRead?.()
 }
 
 /** The route has no parameters (no figure, search or selection the screen opens with). */
