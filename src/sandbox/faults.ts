@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { ERROR_MESSAGES, operations, OPERATION_NAMES } from '../shared/api'
@@ -358,7 +359,7 @@ function wrapBody(response: ServerResponse, spec: FaultSpec): ServerResponse {
       // Let the headers and the kept bytes leave before the connection goes.
       if (keep.length > 0) await new Promise<void>((resolve) => realWrite(keep, () => resolve()))
       else response.flushHeaders()
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
       response.socket?.destroy()
       return
     }

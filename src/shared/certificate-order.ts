@@ -32,13 +32,11 @@ export function isLocaleTag(tag: string): boolean {
 }
 
 /**
- * The default order's comparison: names by `names`, then ids as `String.localeCompare` orders
- * them in `locale` (the screen's tie-break).
+ * The default order's comparison: names by nameCollator, then ids as `String.localeCompare`
+ * orders them in `locale` (the screen's tie-break).
  */
-export function nameThenIdOrder(
-  locale?: string,
-  names: Intl.Collator = nameCollator(locale),
-): (a: NamedRow, b: NamedRow) => number {
+export function nameThenIdOrder(locale?: string): (a: NamedRow, b: NamedRow) => number {
+  const names = nameCollator(locale)
   const ids = new Intl.Collator(locale)
   return (a, b) => names.compare(a.name, b.name) || ids.compare(a.id, b.id)
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { z } from 'zod'
 import { LIST_OPERATIONS, type ListOperationName } from '../../shared/api'
 import type { BridgeError } from '../../shared/bridge'
@@ -292,7 +293,7 @@ export async function fetchWindow<T>(
   const pending = pendingOf(context)
   const previous = pending.get(key) ?? Promise.resolve()
   const write = previous
-    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    .then(() => nextTurn())
     .then(async () => {
       // The write waits for the list reads under way, whose answers someone waits for. A read
       // of the same list that began later (the screen opened, then Refresh) replaces this one:

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { APP_ERROR_CODES } from '../../shared/bridge'
@@ -349,7 +350,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       head.rows.length,
       Math.min(head.rowCount ?? head.rows.length, limit),
     )
-    const completion = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    const completion = nextTurn().then(async () => {
       const resumed = performance.now()
       try {
         const { summary } = await results().keep(id, input, body, 0)
