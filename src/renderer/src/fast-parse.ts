@@ -85,7 +85,8 @@ function compileKnown(schema: z.ZodType): Step | null {
       if (checks.length > 0) return null
       return (input) => (typeof input === 'boolean' ? input : INVALID)
     case 'number':
-      if (checks.length > 0) return null
+      // A format (z.int()'s safeint, float32...) is a check of its own: zod's.
+      if (checks.length > 0 || def.format !== undefined) return null
       // As zod: NaN and the infinities are not numbers.
       return (input) => (typeof input === 'number' && Number.isFinite(input) ? input : INVALID)
     case 'nullable': {
@@ -109,12 +110,25 @@ function compileKnown(schema: z.ZodType): Step | null {
     }
     case 'object':
       return compileObject(def, checks.length)
+    case 'lazy':
+      // A `z.lazy` (the contract's module constants are built on first use): the schema it
+      // stands for, as zod built and keeps it, compiled as if it were here.
+      return compileKnown(lazyInner(schema))
     default:
       return null
   }
 }
 
-/** An object that strips unknown keys, whose every field is required (zod's default object). */
+/** The schema a `z.lazy` stands for: zod builds it once, on first read, and keeps it. */
+function lazyInner(schema: z.ZodType): z.ZodType {
+  return (schema._zod as unknown as { innerType: z.ZodType }).innerType
+}
+
+/**
+ * An object that strips unknown keys (zod's default object), whose fields are required or plainly
+ * optional (`.optional()`: absent is left out, as zod does). An optional key present with
+ * `undefined`, and any other optional-ish field (a default, a catch), are left to zod.
+ */
 function compileObject(def: Def, checkCount: number): Step | null {
   if (checkCount > 0 || def.catchall !== undefined || def.shape === undefined) return null
   const shape = def.shape
@@ -122,23 +136,50 @@ function compileObject(def: Def, checkCount: number): Step | null {
   // zod skips a `__proto__` key too.
   const keys = Object.keys(shape).filter((key) => key !== '__proto__')
   const fields = keys.map((key) => shape[key] as z.ZodType)
-  // An optional (or defaulted) field's absence has rules of its own: zod checks such objects.
-  if (fields.some((field) => field._zod.optin !== undefined || field._zod.optout !== undefined)) {
+  const optional = fields.map(isPlainOptional)
+  // A defaulted (or otherwise optional-ish) field's absence has rules of its own: zod checks it.
+  if (
+    fields.some(
+      (field, index) =>
+        !optional[index] && (field._zod.optin !== undefined || field._zod.optout !== undefined),
+    )
+  ) {
     return null
   }
-  const steps = fields.map(compile)
+  const steps = fields.map((field, index) => {
+    const inner = optional[index] ? defOf(field).innerType : field
+    return inner === undefined ? null : compile(inner)
+  })
+  if (steps.some((step) => step === null)) return null
   return (input) => {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) return INVALID
     const record = input as Record<string, unknown>
     const output: Record<string, unknown> = {}
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index] as string
-      // A required key must be present (zod reports a missing one even where undefined is valid).
-      if (!(key in record)) return INVALID
-      const value = (steps[index] as Step)(record[key])
+      if (!(key in record)) {
+        // An absent optional key stays absent; a required one must be present (zod reports a
+        // missing one even where undefined is valid).
+        if (optional[index]) continue
+        return INVALID
+      }
+      const given = record[key]
+      if (given === undefined && optional[index]) return INVALID
+      const value = (steps[index] as Step)(given)
       if (value === INVALID) return INVALID
       output[key] = value
     }
     return output
   }
+}
+
+/** `.optional()` and nothing else: absent or the inner type. */
+function isPlainOptional(field: z.ZodType): boolean {
+  const internals = field._zod
+  return (
+    defOf(field).type === 'optional' &&
+    internals.optin === 'optional' &&
+    internals.optout === 'optional' &&
+    (defOf(field).checks ?? []).length === 0
+  )
 }

@@ -40,18 +40,22 @@ export function isServiceErrorCode(value: unknown): value is ServiceErrorCode {
 }
 
 /** One entry of `details` on a VALIDATION_ERROR: the offending field's path and what is wrong. */
-export const validationIssueSchema = z.looseObject({
-  path: z.array(z.string()),
-  message: z.string(),
-})
+export const validationIssueSchema = z.lazy(() =>
+  z.looseObject({
+    path: z.array(z.string()),
+    message: z.string(),
+  }),
+)
 export type ValidationIssue = z.infer<typeof validationIssueSchema>
 
 /** The error body every operation answers with on failure (section 7). Parsed leniently. */
-export const errorBodySchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-  details: z.unknown().optional(),
-})
+export const errorBodySchema = z.lazy(() =>
+  z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+)
 export type ErrorBody = z.infer<typeof errorBodySchema>
 
 /** Turns zod issues into the service's `details` shape, paths as arrays of strings. */

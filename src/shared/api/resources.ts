@@ -7,10 +7,12 @@ import { z } from 'zod'
  */
 
 /** The generic resource of the spec's 2.1: optional id and name, anything else. */
-export const resourceSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-})
+export const resourceSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string().optional(),
+    name: z.string().optional(),
+  }),
+)
 export type Resource = z.infer<typeof resourceSchema>
 
 export function dataEnvelope<T extends z.ZodType>(data: T) {
@@ -20,24 +22,28 @@ export function dataEnvelope<T extends z.ZodType>(data: T) {
 export const AUTH_METHODS = ['oidc', 'password', 'email_otp'] as const
 
 /** 2.2. Timestamps are integers of an unshown unit: seconds or milliseconds (see `toEpochMs`). */
-export const sessionSchema = z.looseObject({
-  id: z.string(),
-  authMethod: z.string(),
-  createdAt: z.number(),
-  lastSeenAt: z.number(),
-  expiresAt: z.number(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  mfaSatisfiedAt: z.number().nullable(),
-  isCurrent: z.boolean(),
-})
+export const sessionSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    authMethod: z.string(),
+    createdAt: z.number(),
+    lastSeenAt: z.number(),
+    expiresAt: z.number(),
+    ipAddress: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    mfaSatisfiedAt: z.number().nullable(),
+    isCurrent: z.boolean(),
+  }),
+)
 export type Session = z.infer<typeof sessionSchema>
 
 /** 2.3 */
-export const logoutResponseSchema = z.looseObject({
-  message: z.string(),
-  logoutUrl: z.string().optional(),
-})
+export const logoutResponseSchema = z.lazy(() =>
+  z.looseObject({
+    message: z.string(),
+    logoutUrl: z.string().optional(),
+  }),
+)
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>
 
 export const MIGRATION_STATUSES = [
@@ -54,63 +60,73 @@ export const MIGRATION_STATUSES = [
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number]
 
 /** 2.4. `status` is read as any string: the client shows whatever status comes back. */
-export const migrationSchema = z.looseObject({
-  id: z.string(),
-  resourceType: z.string(),
-  resourceName: z.string(),
-  deploymentId: z.string().nullable(),
-  sourceNodeId: z.string(),
-  targetNodeId: z.string(),
-  targetNodeSlug: z.string().nullable(),
-  targetResourceId: z.string().nullable(),
-  keepSource: z.boolean(),
-  sourceState: z.string(),
-  status: z.string(),
-  phase: z.string(),
-  progress: z.record(z.string(), z.unknown()),
-  verification: z.record(z.string(), z.unknown()),
-  errorCode: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  cancellationRequestedAt: z.string().nullable(),
-  cutoverAt: z.string().nullable(),
-  createdAt: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  updatedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
-})
+export const migrationSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    resourceType: z.string(),
+    resourceName: z.string(),
+    deploymentId: z.string().nullable(),
+    sourceNodeId: z.string(),
+    targetNodeId: z.string(),
+    targetNodeSlug: z.string().nullable(),
+    targetResourceId: z.string().nullable(),
+    keepSource: z.boolean(),
+    sourceState: z.string(),
+    status: z.string(),
+    phase: z.string(),
+    progress: z.record(z.string(), z.unknown()),
+    verification: z.record(z.string(), z.unknown()),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    cancellationRequestedAt: z.string().nullable(),
+    cutoverAt: z.string().nullable(),
+    createdAt: z.string().nullable(),
+    startedAt: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+  }),
+)
 export type Migration = z.infer<typeof migrationSchema>
 
 /** 2.5 */
 /** One model of the inference catalog (op 6): an id, and whatever else the service sends. */
-export const inferenceModelSchema = z.looseObject({ id: z.string() })
+export const inferenceModelSchema = z.lazy(() => z.looseObject({ id: z.string() }))
 export type InferenceModel = z.infer<typeof inferenceModelSchema>
 
-export const inferenceCatalogSchema = z.looseObject({
-  object: z.literal('list'),
-  data: z.array(inferenceModelSchema),
-})
+export const inferenceCatalogSchema = z.lazy(() =>
+  z.looseObject({
+    object: z.literal('list'),
+    data: z.array(inferenceModelSchema),
+  }),
+)
 export type InferenceCatalog = z.infer<typeof inferenceCatalogSchema>
 
 /** 2.6. Field types are not shown by the spec, so they are read as unknown-but-present. */
-export const appMemberSchema = z.looseObject({
-  type: z.unknown(),
-  id: z.unknown(),
-  name: z.unknown(),
-  environmentId: z.unknown(),
-  nodeIds: z.unknown(),
-  nodeId: z.unknown().optional(),
-})
+export const appMemberSchema = z.lazy(() =>
+  z.looseObject({
+    type: z.unknown(),
+    id: z.unknown(),
+    name: z.unknown(),
+    environmentId: z.unknown(),
+    nodeIds: z.unknown(),
+    nodeId: z.unknown().optional(),
+  }),
+)
 export type AppMember = z.infer<typeof appMemberSchema>
 
 /** Op 5. Rows come as arrays (the sandbox) or as objects (accepted from a real service). */
-export const sqlResultSchema = z.looseObject({
-  command: z.string().optional(),
-  rowCount: z.number().nullable().optional(),
-  fields: z.array(z.looseObject({ name: z.string(), dataType: z.unknown().optional() })).optional(),
-  rows: z.array(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])).optional(),
-  truncated: z.boolean().optional(),
-  durationMs: z.number().optional(),
-})
+export const sqlResultSchema = z.lazy(() =>
+  z.looseObject({
+    command: z.string().optional(),
+    rowCount: z.number().nullable().optional(),
+    fields: z
+      .array(z.looseObject({ name: z.string(), dataType: z.unknown().optional() }))
+      .optional(),
+    rows: z.array(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])).optional(),
+    truncated: z.boolean().optional(),
+    durationMs: z.number().optional(),
+  }),
+)
 export type SqlResult = z.infer<typeof sqlResultSchema>
 
 export const EXPORT_FORMATS = [
@@ -126,35 +142,41 @@ export const EXPORT_FORMATS = [
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 /** Op 12 as JSON (when not asked for raw bytes). */
-export const certificateExportSchema = z.looseObject({
-  filename: z.string(),
-  mediaType: z.string(),
-  encoding: z.enum(['base64', 'utf8']),
-  content: z.string(),
-})
+export const certificateExportSchema = z.lazy(() =>
+  z.looseObject({
+    filename: z.string(),
+    mediaType: z.string(),
+    encoding: z.enum(['base64', 'utf8']),
+    content: z.string(),
+  }),
+)
 export type CertificateExport = z.infer<typeof certificateExportSchema>
 
 /** Op 15: a signed download link (the sandbox), or inline base64 `content`. */
-export const volumeExportSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  nodeId: z.string().optional(),
-  format: z.string().optional(),
-  sizeBytes: z.number().optional(),
-  sha256: z.string().optional(),
-  downloadUrl: z.string().optional(),
-  expiresAt: z.string().optional(),
-  content: z.string().optional(),
-})
+export const volumeExportSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    nodeId: z.string().optional(),
+    format: z.string().optional(),
+    sizeBytes: z.number().optional(),
+    sha256: z.string().optional(),
+    downloadUrl: z.string().optional(),
+    expiresAt: z.string().optional(),
+    content: z.string().optional(),
+  }),
+)
 export type VolumeExport = z.infer<typeof volumeExportSchema>
 
 /** Op 16's optional paging block. */
 /** Each part on its own: a service may send some of them (the walk reads each it gets). */
-export const pageMetaSchema = z.looseObject({
-  page: z.number().optional(),
-  limit: z.number().optional(),
-  total: z.number().optional(),
-})
+export const pageMetaSchema = z.lazy(() =>
+  z.looseObject({
+    page: z.number().optional(),
+    limit: z.number().optional(),
+    total: z.number().optional(),
+  }),
+)
 
 /** Session timestamps: values below 10^12 are seconds, others milliseconds (one reader). */
 export { epochMsOf as toEpochMs } from '../time'

@@ -32,19 +32,21 @@ export const APP_ERROR_CODES = {
 } as const
 export type AppErrorCode = keyof typeof APP_ERROR_CODES
 
-export const bridgeErrorSchema = z.object({
-  /** A service code (VALIDATION_ERROR, UNAUTHORIZED, ...) or an app code (OFFLINE, ...). */
-  code: z.string(),
-  message: z.string(),
-  /** The HTTP status when the error came from the service. */
-  status: z.number().optional(),
-  details: z.unknown().optional(),
-  /**
-   * The service operation that answered with this error (an OperationName), when it was the
-   * service's answer: the screens word the headline for that operation and code.
-   */
-  operation: z.string().optional(),
-})
+export const bridgeErrorSchema = z.lazy(() =>
+  z.object({
+    /** A service code (VALIDATION_ERROR, UNAUTHORIZED, ...) or an app code (OFFLINE, ...). */
+    code: z.string(),
+    message: z.string(),
+    /** The HTTP status when the error came from the service. */
+    status: z.number().optional(),
+    details: z.unknown().optional(),
+    /**
+     * The service operation that answered with this error (an OperationName), when it was the
+     * service's answer: the screens word the headline for that operation and code.
+     */
+    operation: z.string().optional(),
+  }),
+)
 export type BridgeError = z.infer<typeof bridgeErrorSchema>
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError }
@@ -57,7 +59,9 @@ export function fail(error: BridgeError): Result<never> {
   return { ok: false, error }
 }
 
-export const resultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: bridgeErrorSchema }),
-])
+export const resultSchema = z.lazy(() =>
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), value: z.unknown() }),
+    z.object({ ok: z.literal(false), error: bridgeErrorSchema }),
+  ]),
+)

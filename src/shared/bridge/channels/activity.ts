@@ -29,7 +29,7 @@ export const activityChannels = {
    * main to a file the user chose (desktop) or to the downloads folder (web mode). `path` is
    * null when the user cancelled the save dialog.
    */
-  'activity.export': {
+  'activity.export': () => ({
     input: activityFilterSchema.extend({ format: z.enum(AUDIT_EXPORT_FORMATS) }),
     output: z.object({
       path: z.string().nullable(),
@@ -37,5 +37,5 @@ export const activityChannels = {
       sha256: z.string().nullable(),
       rows: z.number(),
     }),
-  },
+  }),
 } as const

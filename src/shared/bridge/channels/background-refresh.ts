@@ -11,17 +11,19 @@ import { z } from 'zod'
 /** The Expiring list's route (the Overview's screens, src/renderer/src/features/overview). */
 export const EXPIRING_ROUTE_HASH = '#/expiring'
 
-export const expirySummarySchema = z.object({
-  title: z.string().max(200),
-  body: z.string().max(2000),
-  /** Certificates the summary tells of. */
-  count: z.int().min(1),
-})
+export const expirySummarySchema = z.lazy(() =>
+  z.object({
+    title: z.string().max(200),
+    body: z.string().max(2000),
+    /** Certificates the summary tells of. */
+    count: z.int().min(1),
+  }),
+)
 export type ExpirySummary = z.infer<typeof expirySummarySchema>
 
 export const backgroundRefreshEvents = {
   /** Web mode: one summary per refresh, for the browser's Notification API. */
-  'expiry.notification': expirySummarySchema,
+  'expiry.notification': () => expirySummarySchema,
   /** Desktop: the user clicked the system notification; the renderer opens the Expiring list. */
-  'expiry.open': z.object({}),
+  'expiry.open': () => z.object({}),
 } as const

@@ -18,36 +18,40 @@ import { id, profileId } from '../common'
 const uuid = z.uuid({ error: 'Enter a folder id (a UUID)' })
 
 /** Filters of op 16, sent to the service and applied to the cache when offline. */
-export const certificateFilterSchema = z.object({
-  type: z.string().trim().max(100).optional(),
-  status: z.string().trim().max(100).optional(),
-  search: z.string().trim().max(500).optional(),
-  showSystem: z.boolean().optional(),
-})
+export const certificateFilterSchema = z.lazy(() =>
+  z.object({
+    type: z.string().trim().max(100).optional(),
+    status: z.string().trim().max(100).optional(),
+    search: z.string().trim().max(500).optional(),
+    showSystem: z.boolean().optional(),
+  }),
+)
 export type CertificateFilter = z.infer<typeof certificateFilterSchema>
 
 /** The certificates screen's filter when it opens: system certificates hidden. */
 export const OPENING_CERTIFICATE_FILTER: CertificateFilter = Object.freeze({ showSystem: false })
 
 /** One line of the list: what the table, the counts and the folder tree need. */
-export const certificateRowSchema = z.object({
-  id,
-  name: z.string(),
-  type: z.string().nullable(),
-  status: z.string().nullable(),
-  folderId: z.string().nullable(),
-  /** Folder names from the top, as the service sent them; [] when none (or not sent). */
-  folderPath: z.array(z.string()),
-  commonName: z.string().nullable(),
-  /** ISO 8601, from the service's `notAfter` (or `expiresAt`/`validTo`). */
-  notAfter: z.string().nullable(),
-  isSystem: z.boolean(),
-  hasPrivateKey: z.boolean().nullable(),
-})
+export const certificateRowSchema = z.lazy(() =>
+  z.object({
+    id,
+    name: z.string(),
+    type: z.string().nullable(),
+    status: z.string().nullable(),
+    folderId: z.string().nullable(),
+    /** Folder names from the top, as the service sent them; [] when none (or not sent). */
+    folderPath: z.array(z.string()),
+    commonName: z.string().nullable(),
+    /** ISO 8601, from the service's `notAfter` (or `expiresAt`/`validTo`). */
+    notAfter: z.string().nullable(),
+    isSystem: z.boolean(),
+    hasPrivateKey: z.boolean().nullable(),
+  }),
+)
 export type CertificateRow = z.infer<typeof certificateRowSchema>
 
 /** A folder seen in certificate data: its id and the names from the top down to it. */
-export const certificateFolderSchema = z.object({ id, path: z.array(z.string()) })
+export const certificateFolderSchema = z.lazy(() => z.object({ id, path: z.array(z.string()) }))
 export type CertificateFolder = z.infer<typeof certificateFolderSchema>
 
 /**
@@ -56,41 +60,47 @@ export type CertificateFolder = z.infer<typeof certificateFolderSchema>
  * the app's bound on pages, or with `meta.total` disagreeing with what arrived. The screen says
  * so rather than show a part as the whole.
  */
-export const listCompletenessSchema = z.object({
-  reason: z.enum(['page-bound', 'total-mismatch']),
-  /** Distinct certificates that arrived. */
-  received: z.int().nonnegative(),
-  /** The service's `meta.total`, or the least the walk proves exists; null when unknown. */
-  expected: z.int().nonnegative().nullable(),
-  /** Pages asked for. */
-  pages: z.int().nonnegative(),
-  /** In words, for the screen: "57 of at least 60: the service stopped answering pages". */
-  message: z.string(),
-})
+export const listCompletenessSchema = z.lazy(() =>
+  z.object({
+    reason: z.enum(['page-bound', 'total-mismatch']),
+    /** Distinct certificates that arrived. */
+    received: z.int().nonnegative(),
+    /** The service's `meta.total`, or the least the walk proves exists; null when unknown. */
+    expected: z.int().nonnegative().nullable(),
+    /** Pages asked for. */
+    pages: z.int().nonnegative(),
+    /** In words, for the screen: "57 of at least 60: the service stopped answering pages". */
+    message: z.string(),
+  }),
+)
 export type ListCompleteness = z.infer<typeof listCompletenessSchema>
 
-export const certificateListSchema = z.object({
-  rows: z.array(certificateRowSchema),
-  /** Every folder seen in this profile's cached certificates (whatever the filter). */
-  folders: z.array(certificateFolderSchema),
-  fetchedAt: z.number().nullable(),
-  /** The last refresh's note on a list that may be incomplete (kept in the cache with it). */
-  completeness: listCompletenessSchema.nullable(),
-  offline: z.boolean(),
-  error: bridgeErrorSchema.nullable(),
-  /**
-   * Set when `rows` are only the first of this many (certificates.cached asked for `first`):
-   * read the list again without it for the rest.
-   */
-  firstOf: z.int().nonnegative().optional(),
-})
+export const certificateListSchema = z.lazy(() =>
+  z.object({
+    rows: z.array(certificateRowSchema),
+    /** Every folder seen in this profile's cached certificates (whatever the filter). */
+    folders: z.array(certificateFolderSchema),
+    fetchedAt: z.number().nullable(),
+    /** The last refresh's note on a list that may be incomplete (kept in the cache with it). */
+    completeness: listCompletenessSchema.nullable(),
+    offline: z.boolean(),
+    error: bridgeErrorSchema.nullable(),
+    /**
+     * Set when `rows` are only the first of this many (certificates.cached asked for `first`):
+     * read the list again without it for the rest.
+     */
+    firstOf: z.int().nonnegative().optional(),
+  }),
+)
 export type CertificateList = z.infer<typeof certificateListSchema>
 
 /** The first screenful of the active profile's list (certificates.firstScreenful). */
-const activeFirstScreenfulSchema = z.object({
-  profileId: id.nullable(),
-  list: certificateListSchema.nullable(),
-})
+const activeFirstScreenfulSchema = z.lazy(() =>
+  z.object({
+    profileId: id.nullable(),
+    list: certificateListSchema.nullable(),
+  }),
+)
 export type ActiveFirstScreenful = z.infer<typeof activeFirstScreenfulSchema>
 
 /** The most rows a first screenful may ask for. */
@@ -100,30 +110,36 @@ export const MAX_FIRST_ROWS = 1000
  * The first rows of the list in its default order (name, then id: certificate-order.ts), as
  * the screen sorts them in `locale`: what the screen paints while the whole list is read.
  */
-const firstRowsSchema = z.object({
-  count: z.int().min(1).max(MAX_FIRST_ROWS),
-  locale: z.string().min(1).max(100).refine(isLocaleTag, { error: 'Not a locale tag' }),
-})
+const firstRowsSchema = z.lazy(() =>
+  z.object({
+    count: z.int().min(1).max(MAX_FIRST_ROWS),
+    locale: z.string().min(1).max(100).refine(isLocaleTag, { error: 'Not a locale tag' }),
+  }),
+)
 
 /** Read from an X.509 certificate itself (node:crypto), never from what a service claims. */
-export const certificateFactsSchema = z.object({
-  subject: z.string(),
-  issuer: z.string(),
-  subjectAltNames: z.array(z.string()),
-  notBefore: z.string(),
-  notAfter: z.string(),
-  serialNumber: z.string(),
-  fingerprintSha256: z.string(),
-  keyAlgorithm: z.string(),
-  selfSigned: z.boolean(),
-})
+export const certificateFactsSchema = z.lazy(() =>
+  z.object({
+    subject: z.string(),
+    issuer: z.string(),
+    subjectAltNames: z.array(z.string()),
+    notBefore: z.string(),
+    notAfter: z.string(),
+    serialNumber: z.string(),
+    fingerprintSha256: z.string(),
+    keyAlgorithm: z.string(),
+    selfSigned: z.boolean(),
+  }),
+)
 export type CertificateFacts = z.infer<typeof certificateFactsSchema>
 
 /** A PEM the user pasted, dropped or picked in a file input; or one main read from a dialog. */
-export const pemSourceSchema = z.union([
-  z.object({ pem: z.string().max(1_048_576, 'At most 1 MiB of PEM text') }),
-  z.object({ stagedId: id }),
-])
+export const pemSourceSchema = z.lazy(() =>
+  z.union([
+    z.object({ pem: z.string().max(1_048_576, 'At most 1 MiB of PEM text') }),
+    z.object({ stagedId: id }),
+  ]),
+)
 export type PemSource = z.infer<typeof pemSourceSchema>
 
 export const UPLOAD_FIELDS = [
@@ -135,10 +151,12 @@ export const UPLOAD_FIELDS = [
 ] as const
 export type UploadField = (typeof UPLOAD_FIELDS)[number]
 
-export const uploadIssueSchema = z.object({
-  field: z.enum(UPLOAD_FIELDS),
-  message: z.string(),
-})
+export const uploadIssueSchema = z.lazy(() =>
+  z.object({
+    field: z.enum(UPLOAD_FIELDS),
+    message: z.string(),
+  }),
+)
 export type UploadIssue = z.infer<typeof uploadIssueSchema>
 
 export const uploadMaterialSchema = z.object({
@@ -147,18 +165,20 @@ export const uploadMaterialSchema = z.object({
   chain: pemSourceSchema.optional(),
 })
 
-export const uploadCheckSchema = z.object({
-  /** Blocking: nothing is sent while there is one. */
-  problems: z.array(uploadIssueSchema),
-  /** Shown, not blocking (expired, expiring soon, not yet valid). */
-  warnings: z.array(uploadIssueSchema),
-  /** The leaf, when it parses. */
-  preview: certificateFactsSchema.nullable(),
-  /** Certificates in the chain (after the leaf), in the order given. */
-  chain: z.array(z.object({ subject: z.string(), issuer: z.string(), notAfter: z.string() })),
-  /** PKCS#8 "ENCRYPTED PRIVATE KEY" or a legacy "Proc-Type: 4,ENCRYPTED" key. */
-  encryptedKey: z.boolean(),
-})
+export const uploadCheckSchema = z.lazy(() =>
+  z.object({
+    /** Blocking: nothing is sent while there is one. */
+    problems: z.array(uploadIssueSchema),
+    /** Shown, not blocking (expired, expiring soon, not yet valid). */
+    warnings: z.array(uploadIssueSchema),
+    /** The leaf, when it parses. */
+    preview: certificateFactsSchema.nullable(),
+    /** Certificates in the chain (after the leaf), in the order given. */
+    chain: z.array(z.object({ subject: z.string(), issuer: z.string(), notAfter: z.string() })),
+    /** PKCS#8 "ENCRYPTED PRIVATE KEY" or a legacy "Proc-Type: 4,ENCRYPTED" key. */
+    encryptedKey: z.boolean(),
+  }),
+)
 export type UploadCheck = z.infer<typeof uploadCheckSchema>
 
 /** Export formats: the file each makes, for people, and whether a passphrase is offered. */
@@ -238,33 +258,33 @@ export const certificateChannels = {
    * `first`, only that many rows of it when it holds more (the answer's `firstOf` says how many
    * it holds): the screen the app opens on paints them before the whole list is read.
    */
-  'certificates.cached': {
+  'certificates.cached': () => ({
     input: profileId.extend({
       filter: certificateFilterSchema.default({}),
       first: firstRowsSchema.optional(),
     }),
     output: certificateListSchema,
-  },
+  }),
   /**
    * The first screenful of the active profile's cached list (the screen's first filter), for
    * the app opening on the certificates screen: asked for with the app's first calls, before
    * profiles.list has said which profile is active, instead of one round trip after it.
    * `profileId` null: no profile is active (and `list` is null).
    */
-  'certificates.firstScreenful': {
+  'certificates.firstScreenful': () => ({
     input: z.object({ first: firstRowsSchema }),
     output: activeFirstScreenfulSchema,
-  },
+  }),
   /**
    * Every page of op 16 with the filter; the cache takes the answer in; returns the cached list
    * (with offline: true and the cached rows when the service cannot be reached).
    */
-  'certificates.refresh': {
+  'certificates.refresh': () => ({
     input: profileId.extend({ filter: certificateFilterSchema.default({}) }),
     output: certificateListSchema,
-  },
+  }),
   /** One certificate: every field the service sent (cached), and facts from its PEM. */
-  'certificates.details': {
+  'certificates.details': () => ({
     input: profileId.extend({ id, readPem: z.boolean().default(true) }),
     output: z.object({
       item: z.record(z.string(), z.unknown()).nullable(),
@@ -272,34 +292,34 @@ export const certificateChannels = {
       /** Why facts are missing (offline, the export refused...). */
       factsError: bridgeErrorSchema.nullable(),
     }),
-  },
+  }),
   /** Op 10. */
-  'certificates.move': {
+  'certificates.move': () => ({
     input: profileId.extend({ ids: z.array(id).min(1).max(10_000), folderId: uuid.nullable() }),
     output: z.object({ moved: z.number() }),
-  },
+  }),
   /** Op 3; parentId null moves the folder to the top level. */
-  'certificates.moveFolder': {
+  'certificates.moveFolder': () => ({
     input: profileId.extend({ folderId: uuid, parentId: uuid.nullable() }),
     output: z.object({ folder: z.record(z.string(), z.unknown()) }),
-  },
+  }),
   /** The local checks of an upload (parse, key match, chain order, expiry); no service call. */
-  'certificates.checkUpload': { input: uploadMaterialSchema, output: uploadCheckSchema },
+  'certificates.checkUpload': () => ({ input: uploadMaterialSchema, output: uploadCheckSchema }),
   /** Electron: an open dialog run by main; the file stays in main, staged under an id. */
-  'certificates.chooseFile': {
+  'certificates.chooseFile': () => ({
     input: z.object({ field: z.enum(['certificatePem', 'privateKeyPem', 'chainPem']) }),
     output: z.object({ stagedId: id, fileName: z.string() }).nullable(),
-  },
+  }),
   /** Op 7, after the same local checks (refused with their reasons before anything is sent). */
-  'certificates.upload': {
+  'certificates.upload': () => ({
     input: profileId.extend(uploadMaterialSchema.shape).extend({
       name: z.string().trim().min(1, 'Enter a name').max(200),
       folderId: uuid.nullable(),
     }),
     output: z.object({ item: z.record(z.string(), z.unknown()) }),
-  },
+  }),
   /** Op 12, written to disk by main. Only the file's path, size and SHA-256 come back. */
-  'certificates.export': {
+  'certificates.export': () => ({
     input: profileId.extend({
       id,
       format: z.enum(EXPORT_FORMATS),
@@ -314,7 +334,7 @@ export const certificateChannels = {
       })
       /** null: the user cancelled the save dialog. */
       .nullable(),
-  },
+  }),
 } as const
 
 export const certificateEvents = {} as const

@@ -18,18 +18,20 @@ export const LIST_MAX_WINDOW = 500
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const sortField = z.string().regex(/^[^"\\\u0000-\u001f]{1,100}$/, 'Not a field name')
 
-export const listWindowInput = z.object({
-  profileId: id,
-  offset: z.int().min(0).default(0),
-  limit: z.int().min(1).max(LIST_MAX_WINDOW).default(100),
-  /** Rows whose id contains every word of it, case-insensitively ("llama 70b"). */
-  query: z.string().max(200).default(''),
-  /** By one field of the rows; null: the service's order. Missing values sort last. */
-  sort: z
-    .object({ field: sortField, direction: z.enum(['asc', 'desc']).default('asc') })
-    .nullable()
-    .default(null),
-})
+export const listWindowInput = z.lazy(() =>
+  z.object({
+    profileId: id,
+    offset: z.int().min(0).default(0),
+    limit: z.int().min(1).max(LIST_MAX_WINDOW).default(100),
+    /** Rows whose id contains every word of it, case-insensitively ("llama 70b"). */
+    query: z.string().max(200).default(''),
+    /** By one field of the rows; null: the service's order. Missing values sort last. */
+    sort: z
+      .object({ field: sortField, direction: z.enum(['asc', 'desc']).default('asc') })
+      .nullable()
+      .default(null),
+  }),
+)
 export type ListWindowInput = z.input<typeof listWindowInput>
 export type ListSort = z.output<typeof listWindowInput>['sort']
 
@@ -61,14 +63,14 @@ export type ModelWindow = z.output<typeof modelWindow>
 
 export const listChannels = {
   /** A window of the cached session list (op 1), with its counts. */
-  'sessions.window': { input: listWindowInput, output: sessionWindow },
+  'sessions.window': () => ({ input: listWindowInput, output: sessionWindow }),
   /**
    * Op 1 again, stored in the cache (cache.changed follows), answered with the first window.
    * Unreachable service: the cached window with offline: true.
    */
-  'sessions.fetch': { input: listWindowInput, output: sessionWindow },
+  'sessions.fetch': () => ({ input: listWindowInput, output: sessionWindow }),
   /** A window of the inference catalog last read (op 6). */
-  'inference.window': { input: listWindowInput, output: modelWindow },
+  'inference.window': () => ({ input: listWindowInput, output: modelWindow }),
   /** Reads the catalog (op 6) into main and answers with its first window. */
-  'inference.fetch': { input: listWindowInput, output: modelWindow },
+  'inference.fetch': () => ({ input: listWindowInput, output: modelWindow }),
 } as const

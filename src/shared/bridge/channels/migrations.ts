@@ -8,21 +8,22 @@ import { id, profileId } from '../common'
  * The deep link `infradesk://migrations/<id>/resolve` reaches the window as an event.
  */
 
-const resolveBody = operations.resolveMigration.body
-if (resolveBody === null) throw new Error('Op 13 takes a body')
-
 export const migrationChannels = {
   /** Op 13, recorded in the activity log with the side chosen and the resulting status. */
-  'migrations.resolve': {
-    input: profileId.extend({
-      id: operations.resolveMigration.params.shape.id.pipe(id),
-      authoritativeSide: resolveBody.shape.authoritativeSide,
-    }),
-    output: migrationSchema,
+  'migrations.resolve': () => {
+    const { params, body } = operations.resolveMigration
+    if (body === null) throw new Error('Op 13 takes a body')
+    return {
+      input: profileId.extend({
+        id: params.shape.id.pipe(id),
+        authoritativeSide: body.shape.authoritativeSide,
+      }),
+      output: migrationSchema,
+    }
   },
 } as const
 
 export const migrationEvents = {
   /** The desktop app was opened with `infradesk://migrations/<id>/resolve`. */
-  'migrations.openResolve': z.object({ id }),
+  'migrations.openResolve': () => z.object({ id }),
 } as const

@@ -27,16 +27,18 @@ export const proxyUrlSchema = z
   })
 
 /** What the form sends: a password left out keeps the stored one; an empty user removes it. */
-export const proxyInputSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('none') }),
-  z.object({ mode: z.literal('system') }),
-  z.object({
-    mode: z.literal('custom'),
-    url: proxyUrlSchema,
-    username: z.string().trim().max(256).default(''),
-    password: z.string().max(1024).optional(),
-  }),
-])
+export const proxyInputSchema = z.lazy(() =>
+  z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('none') }),
+    z.object({ mode: z.literal('system') }),
+    z.object({
+      mode: z.literal('custom'),
+      url: proxyUrlSchema,
+      username: z.string().trim().max(256).default(''),
+      password: z.string().max(1024).optional(),
+    }),
+  ]),
+)
 export type ProxyInput = z.input<typeof proxyInputSchema>
 
 /** The network fields `profiles.add` and `profiles.update` take beside the profile's own. */
@@ -46,39 +48,43 @@ export const profileNetworkInput = z.object({
   proxy: proxyInputSchema.optional(),
 })
 
-export const caCertificateSchema = z.object({
-  pem: z.string(),
-  subject: z.string(),
-  issuer: z.string(),
-  /** ISO 8601. */
-  validTo: z.string(),
-  /** `AB:CD:…`, as `openssl x509 -fingerprint -sha256` prints it. */
-  fingerprint256: z.string(),
-})
+export const caCertificateSchema = z.lazy(() =>
+  z.object({
+    pem: z.string(),
+    subject: z.string(),
+    issuer: z.string(),
+    /** ISO 8601. */
+    validTo: z.string(),
+    /** `AB:CD:…`, as `openssl x509 -fingerprint -sha256` prints it. */
+    fingerprint256: z.string(),
+  }),
+)
 export type CaCertificate = z.infer<typeof caCertificateSchema>
 
-export const profileNetworkSchema = z.object({
-  trustedCas: z.array(caCertificateSchema),
-  proxy: z.discriminatedUnion('mode', [
-    z.object({ mode: z.literal('none') }),
-    z.object({ mode: z.literal('system') }),
-    z.object({
-      mode: z.literal('custom'),
-      url: z.string(),
-      /** From the keychain; the password never leaves main. */
-      username: z.string(),
-      hasPassword: z.boolean(),
-    }),
-  ]),
-})
+export const profileNetworkSchema = z.lazy(() =>
+  z.object({
+    trustedCas: z.array(caCertificateSchema),
+    proxy: z.discriminatedUnion('mode', [
+      z.object({ mode: z.literal('none') }),
+      z.object({ mode: z.literal('system') }),
+      z.object({
+        mode: z.literal('custom'),
+        url: z.string(),
+        /** From the keychain; the password never leaves main. */
+        username: z.string(),
+        hasPassword: z.boolean(),
+      }),
+    ]),
+  }),
+)
 export type ProfileNetworkView = z.infer<typeof profileNetworkSchema>
 
 export const profileNetworkChannels = {
   /** The profile's proxy and trusted CAs, for its form. */
-  'profiles.network': { input: z.object({ id }), output: profileNetworkSchema },
+  'profiles.network': () => ({ input: z.object({ id }), output: profileNetworkSchema }),
   /** Checks a PEM file's text: CA certificates only; nothing is stored. */
-  'profiles.inspectCa': {
+  'profiles.inspectCa': () => ({
     input: z.object({ pem: pemText }),
     output: z.object({ certificates: z.array(caCertificateSchema) }),
-  },
+  }),
 } as const

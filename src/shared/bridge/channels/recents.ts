@@ -11,14 +11,14 @@ export const recentKind = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'A lowercas
 export const recentValue = z.string().trim().min(1).max(500)
 
 export const recentsChannels = {
-  'recents.list': {
+  'recents.list': () => ({
     input: z.object({ profileId: id, kind: recentKind, limit: z.int().min(1).max(50).default(10) }),
     output: z.array(z.string()),
-  },
-  'recents.remember': {
+  }),
+  'recents.remember': () => ({
     input: z.object({ profileId: id, kind: recentKind, value: recentValue }),
     output: z.null(),
-  },
+  }),
 } as const
 
 export const recentsEvents = {} as const

@@ -35,11 +35,11 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>
 
 export const settingsChannels = {
-  'settings.get': { input: empty, output: settingsSchema },
+  'settings.get': () => ({ input: empty, output: settingsSchema }),
   /** Patches the settings; main checks that downloadsDir is a writable folder. */
-  'settings.update': { input: settingsSchema.partial(), output: settingsSchema },
+  'settings.update': () => ({ input: settingsSchema.partial(), output: settingsSchema }),
 } as const
 
 export const settingsEvents = {
-  'settings.changed': settingsSchema,
+  'settings.changed': () => settingsSchema,
 } as const

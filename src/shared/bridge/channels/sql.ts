@@ -14,15 +14,17 @@ import { bridgeErrorSchema } from '../result'
 
 /** A cell as displayed: the value's exact text, or null for SQL NULL. */
 export const sqlCellSchema = z.string().nullable()
-export const sqlRowSchema = z.array(sqlCellSchema)
+export const sqlRowSchema = z.lazy(() => z.array(sqlCellSchema))
 
-export const sqlFieldSchema = z.object({
-  name: z.string(),
-  /** PostgreSQL's type name as the service reported it ("int8", "jsonb"); "" when unknown. */
-  dataType: z.string(),
-  /** How the grid shows it: numbers right-aligned, JSON opened pretty-printed. */
-  display: z.enum(['number', 'json', 'boolean', 'text']),
-})
+export const sqlFieldSchema = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    /** PostgreSQL's type name as the service reported it ("int8", "jsonb"); "" when unknown. */
+    dataType: z.string(),
+    /** How the grid shows it: numbers right-aligned, JSON opened pretty-printed. */
+    display: z.enum(['number', 'json', 'boolean', 'text']),
+  }),
+)
 export type SqlField = z.infer<typeof sqlFieldSchema>
 
 /** The most rows one call may ask for (a grid window, a copied range is done in main). */
@@ -35,43 +37,45 @@ export const SQL_MAX_ROWS = 100_000
 /** 1 MiB of SQL is far more than an editor holds and less than the web host's body limit. */
 const sqlText = z.string().min(1, 'Enter a statement').max(1_000_000)
 
-export const sqlResultMetaSchema = z.object({
-  resultId: z.string(),
-  /** The command tag: SELECT, UPDATE, CREATE TABLE... */
-  command: z.string(),
-  /** Rows the statement returned or affected, as the service counted them (null: not said). */
-  rowCount: z.number().nullable(),
-  /** Rows kept in main for the grid (at most maxRows). */
-  rows: z.number(),
-  fields: z.array(sqlFieldSchema),
-  /** The service stopped at maxRows: only the first `rows` rows are here. */
-  truncated: z.boolean(),
-  /** The maxRows sent (the tab's, or the service's bound when lower); null: the service's default. */
-  maxRows: z.number().nullable(),
-  /**
-   * Set when this service holds op 5 to fewer rows than the tab asked (it refused more with
-   * VALIDATION_ERROR on maxRows, and the app remembers its bound per profile): the run asked
-   * `max`. The screen says "this service returns at most `max` rows per statement".
-   */
-  rowLimit: z.object({ max: z.number(), asked: z.number() }).nullable(),
-  /** What the app read in a way the user should know of: the answer's shape, a refused maxRows. */
-  notes: z.array(z.string()),
-  /** The service's own time for the statement, when it says. */
-  durationMs: z.number().nullable(),
-  /** Run to answer, measured in main (network and parsing included). */
-  elapsedMs: z.number(),
-  /** Of elapsedMs, the time main spent parsing the answer. */
-  parseMs: z.number(),
-  /** When the service's answer was fully read (epoch ms, sub-ms precision), for timings. */
-  receivedAt: z.number(),
-  /**
-   * False while main is still parsing the rest of a big answer (rows and truncated are then
-   * the service's count within maxRows); `sql.result.completed` follows with the exact ones.
-   */
-  complete: z.boolean(),
-  /** The first window of rows, so the grid paints without a second round trip. */
-  firstRows: z.array(sqlRowSchema),
-})
+export const sqlResultMetaSchema = z.lazy(() =>
+  z.object({
+    resultId: z.string(),
+    /** The command tag: SELECT, UPDATE, CREATE TABLE... */
+    command: z.string(),
+    /** Rows the statement returned or affected, as the service counted them (null: not said). */
+    rowCount: z.number().nullable(),
+    /** Rows kept in main for the grid (at most maxRows). */
+    rows: z.number(),
+    fields: z.array(sqlFieldSchema),
+    /** The service stopped at maxRows: only the first `rows` rows are here. */
+    truncated: z.boolean(),
+    /** The maxRows sent (the tab's, or the service's bound when lower); null: the service's default. */
+    maxRows: z.number().nullable(),
+    /**
+     * Set when this service holds op 5 to fewer rows than the tab asked (it refused more with
+     * VALIDATION_ERROR on maxRows, and the app remembers its bound per profile): the run asked
+     * `max`. The screen says "this service returns at most `max` rows per statement".
+     */
+    rowLimit: z.object({ max: z.number(), asked: z.number() }).nullable(),
+    /** What the app read in a way the user should know of: the answer's shape, a refused maxRows. */
+    notes: z.array(z.string()),
+    /** The service's own time for the statement, when it says. */
+    durationMs: z.number().nullable(),
+    /** Run to answer, measured in main (network and parsing included). */
+    elapsedMs: z.number(),
+    /** Of elapsedMs, the time main spent parsing the answer. */
+    parseMs: z.number(),
+    /** When the service's answer was fully read (epoch ms, sub-ms precision), for timings. */
+    receivedAt: z.number(),
+    /**
+     * False while main is still parsing the rest of a big answer (rows and truncated are then
+     * the service's count within maxRows); `sql.result.completed` follows with the exact ones.
+     */
+    complete: z.boolean(),
+    /** The first window of rows, so the grid paints without a second round trip. */
+    firstRows: z.array(sqlRowSchema),
+  }),
+)
 export type SqlResultMeta = z.infer<typeof sqlResultMetaSchema>
 
 /** Where a statement runs and how it is guarded. */
@@ -104,53 +108,65 @@ export const sqlTabSchema = z.object({
 })
 export type SqlTab = z.infer<typeof sqlTabSchema>
 
-export const sqlHistoryEntrySchema = z.object({
-  id: z.number(),
-  profileId: z.string(),
-  databaseId: z.string(),
-  sql: z.string(),
-  /** Epoch ms. */
-  startedAt: z.number(),
-  /** Run to answer, ms. */
-  durationMs: z.number(),
-  rowCount: z.number().nullable(),
-  command: z.string().nullable(),
-  outcome: z.enum(['success', 'error', 'cancelled']),
-  errorCode: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-})
+export const sqlHistoryEntrySchema = z.lazy(() =>
+  z.object({
+    id: z.number(),
+    profileId: z.string(),
+    databaseId: z.string(),
+    sql: z.string(),
+    /** Epoch ms. */
+    startedAt: z.number(),
+    /** Run to answer, ms. */
+    durationMs: z.number(),
+    rowCount: z.number().nullable(),
+    command: z.string().nullable(),
+    outcome: z.enum(['success', 'error', 'cancelled']),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+  }),
+)
 export type SqlHistoryEntry = z.infer<typeof sqlHistoryEntrySchema>
 
-export const sqlColumnInfoSchema = z.object({
-  name: z.string(),
-  dataType: z.string(),
-  nullable: z.boolean(),
-})
-export const sqlRelationSchema = z.object({
-  name: z.string(),
-  kind: z.enum(['table', 'view', 'materialized view', 'foreign table', 'other']),
-  columns: z.array(sqlColumnInfoSchema),
-})
-export const sqlSchemaTreeSchema = z.object({
-  schemas: z.array(z.object({ name: z.string(), relations: z.array(sqlRelationSchema) })),
-})
+export const sqlColumnInfoSchema = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    dataType: z.string(),
+    nullable: z.boolean(),
+  }),
+)
+export const sqlRelationSchema = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    kind: z.enum(['table', 'view', 'materialized view', 'foreign table', 'other']),
+    columns: z.array(sqlColumnInfoSchema),
+  }),
+)
+export const sqlSchemaTreeSchema = z.lazy(() =>
+  z.object({
+    schemas: z.array(z.object({ name: z.string(), relations: z.array(sqlRelationSchema) })),
+  }),
+)
 export type SqlSchemaTree = z.infer<typeof sqlSchemaTreeSchema>
 
-const cachedSchema = z.object({
-  tree: sqlSchemaTreeSchema.nullable(),
-  /** When it was read from the database (epoch ms); null when never. */
-  fetchedAt: z.number().nullable(),
-})
+const cachedSchema = z.lazy(() =>
+  z.object({
+    tree: sqlSchemaTreeSchema.nullable(),
+    /** When it was read from the database (epoch ms); null when never. */
+    fetchedAt: z.number().nullable(),
+  }),
+)
 
 /** A row of a comparison: the row's cells (the new ones; a removed row's old ones). */
-export const sqlDiffRowSchema = z.object({
-  kind: z.enum(['added', 'removed', 'changed']),
-  cells: z.array(sqlCellSchema),
-  /** A changed row's pinned cells, so the grid can show what each changed cell was. */
-  previous: z.array(sqlCellSchema).nullable(),
-  /** A changed row's columns whose text differs. */
-  changed: z.array(z.number()),
-})
+export const sqlDiffRowSchema = z.lazy(() =>
+  z.object({
+    kind: z.enum(['added', 'removed', 'changed']),
+    cells: z.array(sqlCellSchema),
+    /** A changed row's pinned cells, so the grid can show what each changed cell was. */
+    previous: z.array(sqlCellSchema).nullable(),
+    /** A changed row's columns whose text differs. */
+    changed: z.array(z.number()),
+  }),
+)
 export type SqlDiffRow = z.infer<typeof sqlDiffRowSchema>
 
 export const SQL_COPY_FORMATS = ['tsv', 'csv', 'json', 'markdown'] as const
@@ -158,48 +174,51 @@ export const SQL_SAVE_FORMATS = ['csv', 'json'] as const
 
 export const sqlChannels = {
   /** Runs one statement (op 5): the meta and first rows; the rest stays in main. */
-  'sql.run': {
+  'sql.run': () => ({
     input: runTarget.extend({
       sql: sqlText,
       maxRows: z.int().min(1).max(SQL_MAX_ROWS),
     }),
     output: sqlResultMetaSchema,
-  },
+  }),
   /**
    * EXPLAIN (FORMAT JSON) of one statement; with `analyze` the statement runs, and counts as
    * the write it is. The plan comes back as PostgreSQL's JSON.
    */
-  'sql.explain': {
+  'sql.explain': () => ({
     input: runTarget.extend({ sql: sqlText, analyze: z.boolean().default(false) }),
     output: z.object({ plan: z.unknown(), elapsedMs: z.number() }),
-  },
+  }),
   /** Aborts the run's request. The service has no cancel: the statement may still finish. */
-  'sql.cancel': { input: z.object({ runId: id }), output: z.object({ cancelled: z.boolean() }) },
+  'sql.cancel': () => ({
+    input: z.object({ runId: id }),
+    output: z.object({ cancelled: z.boolean() }),
+  }),
   /** A window of a kept result's rows, in its current sort order. */
-  'sql.rows': {
+  'sql.rows': () => ({
     input: z.object({
       resultId: id,
       offset: z.int().min(0),
       limit: z.int().min(1).max(SQL_MAX_WINDOW),
     }),
     output: z.object({ offset: z.number(), rows: z.array(sqlRowSchema) }),
-  },
+  }),
   /** One cell's whole value (the grid's text may be clipped), for the value panel. */
-  'sql.cell': {
+  'sql.cell': () => ({
     input: z.object({ resultId: id, row: z.int().min(0), column: z.int().min(0) }),
     output: z.object({ value: sqlCellSchema }),
-  },
+  }),
   /** Sorts the kept rows by one column (null: back to the service's order). */
-  'sql.sort': {
+  'sql.sort': () => ({
     input: z.object({
       resultId: id,
       column: z.int().min(0).nullable(),
       direction: z.enum(['asc', 'desc']).default('asc'),
     }),
     output: z.null(),
-  },
+  }),
   /** Rows [from, to) in display order, or all of them, as text for the clipboard. */
-  'sql.copy': {
+  'sql.copy': () => ({
     input: z.object({
       resultId: id,
       format: z.enum(SQL_COPY_FORMATS),
@@ -207,22 +226,22 @@ export const sqlChannels = {
       headers: z.boolean().default(true),
     }),
     output: z.object({ text: z.string(), rows: z.number() }),
-  },
+  }),
   /**
    * Saves the whole kept result as CSV or JSON, streamed through the atomic writer: the
    * downloads folder in web mode, a save dialog on the desktop (path null: cancelled there).
    */
-  'sql.save': {
+  'sql.save': () => ({
     input: z.object({ profileId: id, resultId: id, format: z.enum(SQL_SAVE_FORMATS) }),
     output: z.object({ path: z.string().nullable(), bytes: z.number(), rows: z.number() }),
-  },
+  }),
   /**
    * Compares two kept results with the same columns by a key column, in main's SQL worker
    * (issue 22): the new result `after` against the pinned `before`. The comparison is kept
    * under `comparisonId` (released with `sql.release`); its rows are read by window. Refused
    * with COMPARE_REFUSED when the columns differ or the key is NULL or repeats.
    */
-  'sql.compare': {
+  'sql.compare': () => ({
     input: z.object({
       comparisonId: id,
       before: id,
@@ -235,36 +254,39 @@ export const sqlChannels = {
       changed: z.number(),
       unchanged: z.number(),
     }),
-  },
+  }),
   /** A window of a comparison's rows: changed and added in the new result's order, then removed. */
-  'sql.compare.rows': {
+  'sql.compare.rows': () => ({
     input: z.object({
       comparisonId: id,
       offset: z.int().min(0),
       limit: z.int().min(1).max(SQL_MAX_WINDOW),
     }),
     output: z.object({ offset: z.number(), rows: z.array(sqlDiffRowSchema) }),
-  },
+  }),
   /** Drops kept results and comparisons (a new run in the tab, or the tab closed). */
-  'sql.release': { input: z.object({ resultIds: z.array(id).max(1000) }), output: z.null() },
+  'sql.release': () => ({
+    input: z.object({ resultIds: z.array(id).max(1000) }),
+    output: z.null(),
+  }),
 
-  'sql.schema.cached': {
+  'sql.schema.cached': () => ({
     input: z.object({ profileId: id, databaseId: id }),
     output: cachedSchema,
-  },
+  }),
   /** Reads schemas, tables, views and columns through op 5 and caches them. */
-  'sql.schema.refresh': {
+  'sql.schema.refresh': () => ({
     input: z.object({ profileId: id, databaseId: id }),
     output: cachedSchema,
-  },
+  }),
 
-  'sql.tabs.list': { input: z.object({ profileId: id }), output: z.array(sqlTabSchema) },
+  'sql.tabs.list': () => ({ input: z.object({ profileId: id }), output: z.array(sqlTabSchema) }),
   /** Creates or updates a tab (its text is saved as the user types, debounced). */
-  'sql.tabs.save': { input: sqlTabSchema.omit({ updatedAt: true }), output: sqlTabSchema },
+  'sql.tabs.save': () => ({ input: sqlTabSchema.omit({ updatedAt: true }), output: sqlTabSchema }),
   /** Closes a tab: it is forgotten, and its kept results released. */
-  'sql.tabs.close': { input: z.object({ id }), output: z.null() },
+  'sql.tabs.close': () => ({ input: z.object({ id }), output: z.null() }),
 
-  'sql.history.list': {
+  'sql.history.list': () => ({
     input: z.object({
       profileId: id,
       databaseId: z.string().max(200).optional(),
@@ -272,21 +294,22 @@ export const sqlChannels = {
       limit: z.int().min(1).max(1000).default(200),
     }),
     output: z.array(sqlHistoryEntrySchema),
-  },
+  }),
 } as const
 
 export const sqlEvents = {
   /** The rest of a big answer was parsed (or could not be): the exact counts, or the error. */
-  'sql.result.completed': z.object({
-    resultId: z.string(),
-    rows: z.number(),
-    rowCount: z.number().nullable(),
-    truncated: z.boolean(),
-    durationMs: z.number().nullable(),
-    elapsedMs: z.number(),
-    parseMs: z.number(),
-    error: bridgeErrorSchema.nullable(),
-  }),
+  'sql.result.completed': () =>
+    z.object({
+      resultId: z.string(),
+      rows: z.number(),
+      rowCount: z.number().nullable(),
+      truncated: z.boolean(),
+      durationMs: z.number().nullable(),
+      elapsedMs: z.number(),
+      parseMs: z.number(),
+      error: bridgeErrorSchema.nullable(),
+    }),
 } as const
 
 /** Bridge error codes of this area (beside the service's and APP_ERROR_CODES). */
