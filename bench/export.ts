@@ -34,6 +34,7 @@ import { startSandbox } from '../test/e2e/support/processes'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { pinProcess, pinProcessTree, splitCores } from './cores'
+import { oneThreadDownload } from './one-thread-download'
 import type { Bench, BenchResult, Figure } from './support'
 import { median, round } from './support'
 
@@ -104,6 +105,8 @@ interface Pair {
   /** Until the last byte was written, before fsync, the checks and the rename. */
   appLastByteMs: number
   rssGrowth: number
+  /** One thread reads, writes, hashes and fsyncs (bench/one-thread-download.ts). */
+  floorMs: number
 }
 
 async function downloadPair(
@@ -123,6 +126,12 @@ async function downloadPair(
   rmSync(curlFile)
 
   const app = await appDownload(client, exported, work, name)
+  const floorFile = join(work, `floor-${name}.tar.gz`)
+  const floor = await oneThreadDownload(url, floorFile)
+  if (floor.size !== size || floor.sha256 !== exported.sha256) {
+    throw new Error('the floor download wrote a wrong file')
+  }
+  rmSync(floorFile)
   return {
     curlMs: curl.ms,
     curlCpu: curl.cpuSeconds,
@@ -133,6 +142,7 @@ async function downloadPair(
     appMainCpu: app.mainCpuSeconds,
     appLastByteMs: app.lastByteMs,
     rssGrowth: app.rssGrowth,
+    floorMs: floor.ms,
   }
 }
 
@@ -422,7 +432,7 @@ async function run(): Promise<BenchResult> {
         )
         pairs.push(pair)
         console.log(
-          `${label}, run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, curl + sync ${mibps(pair.curlSyncMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s, RSS +${round(pair.rssGrowth / MIB)} MiB; CPU s/GiB curl ${perGiB(pair.curlCpu)}, curl + sync ${perGiB(pair.curlSyncCpu)}, app ${perGiB(pair.appCpu)} (main thread ${perGiB(pair.appMainCpu)})`,
+          `${label}, run ${index + 1}: curl ${mibps(pair.curlMs)} MiB/s, curl + sync ${mibps(pair.curlSyncMs)} MiB/s, app ${mibps(pair.appMs)} MiB/s, one-thread floor ${mibps(pair.floorMs)} MiB/s, RSS +${round(pair.rssGrowth / MIB)} MiB; CPU s/GiB curl ${perGiB(pair.curlCpu)}, curl + sync ${perGiB(pair.curlSyncCpu)}, app ${perGiB(pair.appCpu)} (main thread ${perGiB(pair.appMainCpu)})`,
         )
       }
       return pairs
@@ -464,6 +474,18 @@ async function run(): Promise<BenchResult> {
         name: 'ratio app / (curl -o + sync)',
         unit: 'x',
         value: round(median(valuesOf(pinned, 'curlSyncMs')) / median(valuesOf(pinned, 'appMs')), 3),
+        runs: pinned.length,
+      },
+      {
+        name: 'floor: one thread reads, writes, hashes, fsyncs (no hand-off): throughput',
+        unit: 'MiB/s',
+        value: mibps(median(valuesOf(pinned, 'floorMs'))),
+        runs: pinned.length,
+      },
+      {
+        name: 'ratio floor / curl (what any verifying design can reach here)',
+        unit: 'x',
+        value: round(median(valuesOf(pinned, 'curlMs')) / median(valuesOf(pinned, 'floorMs')), 3),
         runs: pinned.length,
       },
       {

@@ -46,7 +46,7 @@ const MAX_NUMBERED = 9999
  * is still arriving, instead of leaving the commit's fsync a gigabyte to flush at the end
  * (about 0.7 s per GiB here, all of it after the last byte).
  */
-const FLUSH_EVERY_BYTES = 32 * 1024 * 1024
+export const FLUSH_EVERY_BYTES = 32 * 1024 * 1024
 
 /** A file being written; becomes visible under its name only on `commit`. */
 export class AtomicFile {
