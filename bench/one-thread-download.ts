@@ -7,17 +7,18 @@
  * to curl -o (which syncs nothing) into what the hash and durability cost here (this floor's gap) and
  * what the app's design adds (its distance to this floor): bench/README.md, `export`, stop 30.
  *
- * Plain HTTP/1.1 GET over loopback with a Content-Length body (what the sandbox sends); not
- * the app's transport, and not for anything but this bench.
+ * A plain HTTP/1.1 GET over loopback, its answer read by the app's own parser
+ * (`Http1ResponseParser`, which the app's transport feeds the same way); not the app's
+ * transport, and not for anything but this bench.
  */
 import { createHash } from 'node:crypto'
 import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs'
 import net from 'node:net'
 import { performance } from 'node:perf_hooks'
+import { Http1ResponseParser } from '../src/main/api/http1-response'
 import { FLUSH_EVERY_BYTES } from '../src/main/transfers/atomic-file'
 
 const READ_BYTES = 256 * 1024
-const HEAD_END = Buffer.from('\r\n\r\n')
 
 export interface OneThreadDownload {
   ms: number
@@ -32,31 +33,47 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
   const fd = openSync(file, 'w', 0o600)
   const hash = createHash('sha256')
   const start = performance.now()
-  let head: Buffer | null = Buffer.alloc(0)
-  let expected = -1
+  const parser = new Http1ResponseParser()
   let written = 0
   let flushedAt = 0
   /** The write-back under way (settles when done; its failure is met by the last fsync). */
   let flushing: Promise<void> | null = null
   return new Promise<OneThreadDownload>((resolve, reject) => {
-    const fail = (error: Error) => {
+    const fail = (error: unknown) => {
       socket.destroy()
       closeSync(fd)
-      reject(error)
+      reject(error instanceof Error ? error : new Error(String(error)))
     }
-    const body = (bytes: Uint8Array) => {
-      let done = 0
-      while (done < bytes.length) {
-        done += writeSync(fd, bytes, done, bytes.length - done, written + done)
+    /** The body's bytes, as the parser hands them on: written, hashed, flushed now and then. */
+    const sink = {
+      write(bytes: Uint8Array) {
+        let done = 0
+        while (done < bytes.length) {
+          done += writeSync(fd, bytes, done, bytes.length - done, written + done)
+        }
+        hash.update(bytes)
+        written += bytes.length
+        if (written - flushedAt >= FLUSH_EVERY_BYTES && flushing === null) {
+          flushedAt = written
+          flushing = new Promise<void>((settled) => fdatasync(fd, () => settled())).then(() => {
+            flushing = null
+          })
+        }
+      },
+    }
+    /** One read through the parser: it stops once after the head, which must say 200. */
+    const consume = (bytes: Uint8Array): boolean => {
+      let offset = 0
+      while (offset < bytes.length && !parser.complete) {
+        const hadHead = parser.response !== null
+        offset += parser.feed(bytes.subarray(offset), sink)
+        const status = parser.response?.status
+        if (!hadHead && status !== undefined && status !== 200) {
+          fail(new Error(`the floor download was answered ${status}`))
+          return false
+        }
       }
-      hash.update(bytes)
-      written += bytes.length
-      if (written - flushedAt >= FLUSH_EVERY_BYTES && flushing === null) {
-        flushedAt = written
-        flushing = new Promise<void>((settled) => fdatasync(fd, () => settled())).then(() => {
-          flushing = null
-        })
-      }
+      return true
     }
     const socket = net.connect({
       host: target.hostname,
@@ -64,27 +81,12 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
       onread: {
         buffer: Buffer.allocUnsafe(READ_BYTES),
         callback: (size: number, buffer: Uint8Array) => {
-          const bytes = buffer.subarray(0, size)
-          if (head === null) {
-            body(bytes)
-            return true
-          }
-          // The head, gathered until its blank line; what follows it is the body's start.
-          head = Buffer.concat([head, bytes])
-          const end = head.indexOf(HEAD_END)
-          if (end < 0) return true
-          const text = head.subarray(0, end).toString('latin1')
-          const rest = head.subarray(end + HEAD_END.length)
-          head = null
-          const status = /^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1]
-          const length = /\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1]
-          if (status !== '200' || length === undefined) {
-            fail(new Error(`the floor download needs a 200 with a Content-Length: ${text}`))
+          try {
+            return consume(buffer.subarray(0, size))
+          } catch (error) {
+            fail(error)
             return false
           }
-          expected = Number(length)
-          body(rest)
-          return true
         },
       },
     })
@@ -95,8 +97,11 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
     })
     socket.on('error', fail)
     socket.on('end', () => {
-      if (written !== expected) {
-        fail(new Error(`the floor download got ${written} of ${expected} bytes`))
+      try {
+        // An answer cut short (fewer bytes than its Content-Length) throws here.
+        parser.finish()
+      } catch (error) {
+        fail(error)
         return
       }
       void (async () => {
@@ -104,7 +109,7 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
         fsyncSync(fd)
         closeSync(fd)
         resolve({ ms: performance.now() - start, size: written, sha256: hash.digest('hex') })
-      })()
+      })().catch(reject)
     })
   })
 }
