@@ -101,19 +101,17 @@ function scriptedStore(options: Partial<CachedListOptions<NamesState, NamesAnswe
   return { store, pending, connectivity, signIns, release, cacheChanged }
 }
 
-/** Lets the store's awaited reads run until `done` holds (bounded: a stuck store fails). */
-async function until(done: () => boolean) {
-  for (let turn = 0; turn < 100 && !done(); turn += 1) await Promise.resolve()
+/**
+ * Lets the store's awaited reads run until `done` holds (bounded: a stuck store fails). A turn is
+ * a microtask by default; `nextTimer` lets timers run between checks, for waits that go
+ * through one.
+ */
+async function until(done: () => boolean, turn: () => Promise<unknown> = () => Promise.resolve()) {
+  for (let count = 0; count < 100 && !done(); count += 1) await turn()
   expect(done()).toBe(true)
 }
 
-/** The same, letting timers run between checks: for waits that go through a timer. */
-async function untilAfterTimers(done: () => boolean) {
-  for (let turn = 0; turn < 100 && !done(); turn += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 0))
-  }
-  expect(done()).toBe(true)
-}
+const nextTimer = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('cached list store', () => {
   it('shows the cached list at once, then the service list, reporting each to the app', async () => {
@@ -285,7 +283,7 @@ describe('cached list store', () => {
       expect(pending).toHaveLength(0)
       // The frame (a timer here), then the store's timer after it: however many timer turns
       // that takes on a busy machine, not a fixed wait.
-      await untilAfterTimers(() => pending.length > 0)
+      await until(() => pending.length > 0, nextTimer)
       await release({ profileId: 'p1', source: 'cache' }, answer(['a', 'b', 'c']))
       await shown
       expect(store.getState().names).toEqual(['a', 'b', 'c'])

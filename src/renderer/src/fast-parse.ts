@@ -136,7 +136,8 @@ function compileObject(def: Def, checkCount: number): Step | null {
   // zod skips a `__proto__` key too.
   const keys = Object.keys(shape).filter((key) => key !== '__proto__')
   const fields = keys.map((key) => shape[key] as z.ZodType)
-  const optional = fields.map(isPlainOptional)
+  const wrapped = fields.map(plainOptionalInner)
+  const optional = wrapped.map((inner) => inner !== undefined)
   // A defaulted (or otherwise optional-ish) field's absence has rules of its own: zod checks it.
   if (
     fields.some(
@@ -146,11 +147,8 @@ function compileObject(def: Def, checkCount: number): Step | null {
   ) {
     return null
   }
-  const steps = fields.map((field, index) => {
-    const inner = optional[index] ? defOf(field).innerType : field
-    return inner === undefined ? null : compile(inner)
-  })
-  if (steps.some((step) => step === null)) return null
+  // An optional field's step checks what it wraps; its absence is handled below.
+  const steps = fields.map((field, index) => compile(wrapped[index] ?? field))
   return (input) => {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) return INVALID
     const record = input as Record<string, unknown>
@@ -173,13 +171,14 @@ function compileObject(def: Def, checkCount: number): Step | null {
   }
 }
 
-/** `.optional()` and nothing else: absent or the inner type. */
-function isPlainOptional(field: z.ZodType): boolean {
-  const internals = field._zod
-  return (
-    defOf(field).type === 'optional' &&
-    internals.optin === 'optional' &&
-    internals.optout === 'optional' &&
-    (defOf(field).checks ?? []).length === 0
-  )
+/** What a field wraps when it is `.optional()` and nothing else (absent, or that); else undefined. */
+function plainOptionalInner(field: z.ZodType): z.ZodType | undefined {
+  const def = defOf(field)
+  const { optin, optout } = field._zod
+  const plain =
+    def.type === 'optional' &&
+    optin === 'optional' &&
+    optout === 'optional' &&
+    (def.checks ?? []).length === 0
+  return plain ? def.innerType : undefined
 }
