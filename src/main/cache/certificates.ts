@@ -65,6 +65,12 @@ export interface CertificateCache {
     first: FirstRows,
   ): FirstRowsJson | null
   /**
+   * The locale in which the rows' places in the default order were worked out (the list
+   * worker's rankNames), so `firstRowsJson` in that locale reads by index; null when none, or
+   * a write has voided them.
+   */
+  rankedIn(profileId: string): string | null
+  /**
    * Replaces the rows `filter` selects with `entries`, in one transaction, and keeps the
    * refresh's completeness note (null: nothing to say) beside its date.
    */
@@ -97,6 +103,8 @@ const TABLES = [
   'certificate_items',
   'certificate_lists',
   'certificate_counts',
+  'certificate_name_ranks',
+  'certificate_name_order',
 ] as const
 const EMPTY_ARRAY = Buffer.from('[]')
 
@@ -152,6 +160,13 @@ export interface CertificateStatements {
     filter: CertificateFilter,
     first: FirstRows,
   ): FirstRowsJson | null
+  /**
+   * Works out every row's place in the default order as `locale` sorts it (schema v17), so
+   * `firstRowsJson` reads the first rows by index. The list worker's job: ~30 ms for 10,000.
+   */
+  rankNames(profileId: string, locale: string): void
+  /** The locale the profile's places were worked out in; null when a write has voided them. */
+  rankedIn(profileId: string): string | null
   meta(profileId: string): { fetched_at: number; completeness_json: string | null } | undefined
   item(profileId: string, id: string): { item_json: string } | undefined
   folders(profileId: string): { folder_id: string; folder_path_json: string }[]
@@ -207,6 +222,48 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
   const selectRowJson = db.prepare<[profileId: string, id: string], { row_json: string }>(
     'SELECT row_json FROM certificate_rows WHERE profile_id = ? AND id = ?',
   )
+  // The places in the default order (schema v17), and the locale they were worked out in.
+  const selectRankLocale = db.prepare<[profileId: string], { locale: string }>(
+    'SELECT locale FROM certificate_name_ranks WHERE profile_id = ?',
+  )
+  const forgetRanks = db.prepare<[profileId: string]>(
+    'DELETE FROM certificate_name_ranks WHERE profile_id = ?',
+  )
+  const keepRankLocale = db.prepare<[profileId: string, locale: string]>(
+    `INSERT INTO certificate_name_ranks (profile_id, locale) VALUES (?, ?)
+       ON CONFLICT (profile_id) DO UPDATE SET locale = excluded.locale`,
+  )
+  const deleteOrder = db.prepare<[profileId: string]>(
+    'DELETE FROM certificate_name_order WHERE profile_id = ?',
+  )
+  const insertOrder = db.prepare<[profileId: string, rank: number, id: string]>(
+    'INSERT INTO certificate_name_order (profile_id, name_rank, id) VALUES (?, ?, ?)',
+  )
+  // The rows in their places, the filter applied to each as it comes: ~100 rows read for the
+  // screen's first filter. (The subquery keeps `profile_id` in MATCHES the row's own.)
+  const selectFirstRanked = db.prepare<[FilterParams & { count: number }], { row_json: string }>(
+    `SELECT row_json FROM certificate_rows
+       JOIN (SELECT id, name_rank FROM certificate_name_order WHERE profile_id = @profileId)
+         USING (id)
+       WHERE ${MATCHES} ORDER BY name_rank LIMIT @count`,
+  )
+  // How many match: the first filter's counts from the covering index of schema v16.
+  const countMatchingFilter = db.prepare<[FilterParams], { matching: number }>(
+    `SELECT count(*) AS matching FROM certificate_rows WHERE ${MATCHES}`,
+  )
+  const countAll = db.prepare<[profileId: string], { matching: number }>(
+    'SELECT count(*) AS matching FROM certificate_rows WHERE profile_id = ?',
+  )
+  const countWithoutSystem = db.prepare<[profileId: string], { matching: number }>(
+    'SELECT count(*) AS matching FROM certificate_rows WHERE profile_id = ? AND is_system = 0',
+  )
+  const countMatching = (params: FilterParams) =>
+    (params.type !== null || params.status !== null || params.search !== null
+      ? countMatchingFilter.get(params)
+      : params.showSystem === 1
+        ? countAll.get(params.profileId)
+        : countWithoutSystem.get(params.profileId)
+    )?.matching ?? 0
   const deleteMatchingItems = db.prepare<[FilterParams]>(
     `DELETE FROM certificate_items WHERE profile_id = @profileId
        AND id IN (SELECT id FROM certificate_rows WHERE ${MATCHES})`,
@@ -305,16 +362,29 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
       deleteMatchingItems.run(params)
       deleteMatching.run(params)
       putEntries(profileId, entries)
+      forgetRanks.run(profileId)
       const note = completeness === null ? null : JSON.stringify(completeness)
       upsertMeta.run(profileId, Math.round(fetchedAt), note)
     },
   )
-  const put = db.transaction(putEntries)
+  // Any write voids the profile's places in the default order (rankNames works them out again).
+  const put = db.transaction((profileId: string, entries: CertificateCacheEntry[]) => {
+    putEntries(profileId, entries)
+    forgetRanks.run(profileId)
+  })
   const clear = db.transaction((profileId: string) => {
     deleteRows.run(profileId)
     deleteItems.run(profileId)
     deleteMeta.run(profileId)
+    forgetRanks.run(profileId)
+    deleteOrder.run(profileId)
   })
+  const rankNames = (profileId: string, locale: string) => {
+    const named = selectNamesUnfiltered.all(profileId).sort(orderIn(locale))
+    deleteOrder.run(profileId)
+    named.forEach((row, rank) => insertOrder.run(profileId, rank, row.id))
+    keepRankLocale.run(profileId, locale)
+  }
 
   const listJson = (profileId: string, filter: CertificateFilter): Buffer =>
     // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
@@ -325,7 +395,15 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
   // whatever the list worker commits meanwhile on its own connection.
   const firstRowsJson = db.transaction(
     (profileId: string, filter: CertificateFilter, first: FirstRows): FirstRowsJson | null => {
-      const named = namesMatching(filterParams(profileId, filter))
+      const params = filterParams(profileId, filter)
+      if (selectRankLocale.get(profileId)?.locale === first.locale) {
+        // Places worked out in this locale, after the last write: an indexed read.
+        const of = countMatching(params)
+        if (of <= first.count) return null
+        const texts = selectFirstRanked.all({ ...params, count: first.count })
+        return { rows: Buffer.from(`[${texts.map((row) => row.row_json).join(',')}]`), of }
+      }
+      const named = namesMatching(params)
       if (named.length <= first.count) return null
       const texts = firstInOrder(named, first.count, orderIn(first.locale))
         .map((row) => selectRowJson.get(profileId, row.id)?.row_json)
@@ -336,6 +414,10 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
 
   return {
     firstRowsJson: (profileId, filter, first) => firstRowsJson(profileId, filter, first),
+    // Immediate: the write lock from the start, so no write lands between reading the names and
+    // keeping their places (a deferred transaction would fail to upgrade after one).
+    rankNames: (profileId, locale) => db.transaction(rankNames).immediate(profileId, locale),
+    rankedIn: (profileId) => selectRankLocale.get(profileId)?.locale ?? null,
     replace: (profileId, filter, entries, fetchedAt, completeness) =>
       replace(profileId, filter, entries, fetchedAt, completeness),
     put: (profileId, entries) => put(profileId, entries),
@@ -361,6 +443,7 @@ export function createCertificateCache(cache: Cache): CertificateCache {
       },
       listJson,
       firstRowsJson: statements.firstRowsJson,
+      rankedIn: statements.rankedIn,
       replace(profileId, filter, entries, fetchedAt, completeness = null) {
         replace(profileId, filter, entries, fetchedAt, completeness)
         notify({ name: 'replaceCertificates', tables: TABLES, profileId })

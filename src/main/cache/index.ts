@@ -61,6 +61,8 @@ const TOPICS_OF_TABLE = {
   certificate_items: ['certificates'],
   certificate_lists: ['certificates'],
   certificate_counts: ['certificates'],
+  certificate_name_ranks: ['certificates'],
+  certificate_name_order: ['certificates'],
   operation_snapshots: ['snapshots'],
   database_rotations: ['rotations'],
   transfers: ['transfers'],

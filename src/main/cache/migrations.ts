@@ -12,6 +12,7 @@ import { MIGRATION_13_SQL } from './schema/v13-expiry-notifications'
 import { MIGRATION_14_SQL } from './schema/v14-certificate-expiry'
 import { MIGRATION_15_SQL } from './schema/v15-certificate-not-after'
 import { MIGRATION_16_SQL } from './schema/v16-certificate-names'
+import { MIGRATION_17_SQL } from './schema/v17-certificate-name-ranks'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -99,6 +100,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_14_SQL),
   (db) => db.exec(MIGRATION_15_SQL),
   (db) => db.exec(MIGRATION_16_SQL),
+  (db) => db.exec(MIGRATION_17_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

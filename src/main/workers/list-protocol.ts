@@ -59,6 +59,16 @@ export const toListWorker = z.discriminatedUnion('type', [
     fetchedAt: z.number().finite(),
     completeness: listCompletenessSchema.nullable(),
   }),
+  /**
+   * Work out the profile's certificates' places in the list's default order as `locale` sorts
+   * it (cache/certificates.ts rankNames), so main reads a first screenful by index.
+   */
+  z.object({
+    type: z.literal('rankCertificateNames'),
+    job,
+    profileId: z.string().min(1),
+    locale: z.string().min(1),
+  }),
   /** The cached certificate rows `filter` selects, as SQLite joins them into a JSON array. */
   z.object({
     type: z.literal('certificatesJson'),
@@ -150,6 +160,8 @@ export const fromListWorker = z.discriminatedUnion('type', [
     bytes: z.instanceof(Uint8Array),
     count: z.number().int().min(0),
   }),
+  /** The places asked for are kept (`rankCertificateNames`). */
+  z.object({ type: z.literal('ranked'), job }),
   /** The job failed (reading or storing); the worker has already freed its spool. */
   z.object({ type: z.literal('failed'), job, error: workerError }),
 ])

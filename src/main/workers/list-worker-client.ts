@@ -54,6 +54,11 @@ export interface ListWorker {
   certificateWalk(): CertificateWalk
   /** The cached certificate rows `filter` selects as a JSON array, read in the worker. */
   certificatesJson(profileId: string, filter: CertificateFilter): Promise<Buffer>
+  /**
+   * Works out the profile's certificates' places in the default order as `locale` sorts it,
+   * in the worker (~45 ms for 10,000), so main reads a first screenful by index.
+   */
+  rankCertificateNames(profileId: string, locale: string): Promise<void>
   /** The Expiring list's export file, read and written in the worker, and its row count. */
   expiringFile(request: ExpiringFileRequest): Promise<{ bytes: Buffer; count: number }>
   close(): Promise<void>
@@ -187,6 +192,11 @@ export function createListWorker(cacheFile: string): ListWorker {
           if (port.running) port.send({ type: 'discard', job: walk })
         },
       }
+    },
+
+    async rankCertificateNames(profileId, locale) {
+      lastJob += 1
+      await ask({ type: 'rankCertificateNames', job: lastJob, profileId, locale }, 'ranked')
     },
 
     async certificatesJson(profileId, filter) {

@@ -152,6 +152,13 @@ function sendExpiringFile(message: Extract<ToListWorker, { type: 'expiringFile' 
   )
 }
 
+function rankCertificateNames(
+  message: Extract<ToListWorker, { type: 'rankCertificateNames' }>,
+): void {
+  certificates.rankNames(message.profileId, message.locale)
+  post({ type: 'ranked', job: message.job })
+}
+
 function sendCertificatesJson(message: Extract<ToListWorker, { type: 'certificatesJson' }>): void {
   const json = certificates.listJson(message.profileId, message.filter)
   // A view of its own buffer (SQLite's Buffer may share a pool), moved to main without a copy.
@@ -230,6 +237,9 @@ function handle(message: ToListWorker): void {
   if (message.type === 'expiringFile') return settled(message.job, () => sendExpiringFile(message))
   if (message.type === 'storeCertificates') {
     return settled(message.job, () => storeCertificates(message))
+  }
+  if (message.type === 'rankCertificateNames') {
+    return settled(message.job, () => rankCertificateNames(message))
   }
   if (message.type === 'certificatesJson') {
     return settled(message.job, () => sendCertificatesJson(message))

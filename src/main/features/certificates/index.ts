@@ -12,6 +12,7 @@ import { bridgeErrorOf, requireProfile, withProfileClient } from '../context'
 import { listWorkerOf } from '../lists'
 import { recordedCall } from '../recorded'
 import { exportCertificateToDisk } from './export'
+import { createNameRanking } from './name-order'
 import { walkPages } from './paging'
 import { toCacheEntry } from './rows'
 import { createStagedFiles } from './staged'
@@ -33,6 +34,7 @@ export function certificateHandlers(
   context: DeskContext,
 ): Pick<BridgeHandlers, keyof typeof certificateChannels> {
   const certificates = createCertificateCache(context.cache)
+  const ranking = createNameRanking(context, certificates)
   const staged = createStagedFiles()
   context.onClose(() => staged.clear())
 
@@ -78,14 +80,17 @@ export function certificateHandlers(
     filter: CertificateFilter,
     first: FirstRows,
   ): CertificateList {
-    const window = certificates.firstRowsJson(profileId, filter, first)
+    const window = firstRowsOf(profileId, filter, first)
     if (window === null) return cachedList(profileId, filter, null)
     return { rows: rowsOf(window.rows), firstOf: window.of, ...listBesideRows(profileId, null) }
   }
 
   /** The first screenful asked for, when the list holds more (null: answer with all of it). */
   function firstRowsOf(profileId: string, filter: CertificateFilter, first?: FirstRows) {
-    return first === undefined ? null : certificates.firstRowsJson(profileId, filter, first)
+    if (first === undefined) return null
+    const window = certificates.firstRowsJson(profileId, filter, first)
+    ranking.readIn(profileId, first.locale)
+    return window
   }
 
   /**
@@ -111,6 +116,7 @@ export function certificateHandlers(
       )
       await walk.store(profileId, filter, Date.now(), completeness)
       certificates.replacedElsewhere(profileId)
+      ranking.rewritten(profileId)
       context.knownObjects.recordedElsewhere(profileId)
       return answer(null, await worker.certificatesJson(profileId, filter))
     } catch (error) {
