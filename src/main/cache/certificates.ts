@@ -162,7 +162,7 @@ export interface CertificateStatements {
   ): FirstRowsJson | null
   /**
    * Works out every row's place in the default order as `locale` sorts it (schema v17), so
-   * `firstRowsJson` reads the first rows by index. The list worker's job: ~30 ms for 10,000.
+   * `firstRowsJson` reads the first rows by index. The list worker's job: ~45 ms for 10,000.
    */
   rankNames(profileId: string, locale: string): void
   /** The locale the profile's places were worked out in; null when a write has voided them. */
