@@ -200,25 +200,35 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
     `SELECT CAST('[' || group_concat(row_json, ',') || ']' AS BLOB) AS rows_json
        FROM (SELECT row_json FROM certificate_rows WHERE ${MATCHES} ORDER BY search_text)`,
   )
-  // Only what the default order reads, from the covering index of schema v16 when the filter
-  // is the screen's first (no type, status or search): a few ms for 10,000 rows on a cold start
-  // where the rows themselves took ~50. Another filter reads the rows it matches.
-  const selectNames = db.prepare<[FilterParams], NamedRow>(
-    `SELECT id, coalesce(name, '') AS name FROM certificate_rows WHERE ${MATCHES}`,
-  )
-  const selectNamesUnfiltered = db.prepare<[profileId: string], NamedRow>(
-    `SELECT id, coalesce(name, '') AS name FROM certificate_rows WHERE profile_id = ?`,
-  )
-  const selectNamesWithoutSystem = db.prepare<[profileId: string], NamedRow>(
-    `SELECT id, coalesce(name, '') AS name FROM certificate_rows
-       WHERE profile_id = ? AND is_system = 0`,
-  )
-  const namesMatching = (params: FilterParams) =>
-    params.type !== null || params.status !== null || params.search !== null
-      ? selectNames.all(params)
-      : params.showSystem === 1
-        ? selectNamesUnfiltered.all(params.profileId)
-        : selectNamesWithoutSystem.all(params.profileId)
+  /**
+   * `SELECT columns` over the rows a filter selects. The screen's first filter (no type, status
+   * or search) is read through a plain WHERE, which SQLite serves from the covering index of
+   * schema v16 (a few ms for 10,000 names on a cold start, where the rows themselves took ~50);
+   * another filter reads the rows MATCHES selects. For the names the default order reads, and
+   * for how many match.
+   */
+  function selectMatching<Row>(
+    columns: string,
+  ): (params: FilterParams) => { all(): Row[]; get(): Row | undefined } {
+    const matching = db.prepare<[FilterParams], Row>(
+      `SELECT ${columns} FROM certificate_rows WHERE ${MATCHES}`,
+    )
+    const all = db.prepare<[profileId: string], Row>(
+      `SELECT ${columns} FROM certificate_rows WHERE profile_id = ?`,
+    )
+    const withoutSystem = db.prepare<[profileId: string], Row>(
+      `SELECT ${columns} FROM certificate_rows WHERE profile_id = ? AND is_system = 0`,
+    )
+    return (params) => {
+      if (params.type !== null || params.status !== null || params.search !== null) {
+        return { all: () => matching.all(params), get: () => matching.get(params) }
+      }
+      const covered = params.showSystem === 1 ? all : withoutSystem
+      return { all: () => covered.all(params.profileId), get: () => covered.get(params.profileId) }
+    }
+  }
+  const namesMatching = selectMatching<NamedRow>(`id, coalesce(name, '') AS name`)
+  const countMatching = selectMatching<{ matching: number }>('count(*) AS matching')
   const selectRowJson = db.prepare<[profileId: string, id: string], { row_json: string }>(
     'SELECT row_json FROM certificate_rows WHERE profile_id = ? AND id = ?',
   )
@@ -247,23 +257,6 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
          USING (id)
        WHERE ${MATCHES} ORDER BY name_rank LIMIT @count`,
   )
-  // How many match: the first filter's counts from the covering index of schema v16.
-  const countMatchingFilter = db.prepare<[FilterParams], { matching: number }>(
-    `SELECT count(*) AS matching FROM certificate_rows WHERE ${MATCHES}`,
-  )
-  const countAll = db.prepare<[profileId: string], { matching: number }>(
-    'SELECT count(*) AS matching FROM certificate_rows WHERE profile_id = ?',
-  )
-  const countWithoutSystem = db.prepare<[profileId: string], { matching: number }>(
-    'SELECT count(*) AS matching FROM certificate_rows WHERE profile_id = ? AND is_system = 0',
-  )
-  const countMatching = (params: FilterParams) =>
-    (params.type !== null || params.status !== null || params.search !== null
-      ? countMatchingFilter.get(params)
-      : params.showSystem === 1
-        ? countAll.get(params.profileId)
-        : countWithoutSystem.get(params.profileId)
-    )?.matching ?? 0
   const deleteMatchingItems = db.prepare<[FilterParams]>(
     `DELETE FROM certificate_items WHERE profile_id = @profileId
        AND id IN (SELECT id FROM certificate_rows WHERE ${MATCHES})`,
@@ -379,12 +372,13 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
     forgetRanks.run(profileId)
     deleteOrder.run(profileId)
   })
-  const rankNames = (profileId: string, locale: string) => {
-    const named = selectNamesUnfiltered.all(profileId).sort(orderIn(locale))
+  const rankNames = db.transaction((profileId: string, locale: string) => {
+    const everyRow = filterParams(profileId, { showSystem: true })
+    const named = namesMatching(everyRow).all().sort(orderIn(locale))
     deleteOrder.run(profileId)
     named.forEach((row, rank) => insertOrder.run(profileId, rank, row.id))
     keepRankLocale.run(profileId, locale)
-  }
+  })
 
   const listJson = (profileId: string, filter: CertificateFilter): Buffer =>
     // Texts we wrote with JSON.stringify. Should one be unreadable (a damaged file), the
@@ -398,12 +392,12 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
       const params = filterParams(profileId, filter)
       if (selectRankLocale.get(profileId)?.locale === first.locale) {
         // Places worked out in this locale, after the last write: an indexed read.
-        const of = countMatching(params)
+        const of = countMatching(params).get()?.matching ?? 0
         if (of <= first.count) return null
         const texts = selectFirstRanked.all({ ...params, count: first.count })
         return { rows: Buffer.from(`[${texts.map((row) => row.row_json).join(',')}]`), of }
       }
-      const named = namesMatching(params)
+      const named = namesMatching(params).all()
       if (named.length <= first.count) return null
       const texts = firstInOrder(named, first.count, orderIn(first.locale))
         .map((row) => selectRowJson.get(profileId, row.id)?.row_json)
@@ -416,7 +410,7 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
     firstRowsJson: (profileId, filter, first) => firstRowsJson(profileId, filter, first),
     // Immediate: the write lock from the start, so no write lands between reading the names and
     // keeping their places (a deferred transaction would fail to upgrade after one).
-    rankNames: (profileId, locale) => db.transaction(rankNames).immediate(profileId, locale),
+    rankNames: (profileId, locale) => rankNames.immediate(profileId, locale),
     rankedIn: (profileId) => selectRankLocale.get(profileId)?.locale ?? null,
     replace: (profileId, filter, entries, fetchedAt, completeness) =>
       replace(profileId, filter, entries, fetchedAt, completeness),

@@ -18,7 +18,7 @@ import { listWorkerOf } from '../lists'
 export const RANK_AFTER_READ_MS = 2_000
 
 export interface NameRanking {
-  /** A first screenful was read in `locale`: the profile is ranked in it soon, unless it is. */
+  /** A first screenful was read in `locale`: the profile is ranked in it soon, unless it is already. */
   readIn(profileId: string, locale: string): void
   /** A refresh rewrote the profile's rows: ranked again now, in the last locale read. */
   rewritten(profileId: string): void
@@ -31,9 +31,10 @@ export function createNameRanking(
   let locale = defaultSortLocale()
   /** Profiles being ranked; `true` when another write came meanwhile (rank once more). */
   const running = new Map<string, boolean>()
-  const waiting = new Set<ReturnType<typeof setTimeout>>()
+  /** A profile's ranking asked for by a read, at most one waiting per profile. */
+  const waiting = new Map<string, ReturnType<typeof setTimeout>>()
   context.onClose(() => {
-    for (const timer of waiting) clearTimeout(timer)
+    for (const timer of waiting.values()) clearTimeout(timer)
     waiting.clear()
   })
 
@@ -58,13 +59,14 @@ export function createNameRanking(
   return {
     readIn(profileId, asked) {
       locale = asked
-      if (certificates.rankedIn(profileId) === asked) return
+      // Whether the places are there is rank's to ask, off the read that answers the page.
+      if (waiting.has(profileId)) return
       const timer = setTimeout(() => {
-        waiting.delete(timer)
+        waiting.delete(profileId)
         rank(profileId)
       }, RANK_AFTER_READ_MS)
       timer.unref?.()
-      waiting.add(timer)
+      waiting.set(profileId, timer)
     },
     rewritten: rank,
   }
