@@ -1,5 +1,5 @@
 // First: configures zod before any schema is built.
-import './zod-jitless'
+import './lib/zod-jitless'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, startApp } from './app/App'

@@ -33,6 +33,11 @@ interface Fixtures {
    * "Staging" with the admin token, its sessions listed with the current one marked.
    */
   staging: Started
+  /**
+   * Content Security Policy violations the page reported (Chromium's issues), checked empty
+   * after every test: the CSP forbids eval and inline script, so one means code tried either.
+   */
+  cspViolations: string[]
 }
 
 export interface Started {
@@ -88,6 +93,29 @@ export const test = base.extend<Fixtures & Options>({
     await connectStagingToSandbox(page, welcome.sandbox)
     await use(welcome)
   },
+  // Automatic: zod's eval probe broke the CSP at every start for a while (the module that turns
+  // it off ran after the schemas were built, once the shared code had a chunk of its own), and
+  // only the browser's console said so.
+  cspViolations: [
+    async ({ page }, use) => {
+      const violations: string[] = []
+      const cdp = await page.context().newCDPSession(page)
+      cdp.on('Audits.issueAdded', ({ issue }) => {
+        const details = issue.details.contentSecurityPolicyIssueDetails
+        if (details === undefined) return
+        const where = details.sourceCodeLocation
+        violations.push(
+          `${details.contentSecurityPolicyViolationType} (${details.violatedDirective})` +
+            (where ? ` at ${where.url}:${where.lineNumber + 1}:${where.columnNumber + 1}` : ''),
+        )
+      })
+      await cdp.send('Audits.enable')
+      await use(violations)
+      await cdp.detach().catch(() => undefined)
+      expect(violations, 'Content Security Policy violations in the page').toEqual([])
+    },
+    { auto: true },
+  ],
 })
 
 export { expect }
