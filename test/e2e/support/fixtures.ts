@@ -38,6 +38,8 @@ interface Fixtures {
    * after every test: the CSP forbids eval and inline script, so one means code tried either.
    */
   cspViolations: string[]
+  /** Exceptions nothing in the page caught (rejected promises too), checked empty likewise. */
+  pageErrors: string[]
 }
 
 export interface Started {
@@ -113,6 +115,18 @@ export const test = base.extend<Fixtures & Options>({
       await use(violations)
       await cdp.detach().catch(() => undefined)
       expect(violations, 'Content Security Policy violations in the page').toEqual([])
+    },
+    { auto: true },
+  ],
+  // Automatic: a screen can look right while something behind it threw and nobody caught it.
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = []
+      const record = (error: Error) => errors.push(error.stack ?? String(error))
+      page.on('pageerror', record)
+      await use(errors)
+      page.off('pageerror', record)
+      expect(errors, 'uncaught errors in the page').toEqual([])
     },
     { auto: true },
   ],
