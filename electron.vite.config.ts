@@ -75,6 +75,8 @@ export default defineConfig({
         // entry is three files and a screen one or two; ~50 kB more is evaluated at start
         // (TanStack Virtual, the ui/lib modules only screens use). A/B, 6 launches each,
         // launch to painted: Overview 953 vs 983 ms, 10,000 certificates 1240 vs 1277 ms.
+        // lib/zod-jitless.ts must stay in this group: the chunk builds the contract's schemas as
+        // it evaluates, and zod's eval probe must be off before (the e2e fixture cspViolations).
         output: {
           codeSplitting: {
             groups: [{ name: 'ui', test: /src[\\/]renderer[\\/]src[\\/](ui|lib)[\\/]/ }],
