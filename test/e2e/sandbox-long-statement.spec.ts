@@ -29,8 +29,9 @@ test('a long statement on the local sandbox: another window loads meanwhile, Can
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(resultMeta(page)).toContainText(/1 row/, { timeout: 60_000 })
 
-  await setEditorText(page, 'select pg_sleep(30)')
-  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  // Two statements, run together: the cancel must also say what became of the second.
+  await setEditorText(page, 'select pg_sleep(30);\nselect 2 as after_it')
+  await page.getByRole('button', { name: 'Run all', exact: true }).click()
   const cancel = page.getByRole('button', { name: 'Cancel', exact: true })
   await expect(cancel).toBeEnabled()
 
@@ -56,5 +57,15 @@ test('a long statement on the local sandbox: another window loads meanwhile, Can
   // Ordering, not timing: a statement that had answered would show its result, not this.
   await expect(notice).toContainText('Cancelled: Infradesk stopped waiting for the answer')
   await expect(notice).toContainText('the statement may still finish on the server')
+  await expect(notice).toContainText('The statement after it was not run.')
   await expect(cancel).toBeDisabled()
+  // A cancel is not shown as a failure: no error beside the notice, and the tabs say what it was.
+  const results = page.getByRole('region', { name: 'Results' })
+  await expect(results.getByRole('tab', { name: 'Result 1 · cancelled' })).toBeVisible()
+  await expect(results.getByRole('alert')).toHaveCount(0)
+  await expect(results.getByText('No result: you cancelled this statement.')).toBeVisible()
+  await results.getByRole('tab', { name: 'Result 2 · not run' }).click()
+  await expect(
+    results.getByText('Not run: you cancelled the run at a statement before it.'),
+  ).toBeVisible()
 })

@@ -34,7 +34,9 @@ test('Run all: each statement in its own tab; a failure stops the rest unless to
     'aria-selected',
     'true',
   )
-  await expect(page.getByText('Statement 2 failed; the 1 after it were not run.')).toBeVisible()
+  await expect(
+    page.getByText('Statement 2 failed; the statement after it was not run.'),
+  ).toBeVisible()
   await expect(page.getByRole('alert', { name: 'PostgreSQL error' })).toContainText('no_such_table')
   await results.getByRole('tab', { name: 'Result 3 · not run' }).click()
   await expect(page.getByText(/^Not run: a statement before it failed/)).toBeVisible()

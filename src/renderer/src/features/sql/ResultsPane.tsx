@@ -134,7 +134,7 @@ export function ResultsPane({
 /** A result tab's status, rows and time, said on the tab itself. */
 function outcomeFacts(outcome: StatementOutcome): string {
   if (outcome.skipped) return ' · not run'
-  if (outcome.error) return ' · failed'
+  if (outcome.error) return outcome.error.code === 'CANCELLED' ? ' · cancelled' : ' · failed'
   const meta = outcome.meta
   if (!meta) return ''
   const rows =
@@ -158,6 +158,13 @@ function OutcomeView({
   onPin(): void
   onRerunWithMoreRows(maxRows: number): void
 }) {
+  if (outcome.skipped === 'after-cancel') {
+    return (
+      <p className="muted sql-results-empty" role="status">
+        Not run: you cancelled the run at a statement before it.
+      </p>
+    )
+  }
   if (outcome.skipped) {
     return (
       <p className="muted sql-results-empty" role="status">
@@ -165,6 +172,10 @@ function OutcomeView({
         errors” to run the rest past a failure.
       </p>
     )
+  }
+  // A cancel is the user's own doing, not a failure: the notice above says what it means.
+  if (outcome.error?.code === 'CANCELLED') {
+    return <p className="muted sql-results-empty">No result: you cancelled this statement.</p>
   }
   if (outcome.error) return <SqlErrorView error={outcome.error} />
   if (!outcome.meta) return null

@@ -256,14 +256,15 @@ function TabWorkspace({
           error.code === 'CANCELLED'
             ? error.message
             : skipped > 0
-              ? `Statement ${index + 1} failed; the ${skipped} after it were not run.`
+              ? `Statement ${index + 1} failed; ${notRunAfter(skipped)}`
               : null
         const notRun = statements.slice(index + 1).map((rest) => ({
           statement: rest.text,
           from: rest.from,
           meta: null,
           error: null,
-          skipped: true,
+          skipped:
+            error.code === 'CANCELLED' ? ('after-cancel' as const) : ('after-failure' as const),
         }))
         setRuntime({
           outcomes: [...outcomes, ...notRun],
@@ -271,7 +272,7 @@ function TabWorkspace({
           view: 'results',
           notice:
             notice && skipped > 0 && error.code === 'CANCELLED'
-              ? `${notice} The ${skipped} statements after it were not run.`
+              ? `${notice} ${capitalised(notRunAfter(skipped))}`
               : notice,
         })
         break
@@ -575,4 +576,15 @@ function toCompletionSchema(tree: SqlSchemaTree | null): SQLNamespace | undefine
     namespace[schema.name] = tables
   }
   return namespace
+}
+
+/** "the statement after it was not run." / "the 3 statements after it were not run." */
+function notRunAfter(count: number): string {
+  return count === 1
+    ? 'the statement after it was not run.'
+    : `the ${count} statements after it were not run.`
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }

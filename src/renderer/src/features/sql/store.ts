@@ -16,8 +16,8 @@ export interface StatementOutcome {
   from: number
   meta: SqlResultMeta | null
   error: BridgeError | null
-  /** Not run: an earlier statement of the same run failed (and the run stopped there). */
-  skipped?: boolean
+  /** Not run: the run stopped at an earlier statement, which failed or was cancelled. */
+  skipped?: 'after-failure' | 'after-cancel'
 }
 
 /** A result kept aside (issue 22): the next runs open beside it, and compare against it. */
