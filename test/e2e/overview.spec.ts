@@ -146,12 +146,77 @@ test('the overview counts every cache, opens filtered lists, and exports the Exp
     const events = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent))
     expect(events).toHaveLength(expectedTotal)
     for (const event of events) {
-      expect(event.summary).toMatch(/^Certificate expires: .+ \((Scale|Seed)\)$/)
-      const trigger = event.component
-        .getFirstSubcomponent('valarm')
-        ?.getFirstPropertyValue('trigger')
-      expect(trigger?.toString()).toBe('-P30D')
+      expect(event.summary).toMatch(/^Certificate (expires|expired): .+ \((Scale|Seed)\)$/)
+      const alarm = event.component.getFirstSubcomponent('valarm')
+      // An expired certificate has no alarm; the others are reminded at most 30 days before,
+      // never before the file was made (test/main/overview.test.ts checks the moments).
+      if (event.summary.startsWith('Certificate expired')) expect(alarm).toBeNull()
+      else expect(alarm?.getFirstPropertyValue('trigger')).toBeTruthy()
     }
+
+    // Statuses in words, as the certificates screen writes them: the list's last rows (the
+    // latest ends within 30 days) are the service's `expiring_soon`.
+    await savedIcs.getByRole('button', { name: 'Dismiss' }).click()
+    const scroller = page.locator('.virtual-table-wrap')
+    await expect(async () => {
+      await scroller.evaluate((element) => element.scrollTo(0, element.scrollHeight))
+      await expect(list.getByText('expiring soon', { exact: true }).first()).toBeVisible({
+        timeout: 1_000,
+      })
+    }).toPass({ timeout: 20_000 })
+    await expect(list.getByText('expiring_soon')).toHaveCount(0)
+    await scroller.evaluate((element) => element.scrollTo(0, 0))
+
+    // The N-days box applies as it changes, without Enter, and saves the setting.
+    const box = page.getByRole('spinbutton', { name: 'Days ahead' })
+    const countStatus = page.getByRole('status', { name: 'Expiring count' })
+    const windowText = (days: number) => {
+      const end = Date.now() + days * DAY_MS
+      const perProfile = [...rowsOf.values()].map(
+        (rows) =>
+          rows.filter((row) => row.notAfter !== null && Date.parse(row.notAfter) < end).length,
+      )
+      const total = perProfile.reduce((sum, count) => sum + count, 0)
+      const inProfiles = perProfile.filter((count) => count > 0).length
+      return `${total} ${total === 1 ? 'certificate' : 'certificates'} in ${inProfiles} of 2 profiles`
+    }
+    const sevenDays = windowText(7)
+    expect(sevenDays).not.toBe(windowText(30))
+    await box.fill('7')
+    await expect(countStatus).toHaveText(sevenDays)
+    await expect(box).toBeFocused()
+    await expect(box).toHaveAttribute('aria-invalid', 'false')
+    await expect.poll(async () => (await bridgeCall(page, 'settings.get')).expiringDays).toBe(7)
+    // The arrow keys (the number box's steppers) apply too.
+    await box.press('ArrowUp')
+    await expect(box).toHaveValue('8')
+    await expect.poll(async () => (await bridgeCall(page, 'settings.get')).expiringDays).toBe(8)
+    const eightDays = windowText(8)
+    await expect(countStatus).toHaveText(eightDays)
+
+    // Out of range: marked invalid with the range named; the list read last stays, unsaved.
+    for (const wrong of ['0', '-5', '5000']) {
+      await box.fill(wrong)
+      await expect(box).toHaveAttribute('aria-invalid', 'true')
+      await expect(
+        page.getByRole('alert').filter({ hasText: 'Enter whole days from 1 to 3650' }),
+      ).toBeVisible()
+      await expect(box).toHaveAccessibleDescription('Enter whole days from 1 to 3650')
+      await expect(countStatus).toHaveText(eightDays)
+      await expect(list).toHaveAttribute(
+        'aria-rowcount',
+        String(Number(eightDays.split(' ')[0]) + 1),
+      )
+    }
+    await box.press('Enter')
+    await box.blur()
+    await expect(countStatus).toHaveText(eightDays)
+    expect((await bridgeCall(page, 'settings.get')).expiringDays).toBe(8)
+    // Back in range: the mark goes and the list follows.
+    await box.fill('30')
+    await expect(box).toHaveAttribute('aria-invalid', 'false')
+    await expect(page.getByText('Enter whole days from 1 to 3650')).toHaveCount(0)
+    await expect(countStatus).toHaveText(windowText(30))
 
     // The palette finds a certificate in every profile's cache and opens it in its own.
     const name = rowsOf.get('Seed')?.find((row) => !row.isSystem)?.name ?? ''

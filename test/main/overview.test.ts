@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import ICAL from 'ical.js'
@@ -10,6 +10,7 @@ import {
   escapeText,
   expiringIcs,
   foldLine,
+  reminderTrigger,
 } from '../../src/main/features/expiring-export'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
@@ -251,6 +252,8 @@ describe('Expiring everywhere', () => {
     const calendar = new ICAL.Component(ICAL.parse(text))
     const events = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent))
     const dated = list.items.filter((item) => item.row.notAfter !== null)
+    let expired = 0
+    let alarms = 0
     expect(events).toHaveLength(dated.length)
     const names = new Map([
       [scale.id, scale.name],
@@ -260,17 +263,71 @@ describe('Expiring everywhere', () => {
       const item = dated[index]
       expect(item).toBeDefined()
       if (item === undefined) return
-      expect(event.summary).toBe(
-        `Certificate expires: ${item.row.name} (${names.get(item.profileId)})`,
-      )
       expect(event.startDate.isDate).toBe(true)
       expect(event.startDate.toString()).toBe(item.row.notAfter?.slice(0, 10))
       expect(event.uid).toBe(`${item.row.id}.${item.profileId}@infradesk`)
       const alarm = event.component.getFirstSubcomponent('valarm')
-      const trigger = alarm?.getFirstPropertyValue('trigger')
-      expect(trigger?.toString()).toBe(`-P${list.days}D`)
+      const end = Date.parse(item.row.notAfter ?? '')
+      if (end <= stampOf(text)) {
+        // Expired: said so, and no alarm (it could only be in the past).
+        expect(event.summary).toBe(
+          `Certificate expired: ${item.row.name} (${names.get(item.profileId)})`,
+        )
+        expect(alarm).toBeNull()
+        expired += 1
+        return
+      }
+      expect(event.summary).toBe(
+        `Certificate expires: ${item.row.name} (${names.get(item.profileId)})`,
+      )
+      expect(alarm).not.toBeNull()
+      // Whatever form the trigger takes, the alarm is never before the file was made, and
+      // never earlier than `days` before the expiry date.
+      const fires = alarmTime(event, alarm)
+      expect(fires).toBeGreaterThanOrEqual(stampOf(text))
+      expect(fires).toBeGreaterThanOrEqual(utcStartOf(event) - list.days * DAY_MS)
+      expect(fires).toBeLessThanOrEqual(utcStartOf(event))
+      alarms += 1
     })
     expect(new Set(events.map((event) => event.uid)).size).toBe(events.length)
+    // The seed has both: the rule above ran on each kind.
+    expect(expired).toBeGreaterThan(0)
+    expect(alarms).toBeGreaterThan(0)
+  })
+})
+
+describe('web mode: the downloads folder', () => {
+  it('makes the default folder when it is missing; a chosen folder that went away is told', async () => {
+    await rm(desk.downloads, { recursive: true, force: true })
+    const saved = await desk.value<ChannelOutput<'overview.exportExpiring'>>(
+      'overview.exportExpiring',
+      { format: 'csv' },
+    )
+    expect(path.dirname(saved.path ?? '')).toBe(desk.downloads)
+    expect((await stat(saved.path ?? '')).size).toBe(saved.bytes)
+
+    const chosen = path.join(desk.temp.dir, 'chosen-downloads')
+    await mkdir(chosen)
+    await desk.value('settings.update', { downloadsDir: chosen })
+    await rm(chosen, { recursive: true })
+    const refused = await desk.failure('overview.exportExpiring', { format: 'csv' })
+    expect(refused).toMatchObject({
+      code: 'NOT_WRITABLE',
+      message: `The downloads folder ${chosen} does not exist: choose another one in Settings.`,
+      details: [{ path: ['downloadsDir'], message: 'No such folder' }],
+    })
+    await expect(stat(chosen)).rejects.toThrow()
+
+    // Settings takes the default back though it is missing again, and makes it.
+    await rm(desk.downloads, { recursive: true, force: true })
+    const back = await desk.value<{ downloadsDir: string }>('settings.update', {
+      downloadsDir: desk.downloads,
+    })
+    expect(back.downloadsDir).toBe(desk.downloads)
+    expect((await stat(desk.downloads)).isDirectory()).toBe(true)
+    // Any other missing folder is still refused on its field.
+    const missing = await desk.failure('settings.update', { downloadsDir: chosen })
+    expect(missing.details).toEqual([{ path: ['downloadsDir'], message: 'No such folder' }])
   })
 })
 
@@ -300,6 +357,37 @@ describe('RFC 5545 text: folding and escaping', () => {
     expect(parts.slice(1).every((part) => part.startsWith(' '))).toBe(true)
     expect(parts.map((part, index) => (index === 0 ? part : part.slice(1))).join('')).toBe(line)
     expect(foldLine('SHORT:line')).toBe('SHORT:line')
+  })
+
+  it('a reminder never falls before the file: days before, else the whole days left, else at once', () => {
+    const now = Date.parse('2027-01-10T15:00:00.000Z')
+    // 40 days ahead: the full 14 days before.
+    expect(reminderTrigger(Date.parse('2027-02-19T08:00:00.000Z'), 14, now)).toBe('TRIGGER:-P14D')
+    // The date starts 4 days 9 hours ahead: 4 whole days before it (-P14D was 10 days ago).
+    expect(reminderTrigger(Date.parse('2027-01-15T08:00:00.000Z'), 14, now)).toBe('TRIGGER:-P4D')
+    // Tomorrow: at the date's start.
+    expect(reminderTrigger(Date.parse('2027-01-11T20:00:00.000Z'), 14, now)).toBe('TRIGGER:-P0D')
+    // Later today: the date has begun, so at the file's own time.
+    expect(reminderTrigger(Date.parse('2027-01-10T23:00:00.000Z'), 14, now)).toBe(
+      'TRIGGER;VALUE=DATE-TIME:20270110T150000Z',
+    )
+  })
+
+  it('an expired certificate is an event that says so, without an alarm', () => {
+    const text = expiringIcs({
+      items: [
+        { profileId: 'p1', row: { ...awkward, name: 'old', notAfter: '2026-12-01T00:00:00.000Z' } },
+      ],
+      profiles: new Map([['p1', { id: 'p1', name: 'Prod', baseUrl: 'https://x' }]]),
+      days: 14,
+      now: Date.parse('2027-01-01T00:00:00.000Z'),
+    })
+    const vevent = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')
+    expect(vevent?.getFirstPropertyValue('summary')).toBe('Certificate expired: old (Prod)')
+    expect(vevent?.getFirstSubcomponent('valarm')).toBeNull()
+    expect(vevent?.getFirstPropertyValue('description')).toContain(
+      'Expired: 2026-12-01T00:00:00.000Z',
+    )
   })
 
   it('a name with every special character reads back whole', () => {
@@ -371,4 +459,29 @@ function readCsv(text: string): string[][] {
     } else field += char
   }
   return records
+}
+
+/** The file's DTSTAMP (when it was made), from its first event. */
+function stampOf(text: string): number {
+  const stamp = /^DTSTAMP:(\d{8}T\d{6}Z)$/m.exec(text)?.[1]
+  if (stamp === undefined) throw new Error('no DTSTAMP')
+  return Date.parse(
+    stamp.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
+  )
+}
+
+/**
+ * When an alarm fires: an absolute DATE-TIME, or a duration from the event's start. The
+ * all-day start is read as UTC midnight, as the file computes it.
+ */
+function alarmTime(event: ICAL.Event, alarm: ICAL.Component | null): number {
+  const trigger = alarm?.getFirstPropertyValue('trigger')
+  if (trigger instanceof ICAL.Time) return trigger.toJSDate().getTime()
+  if (trigger instanceof ICAL.Duration) return utcStartOf(event) + trigger.toSeconds() * 1000
+  throw new Error(`an alarm without a trigger: ${String(trigger)}`)
+}
+
+/** An all-day event's date at UTC midnight. */
+function utcStartOf(event: ICAL.Event): number {
+  return Date.parse(`${event.startDate.toString()}T00:00:00.000Z`)
 }

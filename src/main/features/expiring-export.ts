@@ -69,9 +69,16 @@ function csvCell(value: string): string {
 }
 
 /**
- * One VEVENT per certificate, an all-day event on its expiry date (UTC), with a VALARM `days`
- * before it; SUMMARY names the certificate and its profile. The UID is stable per certificate
- * and profile, so importing a newer file updates the events instead of doubling them.
+ * One VEVENT per certificate, an all-day event on its expiry date (UTC); SUMMARY names the
+ * certificate and its profile. The UID is stable per certificate and profile, so importing a
+ * newer file updates the events instead of doubling them.
+ *
+ * The reminder (VALARM) comes `days` before the expiry date, but every certificate of the list
+ * expires within `days`, so that moment has mostly passed when the file is made, and a calendar
+ * does not fire an alarm in the past. So an alarm comes `days` before the expiry date when that
+ * is still ahead of the file's time; else as many whole days before it as are still ahead (0: at
+ * the date's start); once the date has begun, at the file's own time. An expired certificate
+ * gets no alarm, and its event says it expired: the list holds it, so the file does.
  */
 export function expiringIcs({ items, profiles, days, now }: ExpiringFileInput): string {
   const stamp = icsDateTime(now)
@@ -88,11 +95,12 @@ export function expiringIcs({ items, profiles, days, now }: ExpiringFileInput): 
     if (Number.isNaN(end)) continue
     const profile = profiles.get(profileId)
     const profileName = profile?.name ?? profileId
-    const summary = `Certificate expires: ${row.name} (${profileName})`
+    const expired = end <= now
+    const summary = `Certificate ${expired ? 'expired' : 'expires'}: ${row.name} (${profileName})`
     const description = [
       `Certificate: ${row.name}`,
       ...(row.commonName === null ? [] : [`Common name: ${row.commonName}`]),
-      `Expires: ${new Date(end).toISOString()}`,
+      `${expired ? 'Expired' : 'Expires'}: ${new Date(end).toISOString()}`,
       `Profile: ${profileName}${profile ? ` (${profile.baseUrl})` : ''}`,
       `Certificate id: ${row.id}`,
     ].join('\n')
@@ -105,11 +113,15 @@ export function expiringIcs({ items, profiles, days, now }: ExpiringFileInput): 
       `SUMMARY:${escapeText(summary)}`,
       `DESCRIPTION:${escapeText(description)}`,
       'TRANSP:TRANSPARENT',
-      'BEGIN:VALARM',
-      'ACTION:DISPLAY',
-      `DESCRIPTION:${escapeText(summary)}`,
-      `TRIGGER:-P${days}D`,
-      'END:VALARM',
+      ...(expired
+        ? []
+        : [
+            'BEGIN:VALARM',
+            'ACTION:DISPLAY',
+            `DESCRIPTION:${escapeText(summary)}`,
+            reminderTrigger(end, days, now),
+            'END:VALARM',
+          ]),
       'END:VEVENT',
     )
   }
@@ -157,6 +169,19 @@ export function foldLine(line: string): string {
   }
   parts.push(current)
   return parts.join('\r\n ')
+}
+
+/**
+ * The TRIGGER of a certificate that expires at `end` (after `now`): `days` before its expiry
+ * date, or as many whole days before it as are still ahead, or at once (the file's time) once
+ * that date has begun. Relative triggers count from DTSTART, the date's midnight: UTC here, the
+ * calendar's own zone there, so a reminder may move by the zone's offset, never by a day.
+ */
+export function reminderTrigger(end: number, days: number, now: number): string {
+  const dayStart = Math.floor(end / DAY_MS) * DAY_MS
+  if (dayStart <= now) return `TRIGGER;VALUE=DATE-TIME:${icsDateTime(now)}`
+  const ahead = Math.min(days, Math.floor((dayStart - now) / DAY_MS))
+  return `TRIGGER:-P${ahead}D`
 }
 
 function icsDate(at: number): string {

@@ -1,5 +1,7 @@
+import { mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { APP_ERROR_CODES } from '../../shared/bridge'
+import { ServiceError } from '../api'
 import type { TransferStart } from '../cache/transfers'
 import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { Collision, CommittedFile } from '../transfers'
@@ -35,7 +37,7 @@ export async function chooseSaveTarget(
   },
 ): Promise<SaveTarget | null> {
   if (context.desktop === null) {
-    const folder = context.settings.get().downloadsDir
+    const folder = await webDownloadsFolder(context)
     return { folder, name: dialog.defaultName, collision: 'number', dialogPath: null }
   }
   const chosen = await context.desktop.chooseSavePath({
@@ -52,6 +54,49 @@ export async function chooseSaveTarget(
     collision: 'replace',
     dialogPath: chosen,
   }
+}
+
+/**
+ * Web mode's folder for saved files: Settings' downloads folder. The default one (~/Downloads)
+ * is made when missing: web mode runs on headless machines, where it often is, and the user
+ * never chose it. A folder the user chose is never made again after it went away (a deleted
+ * folder, an unplugged disk): that is told, naming the setting to change.
+ */
+export async function webDownloadsFolder(context: Pick<DeskContext, 'settings'>): Promise<string> {
+  const folder = context.settings.get().downloadsDir
+  const info = await stat(folder).catch(() => null)
+  if (info?.isDirectory()) return folder
+  if (info === null && isDefaultDownloadsFolder(context, folder)) {
+    await makeDownloadsFolder(folder)
+    return folder
+  }
+  throw new ServiceError(
+    APP_ERROR_CODES.NOT_WRITABLE,
+    `The downloads folder ${folder} ${info === null ? 'does not exist' : 'is not a folder'}: choose another one in Settings.`,
+    {
+      details: [
+        {
+          path: ['downloadsDir'],
+          message: info === null ? 'No such folder' : 'This is a file, not a folder',
+        },
+      ],
+    },
+  )
+}
+
+/** Whether `folder` is the downloads folder Settings starts with. */
+export function isDefaultDownloadsFolder(
+  context: Pick<DeskContext, 'settings'>,
+  folder: string,
+): boolean {
+  return path.resolve(folder) === path.resolve(context.settings.defaults.downloadsDir)
+}
+
+/** Makes the default downloads folder (and its parents); a failure names the parent. */
+export async function makeDownloadsFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+    throw fileSystemError(error, path.dirname(folder))
+  })
 }
 
 export interface SavedFile extends CommittedFile {

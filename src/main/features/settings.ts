@@ -4,6 +4,7 @@ import path from 'node:path'
 import { ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import type { DeskContext } from './context'
+import { isDefaultDownloadsFolder, makeDownloadsFolder } from './save-to-disk'
 
 /** The Settings screen: read and patch; a downloads folder must exist and be writable. */
 export function settingsHandlers(
@@ -14,7 +15,14 @@ export function settingsHandlers(
       return context.settings.get()
     },
     async 'settings.update'(patch) {
-      if (patch.downloadsDir !== undefined) await checkFolder(patch.downloadsDir)
+      const downloadsDir = patch.downloadsDir
+      if (downloadsDir !== undefined) {
+        // The default folder may be chosen again though it is missing: it is made (on use too).
+        if (path.isAbsolute(downloadsDir) && isDefaultDownloadsFolder(context, downloadsDir)) {
+          await stat(downloadsDir).catch(() => makeDownloadsFolder(downloadsDir))
+        }
+        await checkFolder(downloadsDir)
+      }
       // The saved-query library (issue 22): '' goes back to <data folder>/queries.
       if (patch.sqlLibraryDir !== undefined && patch.sqlLibraryDir !== '') {
         await checkFolder(patch.sqlLibraryDir, 'sqlLibraryDir')

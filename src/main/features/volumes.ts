@@ -14,6 +14,7 @@ import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
 import { nameBesideId } from './known-objects'
+import { webDownloadsFolder } from './save-to-disk'
 
 /*
  * Volume export (op 15) and the Transfers panel. `volumes.export` asks the service, opens the
@@ -210,7 +211,7 @@ async function chooseTarget(
   defaultName: string,
 ): Promise<{ folder: string; name: string; collision: Collision }> {
   if (context.desktop === null) {
-    return { folder: context.settings.get().downloadsDir, name: defaultName, collision: 'number' }
+    return { folder: await webDownloadsFolder(context), name: defaultName, collision: 'number' }
   }
   const chosen = await context.desktop.chooseSavePath({
     title: 'Save the volume archive',

@@ -35,6 +35,8 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
 
 export interface SettingsStore {
   get(): Settings
+  /** What each setting is before the user changes it (the default downloads folder is made on use). */
+  readonly defaults: Settings
   /** Validates and writes the patch; returns the new settings. */
   update(patch: Partial<Settings>): Settings
   onChange(listener: (settings: Settings) => void): () => void
@@ -52,6 +54,7 @@ export function createSettingsStore(file: string, defaults: Settings): SettingsS
 
   return {
     notices,
+    defaults: { ...defaults },
     get: () => ({ ...current }),
     update(patch) {
       const parsed = settingsSchema.partial().safeParse(patch)

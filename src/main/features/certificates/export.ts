@@ -1,12 +1,10 @@
-import { mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ExportFormat } from '../../../shared/api'
-import { APP_ERROR_CODES, EXPORT_FORMAT_INFO } from '../../../shared/bridge'
+import { EXPORT_FORMAT_INFO } from '../../../shared/bridge'
 import type { ChannelOutput } from '../../../shared/bridge'
 import { ServiceError } from '../../api'
 import type { CertificateCache } from '../../cache/certificates'
-import { defaultSettings } from '../../settings'
-import { fileSystemError, safeFileName } from '../../transfers'
+import { safeFileName } from '../../transfers'
 import type { DeskContext } from '../context'
 import { recordActivity, requireProfile, withProfileClient } from '../context'
 import { chooseSaveTarget, saveToDisk } from '../save-to-disk'
@@ -57,7 +55,6 @@ export async function exportCertificateToDisk(
     filter: extension === '' ? null : { name: info.label, extension },
   })
   if (target === null) return null
-  if (target.dialogPath === null) await ensureDownloadsFolder(target.folder)
 
   const saved = await saveToDisk(
     context,
@@ -89,21 +86,4 @@ export async function exportCertificateToDisk(
     message: `${input.format} saved to ${saved.path}`,
   })
   return { path: saved.path, size: saved.size, sha256: saved.sha256, transferId: saved.transferId }
-}
-
-/** The default Downloads folder is made when missing; a folder the user chose is not. */
-async function ensureDownloadsFolder(folder: string): Promise<void> {
-  const info = await stat(folder).catch(() => null)
-  if (info?.isDirectory()) return
-  if (info === null && path.resolve(folder) === path.resolve(defaultSettings().downloadsDir)) {
-    await mkdir(folder, { recursive: true }).catch((error: unknown) => {
-      throw fileSystemError(error, path.dirname(folder))
-    })
-    return
-  }
-  throw new ServiceError(
-    APP_ERROR_CODES.NOT_WRITABLE,
-    `The downloads folder ${folder} ${info === null ? 'does not exist' : 'is not a folder'}: choose another one in Settings.`,
-    { details: [{ path: ['downloadsDir'], message: 'No such folder' }] },
-  )
 }
