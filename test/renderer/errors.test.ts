@@ -17,6 +17,12 @@ describe('errorHeadline', () => {
     )
   })
 
+  it('says more than the code repeated: a cancel is not "CANCELLED — cancelled"', () => {
+    expect(errorHeadline({ code: 'CANCELLED', message: 'Cancelled' })).toBe(
+      'CANCELLED — stopped before it finished',
+    )
+  })
+
   it('keeps an unknown code as it came', () => {
     expect(errorHeadline({ code: 'TEAPOT', message: 'short and stout', status: 418 })).toBe(
       'TEAPOT (418)',

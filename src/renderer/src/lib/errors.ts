@@ -21,7 +21,7 @@ const EXPLANATIONS: Record<string, string> = {
   BAD_RESPONSE: 'the answer did not have the expected shape',
   NOT_SIGNED_IN: 'this profile is signed out',
   KEYCHAIN_UNAVAILABLE: 'the system keychain cannot be used',
-  CANCELLED: 'cancelled',
+  CANCELLED: 'stopped before it finished',
   UNKNOWN_CHANNEL: 'the app does not know this call',
   BRIDGE_UNAVAILABLE: 'the app itself did not answer',
 }
