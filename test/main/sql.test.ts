@@ -186,6 +186,21 @@ describe('sql.run', () => {
     expect(error.details).toMatchObject({ sqlState: '42601', position: 10 })
     const [latest] = await activity()
     expect(latest).toMatchObject({ operation: 'runPostgresQuery', outcome: 'error' })
+    // The statement follows the service's words, as it is written (no literal here to hide).
+    expect(latest?.message).toMatch(/ · select \* fromm events$/)
+  })
+
+  it('logs each statement with its shape, never its literals', async () => {
+    const meta = await run(
+      "select id from customers where name = 'Ada Lovelace' and id > 41 -- the secret's here",
+    )
+    expect(meta.command).toBe('SELECT')
+    const [latest] = await activity()
+    expect(latest).toMatchObject({ operation: 'runPostgresQuery', outcome: 'success' })
+    expect(latest?.message).toBe(
+      `SELECT · ${meta.rowCount} ${meta.rowCount === 1 ? 'row' : 'rows'} · select id from customers where name = … and id > …`,
+    )
+    expect(JSON.stringify(await activity())).not.toMatch(/Lovelace|41|secret/)
   })
 })
 

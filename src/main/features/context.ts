@@ -349,15 +349,21 @@ export function recordActivity(
   operation: OperationName,
   targetId: string | null,
   outcome: { error: unknown } | { message: string | null },
+  /** Said after the outcome's message, whatever it was (an SQL statement's shape). */
+  detail?: string,
 ): void {
   const failed = 'error' in outcome
   const bridgeError = failed ? bridgeErrorOf(context, outcome.error) : null
   // A success message is the service's text too (logout's answer): it may echo the token.
-  const message = bridgeError
+  const said = bridgeError
     ? bridgeError.message
     : 'message' in outcome && outcome.message !== null
       ? redact(outcome.message, context.secrets.list())
       : null
+  const message =
+    detail === undefined || detail === ''
+      ? said
+      : `${said ?? ''}${said ? ' · ' : ''}${redact(detail, context.secrets.list())}`
   context.cache.recordActivity({
     at: Date.now(),
     profileId: profile.id,

@@ -24,6 +24,7 @@ import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
 import type { StoredProfile } from '../profiles'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from './context'
+import { statementShape } from '../sql/statement-shape'
 import { chooseSaveTarget, saveToDisk } from './save-to-disk'
 
 /*
@@ -213,13 +214,21 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     const started = performance.now()
     const finish = (outcome: Outcome) => {
       const elapsedMs = Math.round((performance.now() - started) * 100) / 100
+      // What ran, without its literals (sql/statement-shape.ts): the log is exported.
+      const shape = statementShape(input.sql)
       if ('parsed' in outcome) {
         const { command, rowCount } = outcome.parsed
-        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, {
-          message: `${command || 'statement'}${rowCount === null ? '' : ` · ${rowCount} rows`}`,
-        })
+        const rows = rowCount === null ? '' : ` · ${rowCount} ${rowCount === 1 ? 'row' : 'rows'}`
+        recordActivity(
+          context,
+          profile,
+          'runPostgresQuery',
+          input.databaseId,
+          { message: `${command || 'statement'}${rows}` },
+          shape,
+        )
       } else {
-        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome)
+        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome, shape)
       }
       if (options.history) {
         const error = 'error' in outcome ? bridgeErrorOf(context, outcome.error) : null
