@@ -315,6 +315,7 @@ describe('explain, schema, tabs and history', () => {
   })
 
   it('a cancelled run says the statement may still finish on the server', async () => {
+    const before = (await activity()).length
     const runId = randomUUID()
     const running = desk.call('sql.run', {
       profileId: profile.id,
@@ -339,5 +340,11 @@ describe('explain, schema, tabs and history', () => {
       profileId: profile.id,
     })
     expect(latest).toMatchObject({ sql: 'select pg_sleep(3)', outcome: 'cancelled' })
+    // One cancel, one line in the activity log.
+    const after = await activity()
+    const logged = after.slice(0, after.length - before)
+    expect(logged.map((entry) => [entry.errorCode, entry.message])).toEqual([
+      ['CANCELLED', expect.stringMatching(/ · select pg_sleep\(…\)$/)],
+    ])
   })
 })
