@@ -214,6 +214,26 @@ describe('failure paths leave no file', () => {
     expect(await readdir(folder)).toEqual([])
   })
 
+  it('abort() waits for a write it raced with before the descriptor closes', async () => {
+    // The writer thread writes through the descriptor's number: closed under a write still
+    // queued, that number could be another file's by then. abort() must wait for it.
+    const folder = await freshFolder()
+    const file = await AtomicFile.create(folder, 'raced.bin')
+    let writeSettled = false
+    const writing = file.write(Buffer.alloc(16 * 1024 * 1024, 7)).then(
+      () => 'written',
+      (error: unknown) => `failed: ${String(error)}`,
+    )
+    void writing.finally(() => {
+      writeSettled = true
+    })
+    await file.abort()
+    expect(writeSettled).toBe(true)
+    // The write finished on an open descriptor (no EBADF), and nothing is left behind.
+    expect(await writing).toBe('written')
+    expect(await readdir(folder)).toEqual([])
+  })
+
   it('abort() after writes removes the temp file and may be called twice', async () => {
     const folder = await freshFolder()
     const file = await AtomicFile.create(folder, 'aborted.bin')

@@ -166,7 +166,8 @@ export class AtomicFile {
   async abort(): Promise<void> {
     if (!this.finished) {
       this.finished = true
-      this.thread.drop()
+      // Before the descriptor closes: the thread writes through its number.
+      await this.thread.drop()
       await this.flushing
       await this.handle.close().catch(() => undefined)
     }

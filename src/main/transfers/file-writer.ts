@@ -97,8 +97,12 @@ export interface ThreadFile {
   restart(): Promise<void>
   /** Lowercase hex SHA-256 of the bytes written since the start or the last restart. */
   digest(): Promise<string>
-  /** Forgets the file (aborted); nothing more may be asked. */
-  drop(): void
+  /**
+   * Forgets the file (aborted); nothing more may be asked. Resolves once the thread is done
+   * with every write asked before: only then may the caller close the descriptor, which the
+   * thread writes through by number (a number that, once closed, another file may reuse).
+   */
+  drop(): Promise<void>
 }
 
 interface Pending {
@@ -243,10 +247,14 @@ export function threadFile(fd: number): ThreadFile {
       if (answer.type !== 'digest') throw new Error('the file writer thread sent no digest')
       return answer.sha256
     },
-    drop() {
+    async drop() {
+      // After the write under way is posted (a write asked just before may still be waiting
+      // for its turn): the thread answers in order, so this answer comes after it.
+      await inFlight.catch(() => undefined)
       // Nothing was ever written: no thread to tell (and none to start).
       if (owner === null) return
-      owner.ask({ type: 'drop', file }).catch(() => undefined)
+      // A dead thread writes nothing more: its failure is the write's, not the drop's.
+      await owner.ask({ type: 'drop', file }).catch(() => undefined)
     },
   }
 }
