@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache'
 import { createCertificateCache } from '../../src/main/cache/certificates'
 import { createExpiryNotifications } from '../../src/main/cache/expiry-notifications'
+import { summarise } from '../../src/main/features/background-refresh'
 import { toCacheEntry } from '../../src/main/features/certificates/rows'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
@@ -175,5 +176,26 @@ describe('background refresh through the desk', () => {
     await refreshAt(clock.now() + 10 * DAY)
     expectTold(clock.now(), count)
     expect(told.size).toBeGreaterThan(0)
+  })
+})
+
+describe('the notification text', () => {
+  const finding = (name: string, threshold: 'expired' | 'week') => ({
+    certificateId: name,
+    name,
+    notAfter: '2027-01-01T00:00:00.000Z',
+    threshold,
+  })
+
+  it('agrees in number: one certificate expires, two expire', () => {
+    expect(summarise('Prod', [finding('api', 'week')])).toEqual({
+      title: 'Prod: 1 certificate needs attention',
+      body: '1 expires within 7 days: api',
+      count: 1,
+    })
+    expect(
+      summarise('Prod', [finding('old', 'expired'), finding('a', 'week'), finding('b', 'week')])
+        .body,
+    ).toBe('1 expired: old\n2 expire within 7 days: a, b')
   })
 })

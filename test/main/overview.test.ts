@@ -8,6 +8,7 @@ import { CACHE_FILE_NAME } from '../../src/main/cache'
 import {
   CSV_COLUMNS,
   escapeText,
+  expiringCsv,
   expiringIcs,
   foldLine,
   reminderTrigger,
@@ -371,6 +372,23 @@ describe('RFC 5545 text: folding and escaping', () => {
     expect(reminderTrigger(Date.parse('2027-01-10T23:00:00.000Z'), 14, now)).toBe(
       'TRIGGER;VALUE=DATE-TIME:20270110T150000Z',
     )
+  })
+
+  it('the CSV counts whole days left as the screens do: 35.4 days ago is -35', () => {
+    const now = Date.parse('2027-01-10T12:00:00.000Z')
+    const at = (days: number) => new Date(now + days * DAY_MS).toISOString()
+    const csv = expiringCsv({
+      items: [-35.4, -0.2, 0.5, 2.7].map((days, index) => ({
+        profileId: 'p1',
+        row: { ...awkward, id: `c${index}`, name: `n${index}`, notAfter: at(days) },
+      })),
+      profiles: new Map([['p1', { id: 'p1', name: 'Prod', baseUrl: 'https://x' }]]),
+      days: 14,
+      now,
+    })
+    const [header, ...records] = readCsv(csv)
+    const column = header?.indexOf('days_left') ?? -1
+    expect(records.map((record) => record[column])).toEqual(['-35', '0', '0', '2'])
   })
 
   it('an expired certificate is an event that says so, without an alarm', () => {

@@ -170,7 +170,9 @@ export function summarise(profileName: string, findings: readonly ExpiryFinding[
     parts.push(`${expired.length} expired: ${names(expired)}`)
   }
   if (week.length > 0) {
-    parts.push(`${week.length} expire within 7 days: ${names(week)}`)
+    parts.push(
+      `${week.length} ${week.length === 1 ? 'expires' : 'expire'} within 7 days: ${names(week)}`,
+    )
   }
   const count = findings.length
   return {

@@ -40,7 +40,9 @@ export function expiringCsv({ items, profiles, now }: ExpiringFileInput): string
   for (const { profileId, row } of items) {
     const profile = profiles.get(profileId)
     const end = row.notAfter === null ? Number.NaN : Date.parse(row.notAfter)
-    const daysLeft = Number.isNaN(end) ? '' : String(Math.floor((end - now) / DAY_MS))
+    // Whole days, as the screens count them (certificates/model.ts): 35.4 days ago is -35,
+    // "Expired 35 d ago" there, not -36; 0 is within a day either side (see `status`).
+    const daysLeft = Number.isNaN(end) ? '' : String(Math.trunc((end - now) / DAY_MS))
     lines.push(
       [
         profile?.name ?? '',
