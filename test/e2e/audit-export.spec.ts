@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { invokePath } from '../../src/shared/bridge/web-protocol'
 import { bridgeCall } from './support/bridge'
 import { expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
@@ -92,11 +93,51 @@ test('the activity log is filtered and exported to CSV and NDJSON, with nothing 
       }),
     ])
 
-    // A range that ended yesterday: nothing on screen, and an export of no line.
+    // A reversed range (from today until yesterday): pointed out on both days, never asked
+    // for (every activity.list the page sends is recorded), the list read last kept.
+    const asked: { from?: number; to?: number }[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith(invokePath('activity.list'))) {
+        asked.push(request.postDataJSON() as { from?: number; to?: number })
+      }
+    })
     const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1)
-    await page.getByLabel('From day').fill('')
     await page.getByLabel('Until day').fill(localDay(yesterday))
+    const problem = page.getByRole('alert').filter({ hasText: 'is after Until' })
+    await expect(problem).toHaveText(
+      new RegExp(`^From ${localDay(today)} is after Until ${localDay(yesterday)}\\.`),
+    )
+    for (const day of ['From day', 'Until day']) {
+      await expect(page.getByLabel(day)).toHaveAttribute('aria-invalid', 'true')
+      await expect(page.getByLabel(day)).toHaveAccessibleDescription(/is after Until/)
+    }
+    await expect(table.getByRole('row').filter({ hasText: 'cancelCopyJob' })).toHaveCount(1)
+    await expect(page.getByRole('button', { name: 'Export CSV' })).toBeDisabled()
+    await expect(page.getByRole('button', { name: 'Refresh' })).toBeDisabled()
+    // A new line while reversed (the screen reads again on such a change when it may).
+    await page.getByLabel('Filter by outcome').selectOption('error')
+    await expect(
+      bridgeCall(page, 'service.call', {
+        profileId: activeId,
+        operation: 'cancelCopyJob',
+        params: { id: '99999999-9999-4999-8999-999999999999' },
+      }),
+    ).rejects.toThrow(/NOT_FOUND/)
+    await expect(problem).toBeVisible()
+
+    // A range that ended yesterday: the mark goes, nothing on screen, an export of no line.
+    await page.getByLabel('From day').fill('')
+    await expect(problem).toHaveCount(0)
+    await expect(page.getByLabel('Until day')).not.toHaveAttribute('aria-invalid', 'true')
     await expect(page.getByText('No line of the activity log matches these filters.')).toBeVisible()
+    // The read that emptied the list was recorded, and none before it asked for the reversed
+    // days (from today's start to yesterday's end: an empty span, from >= to).
+    expect(asked.some((body) => body.from === undefined && body.to !== undefined)).toBe(true)
+    expect(
+      asked.filter(
+        (body) => body.from !== undefined && body.to !== undefined && body.from >= body.to,
+      ),
+    ).toEqual([])
     await page.getByRole('button', { name: 'Export CSV' }).click()
     await expect(exported).toContainText('Exported 0 lines')
 

@@ -5,6 +5,7 @@ import {
   exportRequest,
   NO_FILTERS,
   operationTitle,
+  rangeProblem,
   timeRangeOf,
 } from '../../src/renderer/src/features/activity/filters'
 import { channels } from '../../src/shared/bridge'
@@ -64,5 +65,17 @@ describe('activity filters', () => {
       limit: 500,
       to: new Date(2024, 3, 1).getTime(),
     })
+  })
+
+  it('points out a From day after the Until day, and only that', () => {
+    const reversed = rangeProblem({ fromDay: '2024-03-31', untilDay: '2024-03-01' })
+    expect(reversed).toContain('From 2024-03-31 is after Until 2024-03-01')
+    // Text order is date order across month and year boundaries too.
+    expect(rangeProblem({ fromDay: '2024-10-01', untilDay: '2024-09-30' })).not.toBeNull()
+    expect(rangeProblem({ fromDay: '2025-01-01', untilDay: '2024-12-31' })).not.toBeNull()
+    expect(rangeProblem({ fromDay: '2024-03-01', untilDay: '2024-03-01' })).toBeNull()
+    expect(rangeProblem({ fromDay: '2024-09-30', untilDay: '2024-10-01' })).toBeNull()
+    expect(rangeProblem({ fromDay: '2024-03-31', untilDay: null })).toBeNull()
+    expect(rangeProblem({ fromDay: null, untilDay: '2024-03-01' })).toBeNull()
   })
 })

@@ -14,7 +14,8 @@ const DAY = 24 * HOUR
 const MONTH = 30 * DAY
 const YEAR = 365 * DAY
 
-function plural(count: number, unit: string): string {
+/** "1 day", "2 days": a count with its noun (a regular plural: the noun and an s). */
+export function plural(count: number, unit: string): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`
 }
 

@@ -11,8 +11,16 @@ import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
 import { AuditExport } from './AuditExport'
-import { loggedOperations, NO_FILTERS, operationTitle, type ActivityFilters } from './filters'
+import {
+  loggedOperations,
+  NO_FILTERS,
+  operationTitle,
+  rangeProblem,
+  type ActivityFilters,
+} from './filters'
 import { useActivityStore } from './store'
+// .field-error and .input[aria-invalid] (the reversed range), which no Field here loads.
+import '../../ui/forms.css'
 import './activity.css'
 
 const COLUMNS: Column<ActivityEntry>[] = [
@@ -76,15 +84,17 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
     [],
   )
   const filtered = Object.values(filters).some((value) => value !== null)
+  // A reversed range is pointed out and never asked for: the last list read stays meanwhile.
+  const problem = rangeProblem(filters)
 
   useEffect(() => {
-    void load(filters)
+    if (rangeProblem(filters) === null) void load(filters)
   }, [load, filters])
 
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
-        if (concerns(change, ['activity'])) void load(filters)
+        if (concerns(change, ['activity']) && rangeProblem(filters) === null) void load(filters)
       }),
     [load, filters],
   )
@@ -96,7 +106,7 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
   return (
     <section className="screen" aria-labelledby={HEADING.id}>
       <ScreenHeader heading={HEADING}>
-        <Button onClick={() => void load(filters)} busy={loading}>
+        <Button onClick={() => void load(filters)} busy={loading} disabled={problem !== null}>
           Refresh
         </Button>
       </ScreenHeader>
@@ -133,6 +143,8 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
             className="input"
             type="date"
             aria-label="From day"
+            aria-invalid={problem !== null || undefined}
+            aria-describedby={problem === null ? undefined : RANGE_PROBLEM_ID}
             value={filters.fromDay ?? ''}
             max={filters.untilDay ?? undefined}
             onChange={(event) => choose({ fromDay: event.target.value || null })}
@@ -144,6 +156,8 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
             className="input"
             type="date"
             aria-label="Until day"
+            aria-invalid={problem !== null || undefined}
+            aria-describedby={problem === null ? undefined : RANGE_PROBLEM_ID}
             value={filters.untilDay ?? ''}
             min={filters.fromDay ?? undefined}
             onChange={(event) => choose({ untilDay: event.target.value || null })}
@@ -155,6 +169,11 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
           </Button>
         ) : null}
       </div>
+      {problem === null ? null : (
+        <p className="field-error activity-range-problem" id={RANGE_PROBLEM_ID} role="alert">
+          {problem}
+        </p>
+      )}
       <AuditExport filters={filters} />
       {error ? <ErrorBanner error={error} context="Could not read the activity log" /> : null}
       {!loaded ? (
@@ -177,6 +196,8 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
     </section>
   )
 }
+
+const RANGE_PROBLEM_ID = 'activity-range-problem'
 
 const OUTCOME_CHOICES = [
   { value: 'success', text: 'Success' },
@@ -218,5 +239,6 @@ function FilterSelect({
 const HEADING: ScreenHeading = {
   id: 'activity-title',
   title: 'Activity',
-  subtitle: 'Every change made through Infradesk, newest first; export it as an audit trail',
+  subtitle:
+    'Every change, export and SQL statement made through Infradesk, newest first; export it as an audit trail',
 }

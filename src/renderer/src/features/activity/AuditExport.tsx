@@ -4,7 +4,8 @@ import { asBridgeError, bridge } from '../../bridge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { formatBytes } from '../transfers/format'
-import { exportRequest, type ActivityFilters } from './filters'
+import { plural } from '../../lib/time'
+import { exportRequest, rangeProblem, type ActivityFilters } from './filters'
 
 /*
  * The audit trail's export: every line the screen's filters let through (not only the 500
@@ -18,6 +19,8 @@ export function AuditExport({ filters }: { filters: ActivityFilters }) {
   const [busy, setBusy] = useState<'csv' | 'ndjson' | null>(null)
   const [saved, setSaved] = useState<Exported | null>(null)
   const [error, setError] = useState<BridgeError | null>(null)
+  // A reversed range (the screen says so) would export no line: no export until it is fixed.
+  const blocked = rangeProblem(filters) !== null
 
   async function run(format: 'csv' | 'ndjson') {
     setBusy(format)
@@ -40,7 +43,7 @@ export function AuditExport({ filters }: { filters: ActivityFilters }) {
         <Button
           size="small"
           busy={busy === 'csv'}
-          disabled={busy !== null}
+          disabled={busy !== null || blocked}
           onClick={() => void run('csv')}
         >
           Export CSV
@@ -48,7 +51,7 @@ export function AuditExport({ filters }: { filters: ActivityFilters }) {
         <Button
           size="small"
           busy={busy === 'ndjson'}
-          disabled={busy !== null}
+          disabled={busy !== null || blocked}
           onClick={() => void run('ndjson')}
         >
           Export NDJSON
@@ -62,7 +65,7 @@ export function AuditExport({ filters }: { filters: ActivityFilters }) {
         <div className="banner banner-success" role="status" aria-label="Exported">
           <div className="banner-text">
             <div className="banner-title">
-              Exported {saved.rows} line{saved.rows === 1 ? '' : 's'} ({formatBytes(saved.bytes)})
+              Exported {plural(saved.rows, 'line')} ({formatBytes(saved.bytes)})
             </div>
             <div className="banner-message">
               <code className="activity-export-path">{saved.path}</code>

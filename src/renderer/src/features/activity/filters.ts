@@ -42,6 +42,19 @@ export function timeRangeOf(filters: Pick<ActivityFilters, 'fromDay' | 'untilDay
   return { ...(from === null ? {} : { from }), ...(to === null ? {} : { to }) }
 }
 
+/**
+ * Why the chosen days cannot be asked for, or null: a From day after the Until day (which a
+ * typed date can give; the pickers' min and max do not stop it) would read no line at all and
+ * look like an empty log. Both are `YYYY-MM-DD`, so text order is date order.
+ */
+export function rangeProblem(
+  filters: Pick<ActivityFilters, 'fromDay' | 'untilDay'>,
+): string | null {
+  const { fromDay, untilDay } = filters
+  if (fromDay === null || untilDay === null || fromDay <= untilDay) return null
+  return `From ${fromDay} is after Until ${untilDay}. Choose a From day on or before the Until day; until then the list below is the last one read.`
+}
+
 function startOfLocalDay(day: string | null, plusDays: number): number | null {
   const match = day === null ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
   if (match === null) return null

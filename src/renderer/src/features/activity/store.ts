@@ -14,7 +14,10 @@ interface ActivityState {
 
 let generation = 0
 
-/** The activity log: every change made through the app, read from the local SQLite log. */
+/**
+ * The activity log: every change, export and SQL statement made through the app, read from the
+ * local SQLite log.
+ */
 export const useActivityStore = create<ActivityState>()((set) => ({
   entries: [],
   loading: false,

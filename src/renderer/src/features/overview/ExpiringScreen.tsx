@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type {
   ExpiringCertificate,
@@ -15,10 +15,14 @@ import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import type { Column } from '../../ui/Table'
 import { VirtualTable, type RowSource } from '../../ui/VirtualTable'
 import { useNow } from '../../ui/useNow'
+import { StatusBadge } from '../certificates/CertificateList'
 import { expiryLabel, expiryOf } from '../certificates/model'
 import { formatBytes } from '../transfers/format'
-import { formatLocal } from '../../lib/time'
+import { formatLocal, plural } from '../../lib/time'
+import { DAYS_MAX, DAYS_MIN, expiringCountText, expiringEmptyText, readDays } from './expiring-text'
 import { openForProfile, useOverviewStore } from './store'
+// .field-error and .input[aria-invalid]: this lazily loaded screen may paint before any Field.
+import '../../ui/forms.css'
 import './overview.css'
 
 /*
@@ -34,6 +38,13 @@ const HEADING: ScreenHeading = {
   subtitle: "Every profile's saved certificates that expire soon, soonest first",
 }
 
+/**
+ * How long the N-days box waits after a change before reading the list again: each read goes
+ * through every profile's cache in main, and holding an arrow key or typing "365" makes a
+ * change per step or digit; only the value the operator stops at is read.
+ */
+const DAYS_SETTLE_MS = 300
+
 interface Saved {
   format: ExpiringExportFormat
   path: string | null
@@ -47,8 +58,15 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
   const { expiring, expiringError, loadExpiring, follow } = useOverviewStore()
   const updateSettings = useSettingsStore((s) => s.update)
   const now = useNow()
+  // What the operator typed, null until they type (the box then shows the list's window).
   const [daysText, setDaysText] = useState<string | null>(null)
-  const [daysError, setDaysError] = useState<string | null>(null)
+  // A failure to save the setting; the box's own value being out of range is `reading`.
+  const [saveError, setSaveError] = useState<string | null>(null)
+  const pendingDays = useRef<{ days: number; timer: ReturnType<typeof setTimeout> } | null>(null)
+  const applying = useRef(0)
+  // Settings writes one after another, so the setting saved is the last value applied even
+  // when an earlier write answers later.
+  const saving = useRef<Promise<unknown>>(Promise.resolve())
   const [exporting, setExporting] = useState<ExpiringExportFormat | null>(null)
   const [saved, setSaved] = useState<Saved | null>(null)
   const [exportError, setExportError] = useState<BridgeError | null>(null)
@@ -74,21 +92,57 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
     }
   }, [expiring])
 
-  async function applyDays(text: string) {
-    const days = Number(text)
-    if (!Number.isInteger(days) || days < 1 || days > 3650) {
-      setDaysError('Enter whole days from 1 to 3650')
-      return
-    }
-    setDaysError(null)
-    try {
-      await updateSettings({ expiringDays: days })
-      setDaysText(null)
-      await loadExpiring(days)
-    } catch (error) {
-      setDaysError(asBridgeError(error).message)
-    }
+  const reading = daysText === null ? null : readDays(daysText)
+  const daysError = reading !== null && !reading.ok ? reading.message : saveError
+
+  /** Reads the list for `days` and saves it as the setting. */
+  function applyDays(days: number) {
+    const mine = ++applying.current
+    // The store keeps the last read's answer only, so the list matches the last value applied.
+    void loadExpiring(days)
+    const saved = saving.current.then(() => updateSettings({ expiringDays: days }))
+    saving.current = saved.catch(() => undefined)
+    saved.then(
+      () => {
+        if (mine === applying.current) setSaveError(null)
+      },
+      (error: unknown) => {
+        if (mine === applying.current) setSaveError(asBridgeError(error).message)
+      },
+    )
   }
+
+  /**
+   * A change of the box: a valid value is read once the box settles; an invalid one is only
+   * marked (the list read last stays on screen, and main would refuse it anyway).
+   */
+  function changeDays(text: string) {
+    setDaysText(text)
+    cancelPendingDays()
+    const next = readDays(text)
+    if (!next.ok) return
+    const timer = setTimeout(() => {
+      pendingDays.current = null
+      applyDays(next.days)
+    }, DAYS_SETTLE_MS)
+    pendingDays.current = { days: next.days, timer }
+  }
+
+  function cancelPendingDays() {
+    if (pendingDays.current !== null) clearTimeout(pendingDays.current.timer)
+    pendingDays.current = null
+  }
+
+  /** Enter, leaving the box or leaving the screen: no need to wait for it to settle. */
+  function applyPendingDays() {
+    const pending = pendingDays.current
+    if (pending === null) return
+    cancelPendingDays()
+    applyDays(pending.days)
+  }
+  const applyPendingOnLeave = useRef(applyPendingDays)
+  applyPendingOnLeave.current = applyPendingDays
+  useEffect(() => () => applyPendingOnLeave.current(), [])
 
   async function exportAs(format: ExpiringExportFormat) {
     setExporting(format)
@@ -163,7 +217,12 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
       },
     },
     { key: 'common', header: 'Common name', render: ({ row }) => row.commonName ?? '—' },
-    { key: 'status', header: 'Status', render: ({ row }) => row.status ?? '—' },
+    {
+      key: 'status',
+      header: 'Status',
+      // The certificates screen's badge: words for the statuses it knows, any other as sent.
+      render: ({ row }) => (row.status ? <StatusBadge status={row.status} /> : '—'),
+    },
   ]
 
   const days = expiring?.days
@@ -185,11 +244,14 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
           Export calendar (.ics)
         </Button>
       </ScreenHeader>
+      {/* noValidate: the browser's own check of min/max would swallow Enter with a bubble of
+          its own; the box says what is wrong itself (aria-invalid and the message). */}
       <form
         className="expiring-controls"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault()
-          if (daysText !== null) void applyDays(daysText)
+          applyPendingDays()
         }}
       >
         <label>
@@ -197,28 +259,25 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
           <input
             className="input expiring-days"
             type="number"
-            min={1}
-            max={3650}
+            min={DAYS_MIN}
+            max={DAYS_MAX}
             aria-label="Days ahead"
             aria-invalid={daysError !== null}
+            aria-describedby={daysError !== null ? 'expiring-days-error' : undefined}
             value={daysText ?? (days === undefined ? '' : String(days))}
-            onChange={(event) => setDaysText(event.target.value)}
-            onBlur={() => {
-              if (daysText !== null) void applyDays(daysText)
-            }}
+            onChange={(event) => changeDays(event.target.value)}
+            onBlur={applyPendingDays}
           />{' '}
           days
         </label>
         {daysError ? (
-          <span className="field-error" role="alert">
+          <span className="field-error" id="expiring-days-error" role="alert">
             {daysError}
           </span>
         ) : null}
         {expiring ? (
           <span role="status" aria-label="Expiring count">
-            <strong>{expiring.total}</strong>{' '}
-            {expiring.total === 1 ? 'certificate' : 'certificates'} in {expiring.perProfile.length}{' '}
-            of {profiles.length} profiles
+            {expiringCountText(expiring.total, expiring.perProfile.length, profiles.length)}
           </span>
         ) : null}
       </form>
@@ -228,7 +287,7 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
             <div className="banner-message">
               {saved.path === null
                 ? 'Export cancelled.'
-                : `Saved ${saved.count} ${saved.count === 1 ? 'certificate' : 'certificates'} to ${saved.path} (${formatBytes(saved.bytes)}).`}
+                : `Saved ${plural(saved.count, 'certificate')} to ${saved.path} (${formatBytes(saved.bytes)}).`}
               {saved.path !== null && mode === 'web'
                 ? ' Copy the path to open it from your file manager.'
                 : null}
@@ -259,7 +318,7 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
           columns={columns}
           source={source}
           rowKey={(item) => `${item.profileId}/${item.row.id}`}
-          empty={`No saved certificate expires within ${source.view} days.`}
+          empty={days === undefined ? '' : expiringEmptyText(days)}
         />
       )}
     </section>

@@ -6,6 +6,7 @@ import type { Route, RouteParams } from '../../app/routes'
 import { ColorDot } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { plural } from '../../lib/time'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { openForProfile, useOverviewStore } from './store'
@@ -150,7 +151,7 @@ function ProfileRow({
           <span>{profile.name}</span>
         </button>
         {counts ? (
-          <div className="muted overview-total">{counts.total} certificates cached</div>
+          <div className="muted overview-total">{plural(counts.total, 'certificate')} cached</div>
         ) : counts === null ? (
           <div className="muted overview-total">Certificates not read yet</div>
         ) : null}
