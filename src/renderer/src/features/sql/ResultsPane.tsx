@@ -132,6 +132,11 @@ export function ResultsPane({
 }
 
 /** A result tab's status, rows and time, said on the tab itself. */
+/** "1 row", "2,000 rows". */
+function rowsText(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'row' : 'rows'}`
+}
+
 function outcomeFacts(outcome: StatementOutcome): string {
   if (outcome.skipped) return ' · not run'
   if (outcome.error) return outcome.error.code === 'CANCELLED' ? ' · cancelled' : ' · failed'
@@ -139,7 +144,7 @@ function outcomeFacts(outcome: StatementOutcome): string {
   if (!meta) return ''
   const rows =
     meta.fields.length > 0
-      ? `${meta.rows.toLocaleString('en-US')} ${meta.rows === 1 ? 'row' : 'rows'}`
+      ? rowsText(meta.rows)
       : `${(meta.rowCount ?? 0).toLocaleString('en-US')} affected`
   return ` · ${rows} · ${Math.round(meta.elapsedMs).toLocaleString('en-US')} ms`
 }
@@ -247,7 +252,7 @@ function PinnedView({
       <div className="sql-meta" data-testid="sql-pinned-meta">
         <strong>📌 Pinned</strong>
         {' · '}
-        {meta.rows.toLocaleString('en-US')} rows
+        {rowsText(meta.rows)}
         <span className="sql-meta-actions">
           {comparable ? (
             <>
@@ -445,7 +450,7 @@ function ResultView({
         ...(range ? { range } : {}),
       })
       await navigator.clipboard.writeText(copied.text)
-      return `Copied ${copied.rows.toLocaleString('en-US')} rows as ${format.toUpperCase()}`
+      return `Copied ${rowsText(copied.rows)} as ${format.toUpperCase()}`
     })
 
   const copySelection = () => {
@@ -468,9 +473,7 @@ function ResultView({
   const save = (format: 'csv' | 'json') =>
     act(`save-${format}`, async () => {
       const saved = await bridge.call('sql.save', { profileId, resultId: meta.resultId, format })
-      return saved.path === null
-        ? 'Not saved'
-        : `Saved ${saved.rows.toLocaleString('en-US')} rows to ${saved.path}`
+      return saved.path === null ? 'Not saved' : `Saved ${rowsText(saved.rows)} to ${saved.path}`
     })
 
   const openValue = (row: number, column: number) => {
@@ -496,9 +499,7 @@ function ResultView({
       >
         <strong>{meta.command || 'Done'}</strong>
         {' · '}
-        {meta.fields.length > 0
-          ? `${meta.rows.toLocaleString('en-US')} rows`
-          : `${meta.rowCount ?? 0} rows affected`}
+        {meta.fields.length > 0 ? rowsText(meta.rows) : `${rowsText(meta.rowCount ?? 0)} affected`}
         {meta.rowCount !== null && meta.fields.length > 0 && meta.rowCount !== meta.rows
           ? ` of ${meta.rowCount.toLocaleString('en-US')}`
           : ''}
@@ -558,7 +559,7 @@ function ResultView({
       ))}
       {meta.truncated ? (
         <div className="banner banner-warning sql-truncated" role="status">
-          Showing the first {meta.rows.toLocaleString('en-US')} rows only
+          Showing the first {rowsText(meta.rows)} only
           {meta.rowCount !== null ? ` of ${meta.rowCount.toLocaleString('en-US')}` : ''} (
           {meta.rowLimit ? "the service's row limit" : "the tab's row limit"}).
           {meta.maxRows !== null && meta.maxRows < ceiling ? (
