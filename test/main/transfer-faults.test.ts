@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Desk } from '../../src/main/desk'
@@ -487,6 +487,20 @@ describe('volume export under each fault of the archive download (/downloads/vol
     expect(await onlyRow(before)).toMatchObject({ id: transfer.id, state: 'cancelled' })
     expect(await readdir(folder)).toEqual([])
     await expectNothingRunning()
+  })
+})
+
+describe('volume export into the default downloads folder', () => {
+  it('makes the default folder when it is missing, and completes', async () => {
+    // A headless machine often has no ~/Downloads: the default (the desk's) is made on use.
+    const updated = await desk.dispatch('settings.update', { downloadsDir: harness.downloads })
+    if (!updated.ok) throw new Error(JSON.stringify(updated.error))
+    await rm(harness.downloads, { recursive: true, force: true })
+    const outcome = await exportVolume()
+    expect(outcome.error).toBeUndefined()
+    expect(path.dirname(outcome.path ?? '')).toBe(harness.downloads)
+    expect(sha256Hex(await readFile(outcome.path ?? ''))).toBe(volume.sha256)
+    expect(outcome.row).toMatchObject({ state: 'completed' })
   })
 })
 

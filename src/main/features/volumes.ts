@@ -14,7 +14,7 @@ import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
 import { nameBesideId } from './known-objects'
-import { webDownloadsFolder } from './save-to-disk'
+import { isDefaultDownloadsFolder, webDownloadsFolder } from './save-to-disk'
 
 /*
  * Volume export (op 15) and the Transfers panel. `volumes.export` asks the service, opens the
@@ -211,7 +211,11 @@ async function chooseTarget(
   defaultName: string,
 ): Promise<{ folder: string; name: string; collision: Collision }> {
   if (context.desktop === null) {
-    return { folder: await webDownloadsFolder(context), name: defaultName, collision: 'number' }
+    const folder = context.settings.get().downloadsDir
+    // The default folder is made when missing. A chosen one that went away is told by the
+    // writer, inside the transfer, so the failed attempt is in the transfers log too.
+    if (isDefaultDownloadsFolder(context, folder)) await webDownloadsFolder(context)
+    return { folder, name: defaultName, collision: 'number' }
   }
   const chosen = await context.desktop.chooseSavePath({
     title: 'Save the volume archive',
