@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { OPERATION_NAMES, operations, pathParamNames } from '../../src/shared/api'
 import {
   bestMatchIndex,
+  operationRequestOf,
   OPERATION_ROUTES,
   paletteGroups,
   PALETTE_ENTRIES,
@@ -75,5 +76,50 @@ describe('command palette entries', () => {
     expect(match?.params).toEqual({ op: 'resolveMigration', id })
     const elsewhere = searchPalette('cancel copy job', onMigrations).find(isOperation)
     expect(elsewhere?.params).toEqual({ op: 'cancelCopyJob' })
+  })
+})
+
+describe('the request an operation entry makes of its screen', () => {
+  const id = '44444444-4444-4444-8444-444444444444'
+  const routeId = '55555555-5555-4555-8555-555555555555'
+
+  it('reads back, for every operation with ids, exactly what its palette entry wrote', () => {
+    const ops = PALETTE_ENTRIES.flatMap((entry) => (entry.kind === 'operation' ? [entry] : []))
+    const withIds = ops.filter((entry) => entry.idParams.length > 0)
+    expect(withIds.map((entry) => entry.operation)).toEqual(
+      OPERATION_NAMES.filter((name) => pathParamNames(operations[name].path).length > 0),
+    )
+    for (const entry of withIds) {
+      const typed = entry.idParams.map((_, index) => `${index + 6}`.repeat(8) + id.slice(8))
+      const match = searchPalette(`${entry.title} ${typed.join(' ')}`, here).find(
+        (candidate) => candidate.entry.key === entry.key,
+      )
+      if (!match) throw new Error(`no match for ${entry.operation}`)
+      expect(operationRequestOf(match.params, [entry.operation])).toEqual({
+        operation: entry.operation,
+        ids: Object.fromEntries(entry.idParams.map((name, index) => [name, typed[index]])),
+      })
+    }
+  })
+
+  it('is only for the operations the screen performs, and names only their path parameters', () => {
+    const params = { op: 'retryProxyRoute', id, routeId, search: 'x' }
+    expect(operationRequestOf(params, ['retryProxyRoute'])).toEqual({
+      operation: 'retryProxyRoute',
+      ids: { id, routeId },
+    })
+    expect(operationRequestOf(params, ['cancelCopyJob'])).toBeNull()
+    expect(operationRequestOf({ id }, ['retryProxyRoute'])).toBeNull()
+    expect(operationRequestOf({ op: 'noSuchOperation', id }, ['retryProxyRoute'])).toBeNull()
+  })
+
+  it('leaves out ids given empty, and asks without ids when none is given', () => {
+    expect(
+      operationRequestOf({ op: 'retryProxyRoute', id: ' ', routeId }, ['retryProxyRoute']),
+    ).toEqual({ operation: 'retryProxyRoute', ids: { routeId } })
+    expect(operationRequestOf({ op: 'resolveIncident' }, ['resolveIncident'])).toEqual({
+      operation: 'resolveIncident',
+      ids: {},
+    })
   })
 })

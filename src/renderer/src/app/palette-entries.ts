@@ -83,6 +83,36 @@ export const PALETTE_ENTRIES: readonly PaletteEntry[] = [
   }),
 ]
 
+export interface OperationRequest {
+  operation: OperationName
+  /** The operation's path parameters the route gave, by name; empty values left out. */
+  ids: Readonly<Record<string, string>>
+}
+
+function isOperationName(value: string): value is OperationName {
+  return (OPERATION_NAMES as readonly string[]).includes(value)
+}
+
+/**
+ * What an operation's entry asked its screen for (paramsFor, below, writes it): the request
+ * the route parameters make, when it is for one of `accepted`; else null.
+ */
+export function operationRequestOf(
+  params: RouteParams,
+  accepted: readonly OperationName[],
+): OperationRequest | null {
+  const operation = params['op']
+  if (operation === undefined || !isOperationName(operation) || !accepted.includes(operation)) {
+    return null
+  }
+  const ids: Record<string, string> = {}
+  for (const name of pathParamNames(operations[operation].path)) {
+    const value = params[name]?.trim()
+    if (value) ids[name] = value
+  }
+  return { operation, ids }
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface PaletteMatch {

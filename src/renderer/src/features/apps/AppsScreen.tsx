@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { z } from 'zod'
 import { appMemberSchema, operations, type AppMember } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
@@ -13,6 +13,7 @@ import { Table, type Column } from '../../ui/Table'
 import { callOperation, dataOf, useCall } from '../ops-common/call'
 import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { schemaFormFill, useOperationForm } from '../ops-common/useOperationForm'
 import { OpScreen } from '../ops-common/OpScreen'
 import '../ops-common/ops.css'
 import './apps.css'
@@ -122,12 +123,16 @@ function columns(kind: string): Column<AppMember>[] {
   return list
 }
 
+const LIST_APP_MEMBERS = ['listAppMembers'] as const
+
 export function AppsScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const form = useSchemaForm(membersFormSchema, {
     id: routeParams['id'] ?? '',
     environmentId: routeParams['environmentId'] ?? '',
   })
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(LIST_APP_MEMBERS, schemaFormFill(form), formRef)
   const { id: appId, environmentId } = form.values
   const environmentError =
     environmentId === '' ? undefined : checkOne(environmentSchema, environmentId)
@@ -171,6 +176,7 @@ export function AppsScreen({ profile }: { profile: Profile }) {
   return (
     <OpScreen title="App members" doing="The members of an app on" profile={profile}>
       <form
+        ref={formRef}
         className="op-form"
         aria-label="List app members"
         onSubmit={(event) => {

@@ -1,4 +1,6 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import type { CertificateFilter, Profile } from '../../../../shared/bridge'
+import { useOperationRequest, type OperationRequest } from '../../app/operation-request'
 import { useAppStore } from '../../app/store'
 import type { RouteParams } from '../../app/routes'
 import { expiryWindowOf, type ExpiryWindow } from './expiry-window'
@@ -10,7 +12,8 @@ export { EXPIRY_WINDOW_LABELS, inExpiryWindow } from './expiry-window'
  * What the Overview and the palette open the certificates screen with (issue 21), in the hash:
  * `expiry=expired|7|30` shows only what that figure counted (system certificates included, as
  * the figure counts every cached one); `search=<name>&select=<id>` finds one certificate and
- * selects it, showing its details.
+ * selects it, showing its details. The palette's "export certificate <id>" (`op=exportCertificate`
+ * and the id) selects that certificate and opens its export.
  */
 
 const NO_PARAMS: RouteParams = {}
@@ -46,4 +49,71 @@ export function useCertificateRouteParams(profileId: string): ExpiryWindow | nul
   }, [ready, profileId, select, state])
 
   return expiry
+}
+
+const EXPORT_CERTIFICATE = ['exportCertificate'] as const
+
+/** Every certificate of the profile: where a certificate named only by its id is looked for. */
+const EVERY_CERTIFICATE: CertificateFilter = { search: '', type: '', status: '', showSystem: true }
+
+function showsEvery(filter: CertificateFilter): boolean {
+  return !filter.search && !filter.type && !filter.status && filter.showSystem === true
+}
+
+export interface ExportRequestState {
+  /** Why the certificate the palette or a link named is not exported: shown, never silent. */
+  problem: string | null
+  dismiss(): void
+}
+
+/**
+ * `op=exportCertificate&id=<id>`: once the profile's whole list is here, the certificate is
+ * selected and `open` is called (the screen opens the export). A certificate the filters hide
+ * is looked for in every certificate, then on the service; one found nowhere is said so.
+ * `blocked` (signed out, offline) selects it but says why the export does not open.
+ */
+export function useExportCertificateRequest(
+  profile: Pick<Profile, 'id' | 'name' | 'signedIn'>,
+  blocked: string | null,
+  open: () => void,
+): ExportRequestState {
+  const [problem, setProblem] = useState<string | null>(null)
+  /** The rows when the filters were cleared for a request: the list read after differs. */
+  const widened = useRef<{ request: OperationRequest; rows: readonly unknown[] } | null>(null)
+  const refreshed = useRef<OperationRequest | null>(null)
+
+  useOperationRequest(EXPORT_CERTIFICATE, (request) => {
+    const id = request.ids['id']
+    // Without an id the export waits for a selection, as the Export… button does.
+    if (id === undefined) return
+    const state = useCertificatesStore.getState()
+    if (state.profileId !== profile.id || !state.loaded || state.firstOf !== null) return false
+    if (!state.rows.some((row) => row.id === id)) {
+      if (!showsEvery(state.filter)) {
+        widened.current = { request, rows: state.rows }
+        state.setFilter(EVERY_CERTIFICATE)
+        return false
+      }
+      const wide = widened.current
+      if (wide?.request === request && wide.rows === state.rows) return false
+      if (state.refreshing) return false
+      if (refreshed.current !== request && profile.signedIn && blocked === null) {
+        // The cache may be older than the service's list: it is asked once.
+        refreshed.current = request
+        void state.refresh()
+        return false
+      }
+      setProblem(`No certificate with id ${id} is among the certificates of ${profile.name}.`)
+      return
+    }
+    state.select([id], { anchorId: id, activeId: id })
+    if (blocked === null) {
+      setProblem(null)
+      open()
+    } else {
+      setProblem(`The certificate is selected, but it cannot be exported now: ${blocked}.`)
+    }
+  })
+
+  return { problem, dismiss: () => setProblem(null) }
 }

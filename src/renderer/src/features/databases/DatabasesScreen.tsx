@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import type { RotationRecord } from '../../../../shared/bridge/channels/operations'
@@ -20,6 +20,7 @@ import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
 import { ValueTable } from '../ops-common/ValueTable'
+import { useOperationForm, schemaFormFill } from '../ops-common/useOperationForm'
 import { WriteForm } from '../ops-common/WriteForm'
 import '../ops-common/ops.css'
 
@@ -73,11 +74,15 @@ const HISTORY_COLUMNS: Column<RotationRecord>[] = [
   },
 ]
 
+const ROTATE_DATABASE_CERTIFICATE = ['rotateDatabaseCertificate'] as const
+
 export function DatabasesScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const form = useSchemaForm(operations.rotateDatabaseCertificate.params, {
     id: routeParams['id'] ?? '',
   })
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(ROTATE_DATABASE_CERTIFICATE, schemaFormFill(form), formRef)
   const databaseId = form.values.id
   const [allowRestart, setAllowRestart] = useState(false)
   const databases = useIdSuggestions(profile, 'database', (seed) => {
@@ -139,6 +144,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
     >
       <WriteForm
         write={rotate}
+        formRef={formRef}
         danger
         label="Rotate a database certificate"
         submitLabel="Rotate certificate…"

@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
@@ -10,6 +11,7 @@ import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
+import { useOperationForm, schemaFormFill } from '../ops-common/useOperationForm'
 import { WriteForm } from '../ops-common/WriteForm'
 import '../ops-common/ops.css'
 
@@ -33,12 +35,16 @@ function recordedCommit(data: unknown): string | null {
   )
 }
 
+const RESOLVE_DEPLOYMENT_SOURCE = ['resolveDeploymentSource'] as const
+
 export function DeploymentsScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const form = useSchemaForm(operations.resolveDeploymentSource.params, {
     nodeId: routeParams['nodeId'] ?? '',
     deploymentId: routeParams['deploymentId'] ?? routeParams['id'] ?? '',
   })
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(RESOLVE_DEPLOYMENT_SOURCE, schemaFormFill(form), formRef)
   const { nodeId, deploymentId } = form.values
   const nodes = useIdSuggestions(profile, 'node', (seed) => [
     ...new Set(seedDeployments(seed).map((entry) => entry.nodeId)),
@@ -74,6 +80,7 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
     >
       <WriteForm
         write={resolve}
+        formRef={formRef}
         label="Resolve the branch head"
         submitLabel="Resolve branch head"
         failure="The branch head was not resolved"

@@ -15,6 +15,7 @@ import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { OrderForm } from '../ops-common/OrderForm'
 import { useStartingOrder } from '../ops-common/useStartingOrder'
+import { schemaFormFill, useOperationForm } from '../ops-common/useOperationForm'
 import { ValueTable } from '../ops-common/ValueTable'
 import '../ops-common/ops.css'
 
@@ -50,11 +51,15 @@ const FIELD_COLUMNS: Column<SchemaField>[] = [
   { key: 'description', header: 'Description', render: (f) => String(f.description ?? '') },
 ]
 
+const GET_LOGGING_SCHEMA = ['getLoggingSchema'] as const
+
 function SchemaLookup({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const form = useSchemaForm(operations.getLoggingSchema.params, {
     slug: routeParams['slug'] ?? '',
   })
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(GET_LOGGING_SCHEMA, schemaFormFill(form), formRef)
   const { slug } = form.values
   const slugs = useIdSuggestions(
     profile,
@@ -85,6 +90,7 @@ function SchemaLookup({ profile }: { profile: Profile }) {
     <section className="op-section" aria-labelledby="schema-title">
       <h2 id="schema-title">Schema by slug</h2>
       <form
+        ref={formRef}
         className="op-form"
         aria-label="Look up a logging schema"
         onSubmit={(event) => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { FormIssues } from './FormIssues'
@@ -34,15 +34,18 @@ interface WriteFormProps {
   children: ReactNode
   /** What was done, and the answer, below the form. */
   outcome: ReactNode
+  /** The form element (the palette's request puts the focus in it: useOperationForm). */
+  formRef?: Ref<HTMLFormElement>
 }
 
-export function WriteForm({ write, ...props }: WriteFormProps) {
+export function WriteForm({ write, formRef, ...props }: WriteFormProps) {
   const { profile } = write
   const tone = props.danger ? 'danger' : 'primary'
   const send = () => void props.send()
   return (
     <>
       <form
+        ref={formRef}
         className="op-form"
         aria-label={props.label}
         onSubmit={(event) => {

@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
@@ -10,6 +11,7 @@ import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
+import { useOperationForm, schemaFormFill } from '../ops-common/useOperationForm'
 import { WriteForm } from '../ops-common/WriteForm'
 import '../ops-common/ops.css'
 
@@ -31,12 +33,16 @@ const ROUTE_TONE: Record<string, 'success' | 'warning' | 'danger' | 'info'> = {
   failed: 'danger',
 }
 
+const RETRY_PROXY_ROUTE = ['retryProxyRoute'] as const
+
 export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const form = useSchemaForm(operations.retryProxyRoute.params, {
     id: routeParams['id'] ?? '',
     routeId: routeParams['routeId'] ?? '',
   })
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(RETRY_PROXY_ROUTE, schemaFormFill(form), formRef)
   const hosts = useIdSuggestions(profile, 'proxy-host', (seed) =>
     seedHosts(seed)
       .filter((host) => host.routes.some((route) => route.status === 'failed'))
@@ -71,6 +77,7 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
     >
       <WriteForm
         write={retry}
+        formRef={formRef}
         label="Retry a route"
         submitLabel="Retry route"
         failure="The route was not retried"

@@ -4,6 +4,7 @@ import type { Profile } from '../../../../shared/bridge'
 import type { SqlHistoryEntry, SqlSchemaTree, SqlTab } from '../../../../shared/bridge/channels/sql'
 import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
 import { splitStatements, statementAt, type Statement } from '../../../../shared/sql/splitter'
+import { useOperationRequest } from '../../app/operation-request'
 import { useSettingsStore } from '../../app/settings-store'
 import { asBridgeError, bridge } from '../../bridge'
 import { useIdSuggestions } from '../../lib/suggestions'
@@ -28,6 +29,7 @@ import './sql.css'
  */
 
 const DEFAULT_MAX_ROWS = 1000
+const RUN_POSTGRES_QUERY = ['runPostgresQuery'] as const
 
 export default function SqlConsole({ profile }: { profile: Profile }) {
   const settingsMaxRows = useSettingsStore((state) => state.settings?.defaultMaxRows)
@@ -46,6 +48,16 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
     // The default only matters for the first tab; a settings change must not reload the tabs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [profile.id])
+
+  // The palette's "execute … statement <database id>": the open tab runs against that database. After the
+  // tabs' load above, so the store is read once this profile's tabs are there.
+  useOperationRequest(RUN_POSTGRES_QUERY, (request) => {
+    const id = request.ids['id']
+    if (id === undefined) return
+    const sql = useSqlStore.getState()
+    if (sql.profileId !== profile.id || sql.loading || sql.activeTabId === null) return false
+    sql.update(sql.activeTabId, { databaseId: id })
+  })
 
   useEffect(
     () =>

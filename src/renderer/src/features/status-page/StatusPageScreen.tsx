@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type { Incident } from '../../../../shared/bridge/channels/operations'
 import type { BridgeError } from '../../../../shared/bridge'
 import { readIncident, readStatusPage } from '../../../../shared/status-page'
 import type { ComponentReading, IncidentReading, StatusWord } from '../../../../shared/status-page'
+import { useOperationRequest, type OperationRequest } from '../../app/operation-request'
 import { useAppStore } from '../../app/store'
 import { isAuthError } from '../../lib/errors'
 import { formatLocalFull } from '../../lib/time'
@@ -182,14 +183,22 @@ function readIncidents(items: readonly Incident[]): IncidentReading[] {
   return items.map((item) => readIncident(item))
 }
 
+const RESOLVE_INCIDENT = ['resolveIncident'] as const
+
 export function StatusPageScreen({ profile }: { profile: Profile }) {
   const store = useStatusPageStore()
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
+  const routeParams = useAppStore((s) => s.routeParams)
+  const navigate = useAppStore((s) => s.navigate)
   const { show, followCache } = store
   const [resolving, setResolving] = useState<IncidentReading | null>(null)
   const [busy, setBusy] = useState(false)
   const [resolveError, setResolveError] = useState<BridgeError | null>(null)
   const [resolved, setResolved] = useState<IncidentReading | null>(null)
+  /** Why the incident the palette or a link named cannot be resolved here. */
+  const [requestProblem, setRequestProblem] = useState<string | null>(null)
+  /** The request a refresh was asked for, so an unknown id is looked for on the service once. */
+  const refreshedFor = useRef<OperationRequest | null>(null)
 
   useEffect(() => {
     void show(profile.id, { refresh: profile.signedIn })
@@ -215,6 +224,46 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
       ? 'Unavailable while the service cannot be reached'
       : null
 
+  // The palette's "resolve incident <id>" (or a link): the incident's confirmation opens.
+  useOperationRequest(RESOLVE_INCIDENT, (request) => {
+    const id = request.ids['id']
+    // Without an id the open incidents, each with its Resolve button, are the way on.
+    if (id === undefined) return
+    if (!store.loaded || store.profileId !== profile.id || busy) return false
+    const incident = incidents.find((candidate) => candidate.id === id)
+    if (incident === undefined) {
+      // Not in the list shown: the service's own list may know it (the cache was older).
+      if (store.refreshing) return false
+      if (refreshedFor.current !== request && profile.signedIn && !offline) {
+        refreshedFor.current = request
+        void store.refresh()
+        return false
+      }
+    }
+    setResolved(null)
+    setResolveError(null)
+    if (incident === undefined) {
+      setRequestProblem(`No incident with id ${id} is on the status page of ${profile.name}.`)
+    } else if (!incident.open) {
+      setRequestProblem(
+        `Incident “${incident.title ?? incident.id}” is already resolved: there is nothing to resolve.`,
+      )
+    } else if (resolveDisabled !== null) {
+      setRequestProblem(
+        `Incident “${incident.title ?? incident.id}” cannot be resolved now: ${resolveDisabled.toLowerCase()}.`,
+      )
+    } else {
+      setRequestProblem(null)
+      setResolving(incident)
+    }
+  })
+
+  /** The confirmation closed: the address no longer asks for it, so a reload does not reopen it. */
+  function closeConfirm() {
+    setResolving(null)
+    if (Object.keys(routeParams).length > 0) navigate('status-page')
+  }
+
   async function confirmResolve() {
     if (!resolving) return
     setBusy(true)
@@ -225,7 +274,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
       setResolveError(failure)
     } else {
       setResolved(resolving)
-      setResolving(null)
+      closeConfirm()
     }
   }
 
@@ -239,6 +288,19 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
         <Outcome title={`Incident resolved: ${resolved.title ?? resolved.id}`}>
           It no longer shows as open on the status page.
         </Outcome>
+      ) : null}
+
+      {requestProblem ? (
+        <div className="banner banner-warning" role="alert" aria-label="Incident not resolvable">
+          <div className="banner-text">
+            <div className="banner-message">{requestProblem}</div>
+          </div>
+          <div className="banner-action">
+            <Button size="small" onClick={() => setRequestProblem(null)}>
+              Dismiss
+            </Button>
+          </div>
+        </div>
       ) : null}
 
       {!store.loaded || store.profileId !== profile.id ? (
@@ -274,6 +336,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
                   componentNames={componentNames}
                   resolveDisabled={resolveDisabled}
                   onResolve={() => {
+                    setRequestProblem(null)
                     setResolveError(null)
                     setResolved(null)
                     setResolving(incident)
@@ -318,7 +381,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
         tone="primary"
         busy={busy}
         error={resolveError}
-        onCancel={() => setResolving(null)}
+        onCancel={closeConfirm}
         onConfirm={() => void confirmResolve()}
       >
         <p>

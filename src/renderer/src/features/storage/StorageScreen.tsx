@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
@@ -9,6 +10,7 @@ import { IdField } from '../ops-common/IdField'
 import { OpScreen } from '../ops-common/OpScreen'
 import { Outcome } from '../ops-common/Outcome'
 import { useWrite } from '../ops-common/useWrite'
+import { useOperationForm, schemaFormFill } from '../ops-common/useOperationForm'
 import { WriteForm } from '../ops-common/WriteForm'
 
 /*
@@ -16,9 +18,13 @@ import { WriteForm } from '../ops-common/WriteForm'
  * typed; cancelling stops work on the service, so it is always confirmed.
  */
 
+const CANCEL_COPY_JOB = ['cancelCopyJob'] as const
+
 export function StorageScreen({ profile }: { profile: Profile }) {
   const routeParams = useAppStore((s) => s.routeParams)
   const form = useSchemaForm(operations.cancelCopyJob.params, { id: routeParams['id'] ?? '' })
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(CANCEL_COPY_JOB, schemaFormFill(form), formRef)
   const jobs = useIdSuggestions(profile, 'copy-job', (seed) => {
     const byStatus = seed['copyJobs'] as Record<string, string[]>
     return [...(byStatus['running'] ?? []), ...(byStatus['queued'] ?? [])]
@@ -39,6 +45,7 @@ export function StorageScreen({ profile }: { profile: Profile }) {
     <OpScreen title="Storage jobs" doing="Cancel a copy job on" profile={profile}>
       <WriteForm
         write={cancel}
+        formRef={formRef}
         danger
         label="Cancel a copy job"
         submitLabel="Cancel copy job…"

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import type { BridgeError, Profile, Transfer } from '../../../../shared/bridge'
 import { volumeExportInputSchema } from '../../../../shared/bridge/channels/volumes'
 import { useAppStore } from '../../app/store'
@@ -19,6 +19,7 @@ import {
   TransferStateBadge,
 } from '../transfers/TransferParts'
 import { canRetry, RetryButton } from '../transfers/TransferButtons'
+import { useOperationForm } from '../ops-common/useOperationForm'
 import '../transfers/transfers.css'
 import './volumes.css'
 
@@ -29,6 +30,7 @@ import './volumes.css'
  */
 
 const FIELDS = ['nodeId', 'name'] as const
+const EXPORT_VOLUME = ['exportVolume'] as const
 type FieldName = (typeof FIELDS)[number]
 /** Finished exports shown under the running ones; the Transfers panel has them all. */
 const RECENT_SHOWN = 5
@@ -62,6 +64,18 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
   const [error, setError] = useState<BridgeError | null>(null)
   const [starting, setStarting] = useState(false)
   const [seeded, setSeeded] = useState<SeedVolume[]>([])
+  const formRef = useRef<HTMLFormElement>(null)
+  useOperationForm(
+    EXPORT_VOLUME,
+    {
+      fields: FIELDS,
+      fill: (ids) => {
+        if (ids['nodeId'] !== undefined) setNodeId(ids['nodeId'])
+        if (ids['name'] !== undefined) setName(ids['name'])
+      },
+    },
+    formRef,
+  )
 
   const nodes = useIdSuggestions(profile, 'node', (seed) => {
     const volumes = seedVolumes(seed)
@@ -129,7 +143,12 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
         </div>
       </header>
 
-      <form className="form volume-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form
+        ref={formRef}
+        className="form volume-form"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+      >
         <Field label="Node id" error={fieldErrors.nodeId} hint="The Docker node holding the volume">
           {(control) => (
             <SuggestInput
