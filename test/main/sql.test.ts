@@ -7,6 +7,7 @@ import { createTransferLog } from '../../src/main/cache/transfers'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ActivityEntry, ChannelOutput, Profile } from '../../src/shared/bridge'
+import type { KnownObject } from '../../src/shared/bridge/channels/known-objects'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
 
@@ -273,6 +274,15 @@ describe('explain, schema, tabs and history', () => {
       databaseId,
     })
     expect(cached).toEqual(refreshed)
+    // The database's own name is learned with it: the console offers it by name from then on.
+    const [database] = await desk.value<KnownObject[]>('knownObjects.search', {
+      profileId: profile.id,
+      kind: 'database',
+      text: '',
+    })
+    const named = await run('select current_database()')
+    expect(database).toMatchObject({ id: databaseId, name: named.firstRows[0]?.[0] })
+    expect(database?.name).toMatch(/\S/)
   })
 
   it('keeps tabs and history across a restart; history is searchable', async () => {

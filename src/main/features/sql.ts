@@ -20,7 +20,7 @@ import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
 import { createSqlResults } from '../workers/sql-worker-client'
 import type { DisplayRows, SqlResults } from '../workers/sql-worker-client'
-import { SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
+import { databaseNameOf, SCHEMA_MAX_ROWS, SCHEMA_SQL, toSchemaTree } from '../sql/schema-query'
 import type { StoredProfile } from '../profiles'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from './context'
@@ -562,7 +562,24 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         },
         { history: false },
       )
-      store.putSchema(profileId, databaseId, toSchemaTree(parsed), Date.now())
+      const readAt = Date.now()
+      store.putSchema(profileId, databaseId, toSchemaTree(parsed), readAt)
+      // The database's name, for the console's field and every place an id is shown by name.
+      const name = databaseNameOf(parsed)
+      if (name !== null) {
+        context.knownObjects.record(profileId, [
+          {
+            kind: 'database',
+            id: databaseId,
+            name,
+            status: null,
+            nodeId: null,
+            fields: {},
+            operation: 'runPostgresQuery',
+            seenAt: readAt,
+          },
+        ])
+      }
       return cachedSchema(profileId, databaseId)
     },
 

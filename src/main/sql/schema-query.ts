@@ -4,7 +4,8 @@ import type { ParsedResult } from './parse-result'
 /*
  * The schema browser's one statement: schemas, tables, views (materialized too), foreign
  * tables and their columns with types, from pg_catalog (information_schema leaves out
- * materialized views). System schemas are left out.
+ * materialized views). System schemas are left out. Each row also names the database: the
+ * service knows databases by id only, and the console offers them by name once read.
  */
 
 export const SCHEMA_SQL = `SELECT n.nspname AS schema_name,
@@ -12,7 +13,8 @@ export const SCHEMA_SQL = `SELECT n.nspname AS schema_name,
        c.relkind::text AS relation_kind,
        a.attname AS column_name,
        format_type(a.atttypid, a.atttypmod) AS column_type,
-       NOT coalesce(a.attnotnull, false) AS column_nullable
+       NOT coalesce(a.attnotnull, false) AS column_nullable,
+       current_database() AS database_name
 FROM pg_catalog.pg_namespace AS n
 LEFT JOIN pg_catalog.pg_class AS c
   ON c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
@@ -64,4 +66,10 @@ export function toSchemaTree(result: Pick<ParsedResult, 'rows'>): SqlSchemaTree 
       relations: [...relations.values()],
     })),
   }
+}
+
+/** The database's own name (`current_database()`), as the schema statement's rows carry it. */
+export function databaseNameOf(result: Pick<ParsedResult, 'rows'>): string | null {
+  const name = result.rows[0]?.[6]
+  return typeof name === 'string' && name !== '' ? name : null
 }

@@ -38,7 +38,7 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
   const activeTabId = useSqlStore((state) => state.activeTabId)
   const error = useSqlStore((state) => state.error)
   const loading = useSqlStore((state) => state.loading)
-  const { suggestions, remember } = useIdSuggestions(profile, 'database', (seed) => {
+  const { suggestions, names, remember } = useIdSuggestions(profile, 'database', (seed) => {
     const databases = seed['databases'] as { postgres?: string[] } | undefined
     return databases?.postgres ?? []
   })
@@ -143,6 +143,7 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
           profile={profile}
           tab={tab}
           suggestions={suggestions}
+          databaseNames={names}
           onDatabaseUsed={remember}
           onOpenInNewTab={(entry) =>
             addTab({ text: entry.sql, databaseId: entry.databaseId, title: undefined })
@@ -169,12 +170,15 @@ function TabWorkspace({
   profile,
   tab,
   suggestions,
+  databaseNames,
   onDatabaseUsed,
   onOpenInNewTab,
 }: {
   profile: Profile
   tab: SqlTab
   suggestions: string[]
+  /** Names of the suggested databases (learned with their schema), shown beside their ids. */
+  databaseNames: ReadonlyMap<string, string>
   onDatabaseUsed(databaseId: string): void
   onOpenInNewTab(entry: SqlHistoryEntry): void
 }) {
@@ -385,6 +389,7 @@ function TabWorkspace({
             <span>Database</span>
             <SuggestInput
               suggestions={suggestions}
+              names={databaseNames}
               aria-label="Database id"
               placeholder="database id"
               value={tab.databaseId}
@@ -559,7 +564,8 @@ function TabWorkspace({
           </div>
         ))}
         <p className="muted">
-          Database <code>{tab.databaseId}</code> on {profile.name}.
+          Database {databaseNames.get(tab.databaseId.trim()) ?? ''} <code>{tab.databaseId}</code> on{' '}
+          {profile.name}.
         </p>
       </ConfirmDialog>
     </div>
