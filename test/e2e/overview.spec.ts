@@ -12,6 +12,7 @@ import {
   sessionsTable,
   test,
 } from './support/fixtures'
+import { openScreen } from './support/screens'
 
 /*
  * Issue 21 end to end: two sandboxes as two profiles (one with 2,000 certificates, expiries
@@ -96,6 +97,12 @@ test('the overview counts every cache, opens filtered lists, and exports the Exp
     const scaleExpired = counts(rowsOf.get('Scale') ?? [], now).expired
     expect(scaleExpired).toBeGreaterThan(0)
 
+    // A search left on Certificates does not cut the figure's rows: the link clears it.
+    await openScreen(page, 'certificates')
+    await page.getByRole('searchbox', { name: 'Search' }).fill('no-such-certificate')
+    await page.keyboard.press('Alt+0')
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
+
     // A figure of the profile that is not active opens that profile's filtered list.
     await expect(profileSwitcher(page)).toContainText('Seed')
     await table
@@ -106,6 +113,7 @@ test('the overview counts every cache, opens filtered lists, and exports the Exp
     await expect(profileSwitcher(page)).toContainText('Scale')
     await expect(page.getByRole('status', { name: 'Expiry filter' })).toContainText('Expired')
     await expect(certificateGrid(page)).toHaveAttribute('aria-rowcount', String(scaleExpired + 1))
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('')
 
     // Expiring everywhere: both profiles, soonest first.
     await page.getByRole('link', { name: /All expiring certificates/ }).click()

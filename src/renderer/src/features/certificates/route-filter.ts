@@ -33,8 +33,15 @@ export function useCertificateRouteParams(profileId: string): ExpiryWindow | nul
     const key = `${profileId}|${expiry ?? ''}|${search ?? ''}`
     if (applied.current === key) return
     applied.current = key
-    const patch: { showSystem?: boolean; search?: string } = {}
-    if (expiry !== null && state.filter.showSystem !== true) patch.showSystem = true
+    const patch: Partial<CertificateFilter> = {}
+    if (expiry !== null) {
+      // The figure clicked counted every cached certificate: a search, type or status left
+      // from before would show fewer rows than it said.
+      if (state.filter.showSystem !== true) patch.showSystem = true
+      if (search === undefined && state.filter.search) patch.search = ''
+      if (state.filter.type) patch.type = ''
+      if (state.filter.status) patch.status = ''
+    }
     if (search !== undefined && state.filter.search !== search) patch.search = search
     if (search !== undefined && state.filter.showSystem !== true) patch.showSystem = true
     if (Object.keys(patch).length > 0) state.setFilter(patch)
