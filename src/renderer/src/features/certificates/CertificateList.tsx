@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useRef, type KeyboardEvent, type MouseEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import type { CertificateRow } from '../../../../shared/bridge'
 import { Badge } from '../../ui/Badge'
 import { expiryLabel, expiryOf, folderLabel } from './model'
@@ -139,6 +139,27 @@ export function CertificateList(props: CertificateListProps) {
   const activeIndex = indexOf(activeId)
   const items = virtualizer.getVirtualItems()
 
+  // The list gets shorter when the details open under it (a narrow window): the row they are
+  // about stays in view.
+  const activeRef = useRef(activeIndex)
+  activeRef.current = activeIndex
+  useEffect(() => {
+    const body = scrollRef.current
+    if (body === null) return
+    let height = body.clientHeight
+    const observer = new ResizeObserver(() => {
+      const shrunk = body.clientHeight < height
+      height = body.clientHeight
+      const index = activeRef.current
+      if (!shrunk || index === -1) return
+      const top = index * ROW_HEIGHT
+      if (top + ROW_HEIGHT > body.scrollTop + height) body.scrollTop = top + ROW_HEIGHT - height
+      else if (top < body.scrollTop) body.scrollTop = top
+    })
+    observer.observe(body)
+    return () => observer.disconnect()
+  }, [])
+
   return (
     <div
       className="cert-grid"
@@ -215,9 +236,14 @@ export function CertificateList(props: CertificateListProps) {
                   onClick={(event) => clickRow(event, item.index)}
                 >
                   <div role="gridcell" className="cert-cell cert-col-name">
-                    <span className="cert-name">{row.name}</span>
+                    {/* Truncated with an ellipsis where the column is narrow: the tooltip has it all. */}
+                    <span className="cert-name" title={row.name}>
+                      {row.name}
+                    </span>
                     {row.commonName && row.commonName !== row.name ? (
-                      <span className="cert-sub mono-small">{row.commonName}</span>
+                      <span className="cert-sub mono-small" title={row.commonName}>
+                        {row.commonName}
+                      </span>
                     ) : null}
                   </div>
                   <div role="gridcell" className="cert-cell cert-col-status">
@@ -233,12 +259,18 @@ export function CertificateList(props: CertificateListProps) {
                     </span>
                   </div>
                   <div role="gridcell" className="cert-cell cert-col-type">
-                    {row.type ?? '—'}
+                    <span className="cert-text" title={row.type ?? undefined}>
+                      {row.type ?? '—'}
+                    </span>
                   </div>
                   <div role="gridcell" className="cert-cell cert-col-folder">
-                    {row.folderId === null && row.folderPath.length === 0
-                      ? '—'
-                      : folderLabel(row.folderPath)}
+                    {row.folderId === null && row.folderPath.length === 0 ? (
+                      '—'
+                    ) : (
+                      <span className="cert-text" title={folderLabel(row.folderPath)}>
+                        {folderLabel(row.folderPath)}
+                      </span>
+                    )}
                   </div>
                 </div>
               )

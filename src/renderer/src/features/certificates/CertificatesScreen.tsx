@@ -12,7 +12,12 @@ import { ExportDialog } from './ExportDialog'
 import { FolderTree, type FolderSelection } from './FolderTree'
 import { distinctValues, expiryCounts, folderTree, sortRows } from './model'
 import { MoveCertificatesDialog, MoveFolderDialog } from './MoveDialogs'
-import { EXPIRY_WINDOW_LABELS, inExpiryWindow, useCertificateRouteParams } from './route-filter'
+import {
+  EXPIRY_WINDOW_LABELS,
+  inExpiryWindow,
+  useCertificateRouteParams,
+  useExportCertificateRequest,
+} from './route-filter'
 import { useCertificatesStore } from './store'
 import { UploadDialog } from './UploadDialog'
 import './certificates.css'
@@ -80,6 +85,11 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
       ? 'Unavailable while the service cannot be reached'
       : null
   const error = shownError(state, profile.id)
+  // The palette's "export certificate <id>": selected in the whole list, its export opened.
+  const exportRequest = useExportCertificateRequest(profile, needsService, () => {
+    setFolder({ kind: 'all' })
+    setDialog('export')
+  })
 
   function afterChange(message: string) {
     setDialog(null)
@@ -188,6 +198,18 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           </div>
         </div>
       ) : null}
+      {exportRequest.problem ? (
+        <div className="banner banner-warning" role="alert" aria-label="Certificate not exported">
+          <div className="banner-text">
+            <div className="banner-message">{exportRequest.problem}</div>
+          </div>
+          <div className="banner-action">
+            <Button size="small" onClick={exportRequest.dismiss}>
+              Dismiss
+            </Button>
+          </div>
+        </div>
+      ) : null}
       {current && state.completeness ? (
         // Never a part shown as the whole: op 16's paging is not in the spec (see main's walk).
         <div className="banner banner-warning" role="status" aria-label="List may be incomplete">
@@ -226,9 +248,19 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
             <strong>{selectedRows.length}</strong> selected
           </span>
         ) : null}
+        {single ? null : (
+          // No details pane while none or several are selected: the list takes its width.
+          <span className="cert-details-hint">
+            {selectedRows.length > 1
+              ? 'Select one certificate to see its details'
+              : 'Select a certificate to see its details'}
+          </span>
+        )}
       </p>
 
-      <div className="cert-body">
+      {/* Tree | list | details side by side in a wide window; below ~900 px of screen the
+          details go under the list (certificates.css). */}
+      <div className={single ? 'cert-body has-details' : 'cert-body'}>
         <FolderTree
           tree={tree}
           selection={folder}
@@ -259,15 +291,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
         )}
         {single ? (
           <DetailsPane profileId={profile.id} row={single} offline={offline} now={now} />
-        ) : (
-          <aside className="cert-details cert-details-empty" aria-label="Certificate details">
-            <p className="muted">
-              {selectedRows.length > 1
-                ? `${selectedRows.length} certificates selected.`
-                : 'Select a certificate to see its details.'}
-            </p>
-          </aside>
-        )}
+        ) : null}
       </div>
 
       {dialog === 'upload' ? (
