@@ -21,7 +21,7 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -49,6 +49,15 @@ const RUNS = Number(process.env['BENCH_EXPORT_RUNS'] ?? 5)
 const PROXY_CORES = z
   .enum(['server', 'client', 'all'])
   .parse(process.env['BENCH_PROXY_CORES'] ?? 'client')
+/**
+ * `BENCH_EXPORT_CC=cubic` (or another algorithm the kernel has): the machine's TCP congestion
+ * control is set to it for this bench (root only: /proc/sys/net/ipv4/tcp_congestion_control)
+ * and given back after. Unset, the machine's own is measured and named. The sandbox's sockets
+ * take the machine's algorithm (Node cannot choose it per socket), and bbr's pacing moves the
+ * target's figure (README, export, stop 34).
+ */
+const CONGESTION_CONTROL = process.env['BENCH_EXPORT_CC']?.trim() || null
+const CONGESTION_CONTROL_FILE = '/proc/sys/net/ipv4/tcp_congestion_control'
 const RSS_SAMPLE_MS = 10
 const TARGET_RATIO = 0.95
 const TARGET_RSS_MIB = 64
@@ -246,6 +255,37 @@ function cpuDescription(): string {
   return `${model}, ${sha}`
 }
 
+/**
+ * The machine's TCP congestion control, which the sandbox's socket uses (Node cannot choose
+ * it per socket). BBR paces every socket with a timer; on loopback it slows the sandbox's
+ * sends to a reader that drains unevenly, so the target's figure moves with this setting
+ * (README, export, stop 34).
+ */
+function congestionControl(): string {
+  let algorithm: string
+  try {
+    algorithm = readFileSync(CONGESTION_CONTROL_FILE, 'utf8').trim()
+  } catch {
+    return `unknown (no ${CONGESTION_CONTROL_FILE})`
+  }
+  const set = CONGESTION_CONTROL === null ? "the machine's" : 'set by BENCH_EXPORT_CC'
+  return `${algorithm}, ${set} (${algorithm === 'bbr' ? 'paces each socket by timer' : 'no pacing'})`
+}
+
+/** Sets the machine's congestion control for this bench; returns how to give the old one back. */
+function useCongestionControl(algorithm: string): () => void {
+  const before = readFileSync(CONGESTION_CONTROL_FILE, 'utf8').trim()
+  try {
+    writeFileSync(CONGESTION_CONTROL_FILE, algorithm)
+  } catch (error) {
+    throw new Error(
+      `BENCH_EXPORT_CC=${algorithm}: cannot set ${CONGESTION_CONTROL_FILE} (root only; the kernel offers: ${readFileSync('/proc/sys/net/ipv4/tcp_available_congestion_control', 'utf8').trim()}): ${String(error)}`,
+      { cause: error },
+    )
+  }
+  return () => writeFileSync(CONGESTION_CONTROL_FILE, before)
+}
+
 /** The relay proxy (bench/splice-proxy.py) in its own process, and the request lines it saw. */
 interface RelayProxy {
   url: string
@@ -388,7 +428,16 @@ function throughputFigures(
 }
 
 async function run(): Promise<BenchResult> {
-  const sandbox = await startSandbox()
+  // Before the sandbox listens: its sockets take the algorithm in force when they are made.
+  const restoreCongestionControl =
+    CONGESTION_CONTROL === null ? () => undefined : useCongestionControl(CONGESTION_CONTROL)
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>
+  try {
+    sandbox = await startSandbox()
+  } catch (error) {
+    restoreCongestionControl()
+    throw error
+  }
   const work = mkdtempSync(join(tmpdir(), 'infradesk-bench-export-'))
   const cores = splitCores()
   try {
@@ -418,7 +467,9 @@ async function run(): Promise<BenchResult> {
     console.log(`volume ${volume.name}: ${round(size / MIB)} MiB, ${RUNS} runs each, alternating`)
     const cpu = cpuDescription()
     const sha256PerGiB = sha256SecondsPerGiB()
+    const tcp = congestionControl()
     console.log(`CPU: ${cpu}; SHA-256 alone: ${round(sha256PerGiB)} s of CPU per GiB`)
+    console.log(`TCP congestion control (the sandbox's sends): ${tcp}`)
 
     /** RUNS alternating pairs, each printed as it ends (`label` names the core setting). */
     const measurePairs = async (label: string): Promise<Pair[]> => {
@@ -544,6 +595,7 @@ async function run(): Promise<BenchResult> {
       figures,
       notes: [
         `CPU: ${cpu}; the target reads "ratio app / curl" (curl -o without fsync); "ratio app / (curl -o + sync)" is the same durability`,
+        `TCP congestion control: ${tcp}; with bbr the sandbox's sends are paced by timer, more often to the app than to curl (README, export, stop 34)`,
         `volume ${volume.name}, ${size} bytes; the app's time includes streaming, SHA-256, size and hash checks, fsync and rename (op 15's answer already known)`,
         cores
           ? `cores: sandbox on ${cores.server}; this process and curl on ${cores.client} (the "shared cores" runs: all on ${cores.all})`
@@ -557,6 +609,7 @@ async function run(): Promise<BenchResult> {
   } finally {
     // The other benches run in this process after this one: give it every core back.
     if (cores) pinProcess(process.pid, cores.all)
+    restoreCongestionControl()
     await sandbox.stop()
     rmSync(work, { recursive: true, force: true })
   }
