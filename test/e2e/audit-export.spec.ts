@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { invokePath } from '../../src/shared/bridge/web-protocol'
-import { bridgeCall } from './support/bridge'
 import { expect, test } from './support/fixtures'
-import { sandboxSeed } from './support/seed'
+import { addActivityLines, addFailedActivityLine } from './support/activity'
 import { sha256OfFile, withDownloadsFolder } from './support/volumes'
 import { tokenLeaks } from '../support/token-forms'
 
@@ -26,22 +25,7 @@ test('the activity log is filtered and exported to CSV and NDJSON, with nothing 
 }) => {
   await withDownloadsFolder(page, async (downloads) => {
     // Two lines of this run: one success, one failure (a job that does not exist).
-    const seed = await sandboxSeed(sandbox)
-    const jobId = seed.copyJobs['running']?.[0] ?? seed.copyJobs['queued']?.[0]
-    if (jobId === undefined) throw new Error('the seed has no running or queued copy job')
-    const { activeId } = await bridgeCall(page, 'profiles.list')
-    await bridgeCall(page, 'service.call', {
-      profileId: activeId,
-      operation: 'cancelCopyJob',
-      params: { id: jobId },
-    })
-    await expect(
-      bridgeCall(page, 'service.call', {
-        profileId: activeId,
-        operation: 'cancelCopyJob',
-        params: { id: '99999999-9999-4999-8999-999999999999' },
-      }),
-    ).rejects.toThrow(/NOT_FOUND/)
+    const jobId = await addActivityLines(page, sandbox)
 
     await page.getByRole('link', { name: /Activity/ }).click()
     const table = page.getByRole('table', { name: 'Activity' })
@@ -116,13 +100,7 @@ test('the activity log is filtered and exported to CSV and NDJSON, with nothing 
     await expect(page.getByRole('button', { name: 'Refresh' })).toBeDisabled()
     // A new line while reversed (the screen reads again on such a change when it may).
     await page.getByLabel('Filter by outcome').selectOption('error')
-    await expect(
-      bridgeCall(page, 'service.call', {
-        profileId: activeId,
-        operation: 'cancelCopyJob',
-        params: { id: '99999999-9999-4999-8999-999999999999' },
-      }),
-    ).rejects.toThrow(/NOT_FOUND/)
+    await addFailedActivityLine(page)
     await expect(problem).toBeVisible()
 
     // A range that ended yesterday: the mark goes, nothing on screen, an export of no line.

@@ -1,5 +1,4 @@
 import type { Locator, Page } from '@playwright/test'
-import { bridgeCall } from './support/bridge'
 import {
   certificateGrid,
   certificateRow,
@@ -8,7 +7,7 @@ import {
 } from './support/certificates'
 import { expect, test } from './support/fixtures'
 import { openScreen } from './support/screens'
-import { sandboxSeed } from './support/seed'
+import { addActivityLines } from './support/activity'
 
 /*
  * Layout at the window sizes people use (issue 20), checked by geometry: the sidebar shows every
@@ -142,22 +141,7 @@ for (const size of [
       const wide = size.width >= 1280
       // An Activity line with all its columns filled (a long id, an error code), and one that
       // succeeded with a name known for its target.
-      const seed = await sandboxSeed(sandbox)
-      const jobId = seed.copyJobs['running']?.[0] ?? seed.copyJobs['queued']?.[0]
-      if (jobId === undefined) throw new Error('the seed has no running or queued copy job')
-      const { activeId } = await bridgeCall(page, 'profiles.list')
-      await bridgeCall(page, 'service.call', {
-        profileId: activeId,
-        operation: 'cancelCopyJob',
-        params: { id: jobId },
-      })
-      await expect(
-        bridgeCall(page, 'service.call', {
-          profileId: activeId,
-          operation: 'cancelCopyJob',
-          params: { id: '99999999-9999-4999-8999-999999999999' },
-        }),
-      ).rejects.toThrow(/NOT_FOUND/)
+      await addActivityLines(page, sandbox)
 
       await openCertificates(page)
       const list = certificateGrid(page)
