@@ -41,12 +41,14 @@ export default defineConfig({
         // core starts from out/main/sandbox-host.js.
         // list-worker, sql-worker: worker threads that parse and store big lists and parse SQL
         // results off main's event loop (src/main/workers), started from out/main/<name>.js.
+        // download-worker: volume archives downloaded, hashed and written off main's loop.
         input: {
           index: resolve('src/main/index.ts'),
           web: resolve('src/main/web/main.ts'),
           'sandbox-host': resolve('src/main/sandbox-process/host.ts'),
           'list-worker': resolve('src/main/workers/list-worker.ts'),
           'sql-worker': resolve('src/main/workers/sql-worker.ts'),
+          'download-worker': resolve('src/main/workers/download-worker.ts'),
         },
       },
     },

@@ -136,6 +136,21 @@ export interface ServiceClient {
    * returned as is (see `errorFromResponse` to turn a non-2xx into one).
    */
   fetchRaw(url: string, options: RawFetchOptions): Promise<RawResponse>
+  /**
+   * What a worker thread needs to make this client's downloads itself (transfers/
+   * worker-download.ts): the same base URL, token, user agent, timeout and routes. Main only:
+   * it carries the token, which never crosses the bridge.
+   */
+  downloadSpec(): ClientSpec
+}
+
+/** A client's settings, for a copy of it on a worker thread; `network` stays on main. */
+export interface ClientSpec {
+  baseUrl: string
+  token: string
+  userAgent: string
+  timeoutMs: number
+  network: ClientNetwork
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -512,6 +527,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     callBytes,
     exportCertificateFile,
     fetchRaw,
+    downloadSpec: () => ({ baseUrl: options.baseUrl, token, userAgent, timeoutMs, network }),
   }
 }
 

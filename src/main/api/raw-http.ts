@@ -64,8 +64,15 @@ export interface RawRoute {
 /** The code of the error for a server that went silent (no byte for `idleTimeoutMs`). */
 export const IDLE_TIMEOUT_CODE = 'ERR_HTTP_IDLE'
 
-/** One socket read at most. */
-const READ_BUFFER_BYTES = 256 * 1024
+/**
+ * One socket read at most. 64 KiB, as the kernel hands a loopback or LAN flow over: reads of
+ * 256 KiB open the receive window in big steps, and a sender whose TCP paces by timer (bbr)
+ * then waits on its timer far more often. Measured on the 1 GiB sandbox volume, pinned cores,
+ * rounds interleaved: a reader hashing and writing each read made 1.07 of curl with 64 KiB reads
+ * and 0.82 with 256 KiB, the sender's pacing timer firing 1,100-3,000 times a GiB against
+ * 2,900-8,900 (bench/README.md, export, stop 35).
+ */
+const READ_BUFFER_BYTES = 64 * 1024
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000
 /** Headers this module writes itself. */
 const OWN_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding'])

@@ -73,6 +73,8 @@ export interface NetworkRoute {
 /** What a service client is given: its routes. */
 export interface ClientNetwork {
   route(url: URL): Promise<NetworkRoute>
+  /** The profile's own CAs: a worker thread builds the same trust from them (TLS contexts do not cross). */
+  readonly trustedCas: readonly string[]
 }
 
 export interface NetworkStack {
@@ -149,6 +151,7 @@ export function createNetworkStack(options: NetworkOptions = {}): NetworkStack {
     forProfile(settings) {
       const trust = secureContextFor(settings.trustedCas)
       return {
+        trustedCas: settings.trustedCas,
         async route(url) {
           const { proxy, source } = await chooseProxy(url, settings)
           const authorization =

@@ -7,12 +7,13 @@ import type { AtomicFile } from './atomic-file'
 import { isPermanentProxyRefusal } from '../net/errors'
 
 /*
- * Streams one HTTP download into an AtomicFile, resuming after a dropped connection. A resume
+ * Streams one HTTP download into a file, resuming after a dropped connection. A resume
  * asks for the rest with `Range: bytes=<have>-` and `If-Range: <validator>` (the first answer's
  * strong ETag, else its Last-Modified), so a server whose file changed in between sends the
  * whole new file (200) instead of a mismatched tail. A 200 to a range request always restarts
  * the file from zero: bytes are never appended to a file they do not continue. Memory stays
- * flat: each chunk is written (and hashed by the AtomicFile) before the next one is read.
+ * flat: each chunk is written (and hashed) before the next one is read. Volume archives run it
+ * on the download worker (worker-download.ts), from socket to disk on one thread.
  *
  * A body that goes silent (a NAT or proxy that drops the flow without a reset) is given up after
  * `stallTimeoutMs` without a byte, and resumed like a dropped connection. The engine gives up
@@ -37,10 +38,13 @@ export interface DownloadProgress {
   restarts: number
 }
 
+/** Where the bytes go: an AtomicFile, or the download worker's own file (worker-download.ts). */
+export type DownloadFile = Pick<AtomicFile, 'size' | 'write' | 'restart'>
+
 export interface DownloadOptions {
   url: string
   fetch: RangeFetch
-  file: AtomicFile
+  file: DownloadFile
   signal: AbortSignal
   /** What the service announced; the answer's own length is used when absent. */
   expectedSize?: number | null
@@ -217,7 +221,7 @@ function stalled(url: string, ms: number): ServiceError {
 }
 
 /**
- * Writes (and hashes, in the AtomicFile) each piece of the body straight from the transport's
+ * Writes (and hashes) each piece of the body straight from the transport's
  * read buffers: no copy, no batch buffer, memory flat at those two buffers whatever the file's
  * size. Writing each read as it comes, while its bytes are still in the CPU cache, costs about
  * half the kernel time of gathering 1 MiB batches first, and the transport reads the next piece
@@ -227,7 +231,7 @@ function stalled(url: string, ms: number): ServiceError {
  */
 async function streamBody(
   response: RawResponse,
-  file: AtomicFile,
+  file: DownloadFile,
   onWritten: () => void,
 ): Promise<void> {
   let writes: Promise<void> = Promise.resolve()

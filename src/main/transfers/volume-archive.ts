@@ -3,7 +3,7 @@ import { APP_ERROR_CODES } from '../../shared/bridge'
 import { ServiceError } from '../api'
 import type { ServiceClient } from '../api'
 import type { AtomicFile, Collision, CommittedFile } from './atomic-file'
-import { downloadToFile } from './download'
+import { downloadInWorker } from './worker-download'
 import type { JobReporter } from './jobs'
 
 /*
@@ -46,19 +46,21 @@ export async function writeVolumeArchive(job: VolumeArchiveJob): Promise<Committ
   const headersTimeoutMs = timing.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS
   try {
     if (exported.downloadUrl !== undefined && exported.downloadUrl !== '') {
-      await downloadToFile({
+      // On the download worker, from socket to disk: main's loop never sees the bytes. The
+      // token goes to the profile's own origin only; fetchRaw enforces it on every hop there.
+      const written = await downloadInWorker({
         url: exported.downloadUrl,
-        // The token goes to the profile's own origin only; fetchRaw enforces it on every hop.
-        fetch: (url, request) =>
-          job.client.fetchRaw(url, { ...request, authenticated: true, headersTimeoutMs }),
+        client: job.client,
         file,
         signal: job.signal,
         expectedSize,
+        headersTimeoutMs,
         ...(timing.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: timing.stallTimeoutMs }),
         ...(timing.retryDelayMs === undefined ? {} : { retryDelayMs: timing.retryDelayMs }),
         onProgress: (progress) => reporter.progress(progress),
         renewUrl: job.renewUrl,
       })
+      file.adopt({ size: written.bytesDone, sha256: written.sha256 })
     } else if (typeof exported.content === 'string') {
       await writeInline(exported.content, file, job.signal, reporter, expectedSize)
     } else {

@@ -1,0 +1,200 @@
+import { Worker } from 'node:worker_threads'
+import type { ServiceClient } from '../api'
+import { fromDownloadWorker } from '../workers/download-protocol'
+import type { FromDownloadWorker, ToDownloadWorker } from '../workers/download-protocol'
+import { workerEntry } from '../workers/entry'
+import { asWorkerError, errorOf } from '../workers/worker-errors'
+import type { AtomicFile } from './atomic-file'
+import type { DownloadProgress, DownloadResult } from './download'
+
+/*
+ * Main's end of the download worker (workers/download-worker.ts): a download into an
+ * AtomicFile, made on that thread from the first byte to the last, so main's loop never sees
+ * the bytes. Main answers what only it can (each URL's route, a fresh link) and gets progress,
+ * then the size and SHA-256 the thread wrote, which the AtomicFile takes for its commit.
+ *
+ * One worker for the process, started on the first download and not keeping the process alive
+ * while idle. A worker that dies fails the downloads under way (its writes stop with it); the
+ * next download starts a new one.
+ */
+
+export interface WorkerDownloadOptions {
+  url: string
+  /** The client whose download this is: its settings are copied to the worker, its routes asked. */
+  client: ServiceClient
+  file: AtomicFile
+  signal: AbortSignal
+  expectedSize: number | null
+  headersTimeoutMs: number
+  stallTimeoutMs?: number
+  retryDelayMs?: number
+  onProgress?(progress: DownloadProgress): void
+  renewUrl?(): Promise<string>
+}
+
+export interface WorkerDownloadResult extends DownloadResult {
+  sha256: string
+}
+
+interface Running {
+  options: WorkerDownloadOptions
+  resolve(result: WorkerDownloadResult): void
+  reject(error: Error): void
+}
+
+class DownloadWorker {
+  private readonly worker: Worker
+  private readonly running = new Map<number, Running>()
+  private failure: Error | null = null
+
+  constructor(onGone: () => void) {
+    const entry = workerEntry('download-worker')
+    this.worker = new Worker(entry.url, { execArgv: entry.execArgv })
+    this.worker.unref()
+    this.worker.on('message', (raw: unknown) => {
+      const parsed = fromDownloadWorker.safeParse(raw)
+      if (!parsed.success) {
+        this.fail(new Error('the download worker sent a malformed message'))
+        void this.worker.terminate()
+        return
+      }
+      this.receive(parsed.data)
+    })
+    const gone = (error: Error) => {
+      this.fail(error)
+      onGone()
+    }
+    this.worker.on('error', gone)
+    this.worker.on('exit', (code) => gone(new Error(`the download worker stopped (${code})`)))
+  }
+
+  get alive(): boolean {
+    return this.failure === null
+  }
+
+  start(job: number, options: WorkerDownloadOptions): Promise<WorkerDownloadResult> {
+    if (this.failure !== null) return Promise.reject(this.failure)
+    const spec = options.client.downloadSpec()
+    return new Promise((resolve, reject) => {
+      this.worker.ref()
+      const cancel = () => this.post({ type: 'cancel', job })
+      options.signal.addEventListener('abort', cancel, { once: true })
+      const forget = () => options.signal.removeEventListener('abort', cancel)
+      this.running.set(job, {
+        options,
+        resolve: (result) => (forget(), resolve(result)),
+        reject: (error) => (forget(), reject(error)),
+      })
+      this.post({
+        type: 'start',
+        job,
+        url: options.url,
+        fd: options.file.descriptor,
+        folder: options.file.folder,
+        expectedSize: options.expectedSize,
+        headersTimeoutMs: options.headersTimeoutMs,
+        ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+        ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+        client: {
+          baseUrl: spec.baseUrl,
+          token: spec.token,
+          userAgent: spec.userAgent,
+          timeoutMs: spec.timeoutMs,
+          trustedCas: [...spec.network.trustedCas],
+        },
+      })
+      if (options.signal.aborted) cancel()
+    })
+  }
+
+  private post(message: ToDownloadWorker) {
+    this.worker.postMessage(message)
+  }
+
+  private receive(message: FromDownloadWorker) {
+    const job = this.running.get(message.job)
+    if (job === undefined) return
+    const { options } = job
+    switch (message.type) {
+      case 'progress':
+        options.onProgress?.(message.progress)
+        return
+      case 'route?':
+        void this.answer(message.job, message.seq, async () => {
+          const route = await options.client.downloadSpec().network.route(new URL(message.url))
+          return {
+            type: 'route',
+            route: {
+              proxy: route.proxy,
+              proxyAuthorization: route.proxyAuthorization,
+              proxySource: route.proxySource,
+            },
+          }
+        })
+        return
+      case 'renew?':
+        void this.answer(message.job, message.seq, async () => {
+          if (options.renewUrl === undefined) throw new Error('this download has no fresh link')
+          return { type: 'renewed', url: await options.renewUrl() }
+        })
+        return
+      case 'done':
+        this.end(message.job)
+        // The last report may have been skipped by the worker's throttle: the end is always told.
+        options.onProgress?.(message.result)
+        job.resolve({ ...message.result, sha256: message.sha256 })
+        return
+      case 'failed':
+        this.end(message.job)
+        job.reject(errorOf(message.error))
+        return
+    }
+  }
+
+  /** Answers the worker's question `seq`, or tells it why not. */
+  private async answer(
+    job: number,
+    seq: number,
+    work: () => Promise<
+      | { type: 'route'; route: Extract<ToDownloadWorker, { type: 'route' }>['route'] }
+      | { type: 'renewed'; url: string }
+    >,
+  ) {
+    try {
+      this.post({ ...(await work()), job, seq })
+    } catch (error) {
+      this.post({ type: 'refused', job, seq, error: asWorkerError(error) })
+    }
+  }
+
+  private end(job: number) {
+    this.running.delete(job)
+    if (this.running.size === 0) this.worker.unref()
+  }
+
+  private fail(error: Error) {
+    if (this.failure !== null) return
+    this.failure = error
+    for (const job of this.running.values()) job.reject(error)
+    this.running.clear()
+    this.worker.unref()
+  }
+}
+
+let worker: DownloadWorker | null = null
+let lastJob = 0
+
+/**
+ * Downloads `options.url` into `options.file` on the download worker (resumes, restarts and
+ * renewed links as downloadToFile does); resolves with what was written, hash included.
+ */
+export function downloadInWorker(options: WorkerDownloadOptions): Promise<WorkerDownloadResult> {
+  if (worker === null || !worker.alive) {
+    const started: DownloadWorker = new DownloadWorker(() => {
+      if (worker === started) worker = null
+    })
+    worker = started
+  }
+  lastJob += 1
+  return worker.start(lastJob, options)
+}

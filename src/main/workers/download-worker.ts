@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto'
+import type { Hash } from 'node:crypto'
+import { fdatasync, ftruncateSync, writeSync } from 'node:fs'
+import { parentPort } from 'node:worker_threads'
+import type { Dispatcher } from 'undici'
+import { createServiceClient } from '../api/client'
+import type { ClientNetwork, NetworkRoute } from '../net'
+import { loadUndici } from '../net/undici'
+import { secureContextFor } from '../net/trust'
+import { FLUSH_EVERY_BYTES, fileSystemError } from '../transfers/atomic-file'
+import { downloadToFile } from '../transfers/download'
+import type { DownloadFile, DownloadProgress } from '../transfers/download'
+import { runThisThreadInTheBackground } from './background-priority'
+import { toDownloadWorker } from './download-protocol'
+import type { FromDownloadWorker, RouteData, ToDownloadWorker } from './download-protocol'
+import { asWorkerError, errorOf } from './worker-errors'
+
+// Below main's priority: the loop that serves the bridge comes first (background-priority.ts).
+runThisThreadInTheBackground()
+
+/*
+ * The download worker (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads"): a volume
+ * archive's whole download, on this thread. The connection, the HTTP parsing, the SHA-256 and
+ * the writes all happen here, one read after another, as curl does: each read is hashed and
+ * written before the next. On two cores shared with the server, handing every read from main
+ * to a writer thread made the client drain the socket unevenly, and the server's TCP (bbr,
+ * which paces by timer) slowed down for it: 0.74 of curl where one thread doing all of it made
+ * 1.0 (bench/README.md, export, stop 35). Main's loop sees none of the bytes.
+ *
+ * The download engine is the same code main ran (transfers/download.ts: resumes, restarts,
+ * stalls, signed links renewed) with a client made like main's (api/client.ts: the token only to
+ * the profile's origin, redirects, the headers timeout). What only main knows it is asked: each
+ * URL's route (the proxy: the desktop's system proxy is Electron's) and a fresh link. The file
+ * is main's AtomicFile: this thread writes through its descriptor's number, and main fsyncs,
+ * checks and names it once this thread has said it is done.
+ */
+
+const port = parentPort
+if (port === null) throw new Error('download-worker.ts runs as a worker thread only')
+
+function send(message: FromDownloadWorker) {
+  port?.postMessage(message)
+}
+
+type StartMessage = Extract<ToDownloadWorker, { type: 'start' }>
+
+interface Job {
+  controller: AbortController
+  /** Questions asked of main, by their number. */
+  asked: Map<number, { resolve(answer: unknown): void; reject(error: Error): void }>
+}
+
+const jobs = new Map<number, Job>()
+let lastSeq = 0
+/**
+ * Progress is sent every PROGRESS_EVERY_BYTES or PROGRESS_EVERY_MS, whichever comes first: a
+ * thousand messages a GiB at most (main throttles what reaches the window), and a cancel made
+ * from a progress report still lands midway through a small file.
+ */
+const PROGRESS_EVERY_MS = 100
+const PROGRESS_EVERY_BYTES = 1024 * 1024
+
+/** Asks main something about `job`; resolves with main's answer. */
+function ask<T>(job: number, question: { type: 'route?'; url: string } | { type: 'renew?' }) {
+  const state = jobs.get(job)
+  if (state === undefined) return Promise.reject(new Error('no such download'))
+  lastSeq += 1
+  const seq = lastSeq
+  return new Promise<T>((resolve, reject) => {
+    state.asked.set(seq, { resolve: (answer) => resolve(answer as T), reject })
+    send({ ...question, job, seq })
+  })
+}
+
+let dispatcher: Promise<Dispatcher> | null = null
+/** A route's fetch transport: the client needs one, though downloads use raw-http.ts only. */
+function sharedDispatcher(): Promise<Dispatcher> {
+  dispatcher ??= loadUndici().then(({ Agent }) => new Agent())
+  return dispatcher
+}
+
+/** Routes decided by main (proxy, login), with the profile's trust built here. */
+function networkOf(job: number, trustedCas: readonly string[]): ClientNetwork {
+  const trust = secureContextFor(trustedCas)
+  return {
+    trustedCas,
+    async route(url): Promise<NetworkRoute> {
+      const data = await ask<RouteData>(job, { type: 'route?', url: url.href })
+      return { ...data, secureContext: trust.context, dispatcher: await sharedDispatcher() }
+    },
+  }
+}
+
+/**
+ * The AtomicFile's bytes, written here: each chunk at the next position and into the SHA-256
+ * before the next read. As AtomicFile does, a background fdatasync every FLUSH_EVERY_BYTES starts
+ * the disk's write-back while the download still arrives, so main's fsync at the end is short.
+ */
+class WorkerFile implements DownloadFile {
+  size = 0
+  private hash: Hash = createHash('sha256')
+  private flushedAt = 0
+  private flushing: Promise<void> | null = null
+
+  constructor(
+    private readonly fd: number,
+    private readonly folder: string,
+  ) {}
+
+  async write(bytes: Uint8Array): Promise<void> {
+    try {
+      let done = 0
+      while (done < bytes.length) {
+        done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done)
+      }
+    } catch (error) {
+      throw fileSystemError(error, this.folder)
+    }
+    this.hash.update(bytes)
+    this.size += bytes.length
+    if (this.size - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === null) {
+      this.flushedAt = this.size
+      // Only a head start: main's fsync before the rename is the one that counts.
+      this.flushing = new Promise<void>((resolve) => fdatasync(this.fd, () => resolve())).then(
+        () => {
+          this.flushing = null
+        },
+      )
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.settled()
+    try {
+      ftruncateSync(this.fd, 0)
+    } catch (error) {
+      throw fileSystemError(error, this.folder)
+    }
+    this.hash = createHash('sha256')
+    this.size = 0
+    this.flushedAt = 0
+  }
+
+  /** After the background flush: main may close the descriptor once this thread is done. */
+  async settled(): Promise<void> {
+    await this.flushing
+  }
+
+  digest(): string {
+    return this.hash.digest('hex')
+  }
+}
+
+async function run(message: StartMessage, job: Job): Promise<void> {
+  const { client: spec } = message
+  const client = createServiceClient({
+    baseUrl: spec.baseUrl,
+    token: spec.token,
+    userAgent: spec.userAgent,
+    timeoutMs: spec.timeoutMs,
+    network: networkOf(message.job, spec.trustedCas),
+  })
+  const file = new WorkerFile(message.fd, message.folder)
+
+  let lastProgress = 0
+  let lastBytes = 0
+  let lastCounts = ''
+  const progress = (state: DownloadProgress) => {
+    const now = performance.now()
+    const counts = `${state.resumes}/${state.restarts}/${state.bytesTotal}`
+    const due =
+      now - lastProgress >= PROGRESS_EVERY_MS ||
+      Math.abs(state.bytesDone - lastBytes) >= PROGRESS_EVERY_BYTES ||
+      counts !== lastCounts
+    if (!due) return
+    lastProgress = now
+    lastBytes = state.bytesDone
+    lastCounts = counts
+    send({ type: 'progress', job: message.job, progress: state })
+  }
+  try {
+    const result = await downloadToFile({
+      url: message.url,
+      fetch: (url, request) =>
+        client.fetchRaw(url, {
+          ...request,
+          authenticated: true,
+          headersTimeoutMs: message.headersTimeoutMs,
+        }),
+      file,
+      signal: job.controller.signal,
+      expectedSize: message.expectedSize,
+      ...(message.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: message.stallTimeoutMs }),
+      ...(message.retryDelayMs === undefined ? {} : { retryDelayMs: message.retryDelayMs }),
+      onProgress: progress,
+      renewUrl: () => ask<string>(message.job, { type: 'renew?' }),
+    })
+    await file.settled()
+    send({ type: 'done', job: message.job, result, sha256: file.digest() })
+  } catch (error) {
+    await file.settled()
+    send({ type: 'failed', job: message.job, error: asWorkerError(error) })
+  }
+}
+
+port.on('message', (raw: unknown) => {
+  const parsed = toDownloadWorker.safeParse(raw)
+  // Main's own messages: a malformed one is a bug of ours, with no job to tell.
+  if (!parsed.success) throw new Error('the download worker got a malformed message')
+  const message = parsed.data
+  if (message.type === 'start') {
+    const job: Job = { controller: new AbortController(), asked: new Map() }
+    jobs.set(message.job, job)
+    void run(message, job).finally(() => jobs.delete(message.job))
+    return
+  }
+  const job = jobs.get(message.job)
+  if (job === undefined) return
+  if (message.type === 'cancel') {
+    job.controller.abort()
+    return
+  }
+  const waiter = job.asked.get(message.seq)
+  if (waiter === undefined) return
+  job.asked.delete(message.seq)
+  if (message.type === 'route') waiter.resolve(message.route)
+  else if (message.type === 'renewed') waiter.resolve(message.url)
+  else waiter.reject(errorOf(message.error))
+})
