@@ -511,3 +511,75 @@ describe('Content-Range', () => {
     expect(parseContentRange(null)).toBeNull()
   })
 })
+
+describe('the download worker asks main', () => {
+  /*
+   * Volume archives download on a worker thread (transfers/worker-download.ts); a fresh signed
+   * link is main's to get (op 15 again). A server whose first link is cut midway and then
+   * refused (403, an expired signature) must see the rest asked on the link main gave.
+   */
+  it('for a fresh link when the old one is refused on the resume, and ends with the right hash', async () => {
+    const body = pseudoRandom(3 * 1024 * 1024 + 17, 'renewed link')
+    const requests: { path: string; range: string | undefined }[] = []
+    const server: Server = createServer((request, response) => {
+      const path = request.url ?? ''
+      requests.push({ path, range: request.headers.range })
+      const range = /^bytes=(\d+)-$/.exec(request.headers.range ?? '')
+      if (path === '/old' && range !== null) {
+        response.writeHead(403).end('{"error":{"code":"FORBIDDEN","message":"link expired"}}')
+        return
+      }
+      const start = range === null ? 0 : Number(range[1])
+      response.writeHead(range === null ? 200 : 206, {
+        'content-length': String(body.length - start),
+        ...(range === null
+          ? {}
+          : { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` }),
+      })
+      if (path === '/old') {
+        response.write(body.subarray(0, 1024 * 1024), () => response.socket?.end())
+        return
+      }
+      response.end(body.subarray(start))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      let renewed = 0
+      const file = await AtomicFile.create(await freshFolder(), 'renewed.tar.gz')
+      const written = await writeVolumeArchive({
+        exported: {
+          nodeId: 'node',
+          name: 'renewed',
+          downloadUrl: `${origin}/old`,
+          sizeBytes: body.length,
+          sha256: sha256Hex(body),
+        },
+        client: createServiceClient({ baseUrl: origin, token: 'renew-token' }),
+        file,
+        collision: 'fail',
+        signal: new AbortController().signal,
+        reporter: recorder(),
+        renewUrl: async () => {
+          renewed += 1
+          return `${origin}/fresh`
+        },
+        timing: { retryDelayMs: 10 },
+      })
+      expect(written.sha256).toBe(sha256Hex(body))
+      expect(await readFile(written.path)).toEqual(body)
+      expect(renewed).toBe(1)
+      // The resume went on from where the cut left it, on the fresh link.
+      expect(requests.map((item) => `${item.path} ${item.range ?? ''}`)).toEqual([
+        '/old ',
+        `/old bytes=${1024 * 1024}-`,
+        `/fresh bytes=${1024 * 1024}-`,
+      ])
+    } finally {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+    }
+  })
+})

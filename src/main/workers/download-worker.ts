@@ -10,13 +10,9 @@ import { secureContextFor } from '../net/trust'
 import { FLUSH_EVERY_BYTES, fileSystemError } from '../transfers/atomic-file'
 import { downloadToFile } from '../transfers/download'
 import type { DownloadFile, DownloadProgress } from '../transfers/download'
-import { runThisThreadInTheBackground } from './background-priority'
 import { toDownloadWorker } from './download-protocol'
 import type { FromDownloadWorker, RouteData, ToDownloadWorker } from './download-protocol'
 import { asWorkerError, errorOf } from './worker-errors'
-
-// Below main's priority: the loop that serves the bridge comes first (background-priority.ts).
-runThisThreadInTheBackground()
 
 /*
  * The download worker (docs/ARCHITECTURE-NOTES.md, "Off main's loop: worker threads"): a volume
@@ -33,6 +29,12 @@ runThisThreadInTheBackground()
  * URL's route (the proxy: the desktop's system proxy is Electron's) and a fresh link. The file
  * is main's AtomicFile: this thread writes through its descriptor's number, and main fsyncs,
  * checks and names it once this thread has said it is done.
+ *
+ * At main's priority, unlike the list and SQL workers (background-priority.ts): this thread is
+ * the download the user waits for, paced by the network, and at nice 10 it lost its core to
+ * any busy process beside it (a proxy on the same machine: 0.80 of the direct download where
+ * curl through it made 0.85-0.98). Main's loop still gets the core when it wakes: it sleeps
+ * far more than it runs, and the scheduler favours such a thread (`npm run bench -- stalls`).
  */
 
 const port = parentPort
