@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient, requestRaw, ServiceError } from '../../src/main/api'
+import { createNetworkStack } from '../../src/main/net'
 import type { ServiceClient } from '../../src/main/api'
 import { AtomicFile } from '../../src/main/transfers'
 import { downloadToFile, parseContentRange } from '../../src/main/transfers/download'
@@ -581,5 +582,38 @@ describe('the download worker asks main', () => {
         server.closeAllConnections()
       })
     }
+  })
+})
+
+describe('a proxy setting that cannot be used', () => {
+  it('fails the download with BAD_URL naming it, as a call would, and leaves no file', async () => {
+    // The route is main's to decide (the worker asks); its refusal must read the same there.
+    const socks = createServiceClient({
+      baseUrl: sandbox.url,
+      token: sandbox.tokens.admin,
+      network: createNetworkStack({ env: {} }).forProfile({
+        proxy: { mode: 'custom', url: 'socks5://127.0.0.1:1080' },
+        proxyCredentials: null,
+        trustedCas: [],
+      }),
+    })
+    const exported = await exportOf('backups-nightly')
+    const folder = await freshFolder()
+    const file = await AtomicFile.create(folder, 'socks.tar.gz')
+    const error = await expectRejects(
+      writeVolumeArchive({
+        exported,
+        client: socks,
+        file,
+        collision: 'fail',
+        signal: new AbortController().signal,
+        reporter: recorder(),
+        renewUrl: () => Promise.reject(new Error('not needed')),
+        timing: { retryDelayMs: 10 },
+      }),
+      'BAD_URL',
+    )
+    expect(error.message).toMatch(/socks/i)
+    expect(await readdir(folder)).toEqual([])
   })
 })

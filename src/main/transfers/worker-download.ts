@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import type { ServiceClient } from '../api'
+import type { NetworkRoute } from '../net'
+import { transportError } from '../net/errors'
 import { fromDownloadWorker } from '../workers/download-protocol'
 import type { FromDownloadWorker, ToDownloadWorker } from '../workers/download-protocol'
 import { workerEntry } from '../workers/entry'
@@ -121,7 +123,15 @@ class DownloadWorker {
         return
       case 'route?':
         void this.answer(message.job, message.seq, async () => {
-          const route = await options.client.downloadSpec().network.route(new URL(message.url))
+          const url = new URL(message.url)
+          // A setting that cannot be used (a SOCKS proxy, say) is said as fetchRaw says it on
+          // main: the error's class does not cross the thread, its ServiceError does.
+          let route: NetworkRoute
+          try {
+            route = await options.client.downloadSpec().network.route(url)
+          } catch (error) {
+            throw await transportError(error, url, null, {})
+          }
           return {
             type: 'route',
             route: {
