@@ -1,8 +1,9 @@
 /*
  * The floor of the export bench: the app's work on a download without the app's design. One
  * thread reads the body into one buffer, writes each read at its place, hashes it (SHA-256,
- * which the app must check), starts the disk's write-back every 32 MiB as AtomicFile does (an
- * fdatasync on libuv's pool, so the last fsync has little left), then fsyncs: what any design
+ * which the app must check), starts the disk's write-back every FLUSH_EVERY_BYTES as AtomicFile
+ * does (write-back.ts: an fdatasync on libuv's pool, so the last fsync has little left), then
+ * fsyncs: what any design
  * that verifies the file has to do, with no hand-off between threads. It splits the app's gap
  * to curl -o (which syncs nothing) into what the hash and durability cost here (this floor's gap) and
  * what the app's design adds (its distance to this floor): bench/README.md, `export`, stop 30.
@@ -16,7 +17,7 @@ import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs'
 import net from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { Http1ResponseParser } from '../src/main/api/http1-response'
-import { FLUSH_EVERY_BYTES } from '../src/main/transfers/atomic-file'
+import { WriteBack } from '../src/main/transfers/write-back'
 
 const READ_BYTES = 256 * 1024
 
@@ -35,9 +36,13 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
   const start = performance.now()
   const parser = new Http1ResponseParser()
   let written = 0
-  let flushedAt = 0
-  /** The write-back under way (settles when done; its failure is met by the last fsync). */
-  let flushing: Promise<void> | null = null
+  /** The write-back (its failure is met by the last fsync). */
+  const writeBack = new WriteBack(
+    () =>
+      new Promise<void>((resolve, reject) =>
+        fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+      ),
+  )
   return new Promise<OneThreadDownload>((resolve, reject) => {
     const fail = (error: unknown) => {
       socket.destroy()
@@ -53,12 +58,7 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
         }
         hash.update(bytes)
         written += bytes.length
-        if (written - flushedAt >= FLUSH_EVERY_BYTES && flushing === null) {
-          flushedAt = written
-          flushing = new Promise<void>((settled) => fdatasync(fd, () => settled())).then(() => {
-            flushing = null
-          })
-        }
+        writeBack.wrote(written)
       },
     }
     /** One read through the parser: it stops once after the head, which must say 200. */
@@ -105,7 +105,7 @@ export function oneThreadDownload(url: string, file: string): Promise<OneThreadD
         return
       }
       void (async () => {
-        await flushing
+        await writeBack.settled()
         fsyncSync(fd)
         closeSync(fd)
         resolve({ ms: performance.now() - start, size: written, sha256: hash.digest('hex') })

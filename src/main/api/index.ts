@@ -4,6 +4,7 @@ export type {
   CallInput,
   CallOptions,
   CertificateFile,
+  ClientSpec,
   ExportRequest,
   RawFetchOptions,
   ServiceClient,

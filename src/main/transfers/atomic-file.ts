@@ -8,6 +8,7 @@ import { ServiceError } from '../api/errors'
 import { numberedFileName, pathInside, safeFileName } from './file-name'
 import { threadFile } from './file-writer'
 import type { ThreadFile } from './file-writer'
+import { WriteBack } from './write-back'
 
 /*
  * Writes that are all or nothing. Bytes go to a hidden temp file beside the target (same folder,
@@ -41,25 +42,14 @@ export interface CommitOptions {
 
 export const TEMP_FILE_PATTERN = /^\.infradesk-[0-9a-f]{16}\.part$/
 const MAX_NUMBERED = 9999
-/**
- * Written bytes between background flushes. A big download starts its write-back while it
- * is still arriving, instead of leaving the commit's fsync a gigabyte to flush at the end
- * (about 0.85 s per GiB here, all of it after the last byte). 8 MiB rather than 32: the writes
- * that meet a flush wait for it, and short flushes make short waits (the download worker at
- * 0.84 of curl against 0.72, the commit's fsync 3-11 ms either way; bench/README.md, export,
- * stop 35).
- */
-export const FLUSH_EVERY_BYTES = 8 * 1024 * 1024
-
 /** A file being written; becomes visible under its name only on `commit`. */
 export class AtomicFile {
   private written = 0
   /** Writes and hashes the bytes off main's event loop (file-writer.ts). */
   private readonly thread: ThreadFile
   private finished = false
-  /** The background fdatasync while it runs, and where the last one started. */
-  private flushing: Promise<void> | null = null
-  private flushedAt = 0
+  /** The background fdatasync every FLUSH_EVERY_BYTES written. */
+  private readonly writeBack: WriteBack
   /** A write that failed: the file can only be aborted after it. */
   private failedWrite: Error | null = null
   /** The SHA-256 of bytes another thread wrote through the descriptor (`adopt`). */
@@ -73,6 +63,7 @@ export class AtomicFile {
     private readonly handle: FileHandle,
   ) {
     this.thread = threadFile(handle.fd)
+    this.writeBack = new WriteBack(() => handle.datasync())
   }
 
   /**
@@ -132,24 +123,15 @@ export class AtomicFile {
       throw this.failedWrite
     }
     this.written += chunk.length
-    if (this.written - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === null) {
-      this.flushedAt = this.written
-      // Only a head start: its failure (if any) is met again by the commit's own fsync.
-      this.flushing = this.handle
-        .datasync()
-        .catch(() => undefined)
-        .finally(() => {
-          this.flushing = null
-        })
-    }
+    this.writeBack.wrote(this.written)
   }
 
   /** Empties the file and starts over (a server that ignored a Range request sends it all). */
   async restart(): Promise<void> {
     this.assertOpen()
     try {
-      await this.flushing
-      this.flushedAt = 0
+      await this.writeBack.settled()
+      this.writeBack.restarted()
       await this.handle.truncate(0)
       // After the truncate, the next byte goes at 0 (writes name their position).
       await this.thread.restart()
@@ -168,7 +150,7 @@ export class AtomicFile {
       let sha256: string
       try {
         sha256 = this.adoptedSha256 ?? (await this.thread.digest())
-        await this.flushing
+        await this.writeBack.settled()
         await this.handle.sync()
       } finally {
         await this.handle.close()
@@ -189,7 +171,7 @@ export class AtomicFile {
       this.finished = true
       // Before the descriptor closes: the thread writes through its number.
       await this.thread.drop()
-      await this.flushing
+      await this.writeBack.settled()
       await this.handle.close().catch(() => undefined)
     }
     await rm(this.tempPath, { force: true }).catch(() => undefined)

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import type { ServiceClient } from '../api'
+import type { ClientSpec, ServiceClient } from '../api'
 import type { NetworkRoute } from '../net'
 import { transportError } from '../net/errors'
 import { fromDownloadWorker } from '../workers/download-protocol'
@@ -40,6 +40,8 @@ export interface WorkerDownloadResult extends DownloadResult {
 
 interface Running {
   options: WorkerDownloadOptions
+  /** The client's settings, read once: its routes are asked for each URL of the download. */
+  spec: ClientSpec
   resolve(result: WorkerDownloadResult): void
   reject(error: Error): void
 }
@@ -84,6 +86,7 @@ class DownloadWorker {
       const forget = () => options.signal.removeEventListener('abort', cancel)
       this.running.set(job, {
         options,
+        spec,
         resolve: (result) => (forget(), resolve(result)),
         reject: (error) => (forget(), reject(error)),
       })
@@ -116,7 +119,7 @@ class DownloadWorker {
   private receive(message: FromDownloadWorker) {
     const job = this.running.get(message.job)
     if (job === undefined) return
-    const { options } = job
+    const { options, spec } = job
     switch (message.type) {
       case 'progress':
         options.onProgress?.(message.progress)
@@ -128,7 +131,7 @@ class DownloadWorker {
           // main: the error's class does not cross the thread, its ServiceError does.
           let route: NetworkRoute
           try {
-            route = await options.client.downloadSpec().network.route(url)
+            route = await spec.network.route(url)
           } catch (error) {
             throw await transportError(error, url, null, {})
           }

@@ -7,9 +7,10 @@ import { createServiceClient } from '../api/client'
 import type { ClientNetwork, NetworkRoute } from '../net'
 import { loadUndici } from '../net/undici'
 import { secureContextFor } from '../net/trust'
-import { FLUSH_EVERY_BYTES, fileSystemError } from '../transfers/atomic-file'
+import { fileSystemError } from '../transfers/atomic-file'
 import { downloadToFile } from '../transfers/download'
 import type { DownloadFile, DownloadProgress } from '../transfers/download'
+import { WriteBack } from '../transfers/write-back'
 import { toDownloadWorker } from './download-protocol'
 import type { FromDownloadWorker, RouteData, ToDownloadWorker } from './download-protocol'
 import { asWorkerError, errorOf } from './worker-errors'
@@ -95,19 +96,26 @@ function networkOf(job: number, trustedCas: readonly string[]): ClientNetwork {
 
 /**
  * The AtomicFile's bytes, written here: each chunk at the next position and into the SHA-256
- * before the next read. As AtomicFile does, a background fdatasync every FLUSH_EVERY_BYTES starts
- * the disk's write-back while the download still arrives, so main's fsync at the end is short.
+ * before the next read. As AtomicFile does, a background fdatasync now and then (write-back.ts)
+ * starts the disk's write-back while the download still arrives, so main's fsync at the end is
+ * short.
  */
 class WorkerFile implements DownloadFile {
   size = 0
   private hash: Hash = createHash('sha256')
-  private flushedAt = 0
-  private flushing: Promise<void> | null = null
+  private readonly writeBack: WriteBack
 
   constructor(
     private readonly fd: number,
     private readonly folder: string,
-  ) {}
+  ) {
+    this.writeBack = new WriteBack(
+      () =>
+        new Promise<void>((resolve, reject) =>
+          fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+        ),
+    )
+  }
 
   async write(bytes: Uint8Array): Promise<void> {
     try {
@@ -120,15 +128,7 @@ class WorkerFile implements DownloadFile {
     }
     this.hash.update(bytes)
     this.size += bytes.length
-    if (this.size - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === null) {
-      this.flushedAt = this.size
-      // Only a head start: main's fsync before the rename is the one that counts.
-      this.flushing = new Promise<void>((resolve) => fdatasync(this.fd, () => resolve())).then(
-        () => {
-          this.flushing = null
-        },
-      )
-    }
+    this.writeBack.wrote(this.size)
   }
 
   async restart(): Promise<void> {
@@ -140,12 +140,12 @@ class WorkerFile implements DownloadFile {
     }
     this.hash = createHash('sha256')
     this.size = 0
-    this.flushedAt = 0
+    this.writeBack.restarted()
   }
 
   /** After the background flush: main may close the descriptor once this thread is done. */
   async settled(): Promise<void> {
-    await this.flushing
+    await this.writeBack.settled()
   }
 
   digest(): string {
@@ -164,20 +164,21 @@ async function run(message: StartMessage, job: Job): Promise<void> {
   })
   const file = new WorkerFile(message.fd, message.folder)
 
-  let lastProgress = 0
-  let lastBytes = 0
-  let lastCounts = ''
+  /** The last report sent, and when. */
+  let last: DownloadProgress | null = null
+  let lastAt = 0
   const progress = (state: DownloadProgress) => {
     const now = performance.now()
-    const counts = `${state.resumes}/${state.restarts}/${state.bytesTotal}`
     const due =
-      now - lastProgress >= PROGRESS_EVERY_MS ||
-      Math.abs(state.bytesDone - lastBytes) >= PROGRESS_EVERY_BYTES ||
-      counts !== lastCounts
+      last === null ||
+      now - lastAt >= PROGRESS_EVERY_MS ||
+      Math.abs(state.bytesDone - last.bytesDone) >= PROGRESS_EVERY_BYTES ||
+      state.resumes !== last.resumes ||
+      state.restarts !== last.restarts ||
+      state.bytesTotal !== last.bytesTotal
     if (!due) return
-    lastProgress = now
-    lastBytes = state.bytesDone
-    lastCounts = counts
+    last = state
+    lastAt = now
     send({ type: 'progress', job: message.job, progress: state })
   }
   try {
