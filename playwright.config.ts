@@ -36,12 +36,13 @@ export default defineConfig<Options>({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'service' },
+    // The gateway flavour's own specs run in the `gateway` project only.
+    { name: 'service', testIgnore: ['gateway-*.spec.ts'] },
     {
       // The main screens again against the sandbox's second personality (`--variant`): the other
       // choice at every point the interface leaves open (docs/SERVICE.md).
       name: 'variant',
-      use: { sandboxVariant: true },
+      use: { sandboxFlavor: 'variant' },
       testMatch: [
         'first-run.spec.ts',
         'certificates-export.spec.ts',
@@ -51,6 +52,14 @@ export default defineConfig<Options>({
         'migrations-resolve.spec.ts',
         'ops-status-page.spec.ts',
       ],
+    },
+    {
+      // The main specs against the sandbox's `gateway` flavour: the rules and shapes of a real
+      // deployment of the service (API tokens, browser-only endpoints, pagination, raw export
+      // files, SQL results[], rate limits, 200-with-failure; docs/SERVICE.md).
+      name: 'gateway',
+      use: { sandboxFlavor: 'gateway' },
+      testMatch: ['gateway-*.spec.ts'],
     },
   ],
 })

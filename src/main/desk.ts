@@ -34,6 +34,7 @@ import { volumeHandlers } from './features/volumes'
 import { browserDownloadHandlers, openHostedDownload } from './features/browser-downloads'
 import { createDownloadTickets } from './transfers/download-tickets'
 import { createEmbeddedSandbox } from './features/embedded-sandbox'
+import type { SandboxFlavor } from '../shared/sandbox-flavor'
 import { inferenceHandlers } from './features/inference'
 import { knownObjectHandlers } from './features/known-objects'
 import { profileHandlers } from './features/profiles'
@@ -59,6 +60,8 @@ export interface DeskDeps {
   vault?: TokenVault
   /** Port for the embedded sandbox when it starts fresh (default: any free port). */
   sandboxPort?: number
+  /** The embedded sandbox's personality (`--flavor`; default: the default one). */
+  sandboxFlavor?: SandboxFlavor
   /**
    * Start the embedded sandbox again at launch when a sandbox profile has a stored token
    * (default true). Off, the sandbox profile shows its cached data as offline.
@@ -131,7 +134,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     vault: deps.vault ?? createVault(),
     events,
     secrets,
-    sandbox: createEmbeddedSandbox(),
+    sandbox: createEmbeddedSandbox(undefined, deps.sandboxFlavor),
     connectivity: createConnectivityTracker(events, secrets),
     network: createNetworkStack({
       ...(deps.environment === undefined ? {} : { env: deps.environment }),

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { isSandboxFlavor, SANDBOX_FLAVORS } from './flavor'
 import { startSandbox } from './index'
 import type { RunningSandbox, SandboxOptions } from './index'
 
 /*
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] [--viewer-token T]
- *                    [--database-url postgres://...] [--certificates N] [--faults] [--variant]
+ *                    [--database-url postgres://...] [--certificates N] [--faults]
+ *                    [--flavor default|variant|gateway] [--variant]
  *                    [--wide-sql-limits] [--tls-cert FILE --tls-key FILE]
  * When ready, prints exactly one line on stdout (scripts wait for it):
  *   SANDBOX_READY {"url":"http://127.0.0.1:4010","tokens":{"admin":"...","viewer":"..."}}
@@ -13,7 +15,8 @@ import type { RunningSandbox, SandboxOptions } from './index'
 
 const USAGE =
   'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--admin-token T] ' +
-  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults] [--variant] ' +
+  '[--viewer-token T] [--database-url postgres://...] [--certificates N] [--faults] ' +
+  '[--flavor default|variant|gateway] [--variant] ' +
   '[--wide-sql-limits] [--tls-cert FILE --tls-key FILE]'
 const DEFAULT_PORT = 4010
 
@@ -37,6 +40,8 @@ function readOptions(argv: string[]): SandboxOptions {
         faults: { type: 'boolean' },
         // The second personality: the other choice wherever the interface leaves one open.
         variant: { type: 'boolean' },
+        // Which personality answers: default, variant (= --variant) or gateway (flavor.ts).
+        flavor: { type: 'string' },
         // Op 5 up to 100,000 rows (benches, big-result tests); a real deployment allows 2,000.
         'wide-sql-limits': { type: 'boolean' },
         // HTTPS with this PEM certificate (its chain may follow it) and key.
@@ -64,6 +69,13 @@ function readOptions(argv: string[]): SandboxOptions {
       `--certificates must be an integer from 0 to 100000, got "${certificatesText}"`,
     )
   }
+  const flavor = values.flavor ?? (values.variant ? 'variant' : 'default')
+  if (!isSandboxFlavor(flavor)) {
+    throw new UsageError(`--flavor must be one of ${SANDBOX_FLAVORS.join(', ')}, got "${flavor}"`)
+  }
+  if (values.variant && flavor !== 'variant') {
+    throw new UsageError(`--variant and --flavor ${flavor} contradict each other`)
+  }
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) {
     throw new UsageError('--tls-cert and --tls-key go together')
   }
@@ -80,7 +92,7 @@ function readOptions(argv: string[]): SandboxOptions {
     ...(values['viewer-token'] === undefined ? {} : { viewerToken: values['viewer-token'] }),
     ...(values['database-url'] === undefined ? {} : { databaseUrl: values['database-url'] }),
     ...(values.faults ? { faults: true } : {}),
-    ...(values.variant ? { variant: true } : {}),
+    flavor,
     ...(values['wide-sql-limits'] ? { sqlLimits: 'wide' as const } : {}),
     // Errors that became a 500 go to stderr, one line each; never the request or its token.
     onUnexpectedError: (error) => {

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import type { OperationName } from '../shared/api'
 import type { Caller } from './auth'
 import type { DownloadFaults, DownloadSigner } from './downloads'
+import type { SandboxFlavor } from './flavor'
+import type { RateLimiter } from './gateway'
 import type { Reply } from './http'
 import type { SandboxPki } from './pki/types'
 import type { PostgresEngine } from './postgres/types'
@@ -22,8 +24,12 @@ export interface SandboxCore {
   readonly downloadFaults: DownloadFaults
   /** The sandbox's own absolute URL, e.g. http://127.0.0.1:4010 (known once listening). */
   readonly baseUrl: string
-  /** The second personality (SandboxOptions.variant): the other choice at every open point. */
+  /** Which personality answers (flavor.ts): `default`, `variant` or `gateway`. */
+  readonly flavor: SandboxFlavor
+  /** `flavor === 'variant'`: the other choice at every open point (kept for brevity). */
   readonly variant: boolean
+  /** The gateway flavour's rate limit (gateway.ts); counts nothing in the other flavours. */
+  readonly rateLimit: RateLimiter
   /** Op 5's bounds (SandboxOptions.sqlLimits): a real deployment's, or wide for benches. */
   readonly sqlLimits: 'service' | 'wide'
   now(): Date

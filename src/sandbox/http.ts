@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorBody } from '../shared/api'
-import { invalidField } from './failure'
+import { validationIssuesOf } from '../shared/api'
+import { ApiFailure, invalidField } from './failure'
 
 /** What a handler answers: a JSON document, or raw bytes with their own headers. */
 export type Reply =
@@ -93,8 +94,18 @@ export async function readBody(request: IncomingMessage): Promise<RawBody> {
   }
 }
 
+const TOO_LARGE_MESSAGE = `Request body exceeds ${MAX_BODY_BYTES} bytes`
+
 function tooLarge() {
-  return invalidField([], `Request body exceeds ${MAX_BODY_BYTES} bytes`)
+  return invalidField([], TOO_LARGE_MESSAGE)
+}
+
+/** Whether `error` is readBody's refusal of a body over MAX_BODY_BYTES. */
+export function isBodyTooLarge(error: unknown): boolean {
+  return (
+    error instanceof ApiFailure &&
+    validationIssuesOf(error.details).some((issue) => issue.message === TOO_LARGE_MESSAGE)
+  )
 }
 
 /** application/json or any application/*+json, with parameters such as charset allowed. */

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net'
 import type { SandboxCore } from './context'
 import { createDownloadFaults, createDownloadSigner } from './downloads'
 import { createFaultInjector } from './faults'
+import type { SandboxFlavor } from './flavor'
+import { createRateLimiter, GATEWAY_TOKEN_PREFIX } from './gateway'
 import { createSandboxPki } from './pki'
 import { createPostgresEngine } from './postgres'
 import { buildSeed, postgresDatabasesOf } from './seed'
@@ -16,6 +18,8 @@ import { createRequestListener } from './server'
 import { createVolumeArchive } from './volumes'
 
 export type { SeedIds } from './seed/ids'
+export type { SandboxFlavor } from './flavor'
+export { isSandboxFlavor, SANDBOX_FLAVORS } from './flavor'
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -38,6 +42,11 @@ export interface SandboxOptions {
    * shown"), the other reasonable choice (docs/SERVICE.md lists them). The app must read both.
    */
   variant?: boolean
+  /**
+   * Which personality answers (`--flavor`, flavor.ts): `default`, `variant` (the same as
+   * `variant: true`) or `gateway`, the rules and shapes of a real deployment (docs/SERVICE.md).
+   */
+  flavor?: SandboxFlavor
   /**
    * Op 5's bounds. `service` (the default, and the app's embedded sandbox): what a real
    * deployment validates, maxRows 1..2000 (500 by default) and sql at most 100,000 characters.
@@ -80,8 +89,15 @@ export class SandboxStartError extends Error {
   }
 }
 
-function randomToken(): string {
-  return randomBytes(32).toString('base64url')
+function randomToken(flavor: SandboxFlavor): string {
+  // The gateway flavour's API tokens carry the real service's prefix.
+  const prefix = flavor === 'gateway' ? GATEWAY_TOKEN_PREFIX : ''
+  return prefix + randomBytes(32).toString('base64url')
+}
+
+/** `flavor`, or `variant: true` as the older spelling of `flavor: 'variant'`. */
+export function flavorOf(options: Pick<SandboxOptions, 'flavor' | 'variant'>): SandboxFlavor {
+  return options.flavor ?? (options.variant ? 'variant' : 'default')
 }
 
 /** The host as it goes in a URL; a wildcard bind is reached through loopback. */
@@ -130,8 +146,8 @@ async function buildCore(
   baseUrl: string,
   databaseUrl?: string,
   certificateCount = 0,
-  personality: { variant: boolean; sqlLimits: 'service' | 'wide' } = {
-    variant: false,
+  personality: { flavor: SandboxFlavor; sqlLimits: 'service' | 'wide' } = {
+    flavor: 'default',
     sqlLimits: 'service',
   },
 ) {
@@ -157,11 +173,14 @@ async function buildCore(
     downloadFaults: createDownloadFaults(),
     baseUrl,
     ...personality,
+    variant: personality.flavor === 'variant',
+    rateLimit: createRateLimiter(),
     now: () => new Date(),
   }
   const reset = async () => {
     core.state = structuredClone(pristine)
     core.downloadFaults.clear()
+    core.rateLimit.clear()
     await postgres.reset()
   }
   return { core, reset }
@@ -178,13 +197,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new SandboxStartError(`Port must be an integer from 0 to 65535, got ${port}`)
   }
+  const flavor = flavorOf(options)
   const tokens = {
-    admin: options.adminToken ?? randomToken(),
-    viewer: options.viewerToken ?? randomToken(),
+    admin: options.adminToken ?? randomToken(flavor),
+    viewer: options.viewerToken ?? randomToken(flavor),
   }
   for (const [role, token] of Object.entries(tokens)) {
     if (!/^\S+$/.test(token)) {
       throw new SandboxStartError(`The ${role} token must be non-empty and contain no spaces`)
+    }
+    if (flavor === 'gateway' && !token.startsWith(GATEWAY_TOKEN_PREFIX)) {
+      throw new SandboxStartError(
+        `The ${role} token must start with ${GATEWAY_TOKEN_PREFIX} (the gateway flavour's API tokens)`,
+      )
     }
   }
   if (tokens.admin === tokens.viewer) {
@@ -218,7 +243,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let built: Awaited<ReturnType<typeof buildCore>>
   try {
     built = await buildCore(tokens, baseUrl, options.databaseUrl, options.certificateCount, {
-      variant: options.variant ?? false,
+      flavor,
       sqlLimits: options.sqlLimits ?? 'service',
     })
   } catch (error) {

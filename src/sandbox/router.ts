@@ -102,16 +102,23 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
  * Bounds the spec leaves open and the sandbox sets: page, limit, maxRows
  * (docs/ARCHITECTURE-NOTES.md, "The service contract").
  */
-const INTEGER_BOUNDS: Record<string, { min: number; max?: number }> = {
+type Bounds = Record<string, { min: number; max?: number }>
+const INTEGER_BOUNDS: Bounds = {
   page: { min: 1 },
   limit: { min: 1, max: 500 },
   maxRows: { min: 1, max: 100_000 },
 }
+/** A real deployment's: `limit` 1..100 (its ssl list schema); maxRows is op 5's own check. */
+const GATEWAY_INTEGER_BOUNDS: Bounds = {
+  page: { min: 1 },
+  limit: { min: 1, max: 100 },
+  maxRows: { min: 1, max: 100_000 },
+}
 
-function boundIssues(values: unknown): ValidationIssue[] {
+function boundIssues(values: unknown, allBounds: Bounds): ValidationIssue[] {
   if (typeof values !== 'object' || values === null) return []
   return Object.entries(values).flatMap(([field, value]) => {
-    const bounds = INTEGER_BOUNDS[field]
+    const bounds = allBounds[field]
     if (!bounds || value === undefined) return []
     if (typeof value !== 'number' || !Number.isInteger(value)) {
       return [{ path: [field], message: 'Expected an integer' }]
@@ -127,10 +134,10 @@ function boundIssues(values: unknown): ValidationIssue[] {
 type Checked = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] }
 
 /** The contract's schema first, then the sandbox's bounds on what it accepted. */
-function check(schema: z.ZodType, value: unknown): Checked {
+function check(schema: z.ZodType, value: unknown, bounds: Bounds = INTEGER_BOUNDS): Checked {
   const result = schema.safeParse(value)
   if (!result.success) return { ok: false, issues: toValidationIssues(result.error) }
-  const issues = boundIssues(result.data)
+  const issues = boundIssues(result.data, bounds)
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: result.data }
 }
 
@@ -139,7 +146,7 @@ function isEmptyObjectText(text: string): boolean {
   return text.trim() === '' || /^\{\s*\}$/.test(text.trim())
 }
 
-function checkBody(name: OperationName, raw: RawBody): Checked {
+function checkBody(name: OperationName, raw: RawBody, bounds: Bounds): Checked {
   const schema = operations[name].body
   if (schema === null) {
     if (raw.present && !isEmptyObjectText(raw.text)) {
@@ -151,10 +158,10 @@ function checkBody(name: OperationName, raw: RawBody): Checked {
     if (operations[name].bodyRequired) {
       return { ok: false, issues: [{ path: [], message: 'Request body is required' }] }
     }
-    return check(schema, {})
+    return check(schema, {}, bounds)
   }
   try {
-    return check(schema, parseJsonBody(raw))
+    return check(schema, parseJsonBody(raw), bounds)
   } catch (error) {
     if (error instanceof ApiFailure) return { ok: false, issues: validationIssuesOf(error.details) }
     throw error
@@ -169,11 +176,13 @@ export function validateRequest<N extends OperationName>(
   match: RouteMatch & { name: N },
   search: URLSearchParams,
   raw: RawBody,
+  flavor: 'gateway' | 'other' = 'other',
 ): ValidatedRequest<N> {
   const definition = operations[match.name]
-  const params = check(definition.params, decodeParams(match.rawParams))
-  const query = check(definition.query, queryObject(search))
-  const body = checkBody(match.name, raw)
+  const bounds = flavor === 'gateway' ? GATEWAY_INTEGER_BOUNDS : INTEGER_BOUNDS
+  const params = check(definition.params, decodeParams(match.rawParams), bounds)
+  const query = check(definition.query, queryObject(search), bounds)
+  const body = checkBody(match.name, raw, bounds)
   if (!params.ok || !query.ok || !body.ok) {
     throw validationFailure([params, query, body].flatMap((part) => (part.ok ? [] : part.issues)))
   }

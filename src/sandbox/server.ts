@@ -8,8 +8,25 @@ import { DOWNLOAD_PREFIX, parseDownloadCut, serveVolumeDownload } from './downlo
 import { ApiFailure, notFound } from './failure'
 import { applyFault, FAULTS_PATH } from './faults'
 import type { FaultInjector } from './faults'
-import { json, readBody, send, sendError, variantErrorStatus, variantSuccessStatus } from './http'
-import type { Reply } from './http'
+import {
+  BROWSER_ONLY_OPERATIONS,
+  BROWSER_SESSION_REQUIRED,
+  gatewayCredential,
+  GatewayFailure,
+  gatewayFailureOf,
+  httpError,
+  parseRateLimitRequest,
+} from './gateway'
+import {
+  isBodyTooLarge,
+  json,
+  readBody,
+  send,
+  sendError,
+  variantErrorStatus,
+  variantSuccessStatus,
+} from './http'
+import type { RawBody, Reply } from './http'
 import { handlers } from './handlers'
 import { matchOperation, validateRequest } from './router'
 import type { RouteMatch } from './router'
@@ -53,6 +70,8 @@ async function answerOperation(
   search: URLSearchParams,
 ): Promise<Reply> {
   const { core } = options
+  if (core.flavor === 'gateway')
+    return answerGatewayOperation(core, request, method, pathname, search)
   const match: RouteMatch = matchOperation(method, pathname)
   const caller = authenticate(core.state, request.headers.authorization)
   authorize(caller, match.name)
@@ -61,6 +80,58 @@ async function answerOperation(
   caller.session.lastSeenAt = core.now().getTime()
   const reply = await dispatch(match.name, { ...validated, core, caller, request })
   return core.variant ? { ...reply, status: variantSuccessStatus(reply.status) } : reply
+}
+
+/**
+ * The gateway flavour's way in (gateway.ts): the rate limit first, then the credential (a
+ * `gw_…` API token, or a browser session's cookie), browser-only endpoints refused to tokens,
+ * then scopes; the limit's headers go on every answer, errors included.
+ */
+async function answerGatewayOperation(
+  core: SandboxCore,
+  request: IncomingMessage,
+  method: string,
+  pathname: string,
+  search: URLSearchParams,
+): Promise<Reply> {
+  const limited = core.rateLimit.take(core.now().getTime())
+  if (limited.refusal) throw limited.refusal
+  try {
+    const credential = gatewayCredential(request)
+    if (credential === null) throw httpError(401, 'Authentication required')
+    const match: RouteMatch = matchOperation(method, pathname)
+    const caller = authenticate(core.state, `Bearer ${credential.token}`)
+    if (credential.kind === 'api-token' && BROWSER_ONLY_OPERATIONS.has(match.name)) {
+      throw httpError(403, BROWSER_SESSION_REQUIRED)
+    }
+    authorize(caller, match.name)
+    const raw = await readGatewayBody(request)
+    const validated = validateRequest(match, search, raw, 'gateway')
+    caller.session.lastSeenAt = core.now().getTime()
+    const reply = await dispatch(match.name, { ...validated, core, caller, request })
+    return { ...reply, headers: { ...limited.headers, ...reply.headers } } as Reply
+  } catch (error) {
+    const failure = error instanceof ApiFailure ? gatewayFailureOf(error) : error
+    if (failure instanceof GatewayFailure) {
+      throw new GatewayFailure(failure.status, failure.code, failure.message, failure.details, {
+        ...limited.headers,
+        ...failure.headers,
+      })
+    }
+    throw failure
+  }
+}
+
+/** The real service's body limit answers 413 `PAYLOAD_TOO_LARGE`, not a validation error. */
+async function readGatewayBody(request: IncomingMessage): Promise<RawBody> {
+  try {
+    return await readBody(request)
+  } catch (error) {
+    if (isBodyTooLarge(error)) {
+      throw new GatewayFailure(413, 'PAYLOAD_TOO_LARGE', 'Request body too large')
+    }
+    throw error
+  }
 }
 
 /** One of the 22 operations (not a download link, not `/__sandbox`): its statuses are ours. */
@@ -97,6 +168,15 @@ async function answerSandboxRoute(
     [`${SANDBOX_PREFIX}downloads`]: {
       method: 'GET',
       run: () => json(options.core.downloadFaults.status()),
+    },
+    // The gateway flavour's rate limit met on purpose: the next `count` calls get a 429.
+    [`${SANDBOX_PREFIX}rate-limit`]: {
+      method: 'POST',
+      run: (body) => {
+        const asked = parseRateLimitRequest(body)
+        options.core.rateLimit.refuseNext(asked.count, asked.retryAfterSeconds)
+        return json(options.core.rateLimit.status())
+      },
     },
     [`${SANDBOX_PREFIX}downloads/cut`]: {
       method: 'POST',
@@ -162,9 +242,13 @@ function fail(
     response.destroy()
     return
   }
+  // A request refused before its body was read: do not keep the connection for another.
+  const headers: Record<string, string> = request.complete ? {} : { Connection: 'close' }
+  if (error instanceof GatewayFailure) {
+    sendError(response, error.status, error.body, { ...error.headers, ...headers })
+    return
+  }
   if (error instanceof ApiFailure) {
-    // A request refused before its body was read: do not keep the connection for another.
-    const headers: Record<string, string> = request.complete ? {} : { Connection: 'close' }
     // The variant's statuses (http.ts); a status a handler set for HTTP itself (416) stays.
     const remap =
       options.core.variant &&
@@ -181,7 +265,11 @@ function fail(
   options.onUnexpectedError?.(error)
   sendError(response, STATUS_FOR_CODE.INTERNAL_ERROR, {
     code: 'INTERNAL_ERROR',
-    message: ERROR_MESSAGES.INTERNAL_ERROR,
+    // The real service hides the cause in production with this text.
+    message:
+      options.core.flavor === 'gateway'
+        ? 'An unexpected error occurred'
+        : ERROR_MESSAGES.INTERNAL_ERROR,
   })
 }
 

@@ -371,3 +371,6 @@ export const PERSONALITIES: readonly { personality: string; variant: boolean; ar
   { personality: 'default', variant: false, args: [] },
   { personality: 'variant', variant: true, args: ['--variant'] },
 ]
+
+/** The sandbox's `gateway` flavour: a real deployment's rules and shapes (docs/SERVICE.md). */
+export const GATEWAY_ARGS: readonly string[] = ['--flavor', 'gateway']

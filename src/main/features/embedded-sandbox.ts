@@ -1,4 +1,4 @@
-import type { SandboxOptions, SeedIds } from '../../sandbox'
+import type { SandboxFlavor, SandboxOptions, SeedIds } from '../../sandbox'
 
 /*
  * The local sandbox the app embeds ("Explore the local sandbox"): at most one, in a process of
@@ -50,7 +50,14 @@ async function loadStarter(): Promise<SandboxStarter> {
   return (options) => startSandboxProcess(options)
 }
 
-export function createEmbeddedSandbox(starter?: SandboxStarter): EmbeddedSandbox {
+/**
+ * `flavor`: which personality the embedded sandbox answers as (`npm run web -- --sandbox
+ * --flavor gateway` explores the real deployment's rules); the default one unless asked.
+ */
+export function createEmbeddedSandbox(
+  starter?: SandboxStarter,
+  flavor: SandboxFlavor = 'default',
+): EmbeddedSandbox {
   let running: EmbeddedRunning | null = null
   let pending: Promise<EmbeddedRunning> | null = null
   let held: Promise<unknown> = Promise.resolve()
@@ -59,6 +66,7 @@ export function createEmbeddedSandbox(starter?: SandboxStarter): EmbeddedSandbox
     const start = starter ?? (await loadStarter())
     const base: SandboxOptions = {
       host: '127.0.0.1',
+      ...(flavor === 'default' ? {} : { flavor }),
       ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     }
     try {

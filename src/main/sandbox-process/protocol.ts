@@ -18,6 +18,7 @@ export type HostStartOptions = Pick<
   | 'certificateCount'
   | 'faults'
   | 'variant'
+  | 'flavor'
   | 'sqlLimits'
 >
 

@@ -148,6 +148,7 @@ async function openDesk(options: WebOptions): Promise<Desk> {
     version: appVersion(),
     restoreSandbox: options.restoreSandbox,
     ...(options.sandboxPort === undefined ? {} : { sandboxPort: options.sandboxPort }),
+    ...(options.sandboxFlavor === 'default' ? {} : { sandboxFlavor: options.sandboxFlavor }),
   })
   if (options.sandbox) {
     const listed = await desk.dispatch('profiles.list', {})

@@ -1,5 +1,7 @@
 import { homedir } from 'node:os'
 import path from 'node:path'
+import { isSandboxFlavor, SANDBOX_FLAVORS } from '../../shared/sandbox-flavor'
+import type { SandboxFlavor } from '../../shared/sandbox-flavor'
 
 /** The product name Electron uses for the userData folder (package.json `productName`). */
 export const APP_FOLDER_NAME = 'Infradesk'
@@ -12,6 +14,8 @@ export interface WebOptions {
   sandbox: boolean
   /** Port of the embedded sandbox (0: any free port). */
   sandboxPort: number | undefined
+  /** The embedded sandbox's personality (`--flavor`): default, variant or gateway. */
+  sandboxFlavor: SandboxFlavor
   /** Start the embedded sandbox again for an existing sandbox profile (default true). */
   restoreSandbox: boolean
   dataDir: string
@@ -24,6 +28,8 @@ export const USAGE = [
   '  --port N               port of the web host (default: any free port)',
   '  --sandbox              with no profile yet, open signed in to the embedded sandbox',
   '  --sandbox-port N       port for the embedded sandbox (default: any free port)',
+  '  --flavor F             the embedded sandbox answers as default, variant or gateway',
+  '                         (gateway: the rules of the real deployment; docs/SERVICE.md)',
   '  --no-sandbox-restart   do not restart the embedded sandbox for an existing sandbox profile',
   "  --data-dir DIR         profiles and cache folder (default: the desktop app's)",
   '  --host H               127.0.0.1 (default) or localhost; always bound to 127.0.0.1',
@@ -55,6 +61,7 @@ export function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     host: '127.0.0.1',
     sandbox: false,
     sandboxPort: undefined,
+    sandboxFlavor: 'default',
     restoreSandbox: true,
     dataDir: defaultDataDir(process.platform, env),
   }
@@ -76,6 +83,14 @@ export function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
       case '--sandbox':
         options.sandbox = true
         break
+      case '--flavor': {
+        const flavor = value()
+        if (!isSandboxFlavor(flavor)) {
+          throw new UsageError(`--flavor must be one of ${SANDBOX_FLAVORS.join(', ')}`)
+        }
+        options.sandboxFlavor = flavor
+        break
+      }
       case '--no-sandbox-restart':
         // Leaves an existing sandbox profile offline: how "the sandbox is stopped" looks.
         options.restoreSandbox = false

@@ -14,13 +14,15 @@ import {
  */
 export interface Options {
   /**
-   * Start every external sandbox as the second personality (`--variant`): the other choice at
-   * every point the interface leaves open. The `variant` project of playwright.config.ts sets it.
+   * Which personality every external sandbox answers as (`--flavor`, docs/SERVICE.md): the
+   * `variant` and `gateway` projects of playwright.config.ts set it; `default` otherwise.
    */
-  sandboxVariant: boolean
+  sandboxFlavor: 'default' | 'variant' | 'gateway'
 }
 
 interface Fixtures {
+  /** `sandboxFlavor === 'variant'`: the second personality's other choice at every open point. */
+  sandboxVariant: boolean
   dataDir: string
   /** Starts web mode on `dataDir` (the test's own by default), with extra environment. */
   startApp: (dataDir?: string, env?: NodeJS.ProcessEnv) => Promise<WebApp>
@@ -48,7 +50,10 @@ export interface Started {
 }
 
 export const test = base.extend<Fixtures & Options>({
-  sandboxVariant: [false, { option: true }],
+  sandboxFlavor: ['default', { option: true }],
+  sandboxVariant: async ({ sandboxFlavor }, use) => {
+    await use(sandboxFlavor === 'variant')
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
   dataDir: async ({}, use) => {
     const data = await makeDataDir()
@@ -69,10 +74,11 @@ export const test = base.extend<Fixtures & Options>({
       }
     }
   },
-  startSandbox: async ({ sandboxVariant }, use, testInfo) => {
+  startSandbox: async ({ sandboxFlavor }, use, testInfo) => {
     const sandboxes: ExternalSandbox[] = []
     await use(async (args: string[] = []) => {
-      const sandbox = await startSandbox(sandboxVariant ? ['--variant', ...args] : args)
+      const flavorArgs = sandboxFlavor === 'default' ? [] : ['--flavor', sandboxFlavor]
+      const sandbox = await startSandbox([...flavorArgs, ...args])
       sandboxes.push(sandbox)
       return sandbox
     })
