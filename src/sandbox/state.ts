@@ -59,6 +59,12 @@ export interface CertificateRecord {
   updatedAt: string
   material: CertificateMaterial
   facts: CertificateFacts
+  /**
+   * The internal PKI's own record of the same certificate (its id in `/api/certificates`), for
+   * type `internal`: the gateway flavour's op 12 exports by this id, as a real deployment does,
+   * and lists it as the SSL certificate's `internalCertId`. Absent for other types.
+   */
+  pkiCertificateId?: string
 }
 
 /** Certificate folders and user folders: a tree by parentId. */

@@ -1,6 +1,8 @@
+import { certificatesToPem, distinctCertificates, parseCertificates } from './pki/pem'
 import type {
   CertificateRecord,
   CertificateStatus,
+  CertificateType,
   FolderRecord,
   MigrationRecord,
   SandboxState,
@@ -63,6 +65,76 @@ export function certificateView(certificate: CertificateRecord, state: SandboxSt
     keyAlgorithm: facts.keyAlgorithm,
     selfSigned: facts.selfSigned,
     revokedAt: certificate.revokedAt,
+    createdAt: certificate.createdAt,
+    updatedAt: certificate.updatedAt,
+  }
+}
+
+/** The real deployment's SSL certificate types for the sandbox's own. */
+const GATEWAY_TYPES: Record<CertificateType, GatewayCertificateType> = {
+  letsencrypt: 'acme',
+  custom: 'upload',
+  internal: 'internal',
+}
+export const GATEWAY_CERTIFICATE_TYPES = ['acme', 'upload', 'internal'] as const
+export type GatewayCertificateType = (typeof GATEWAY_CERTIFICATE_TYPES)[number]
+export const GATEWAY_CERTIFICATE_STATUSES = ['active', 'expired', 'pending', 'error'] as const
+export type GatewayCertificateStatus = (typeof GATEWAY_CERTIFICATE_STATUSES)[number]
+
+export function gatewayCertificateType(certificate: CertificateRecord): GatewayCertificateType {
+  return GATEWAY_TYPES[certificate.type]
+}
+
+/**
+ * The real deployment's statuses (active, expired, pending, error): it has no "expiring soon"
+ * (a date the client works out) and no "revoked" for SSL certificates; a revoked one is shown
+ * as `error`, the status of a certificate that cannot be served.
+ */
+export function gatewayCertificateStatus(
+  certificate: CertificateRecord,
+  now: Date,
+): GatewayCertificateStatus {
+  const status = certificateStatus(certificate, now)
+  if (status === 'revoked') return 'error'
+  return status === 'expired' ? 'expired' : 'active'
+}
+
+/**
+ * An SSL certificate as a real deployment lists it (its ssl module: every column but the key
+ * material, `domainNames`, `certificatePem` and `chainPem` in the list, `internalCertId` linking
+ * an internal one to the PKI's record). `folderId`/`folderPath` are the sandbox's own (ops 3 and
+ * 10 need folders); the rest of the default view's facts are not sent by the real list.
+ */
+export function gatewayCertificateView(
+  certificate: CertificateRecord,
+  state: SandboxState,
+  now: Date,
+) {
+  const { facts, material } = certificate
+  const [leaf, ...pasted] = parseCertificates(material.certificatePem)
+  const issuers = distinctCertificates(
+    [...pasted, ...parseCertificates(material.chainPem), ...parseCertificates(material.rootPem)],
+    leaf === undefined ? [] : [leaf],
+  )
+  const type = gatewayCertificateType(certificate)
+  return {
+    id: certificate.id,
+    name: certificate.name,
+    type,
+    domainNames: facts.subjectAltNames.length > 0 ? facts.subjectAltNames : [facts.commonName],
+    certificatePem: leaf === undefined ? material.certificatePem : leaf.toString(),
+    chainPem: issuers.length === 0 ? null : certificatesToPem(issuers),
+    acmeProvider: type === 'acme' ? 'letsencrypt' : null,
+    acmeChallengeType: type === 'acme' ? 'http-01' : null,
+    internalCertId: certificate.pkiCertificateId ?? null,
+    notBefore: facts.notBefore,
+    notAfter: facts.notAfter,
+    autoRenew: certificate.autoRenew,
+    renewalError: null,
+    status: gatewayCertificateStatus(certificate, now),
+    isSystem: certificate.isSystem,
+    folderId: certificate.folderId,
+    folderPath: folderPath(state.certificateFolders, certificate.folderId),
     createdAt: certificate.createdAt,
     updatedAt: certificate.updatedAt,
   }

@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto'
 import { ExportRefused, exportCertificate as exportMaterial, inspectUpload } from '../pki'
 import type { OperationHandler } from '../context'
 import { conflict, invalidField, notFound, unprocessable } from '../failure'
+import { GatewayFailure } from '../gateway'
 import { accepts, bytes, contentDisposition, json } from '../http'
+import { exportPkiCertificate, PkiExportRefused } from '../pki/gateway-export'
 import { CERTIFICATE_STATUSES, CERTIFICATE_TYPES } from '../state'
 import type { CertificateRecord, SandboxState } from '../state'
-import { certificateStatus, certificateView } from '../views'
+import {
+  certificateStatus,
+  certificateView,
+  GATEWAY_CERTIFICATE_STATUSES,
+  GATEWAY_CERTIFICATE_TYPES,
+  gatewayCertificateStatus,
+  gatewayCertificateType,
+  gatewayCertificateView,
+} from '../views'
 
 const DEFAULT_PAGE_SIZE = 50
 /**
@@ -13,6 +23,8 @@ const DEFAULT_PAGE_SIZE = 50
  * asks (here 25 where the app asks 500) and say nothing about it, since it sends no `meta`.
  */
 export const VARIANT_PAGE_CAP = 25
+/** A real deployment's page size when `limit` is not sent (its bound, 1..100, is the router's). */
+export const GATEWAY_DEFAULT_PAGE_SIZE = 20
 
 function findCertificate(state: SandboxState, id: string): CertificateRecord {
   const certificate = state.certificates.find((candidate) => candidate.id === id)
@@ -46,7 +58,9 @@ function filterValue<T extends string>(
  * The variant caps every page at VARIANT_PAGE_CAP and sends `data` alone, without `meta`: the
  * other reasonable reading of "any pagination data in the response: not shown".
  */
-const listCertificates: OperationHandler<'listCertificates'> = ({ core, query }) => {
+const listCertificates: OperationHandler<'listCertificates'> = (context) => {
+  if (context.core.flavor === 'gateway') return listGatewayCertificates(context)
+  const { core, query } = context
   const now = core.now()
   const page = query.page ?? 1
   const asked = query.limit ?? DEFAULT_PAGE_SIZE
@@ -76,6 +90,36 @@ const listCertificates: OperationHandler<'listCertificates'> = ({ core, query })
   const data = pageItems.map((certificate) => certificateView(certificate, core.state, now))
   if (core.variant) return json({ data })
   return json({ data, meta: { page, limit, total: matching.length } })
+}
+
+/**
+ * Op 16 as a real deployment pages it: `limit` 1..100 (20 when not sent), newest first (by
+ * `createdAt`, then id so that equal dates keep one order), filters by its own types (acme,
+ * upload, internal) and statuses (active, expired, pending, error), searches the name only,
+ * and answers `{data, pagination: {page, limit, total, totalPages}}`.
+ */
+const listGatewayCertificates: OperationHandler<'listCertificates'> = ({ core, query }) => {
+  const now = core.now()
+  const page = query.page ?? 1
+  const limit = query.limit ?? GATEWAY_DEFAULT_PAGE_SIZE
+  const type = filterValue('type', query.type, GATEWAY_CERTIFICATE_TYPES)
+  const status = filterValue('status', query.status, GATEWAY_CERTIFICATE_STATUSES)
+  const search = query.search?.trim().toLowerCase() ?? ''
+  const showSystem = query.showSystem === true
+  const matching = core.state.certificates
+    .filter((certificate) => showSystem || !certificate.isSystem)
+    .filter((certificate) => type === undefined || gatewayCertificateType(certificate) === type)
+    .filter(
+      (certificate) =>
+        status === undefined || gatewayCertificateStatus(certificate, now) === status,
+    )
+    .filter((certificate) => search === '' || certificate.name.toLowerCase().includes(search))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+  const data = matching
+    .slice((page - 1) * limit, page * limit)
+    .map((certificate) => gatewayCertificateView(certificate, core.state, now))
+  const total = matching.length
+  return json({ data, pagination: { page, limit, total, totalPages: Math.ceil(total / limit) } })
 }
 
 /** Op 7: checks the PEMs, reads the facts from the certificate, and answers 201. */
@@ -120,7 +164,11 @@ const uploadCertificate: OperationHandler<'uploadCertificate'> = ({ core, body }
     facts: inspection.facts,
   }
   state.certificates.push(certificate)
-  return json({ data: certificateView(certificate, state, core.now()) }, 201)
+  const view =
+    core.flavor === 'gateway'
+      ? gatewayCertificateView(certificate, state, core.now())
+      : certificateView(certificate, state, core.now())
+  return json({ data: view }, 201)
 }
 
 /** Op 10: moves every named certificate into the folder (null = no folder), or none at all. */
@@ -139,6 +187,8 @@ const moveCertificates: OperationHandler<'moveCertificates'> = ({ core, body }) 
     certificate.updatedAt = now.toISOString()
     return certificateView(certificate, state, now)
   })
+  // A real deployment answers a move as it answers a reorder: `{success: true}`, no `data`.
+  if (core.flavor === 'gateway') return json({ success: true })
   return json({ data: { folderId: body.folderId, movedIds: ids, certificates: moved } })
 }
 
@@ -146,12 +196,9 @@ const moveCertificates: OperationHandler<'moveCertificates'> = ({ core, body }) 
  * Op 12: a real file in each of the 8 formats. Raw bytes when asked with
  * `Accept: application/octet-stream`, otherwise JSON with base64 (binary) or utf8 (PEM text).
  */
-const exportCertificate: OperationHandler<'exportCertificate'> = ({
-  core,
-  params,
-  body,
-  request,
-}) => {
+const exportCertificate: OperationHandler<'exportCertificate'> = (context) => {
+  if (context.core.flavor === 'gateway') return exportGatewayCertificate(context)
+  const { core, params, body, request } = context
   const certificate = findCertificate(core.state, params.id)
   let file
   try {
@@ -183,6 +230,38 @@ const exportCertificate: OperationHandler<'exportCertificate'> = ({
       content: file.isText ? file.bytes.toString('utf8') : file.bytes.toString('base64'),
       sizeBytes: file.bytes.length,
     },
+  })
+}
+
+/**
+ * Op 12 as a real deployment answers it: `{id}` names the internal PKI's certificate (an SSL
+ * certificate of type internal links to it by `internalCertId`; an SSL certificate's own id is
+ * not found), and the answer is the file itself whatever the Accept header (pki/gateway-export.ts).
+ */
+const exportGatewayCertificate: OperationHandler<'exportCertificate'> = ({
+  core,
+  params,
+  body,
+}) => {
+  const certificate = core.state.certificates.find(
+    (candidate) => candidate.pkiCertificateId === params.id,
+  )
+  if (certificate === undefined) {
+    throw new GatewayFailure(404, 'CERT_NOT_FOUND', 'Certificate not found')
+  }
+  let file
+  try {
+    file = exportPkiCertificate(certificate.material, body.format, {
+      commonName: certificate.facts.commonName,
+      passphrase: body.passphrase,
+    })
+  } catch (error) {
+    if (error instanceof PkiExportRefused) throw new GatewayFailure(400, error.code, error.message)
+    throw error
+  }
+  return bytes(file.bytes, {
+    'Content-Type': file.mediaType,
+    'Content-Disposition': `attachment; filename="${file.filename}"`,
   })
 }
 

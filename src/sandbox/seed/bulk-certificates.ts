@@ -34,6 +34,8 @@ export function bulkCertificates(
       origin: 'seed',
       material: { ...source.material },
       facts: { ...source.facts, subjectAltNames: [...source.facts.subjectAltNames] },
+      // Each internal copy is its own PKI certificate too (op 12 finds it by this id).
+      ...(source.pkiCertificateId === undefined ? {} : { pkiCertificateId: newId() }),
     }
   })
 }

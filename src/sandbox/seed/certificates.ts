@@ -123,6 +123,8 @@ export async function seedCertificates(
         updatedAt: createdAt,
         material,
         facts: issued.facts,
+        // The internal CA's record is its own resource with its own id (see state.ts).
+        ...(spec.type === 'internal' ? { pkiCertificateId: newId() } : {}),
       }
     }),
   )

@@ -48,6 +48,11 @@ export interface SeedIds {
   appEnvironments: { id: string; name: string; viewerMayView: boolean }[]
   certificateFolderTree: { id: string; name: string; parentId: string | null }[]
   userFolderTree: { id: string; name: string; parentId: string | null }[]
+  /**
+   * The internal PKI's certificates behind SSL certificates of type internal: the id op 12
+   * takes in the gateway flavour (`internalCertId` in its list) and the SSL certificate's own.
+   */
+  pkiCertificates: { id: string; sslCertificateId: string; hasPrivateKey: boolean }[]
 }
 
 function byStatus<S extends string>(
@@ -146,5 +151,16 @@ export function seedIdsOf(state: SandboxState, now: Date): SeedIds {
     })),
     certificateFolderTree: tree(state.certificateFolders),
     userFolderTree: tree(state.userFolders),
+    pkiCertificates: certificates.flatMap((certificate) =>
+      certificate.pkiCertificateId === undefined
+        ? []
+        : [
+            {
+              id: certificate.pkiCertificateId,
+              sslCertificateId: certificate.id,
+              hasPrivateKey: certificate.material.privateKeyPem !== undefined,
+            },
+          ],
+    ),
   }
 }
