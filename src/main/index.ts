@@ -1,20 +1,26 @@
-import { app, BrowserWindow, nativeTheme, shell } from 'electron'
-import { existsSync } from 'node:fs'
+import { app, BrowserWindow, dialog, nativeTheme, shell } from 'electron'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deferredEndpoint } from './bridge/deferred-endpoint'
 import type { Desk } from './desk'
 import type { AppLocation } from './shell/app-url'
-import { appEntryUrl, externalHttpsHref, isAppUrl } from './shell/app-url'
+import { externalHttpsHref, isAppUrl } from './shell/app-url'
 import type { DeepLink } from './shell/deep-link'
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, deepLinkHash, parseDeepLink } from './shell/deep-link'
-import { IPC_EVENT_CHANNEL } from '../shared/bridge/ipc-names'
+import { APP_ID, SMOKE_SWITCH } from './shell/app-identity'
 import { createDesktopIntegration } from './shell/desktop'
-import { registerBridgeIpc } from './shell/ipc'
+import { registerBridgeIpc, sendBridgeEvent } from './shell/ipc'
 import { installMenu } from './shell/menu'
+import { closeWithin, QUIT_LIMIT_MS } from './shell/quit'
 import { installSandboxLauncher } from './shell/sandbox-launcher'
+import { SMOKE_FAILED, SMOKE_LIMIT_MS, SMOKE_OK, smokeCheck } from './shell/smoke'
 import { createSystemProxyResolver } from './shell/system-proxy'
-import { createMainWindow } from './shell/window'
+import { describeSystemTrust, readSystemTrust } from './shell/trust-report'
+import { createMainWindow, loadAppPage } from './shell/window'
+import type { WindowFailure } from './shell/window-failures'
+import { failureDialog } from './shell/window-failures'
 import { windowStateFile } from './shell/window-state'
 
 /*
@@ -35,20 +41,32 @@ let deskOpening: Promise<Desk> | null = null
 let shuttingDown = false
 /** A deep link that arrived before the window was there (cold start, early macOS open-url). */
 let pendingLink: DeepLink | null = deepLinkFromArgv(process.argv)
+/** `--smoke` (shell/smoke.ts): a scripted first start on a throwaway data folder. */
+const smoke = process.argv.includes(SMOKE_SWITCH)
+const smokeDataDir = smoke ? mkdtempSync(path.join(os.tmpdir(), 'infradesk-smoke-')) : null
 
 // Every renderer sandboxed, whatever a window's options say.
 app.enableSandbox()
+// Windows attributes toasts and taskbar pins by this id: the one the installer's shortcuts carry.
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
+// Before the single-instance lock, which lives in the data folder: a smoke run is its own instance.
+if (smokeDataDir !== null) app.setPath('userData', smokeDataDir)
 
 if (!app.requestSingleInstanceLock()) {
   // Another Infradesk owns the profile store and the cache: hand over to it and leave.
   app.quit()
 } else {
-  registerDeepLinkScheme()
   app.on('second-instance', (_event, argv) => {
     // A second launch (a link clicked while we run, on Windows and Linux) comes here instead.
+    if (shuttingDown) {
+      // This process is on its way out and has no window to show; the new launch has already
+      // left. Started again once this one is gone, with what that launch was given (its link).
+      app.relaunch({ args: argv.slice(1) })
+      return
+    }
     const link = deepLinkFromArgv(argv)
     if (link) openDeepLink(link)
-    else focusWindow()
+    else showWindow()
   })
   // macOS delivers links as open-url, possibly before the app is ready.
   app.on('open-url', (event, url) => {
@@ -82,15 +100,20 @@ async function openExternal(url: string): Promise<void> {
 async function start() {
   installMenu({ isDev: Boolean(devServerUrl) })
   installSandboxLauncher()
+  registerDevelopmentDeepLinkScheme()
   // The window loads its page while the core opens (deferredEndpoint): the first bridge calls
   // wait for it instead of the window waiting for the whole core before it is even created.
   deskOpening = openDesk()
   registerBridgeIpc({ desk: deferredEndpoint(deskOpening), location, window: () => mainWindow })
   openWindow()
+  if (smoke) runSmokeCheck()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openWindow()
   })
-  await followThemeSetting(await deskOpening)
+  const desk = await deskOpening
+  // After the core, off the window's path: reading the OS store parses hundreds of certificates.
+  setImmediate(() => console.info(describeSystemTrust(readSystemTrust())))
+  await followThemeSetting(desk)
 }
 
 /** The main-process core, loaded on demand so that loading it does not delay the window. */
@@ -116,6 +139,7 @@ function openWindow() {
     iconPath: existsSync(iconPath) ? iconPath : undefined,
     ...(link ? { initialHash: deepLinkHash(link) } : {}),
     openExternal,
+    onFailure: smoke ? (failure) => smokeFailed(describeFailure(failure)) : showFailure,
   })
   mainWindow.on('closed', () => {
     mainWindow = null
@@ -137,23 +161,40 @@ async function followThemeSetting(endpoint: Desk) {
   })
 }
 
-/** infradesk:// opens this app (the packaged app also declares it: electron-builder.yml). */
-function registerDeepLinkScheme() {
-  if (process.defaultApp && process.argv[1] !== undefined) {
-    // `electron .` in development: the OS must start Electron with our entry script.
-    // electronegativity: PROTOCOL_HANDLER_JS_CHECK — registers infradesk:// for this app only; a
-    // link is parsed strictly (shell/deep-link.ts) and only opens a dialog prefilled, never sends.
-    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [
-      path.resolve(process.argv[1]),
-    ])
-  } else {
-    // electronegativity: PROTOCOL_HANDLER_JS_CHECK — as above: strict parse, prefill only.
-    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME)
-  }
+/** The window's failures, shown to the user with a way out (shell/window-failures.ts). */
+const showFailure = failureDialog(
+  () => mainWindow,
+  () => {
+    if (mainWindow && !mainWindow.isDestroyed()) loadAppPage(mainWindow, location)
+  },
+)
+
+function describeFailure(failure: WindowFailure): string {
+  return `${failure.message} ${failure.detail}`
 }
 
-function focusWindow() {
-  if (!mainWindow) return
+/**
+ * infradesk:// in development (`electron .`) only. The packaged app's installers declare the
+ * scheme (electron-builder.yml: the deb's desktop entry, the dmg's Info.plist, the NSIS include),
+ * so a packaged launch registers nothing: on Linux registering runs xdg-settings, a process, at
+ * every start, and it would name a desktop entry the installed app may not have.
+ */
+function registerDevelopmentDeepLinkScheme() {
+  if (!process.defaultApp || process.argv[1] === undefined || smoke) return
+  // `electron .`: the OS must start Electron with our entry script.
+  // electronegativity: PROTOCOL_HANDLER_JS_CHECK — registers infradesk:// for this app only; a
+  // link is parsed strictly (shell/deep-link.ts) and only opens a dialog prefilled, never sends.
+  app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [
+    path.resolve(process.argv[1]),
+  ])
+}
+
+/** Brings the window forward, opening one when there is none (all closed on macOS, say). */
+function showWindow() {
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    if (app.isReady() && deskOpening) openWindow()
+    return
+  }
   if (mainWindow.isMinimized()) mainWindow.restore()
   mainWindow.focus()
 }
@@ -172,19 +213,20 @@ function openDeepLink(link: DeepLink) {
   }
   if (window.webContents.isLoading() || !isAppUrl(location, window.webContents.getURL())) {
     // The page is not listening yet: load it again straight at the link's route.
-    void window.loadURL(`${appEntryUrl(location)}${deepLinkHash(link)}`)
+    loadAppPage(window, location, deepLinkHash(link))
   } else {
-    // The same framing as every bridge event (shell/ipc.ts): event name, payload.
-    window.webContents.send(IPC_EVENT_CHANNEL, 'migrations.openResolve', { id: link.id })
+    // The same framing as every bridge event (shell/ipc.ts): event name, payload as JSON.
+    sendBridgeEvent(window, 'migrations.openResolve', { id: link.id })
   }
-  focusWindow()
+  showWindow()
 }
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
 
-// Close the desk (SQLite, the embedded sandbox) before the process goes away.
+// Close the desk (SQLite, the embedded sandbox) before the process goes away, in bounded time
+// (shell/quit.ts): a request that hangs must not keep a windowless process alive.
 app.on('will-quit', (event) => {
   if (shuttingDown || !deskOpening) return
   event.preventDefault()
@@ -192,14 +234,58 @@ app.on('will-quit', (event) => {
   // A desk still opening is waited for, then closed like an open one.
   const closing = deskOpening
   deskOpening = null
-  closing
-    .then((opened) => opened.close())
-    .catch(() => undefined)
-    .finally(() => app.quit())
+  void closeWithin(() => closing.then((opened) => opened.close())).then((outcome) => {
+    if (outcome !== 'timed-out') {
+      app.quit()
+      return
+    }
+    console.error(`Infradesk: the core did not close within ${QUIT_LIMIT_MS} ms; leaving anyway`)
+    app.exit(0)
+  })
 })
 
+app.on('quit', () => {
+  if (smokeDataDir !== null) rmSync(smokeDataDir, { recursive: true, force: true })
+})
+
+/** `--smoke`: app.info through the preload, one line printed, then the normal quit. */
+function runSmokeCheck() {
+  const window = mainWindow
+  if (!window) return smokeFailed('no window was opened')
+  const limit = setTimeout(
+    () => smokeFailed(`no answer within ${SMOKE_LIMIT_MS} ms`),
+    SMOKE_LIMIT_MS,
+  )
+  smokeCheck(window.webContents).then(
+    (facts) => {
+      clearTimeout(limit)
+      const trust = readSystemTrust()
+      const report = { ...facts, systemCas: trust.count, systemCaProblem: trust.problem }
+      console.log(`${SMOKE_OK} ${JSON.stringify(report)}`)
+      app.quit()
+    },
+    (error: unknown) => smokeFailed(error instanceof Error ? error.message : String(error)),
+  )
+}
+
+function smokeFailed(reason: string) {
+  console.error(`${SMOKE_FAILED} ${reason}`)
+  app.exit(1)
+}
+
+/**
+ * A start that failed (the cache would not open, the data folder is not writable, ...) is said
+ * in a dialog: a packaged app has no terminal to read a log line from. showErrorBox is safe before
+ * ready (on Linux it then writes to stderr) and returns when the user has read it.
+ */
 function fatal(error: unknown) {
   // No token is ever part of a startup error; the message says what failed to open.
-  console.error('Infradesk could not start:', error instanceof Error ? error.message : error)
+  const reason = error instanceof Error ? error.message : String(error)
+  console.error('Infradesk could not start:', reason)
+  if (smoke) return smokeFailed(`could not start: ${reason}`)
+  dialog.showErrorBox(
+    'Infradesk could not start',
+    `${reason}\n\nData folder: ${app.getPath('userData')}`,
+  )
   app.exit(1)
 }

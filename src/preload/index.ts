@@ -18,8 +18,18 @@ const transport: BridgeTransport = {
     return answer instanceof Uint8Array ? textDecoder.decode(answer) : answer
   },
   subscribe(listener) {
-    const forward = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {
-      if (typeof name === 'string') listener(name, payload)
+    // Main sends each payload as JSON text (shell/ipc.ts sendBridgeEvent), as web mode does: the
+    // page gets the same value on both transports. Anything else is not one of our events.
+    const forward = (_event: IpcRendererEvent, name: unknown, payloadJson: unknown) => {
+      if (typeof name !== 'string' || typeof payloadJson !== 'string') return
+      let payload: unknown
+      try {
+        payload = JSON.parse(payloadJson)
+      } catch {
+        console.warn(`[bridge] ignored a malformed ${name} event`)
+        return
+      }
+      listener(name, payload)
     }
     ipcRenderer.on(IPC_EVENT_CHANNEL, forward)
     return () => {

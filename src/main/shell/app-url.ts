@@ -14,7 +14,17 @@ export function appEntryUrl(location: AppLocation): string {
   return location.kind === 'dev-server' ? location.url : pathToFileURL(location.indexHtml).href
 }
 
-export function isAppUrl(location: AppLocation, candidate: string): boolean {
+/**
+ * `platform` is the one the app runs on (a parameter so that Windows' rules are tested on any
+ * machine): Windows paths are compared as Windows compares them, without regard to case, so a
+ * window launched as `c:\…` (a lower-case drive letter from a shortcut or a shell) still
+ * recognises its own `file:///C:/…` page, and the other way round.
+ */
+export function isAppUrl(
+  location: AppLocation,
+  candidate: string,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   let url: URL
   try {
     url = new URL(candidate)
@@ -26,9 +36,13 @@ export function isAppUrl(location: AppLocation, candidate: string): boolean {
     return url.protocol === own.protocol && url.origin === own.origin
   }
   if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) return false
+  const windows = platform === 'win32'
+  const paths = windows ? path.win32 : path.posix
   try {
-    // fileURLToPath decodes %2e%2e and friends; path.resolve folds what is left.
-    return path.resolve(fileURLToPath(url)) === path.resolve(location.indexHtml)
+    // fileURLToPath decodes %2e%2e and friends; resolve folds what is left.
+    const page = paths.resolve(fileURLToPath(url, { windows }))
+    const own = paths.resolve(location.indexHtml)
+    return windows ? page.toLowerCase() === own.toLowerCase() : page === own
   } catch {
     return false
   }

@@ -40,7 +40,7 @@ export function registerBridgeIpc(options: BridgeIpcOptions): () => void {
     if (!window || window.isDestroyed() || window.webContents.isDestroyed()) return
     // Events go to our page only: not while the window shows anything else.
     if (!isAppUrl(options.location, window.webContents.getURL())) return
-    window.webContents.send(IPC_EVENT_CHANNEL, event, payload)
+    sendBridgeEvent(window, event, payload)
   })
   return () => {
     unsubscribe()
@@ -76,4 +76,26 @@ function senderFrame(event: IpcMainInvokeEvent): SenderFrame | null {
   } catch {
     return null
   }
+}
+
+/**
+ * Pushes one bridge event to the window's page. The payload crosses as JSON text, as web mode's
+ * event stream carries it (web/host.ts), not as a structured clone: the two transports then
+ * deliver the same value (a Date, a Map or an undefined in an array would otherwise arrive
+ * differently on each), and a payload JSON cannot carry fails here, named in the log, instead of
+ * being dropped without a word inside webContents.send. The preload parses it back.
+ */
+export function sendBridgeEvent(window: BrowserWindow, event: string, payload: unknown): void {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(payload)
+  } catch (error) {
+    // The event's name only: a payload may hold what a log must not.
+    console.error(
+      `[bridge] the ${event} event could not be sent:`,
+      error instanceof Error ? error.message : error,
+    )
+    return
+  }
+  window.webContents.send(IPC_EVENT_CHANNEL, event, text ?? 'null')
 }

@@ -3,6 +3,8 @@ import type { Session, WebContents } from 'electron'
 import { appEntryUrl, externalHttpsHref, isAppUrl } from './app-url'
 import type { AppLocation } from './app-url'
 import { lockDownSession } from './session-policy'
+import { watchWindowFailures } from './window-failures'
+import type { WindowFailure } from './window-failures'
 import { loadWindowState, placeOnScreen, saveWindowState } from './window-state'
 
 export interface MainWindowOptions {
@@ -13,6 +15,8 @@ export interface MainWindowOptions {
   /** A route to open at (`#/migrations?id=…`, from a deep link the app was started with). */
   initialHash?: string
   openExternal(url: string): Promise<void>
+  /** What the user is shown when the page fails to load, its preload fails or it crashes. */
+  onFailure(failure: WindowFailure): void
 }
 
 /** How long after the last move or resize the window's place is written down. */
@@ -82,9 +86,22 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   installContentSecurityPolicy(window.webContents.session, options.location)
   guardNavigation(window.webContents, options)
   rememberPlace(window, options.stateFile)
+  watchWindowFailures(window, options.onFailure)
 
-  void window.loadURL(`${appEntryUrl(options.location)}${options.initialHash ?? ''}`)
+  loadAppPage(window, options.location, options.initialHash)
   return window
+}
+
+/**
+ * Loads the app's page (at a route, for a deep link). A failed load is reported by the window's
+ * did-fail-load (shell/window-failures.ts); the promise's rejection is only logged here, so that
+ * it is never an unhandled one. ERR_ABORTED, a load replaced by the next, is no failure.
+ */
+export function loadAppPage(window: BrowserWindow, location: AppLocation, hash = ''): void {
+  window.loadURL(`${appEntryUrl(location)}${hash}`).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    if (!message.includes('ERR_ABORTED')) console.error(`Infradesk window: ${message}`)
+  })
 }
 
 /**
