@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { OperationHandler, SandboxCore } from '../context'
 import { conflict, invalidField, notFound, unprocessable, validationFailure } from '../failure'
 import { json } from '../http'
+import { GatewayFailure } from '../gateway'
+import { runGatewayQuery } from '../postgres/gateway-query'
 import { SqlError, type SqlOutcome } from '../postgres/types'
 import { issueDatabaseCertificate } from '../database-certificates'
 import type { DatabaseRecord, RotationMode, RotationRecord } from '../state'
@@ -31,6 +33,17 @@ const runPostgresQuery: OperationHandler<'runPostgresQuery'> = async ({ core, pa
   const limits = SQL_LIMITS[core.sqlLimits]
   refuseOutOfBounds(limits, body)
   const database = findDatabase(core, params.id)
+  if (core.flavor === 'gateway') {
+    if (body.sql.trim() === '') throw invalidField(['sql'], 'SQL must not be empty')
+    if (database.engine !== 'postgresql') {
+      throw new GatewayFailure(400, 'INVALID_PROVIDER', 'Database is not Postgres')
+    }
+    const maxRows = body.maxRows ?? limits.defaultMaxRows
+    const answer = await runGatewayQuery(core.postgres, database.id, body.sql, maxRows, () =>
+      core.now().getTime(),
+    )
+    return json({ data: answer })
+  }
   if (database.engine !== 'postgresql') {
     throw unprocessable({
       engine: database.engine,
@@ -161,6 +174,29 @@ function rotationView(rotation: RotationRecord) {
   }
 }
 
+/**
+ * The gateway flavour's op 8 on a database whose node's daemon cannot take the new certificate
+ * (the seed's `rate-limiter` on `docker-legacy-01`, listed in `/__sandbox/seed` as
+ * `databases.daemonCannotReload`): a real deployment answers 200 with the managed database
+ * itself, `status: "error"` and `lastError` saying the update failed (its `markError`). The
+ * engine keeps serving the certificate it had, so the sandbox's record does not change.
+ */
+function failedRotationView(database: DatabaseRecord, now: Date) {
+  return {
+    id: database.id,
+    nodeId: database.nodeId,
+    name: database.name,
+    type: database.engine,
+    version: database.version,
+    tlsEnabled: true,
+    status: 'error',
+    lastError:
+      'Managed database update failed: the node daemon cannot reload TLS certificates in place; update the daemon or restart the database',
+    createdAt: database.createdAt,
+    updatedAt: now.toISOString(),
+  }
+}
+
 /** Op 8: issues a new certificate from the database CA and has the engine take it. */
 const rotateDatabaseCertificate: OperationHandler<'rotateDatabaseCertificate'> = async ({
   core,
@@ -181,6 +217,9 @@ const rotateDatabaseCertificate: OperationHandler<'rotateDatabaseCertificate'> =
     }
   }
   refusePending()
+  if (core.flavor === 'gateway' && node?.canReloadCertificates === false) {
+    return json({ data: failedRotationView(database, core.now()) })
+  }
 
   const certificate = await issueDatabaseCertificate(core.pki, database.host, core.now())
   // Another rotation may have started while the certificate was being issued.

@@ -75,6 +75,17 @@ export function createPostgresEngine(options: PostgresEngineOptions): PostgresEn
       )
     },
 
+    async withSession<T>(
+      databaseId: string,
+      work: (session: SqlSession, typeNames: TypeNameCache) => Promise<T>,
+    ): Promise<T> {
+      if (closed) throw new Error('The PostgreSQL engine is closed')
+      const spec = specs.get(databaseId)
+      if (!spec) throw new UnknownDatabaseError(databaseId)
+      const slot = slotFor(spec)
+      return inTurn(slot, async () => work(await slot.session, slot.typeNames))
+    },
+
     async reset(): Promise<void> {
       // Sessions are dropped, not emptied: the next statement starts (and seeds) anew.
       await closeSlots()

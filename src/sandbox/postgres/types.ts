@@ -1,3 +1,4 @@
+import type { SqlSession, TypeNameCache } from './session'
 /** One managed PostgreSQL database of the sandbox and what it is seeded with. */
 export interface PostgresDatabaseSpec {
   id: string
@@ -33,6 +34,14 @@ export class SqlError extends Error {
 export interface PostgresEngine {
   /** Runs one statement (or a simple multi-statement script; the last result is returned). */
   query(databaseId: string, sql: string, maxRows: number): Promise<SqlOutcome>
+  /**
+   * Runs `work` on the database's one connection, in turn with every other statement: what a
+   * service that runs a request's statements one by one on one connection does.
+   */
+  withSession<T>(
+    databaseId: string,
+    work: (session: SqlSession, typeNames: TypeNameCache) => Promise<T>,
+  ): Promise<T>
   /** Restores every database to its seed. */
   reset(): Promise<void>
   close(): Promise<void>
