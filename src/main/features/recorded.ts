@@ -1,5 +1,7 @@
 import type { OperationName, ResponseOf } from '../../shared/api'
+import { describeWorkFailure, reportedWorkFailure, WORK_FAILED } from '../../shared/api'
 import type { CallInput } from '../api'
+import { ServiceError } from '../api'
 import type { DeskContext } from './context'
 import { recordActivity, requireProfile, withProfileClient } from './context'
 
@@ -18,6 +20,8 @@ export interface RecordedWrite<N extends OperationName> {
 /**
  * Calls one operation that changes something and writes its line in the activity log, success
  * or failure. Every write a feature makes goes through here, so none is left out of the log.
+ * A 2xx answer whose `data` reports the work failed (shared/api/work-failure.ts) is a failure
+ * here too: logged as one and thrown as WORK_FAILED, the answer's `data` kept in its details.
  */
 export async function recordedCall<N extends OperationName>(
   context: DeskContext,
@@ -30,6 +34,17 @@ export async function recordedCall<N extends OperationName>(
   try {
     answer = await withProfileClient(context, profileId, (client) => client.call(operation, input))
   } catch (error) {
+    recordActivity(context, profile, operation, typeof target === 'function' ? null : target, {
+      error,
+    })
+    throw error
+  }
+  const failure = reportedWorkFailure(answer)
+  if (failure !== null) {
+    const error = new ServiceError(WORK_FAILED, describeWorkFailure(failure), {
+      operation,
+      details: { status: failure.status, lastError: failure.lastError, data: failure.data },
+    })
     recordActivity(context, profile, operation, typeof target === 'function' ? null : target, {
       error,
     })

@@ -79,13 +79,20 @@ const moveUserFolder: OperationHandler<'moveUserFolder'> = ({ core, params, body
   })
 }
 
-/** Op 9: sets each named folder's sortOrder and answers with the whole list in its new order. */
+/**
+ * Op 9: sets each named folder's sortOrder and answers with the whole list in its new order.
+ * The gateway flavour: `{"success": true}` and a negative sortOrder refused, as a real one.
+ */
 const reorderNginxTemplateFolders: OperationHandler<'reorderNginxTemplateFolders'> = ({
   core,
   body,
 }) => {
   const folders = core.state.nginxTemplateFolders
-  applySortOrders(body.items, folders, 'nginxTemplateFolder', core.now().toISOString())
+  const gateway = core.flavor === 'gateway'
+  applySortOrders(body.items, folders, 'nginxTemplateFolder', core.now().toISOString(), {
+    nonNegative: gateway,
+  })
+  if (gateway) return json({ success: true })
   const ordered = [...folders].sort(
     (a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name),
   )

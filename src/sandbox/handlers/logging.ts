@@ -5,14 +5,20 @@ import { applySortOrders } from './ordering'
 
 /**
  * Op 11: sets each named environment's sortOrder within its folder and answers with every
- * environment in display order (folder by folder), each naming its folder.
+ * environment in display order (folder by folder), each naming its folder. The gateway flavour
+ * answers as a real deployment does: `{"success": true}`, no list, and a negative sortOrder
+ * refused.
  */
 const reorderLoggingEnvironments: OperationHandler<'reorderLoggingEnvironments'> = ({
   core,
   body,
 }) => {
   const { loggingEnvironments: environments, loggingEnvironmentFolders: folders } = core.state
-  applySortOrders(body.items, environments, 'loggingEnvironment', core.now().toISOString())
+  const gateway = core.flavor === 'gateway'
+  applySortOrders(body.items, environments, 'loggingEnvironment', core.now().toISOString(), {
+    nonNegative: gateway,
+  })
+  if (gateway) return json({ success: true })
   const folderOrder = new Map(folders.map((folder) => [folder.id, folder]))
   const ordered = [...environments]
     .sort(

@@ -1,6 +1,7 @@
 import { MIGRATION_STATUSES } from '../../shared/api'
 import type { MigrationStatus } from '../../shared/api'
 import { certificateStatus } from '../views'
+import { retryFailsAgain } from './infrastructure'
 import { COPY_JOB_STATUSES } from '../state'
 import type { CopyJobStatus, SandboxState } from '../state'
 
@@ -34,7 +35,11 @@ export interface SeedIds {
     daemonCannotReload: string[]
   }
   migrations: Record<MigrationStatus, string[]>
-  proxyHosts: { id: string; routes: { id: string; status: string }[] }[]
+  /** `retryFailsAgain`: the gateway flavour's op 14 answers 200 with the route failed again. */
+  proxyHosts: {
+    id: string
+    routes: { id: string; status: string; retryFailsAgain: boolean }[]
+  }[]
   volumes: { nodeId: string; name: string; sizeBytes: number; dataBytes: number }[]
   copyJobs: Record<CopyJobStatus, string[]>
   incidents: { open: string[]; resolved: string[] }
@@ -120,7 +125,11 @@ export function seedIdsOf(state: SandboxState, now: Date): SeedIds {
     migrations: byStatus(MIGRATION_STATUSES, state.migrations),
     proxyHosts: state.proxyHosts.map((host) => ({
       id: host.id,
-      routes: host.routes.map((route) => ({ id: route.id, status: route.status })),
+      routes: host.routes.map((route) => ({
+        id: route.id,
+        status: route.status,
+        retryFailsAgain: route.status === 'failed' && retryFailsAgain(route),
+      })),
     })),
     volumes: state.volumes.map((volume) => ({
       nodeId: volume.nodeId,

@@ -358,3 +358,11 @@ export function seedDeployments(clock: SeedClock, nodes: NodeRecord[]): Deployme
     },
   ]
 }
+
+/**
+ * Whether retrying this failed route fails again (the gateway flavour's op 14): DNS is not the
+ * proxy's to change, so a route that failed on its DNS record fails again with the same cause.
+ */
+export function retryFailsAgain(route: Pick<ProxyRouteRecord, 'lastError'>): boolean {
+  return route.lastError !== null && /\bDNS\b/.test(route.lastError)
+}

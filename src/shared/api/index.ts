@@ -1,3 +1,4 @@
 export * from './errors'
 export * from './resources'
 export * from './operations'
+export * from './work-failure'

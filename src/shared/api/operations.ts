@@ -4,6 +4,7 @@ import {
   appMemberSchema,
   certificateExportSchema,
   dataEnvelope,
+  dataOrSuccessEnvelope,
   EXPORT_FORMATS,
   inferenceCatalogSchema,
   inferenceModelSchema,
@@ -114,8 +115,16 @@ function op<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R ext
   return def
 }
 
-/** Ops 3 and 4: one folder moved under another (`parentId` null: the top level), or refused. */
-function moveFolderOp(number: number, summary: string, path: string) {
+/**
+ * Ops 3 and 4: one folder moved under another (`parentId` null: the top level), or refused. The
+ * answer is the moved folder, or `{"success": true}` alone (dataOrSuccessEnvelope).
+ */
+function moveFolderOp<R extends z.ZodType>(
+  number: number,
+  summary: string,
+  path: string,
+  response: R,
+) {
   return op({
     number,
     summary,
@@ -125,9 +134,18 @@ function moveFolderOp(number: number, summary: string, path: string) {
     query: noQuery,
     body: z.strictObject({ parentId: uuid.nullable() }),
     bodyRequired: true,
-    response: dataEnvelope(resourceSchema),
+    response,
     mutates: true,
   })
+}
+
+/** `{"success": true}` without `data` as `{success: true, data: {}}`; anything else as it is. */
+function bareSuccessAsEmptyData(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return answer
+  const record = answer as Record<string, unknown>
+  return record['success'] === true && record['data'] === undefined
+    ? { ...record, data: {} }
+    : answer
 }
 
 const orderItems = z.array(z.strictObject({ id: uuid, sortOrder: z.int() }))
@@ -164,9 +182,21 @@ export const operations = buildOnFirstUse({
       mutates: true,
     }),
   moveCertificateFolder: () =>
-    moveFolderOp(3, 'Move an SSL certificate folder', '/api/ssl-certificates/folders/{id}/move'),
+    moveFolderOp(
+      3,
+      'Move an SSL certificate folder',
+      '/api/ssl-certificates/folders/{id}/move',
+      // A bare `{"success": true}` reads as a folder the service said nothing about (`data: {}`):
+      // the certificates feature's moveFolder hands on a folder object, so `data` stays one here.
+      z.preprocess(bareSuccessAsEmptyData, dataEnvelope(resourceSchema)),
+    ),
   moveUserFolder: () =>
-    moveFolderOp(4, 'Move a user folder (admin)', '/api/admin/user-folders/{id}/move'),
+    moveFolderOp(
+      4,
+      'Move a user folder (admin)',
+      '/api/admin/user-folders/{id}/move',
+      dataOrSuccessEnvelope(resourceSchema),
+    ),
   runPostgresQuery: () =>
     op({
       number: 5,
@@ -236,7 +266,7 @@ export const operations = buildOnFirstUse({
       query: noQuery,
       body: z.strictObject({ items: orderItems }),
       bodyRequired: true,
-      response: dataEnvelope(z.unknown()),
+      response: dataOrSuccessEnvelope(z.unknown()),
       mutates: true,
     }),
   moveCertificates: () =>
@@ -249,7 +279,7 @@ export const operations = buildOnFirstUse({
       query: noQuery,
       body: z.strictObject({ ids: z.array(z.string()).min(1), folderId: uuid.nullable() }),
       bodyRequired: true,
-      response: dataEnvelope(z.unknown()),
+      response: dataOrSuccessEnvelope(z.unknown()),
       mutates: true,
     }),
   reorderLoggingEnvironments: () =>
@@ -262,7 +292,7 @@ export const operations = buildOnFirstUse({
       query: noQuery,
       body: z.strictObject({ items: orderItems.min(1) }),
       bodyRequired: true,
-      response: dataEnvelope(z.unknown()),
+      response: dataOrSuccessEnvelope(z.unknown()),
       mutates: true,
     }),
   exportCertificate: () =>

@@ -19,6 +19,20 @@ export function dataEnvelope<T extends z.ZodType>(data: T) {
   return z.looseObject({ data })
 }
 
+/**
+ * The envelope of a move or reorder (ops 3, 4, 9, 10, 11): `{data}`, or a real deployment's
+ * bare `{"success": true}` with no `data` (the work is done; there is nothing to show of it).
+ * Anything else (neither `data` nor `success: true`) is still not an answer the app can use.
+ */
+export function dataOrSuccessEnvelope<T extends z.ZodType>(data: T) {
+  return z
+    .looseObject({ data: data.optional(), success: z.boolean().optional() })
+    .refine((answer) => answer.data !== undefined || answer.success === true, {
+      message: 'Neither "data" nor "success": true',
+      path: ['data'],
+    })
+}
+
 export const AUTH_METHODS = ['oidc', 'password', 'email_otp'] as const
 
 /** 2.2. Timestamps are integers of an unshown unit: seconds or milliseconds (see `toEpochMs`). */

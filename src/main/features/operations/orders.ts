@@ -9,7 +9,9 @@ import { recordedCall } from '../recorded'
 /*
  * Reordering logging environments (op 11) and nginx template folders (op 9). The service has no
  * operation that lists either, so the app keeps the last answer (both answer with the whole
- * list in its new order) and offers it as the starting point next time.
+ * list in its new order) and offers it as the starting point next time. A real deployment
+ * answers `{"success": true}` with no list: then the order sent is applied to the list kept
+ * (items it did not name keep theirs), so the starting point next time is still what is now.
  */
 
 type Handlers = Pick<
@@ -28,11 +30,24 @@ export function orderHandlers(context: DeskContext, store: OperationsStore): Han
     return { items: readOrderedItems(snapshot.value), fetchedAt: snapshot.fetchedAt }
   }
 
-  function keep(profileId: string, key: SnapshotKey, data: unknown): KnownOrder {
-    const items = readOrderedItems(data)
+  function keep(
+    profileId: string,
+    key: SnapshotKey,
+    data: unknown,
+    sent: { id: string; sortOrder: number }[],
+  ): KnownOrder {
+    const items =
+      data === undefined
+        ? applySentOrder(known(profileId, key).items, sent)
+        : readOrderedItems(data)
     const fetchedAt = Date.now()
     store.putSnapshot(profileId, key, items, fetchedAt)
     return { items, fetchedAt }
+  }
+
+  /** The items whose names the activity line uses: the answer's, else the list kept. */
+  function namesOf(data: unknown, profileId: string, key: SnapshotKey): OrderedItem[] {
+    return data === undefined ? known(profileId, key).items : readOrderedItems(data)
   }
 
   return {
@@ -41,9 +56,13 @@ export function orderHandlers(context: DeskContext, store: OperationsStore): Han
         input: { body: { items } },
         target: folderId ?? null,
         describe: (reordered) =>
-          describeOrder(items, readOrderedItems(reordered.data), 'environment'),
+          describeOrder(
+            items,
+            namesOf(reordered.data, profileId, 'logging-environments'),
+            'environment',
+          ),
       })
-      return keep(profileId, 'logging-environments', answer.data)
+      return keep(profileId, 'logging-environments', answer.data, items)
     },
     async 'logging.knownEnvironments'({ profileId }) {
       return known(profileId, 'logging-environments')
@@ -52,9 +71,14 @@ export function orderHandlers(context: DeskContext, store: OperationsStore): Han
       const answer = await recordedCall(context, profileId, 'reorderNginxTemplateFolders', {
         input: { body: { items } },
         target: null,
-        describe: (reordered) => describeOrder(items, readOrderedItems(reordered.data), 'folder'),
+        describe: (reordered) =>
+          describeOrder(
+            items,
+            namesOf(reordered.data, profileId, 'nginx-template-folders'),
+            'folder',
+          ),
       })
-      return keep(profileId, 'nginx-template-folders', answer.data)
+      return keep(profileId, 'nginx-template-folders', answer.data, items)
     },
     async 'nginxTemplates.knownFolders'({ profileId }) {
       return known(profileId, 'nginx-template-folders')
@@ -81,4 +105,33 @@ function describeOrder(
   const ordered = [...sent].sort((a, b) => a.sortOrder - b.sortOrder)
   const plural = sent.length === 1 ? noun : `${noun}s`
   return `${sent.length} ${plural} in the order: ${ordered.map((item) => names.get(item.id) ?? item.id).join(', ')}`
+}
+
+/**
+ * The list kept with the sent sortOrders applied, in display order; an item sent that the list
+ * does not hold yet is added by its id (the answer named none of them).
+ */
+export function applySentOrder(
+  kept: OrderedItem[],
+  sent: { id: string; sortOrder: number }[],
+): OrderedItem[] {
+  const sortOrders = new Map(sent.map((item) => [item.id, item.sortOrder]))
+  const updated = kept.map((item) => {
+    const sortOrder = sortOrders.get(item.id)
+    return sortOrder === undefined ? item : { ...item, sortOrder }
+  })
+  const keptIds = new Set(kept.map((item) => item.id))
+  const added: OrderedItem[] = sent
+    .filter((item) => !keptIds.has(item.id))
+    .map((item) => ({ ...item }))
+  const position = (item: OrderedItem) => item.sortOrder ?? Number.MAX_SAFE_INTEGER
+  // A stable sort within each folder keeps the folders' own order (op 11's list is by folder).
+  const folderRank = new Map<string | undefined, number>()
+  for (const item of updated)
+    if (!folderRank.has(item.folderId)) folderRank.set(item.folderId, folderRank.size)
+  return [...updated, ...added].sort(
+    (a, b) =>
+      (folderRank.get(a.folderId) ?? 0) - (folderRank.get(b.folderId) ?? 0) ||
+      position(a) - position(b),
+  )
 }

@@ -3,6 +3,7 @@ import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { FormIssues } from './FormIssues'
 import type { useWrite } from './useWrite'
+import { isWorkFailed, WorkFailed } from './WorkFailed'
 import { WriteConfirm } from './WriteConfirm'
 
 /*
@@ -68,7 +69,11 @@ export function WriteForm({ write, formRef, ...props }: WriteFormProps) {
       </form>
 
       {write.error && !write.confirming ? (
-        <ErrorBanner error={write.error} context={props.failure} action={props.failureAction} />
+        isWorkFailed(write.error) ? (
+          <WorkFailed error={write.error} context={props.failure} />
+        ) : (
+          <ErrorBanner error={write.error} context={props.failure} action={props.failureAction} />
+        )
       ) : null}
       {props.outcome}
 

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { BridgeError, Profile } from '../../../../shared/bridge'
 import { namesFields } from '../../lib/schema-form'
 import { useCall, type CallOutcome } from './call'
+import { isWorkFailed } from './WorkFailed'
 import { needsConfirmation } from './WriteConfirm'
 
 /** What a write needs of its form (a lib/schema-form form, or a list's own check). */
@@ -51,6 +52,9 @@ export function useWrite<T>(profile: Profile, form: WriteForm, harmful: boolean)
         setConfirming(false)
       } else if (namesFields(outcome.error)) {
         setIssues(form.placeServerErrors(outcome.error))
+        setConfirming(false)
+      } else if (isWorkFailed(outcome.error)) {
+        // The write was made and answered: its failure is shown on the page, with the answer.
         setConfirming(false)
       }
       return outcome

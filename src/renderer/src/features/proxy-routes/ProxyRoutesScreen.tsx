@@ -27,9 +27,13 @@ function seedHosts(seed: SandboxSeed): SeedHosts {
   return seed['proxyHosts'] as SeedHosts
 }
 
+/** The sandbox's route states and a real deployment's (staging … ready, failed). */
 const ROUTE_TONE: Record<string, 'success' | 'warning' | 'danger' | 'info'> = {
   active: 'success',
+  ready: 'success',
   pending: 'info',
+  staging: 'info',
+  provisioning: 'info',
   failed: 'danger',
 }
 

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
+import { makeTempDir, type TempDir } from '../support/tools'
+import { createCliRunner } from './support'
+
+/*
+ * `infradesk call` against the gateway flavour: an answer of 200 whose data says the work failed
+ * (op 8's `status: "error"`, op 14's `status: "failed"`) exits non-zero with the service's
+ * lastError on stderr; a reorder answered `{"success": true}` exits 0 and prints the answer.
+ * Run under scripts/with-keyring.mjs, as the other CLI tests.
+ */
+
+const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS] })
+let temp: TempDir
+const { cli, runs } = createCliRunner(() => ({
+  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
+  TMPDIR: path.join(temp.dir, 'tmp'),
+}))
+const withToken = () => ({ env: { INFRADESK_TOKEN: sandbox.tokens.admin } })
+
+beforeAll(async () => {
+  temp = await makeTempDir('infradesk-cli-gateway')
+  mkdirSync(path.join(temp.dir, 'tmp'))
+})
+
+afterAll(async () => {
+  for (const run of runs) {
+    expect(run.stdout).not.toContain(sandbox.tokens.admin)
+    expect(run.stderr).not.toContain(sandbox.tokens.admin)
+  }
+  await temp?.remove()
+})
+
+describe('infradesk call: a 200 that says the work failed', () => {
+  it('retryProxyRoute on a route that fails again exits 1 with lastError on stderr', async () => {
+    const host = sandbox.seed.proxyHosts.find((candidate) =>
+      candidate.routes.some((route) => route['retryFailsAgain'] === true),
+    )!
+    const route = host.routes.find((candidate) => candidate['retryFailsAgain'] === true)!
+    const run = await cli(
+      [
+        ...['--url', sandbox.url, 'call', 'retryProxyRoute'],
+        ...['--param', `id=${host.id}`, '--param', `routeId=${route.id}`],
+      ],
+      withToken(),
+    )
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.stderr).toMatch(/WORK_FAILED: .*reports the work failed: .*DNS/)
+  })
+
+  it('rotateDatabaseCertificate answered status error exits 1 with lastError on stderr', async () => {
+    const databaseId = sandbox.seed.databases.daemonCannotReload?.[0]
+    expect(databaseId).toBeDefined()
+    const run = await cli(
+      ['--url', sandbox.url, 'call', 'rotateDatabaseCertificate', '--param', `id=${databaseId}`],
+      withToken(),
+    )
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.stderr).toMatch(
+      /WORK_FAILED: .*reports the work error: Managed database update failed/,
+    )
+  })
+})
+
+describe('infradesk call: a bare {"success": true}', () => {
+  it('reorderNginxTemplateFolders exits 0 and prints the answer', async () => {
+    const [first, second] = sandbox.seed.nginxTemplateFolders
+    const body = JSON.stringify({
+      items: [
+        { id: first, sortOrder: 1 },
+        { id: second, sortOrder: 0 },
+      ],
+    })
+    const run = await cli(
+      ['--url', sandbox.url, 'call', 'reorderNginxTemplateFolders', '--body', body],
+      withToken(),
+    )
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({ success: true })
+  })
+})

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import { operations } from '../../../src/shared/api'
+import {
+  callOperation,
+  GATEWAY_ARGS,
+  sandboxForThisFile,
+  type SeedIds,
+} from '../../support/sandbox-process'
+
+/*
+ * The gateway flavour's operations that answer as a real deployment does: a retry that fails
+ * again answers 200 with the route `failed` and its `lastError` (op 14), reorders answer
+ * `{"success": true}` and refuse a negative sortOrder on its item's dotted path (ops 9, 11).
+ */
+
+const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS] })
+
+function failedRoutes(seed: SeedIds) {
+  return seed.proxyHosts.flatMap((host) =>
+    host.routes
+      .filter((route) => route.status === 'failed')
+      .map((route) => ({
+        hostId: host.id,
+        routeId: route.id,
+        failsAgain: route['retryFailsAgain'],
+      })),
+  )
+}
+
+describe('gateway flavour: op 14, a retry that fails again', () => {
+  it('answers 200 with the route failed again and its lastError', async () => {
+    const route = failedRoutes(sandbox.seed).find((candidate) => candidate.failsAgain === true)
+    expect(route, 'the seed lists a failed route whose retry fails again').toBeDefined()
+    const response = await callOperation(sandbox, 'retryProxyRoute', {
+      params: { id: route!.hostId, routeId: route!.routeId },
+    })
+    expect(response.status).toBe(200)
+    expect(response.json).toMatchObject({
+      data: { id: route!.routeId, status: 'failed', lastError: expect.stringMatching(/DNS/) },
+    })
+    // The answer is still a valid op 14 answer for the contract: the failure is in its data.
+    expect(operations.retryProxyRoute.response.safeParse(response.json).success).toBe(true)
+  })
+
+  it('answers a retry that works with the route ready and no lastError', async () => {
+    const route = failedRoutes(sandbox.seed).find((candidate) => candidate.failsAgain === false)
+    expect(route).toBeDefined()
+    const response = await callOperation(sandbox, 'retryProxyRoute', {
+      params: { id: route!.hostId, routeId: route!.routeId },
+    })
+    expect(response.status).toBe(200)
+    expect(response.json).toMatchObject({ data: { status: 'ready', lastError: null } })
+  })
+})
+
+describe('gateway flavour: reorders (ops 9 and 11)', () => {
+  it('op 9 answers {success: true} with no data, and the order holds', async () => {
+    const [first, second] = sandbox.seed.nginxTemplateFolders
+    const items = [
+      { id: first!, sortOrder: 1 },
+      { id: second!, sortOrder: 0 },
+    ]
+    const response = await callOperation(sandbox, 'reorderNginxTemplateFolders', {
+      body: { items },
+    })
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({ success: true })
+    expect(operations.reorderNginxTemplateFolders.response.safeParse(response.json).success).toBe(
+      true,
+    )
+  })
+
+  it('op 11 answers {success: true} with no data', async () => {
+    const environmentIds = sandbox.seed.loggingEnvironmentFolders[0]!.environmentIds
+    const items = environmentIds.map((id, index) => ({
+      id,
+      sortOrder: environmentIds.length - index,
+    }))
+    const response = await callOperation(sandbox, 'reorderLoggingEnvironments', { body: { items } })
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({ success: true })
+    expect(operations.reorderLoggingEnvironments.response.safeParse(response.json).success).toBe(
+      true,
+    )
+  })
+
+  it.each([
+    ['reorderNginxTemplateFolders' as const, (seed: SeedIds) => seed.nginxTemplateFolders],
+    [
+      'reorderLoggingEnvironments' as const,
+      (seed: SeedIds) => seed.loggingEnvironmentFolders[0]!.environmentIds,
+    ],
+  ])(
+    '%s refuses a negative sortOrder on items.N.sortOrder, and changes nothing',
+    async (name, ids) => {
+      const [first, second] = ids(sandbox.seed)
+      const response = await callOperation(sandbox, name, {
+        body: {
+          items: [
+            { id: first!, sortOrder: 0 },
+            { id: second!, sortOrder: -1 },
+          ],
+        },
+      })
+      expect(response.status).toBe(400)
+      expect(response.json).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        details: [
+          { path: 'items.1.sortOrder', message: 'Number must be greater than or equal to 0' },
+        ],
+      })
+    },
+  )
+})
