@@ -1,3 +1,4 @@
+import { validationIssuesOf } from '../shared/api'
 import type { BridgeError } from '../shared/bridge'
 
 /*
@@ -15,6 +16,7 @@ export const EXIT = {
   conflict: 5,
   network: 6,
   badAnswer: 7,
+  rateLimited: 8,
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
@@ -24,11 +26,14 @@ export const EXIT_CODE_HELP = [
   '  0  success',
   '  1  anything else (a file that cannot be written, a refused SQL write, ...)',
   '  2  usage: a wrong or missing argument, a value the service refused as invalid',
-  '  3  authentication: no token, or the service answered 401/403',
+  '  3  authentication: no token, or the service answered 401/403 (a 403 on an endpoint the',
+  '     service keeps for browser sessions too, where a command does not say it plainly)',
   '  4  not found (404, or no such profile)',
   '  5  conflict (409)',
   '  6  network or TLS: the service could not be reached, timed out or failed the handshake',
   "  7  the service's answer was unusable (wrong shape, size or SHA-256)",
+  "  8  the service's rate limit (429): reads waited up to 3 times, 60 s in all; writes never",
+  '     retry. The message says when to try again',
   'The reason is printed on standard error in one line.',
 ].join('\n')
 
@@ -37,9 +42,12 @@ const BY_CODE: Record<string, ExitCode> = {
   BAD_URL: EXIT.usage,
   UNAUTHORIZED: EXIT.auth,
   FORBIDDEN: EXIT.auth,
+  BROWSER_SESSION_ONLY: EXIT.auth,
   NOT_SIGNED_IN: EXIT.auth,
   NOT_FOUND: EXIT.notFound,
   CONFLICT: EXIT.conflict,
+  PAYLOAD_TOO_LARGE: EXIT.usage,
+  RATE_LIMITED: EXIT.rateLimited,
   OFFLINE: EXIT.network,
   TIMEOUT: EXIT.network,
   TLS_ERROR: EXIT.network,
@@ -57,6 +65,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCode,
+    /** The desk's error this one reports, when it reports one (commands may word it). */
+    readonly bridgeError?: BridgeError,
   ) {
     super(message)
   }
@@ -68,20 +78,16 @@ export class CliError extends Error {
   static fromBridge(error: BridgeError): CliError {
     const fields = fieldProblems(error.details)
     const message = `${error.code}: ${error.message}${fields === '' ? '' : ` (${fields})`}`
-    return new CliError(message, exitCodeOf(error))
+    return new CliError(message, exitCodeOf(error), error)
   }
 }
 
-/** A validation error's `details` ([{ path, message }]) as `query.limit: Expected number; …`. */
+/**
+ * A validation error's `details` ([{ path, message }], the path an array or a dotted string) as
+ * `query.limit: Expected number; …`.
+ */
 function fieldProblems(details: unknown): string {
-  if (!Array.isArray(details)) return ''
-  return details
-    .flatMap((detail: unknown) => {
-      if (detail === null || typeof detail !== 'object') return []
-      const { path, message } = detail as { path?: unknown; message?: unknown }
-      if (typeof message !== 'string') return []
-      const where = Array.isArray(path) && path.length > 0 ? `${path.join('.')}: ` : ''
-      return [`${where}${message}`]
-    })
+  return validationIssuesOf(details)
+    .map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`)
     .join('; ')
 }

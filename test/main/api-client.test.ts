@@ -427,15 +427,17 @@ describe('service errors', () => {
 
   it('a code the client does not know falls back to the status', async () => {
     const server = await startLocalServer((_, response) =>
-      answerJson(response, 429, { code: 'RATE_LIMITED', message: 'Slow down' }),
+      answerJson(response, 418, { code: 'SHORT_AND_STOUT', message: 'Slow down' }),
     )
     try {
       const error = await expectServiceError(
         client({ baseUrl: server.url }).call('listSessions'),
         'UNPROCESSABLE_ENTITY',
       )
-      expect(error.status).toBe(429)
+      expect(error.status).toBe(418)
       expect(error.message).toContain('Slow down')
+      // The service's own code is kept beside the app's.
+      expect(error.serviceCode).toBe('SHORT_AND_STOUT')
       // The body's code wins over the status when it is one of the seven.
       const teapot = await startLocalServer((_, response) =>
         answerJson(response, 418, { code: 'NOT_FOUND', message: 'Resource not found' }),

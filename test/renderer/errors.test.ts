@@ -23,6 +23,30 @@ describe('errorHeadline', () => {
     )
   })
 
+  it("keeps the service's own code beside the app's when they differ (status first)", () => {
+    expect(
+      errorHeadline({
+        code: 'FORBIDDEN',
+        message: 'Missing required scope: ssl:cert:list (HTTP 403, HTTP_ERROR)',
+        status: 403,
+        serviceCode: 'HTTP_ERROR',
+      }),
+    ).toBe('FORBIDDEN — the token lacks a permission this needs (403, HTTP_ERROR)')
+    expect(
+      errorHeadline({ code: 'NOT_FOUND', message: 'x', status: 404, serviceCode: 'NOT_FOUND' }),
+    ).toBe('NOT_FOUND — the service does not know this resource (404)')
+  })
+
+  it('words the service-side timeout and cancel (408, 499) and the rate limit', () => {
+    expect(errorHeadline({ code: 'SERVICE_TIMEOUT', message: 'x', status: 408 })).toMatch(
+      /time budget/,
+    )
+    expect(errorHeadline({ code: 'SERVICE_CANCELLED', message: 'x', status: 499 })).toMatch(
+      /cancelled the request/,
+    )
+    expect(errorHeadline({ code: 'RATE_LIMITED', message: 'x', status: 429 })).toMatch(/rate limit/)
+  })
+
   it('keeps an unknown code as it came', () => {
     expect(errorHeadline({ code: 'TEAPOT', message: 'short and stout', status: 418 })).toBe(
       'TEAPOT (418)',
@@ -61,6 +85,19 @@ describe('fieldErrorsFrom', () => {
     const placed = fieldErrorsFrom([{ path: ['query', 'page'], message: 'Too small' }], fields)
     expect(placed.fields).toEqual({})
     expect(placed.other).toEqual(['query.page: Too small'])
+  })
+
+  it("places a real deployment's dotted path (items.0.sortOrder) on its field, like an array", () => {
+    const placed = fieldErrorsFrom(
+      [
+        { path: 'body.name', message: 'Too long' },
+        { path: 'items.0.sortOrder', message: 'Expected integer' },
+        { path: '', message: 'Body is not an object' },
+      ],
+      [...fields, 'sortOrder'],
+    )
+    expect(placed.fields).toEqual({ name: 'Too long', sortOrder: 'Expected integer' })
+    expect(placed.other).toEqual(['Body is not an object'])
   })
 
   it('ignores details that are not validation issues', () => {

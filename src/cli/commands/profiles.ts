@@ -70,6 +70,9 @@ export function profileCommands(program: Command, run: CommandRunner): void {
             note(
               `Added "${profile.name}" (${profile.baseUrl}); token in the ${profile.tokenStorage}`,
             )
+          // The token authenticated but may not do everything (a scope it lacks, an endpoint
+          // kept for browser sessions): said, not failed.
+          if (profile.tokenLimitation !== null) note(`Note: ${profile.tokenLimitation}`)
         }),
     )
 

@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
 import type { Session } from '../../shared/api'
+import { APP_ERROR_CODES } from '../../shared/bridge'
 import { CliError } from '../exit-codes'
 import type { Column } from '../output'
-import { writeJson, writeRows } from '../output'
+import { note, writeJson, writeRows } from '../output'
 import type { CommandRunner } from './runner'
 
 /* `infradesk sessions list`: op 1 through the app's sessions list (its cache is updated too). */
@@ -31,7 +32,17 @@ export function sessionCommands(program: Command, run: CommandRunner): void {
     .action((options: { json?: boolean }, command: Command) =>
       run(command, { needsProfile: true }, async (session) => {
         const profileId = await session.profileIdToUse()
-        const listed = await session.call('sessions.refresh', { profileId })
+        let listed
+        try {
+          listed = await session.call('sessions.refresh', { profileId })
+        } catch (error) {
+          const refusal = error instanceof CliError ? error.bridgeError : undefined
+          if (refusal?.code !== APP_ERROR_CODES.BROWSER_SESSION_ONLY) throw error
+          // A fact about API tokens, not a failure: said plainly, exit 0. Nothing goes to
+          // stdout (not even `[]`), so no script reads "no sessions" into it.
+          note(refusal.message)
+          return
+        }
         // Offline, the app shows the cached list; a script must learn the service was not reached.
         if (listed.error !== null) throw CliError.fromBridge(listed.error)
         if (options.json === true) writeJson(listed.items)

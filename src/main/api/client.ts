@@ -1,12 +1,5 @@
 import type { z } from 'zod'
-import {
-  buildPath,
-  codeForStatus,
-  errorBodySchema,
-  isServiceErrorCode,
-  operations,
-  toValidationIssues,
-} from '../../shared/api'
+import { buildPath, errorBodySchema, operations, toValidationIssues } from '../../shared/api'
 import type {
   ExportFormat,
   ListOperationName,
@@ -29,6 +22,9 @@ import { isPermanentProxyRefusal, proxyRefusal, transportError } from '../net/er
 import { describeOrigin } from './network'
 import { requestRaw } from './raw-http'
 import type { RawResponse } from './raw-http'
+import { refusalOf } from './refusal'
+import { asksToComeBack, nextWaitMs, retryAtOf } from './retry-after'
+import type { WaitBudget } from './retry-after'
 
 /*
  * One client for all 22 operations of the contract (src/shared/api/operations.ts). Requests are
@@ -58,6 +54,20 @@ export interface ServiceClientOptions {
    * proxy variables and the system's and bundled CAs, as for a profile that sets nothing.
    */
   network?: ClientNetwork
+  /**
+   * Told before a read waits out the service's rate limit (429, or 503 with `Retry-After`;
+   * retry-after.ts), so the user sees why nothing happens for a few seconds.
+   */
+  onRateLimitWait?: (wait: RateLimitWait) => void
+}
+
+export interface RateLimitWait {
+  /** The operation waiting, when it is one of the contract's (not a raw download). */
+  operation: OperationName | null
+  /** How long until the next attempt. */
+  waitMs: number
+  /** This wait's number, from 1 (at most MAX_RATE_LIMIT_WAITS). */
+  attempt: number
 }
 
 export interface CallInput {
@@ -170,6 +180,7 @@ interface Exchange {
 }
 
 interface PreparedRequest {
+  operation: OperationName
   url: URL
   method: string
   /** GET without side effects: may be retried. */
@@ -245,6 +256,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       url.pathname.replace(/\/+$/, '') + buildPath(operation.path, params as Record<string, string>)
     url.search = toSearch(query as Record<string, unknown>)
     return {
+      operation: name,
       url,
       method: operation.method,
       safe: operation.method === 'GET' && !operation.mutates,
@@ -253,9 +265,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   /**
-   * One request, retried for safe calls on network errors and 502/503/504. Each attempt has its
-   * own timeout, which covers reading the whole answer. With `stream`, a 2xx body is handed to
-   * it instead of being read into `bytes` (an attempt that breaks mid-body calls it again).
+   * One request, retried for safe calls on network errors and 502/503/504, and after the wait a
+   * 429 or 503 names in `Retry-After` (within retry-after.ts's budget; writes never). Each
+   * attempt has its own timeout, which covers reading the whole answer. With `stream`, a 2xx
+   * body is handed to it instead of being read into `bytes` (an attempt that breaks mid-body
+   * calls it again).
    */
   async function exchange(
     request: PreparedRequest,
@@ -264,10 +278,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     callTimeoutMs = timeoutMs,
     stream?: (response: Response) => Promise<void>,
   ): Promise<Exchange> {
+    const waits: WaitBudget = { waits: 0, waitedMs: 0 }
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = request.safe && attempt < maxRetries
       try {
         const result = await attemptOnce(request, headers, signal, callTimeoutMs, stream)
+        const now = new Date()
+        const retryAt = retryAtOf(result.headers.get('retry-after'), now)
+        if (request.safe && asksToComeBack(result.status) && retryAt !== null) {
+          // The service said when: that wait, not our backoff, and it does not use up a retry.
+          const waitMs = nextWaitMs(retryAt, now, waits, 0)
+          if (waitMs === null) return result
+          waits.waits += 1
+          waits.waitedMs += waitMs
+          options.onRateLimitWait?.({ operation: request.operation, waitMs, attempt: waits.waits })
+          await pause(waitMs, signal, request.url)
+          attempt -= 1
+          continue
+        }
         if (!(mayRetry && RETRYABLE_STATUSES.has(result.status))) return result
       } catch (error) {
         if (!(
@@ -337,9 +365,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   async function backoff(attempt: number, signal: AbortSignal | undefined, url: URL) {
     const exponential = Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** attempt)
     // Jitter spreads the retries of many clients that failed at the same moment.
-    const delay = exponential * (0.5 + Math.random() / 2)
+    await pause(exponential * (0.5 + Math.random() / 2), signal, url)
+  }
+
+  /** Waits `ms`, or fails as a cancelled call when the caller aborts meanwhile. */
+  async function pause(ms: number, signal: AbortSignal | undefined, url: URL) {
     try {
-      await sleep(delay, signal)
+      await sleep(ms, signal)
     } catch (error) {
       throw await transportError(error, url, null, { caller: signal })
     }
@@ -631,7 +663,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   })
 }
 
-/** A non-2xx answer as a ServiceError: the body's code decides, the status is the fallback. */
+/**
+ * A non-2xx answer as a ServiceError: the status decides first, the body's code refines it, the
+ * service's own code and message are kept (refusal.ts).
+ */
 function errorFromExchange(result: Exchange, operation?: OperationName): ServiceError {
   const origin = describeOrigin(result.url)
   if (isRedirect(result.status) || result.status < 200) {
@@ -651,29 +686,19 @@ function errorFromExchange(result: Exchange, operation?: OperationName): Service
     json = undefined
   }
   const body = errorBodySchema.safeParse(json)
-  if (body.success && isServiceErrorCode(body.data.code)) {
-    return new ServiceError(body.data.code, body.data.message, {
-      status: result.status,
-      details: body.data.details,
-      ...(operation === undefined ? {} : { operation }),
-    })
-  }
-  const code = codeForStatus(result.status)
-  const message = body.success
-    ? `${body.data.message} (HTTP ${result.status}, ${body.data.code})`
-    : `${origin} answered HTTP ${result.status}${GATEWAY_FAILURES[result.status] ?? ''}`
-  return new ServiceError(code, message, {
-    status: result.status,
-    details: body.success ? body.data.details : undefined,
+  const now = new Date()
+  const refusal = refusalOf(result.status, body.success ? body.data : null, {
+    origin,
+    now,
+    retryAt: retryAtOf(result.headers.get('retry-after'), now),
     ...(operation === undefined ? {} : { operation }),
   })
-}
-
-/** What a bare 502/503/504 (no service error body: a proxy's page) means, for the message. */
-const GATEWAY_FAILURES: Record<number, string> = {
-  502: ' (Bad Gateway: a proxy in front of the service got no usable answer from it)',
-  503: ' (Service Unavailable: the service is down or overloaded; try again shortly)',
-  504: ' (Gateway Timeout: a proxy in front of the service gave up waiting for it)',
+  return new ServiceError(refusal.code, refusal.message, {
+    status: result.status,
+    ...(refusal.details === undefined ? {} : { details: refusal.details }),
+    ...(refusal.serviceCode === undefined ? {} : { serviceCode: refusal.serviceCode }),
+    ...(operation === undefined ? {} : { operation }),
+  })
 }
 
 /** The most of an error answer read: a service error is small; a proxy's page need not be. */

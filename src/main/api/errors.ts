@@ -17,11 +17,19 @@ export class ServiceError extends Error {
    * answered: the renderer words the headline for that operation and code.
    */
   readonly operation?: string
+  /** The code of the service's error body, when it sent one (HTTP_ERROR, SSL_CERT_NOT_FOUND…). */
+  readonly serviceCode?: string
 
   constructor(
     code: string,
     message: string,
-    options: { status?: number; details?: unknown; cause?: unknown; operation?: string } = {},
+    options: {
+      status?: number
+      details?: unknown
+      cause?: unknown
+      operation?: string
+      serviceCode?: string
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'ServiceError'
@@ -29,6 +37,7 @@ export class ServiceError extends Error {
     if (options.status !== undefined) this.status = options.status
     if (options.details !== undefined) this.details = options.details
     if (options.operation !== undefined) this.operation = options.operation
+    if (options.serviceCode !== undefined) this.serviceCode = options.serviceCode
   }
 }
 
@@ -52,6 +61,7 @@ export function toBridgeError(error: unknown, secrets: readonly string[] = []): 
   if (error.status !== undefined) bridgeError.status = error.status
   if (error.details !== undefined) bridgeError.details = redactDeep(error.details, secrets)
   if (error.operation !== undefined) bridgeError.operation = error.operation
+  if (error.serviceCode !== undefined) bridgeError.serviceCode = redact(error.serviceCode, secrets)
   return bridgeError
 }
 
@@ -129,10 +139,17 @@ const MAX_DETAIL_DEPTH = 20
 export function redactError(error: ServiceError, secrets: readonly string[]): ServiceError {
   const message = redact(error.message, secrets)
   const details = redactDeep(error.details, secrets)
+  const serviceCode =
+    error.serviceCode === undefined ? undefined : redact(error.serviceCode, secrets)
   // Redacted string by string, never searched as JSON text (its escaping could hide a token);
   // when nothing was cut, the error is kept as it is, cause included.
   const original = safeStringify(error.details)
-  if (message === error.message && original !== null && original === safeStringify(details)) {
+  if (
+    message === error.message &&
+    serviceCode === error.serviceCode &&
+    original !== null &&
+    original === safeStringify(details)
+  ) {
     return error
   }
   // The cause is dropped: its text is exactly what may have held the secret.
@@ -140,6 +157,7 @@ export function redactError(error: ServiceError, secrets: readonly string[]): Se
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(details === undefined ? {} : { details }),
     ...(error.operation === undefined ? {} : { operation: error.operation }),
+    ...(serviceCode === undefined ? {} : { serviceCode }),
   })
 }
 

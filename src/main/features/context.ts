@@ -3,6 +3,7 @@ import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { Notice, Profile } from '../../shared/bridge'
 import { isConnectivityError } from '../../shared/bridge/connectivity'
 import { createServiceClient, isServiceError, redact, ServiceError, toBridgeError } from '../api'
+import { MAX_RATE_LIMIT_WAITS } from '../api/retry-after'
 import type { ServiceClient } from '../api'
 import type { EventHub } from '../bridge/events'
 import type { Cache } from '../cache'
@@ -190,12 +191,16 @@ export async function networkOf(
   }
 }
 
-/** A client for `baseUrl`; `network` defaults to a direct connection (the embedded sandbox). */
+/**
+ * A client for `baseUrl`; `network` defaults to a direct connection (the embedded sandbox).
+ * With `profileId`, a read waiting out the service's rate limit is told to the renderer.
+ */
 export function makeClient(
   context: DeskContext,
   baseUrl: string,
   token: string,
   network: ProfileNetwork = DIRECT,
+  profileId?: string,
 ): ServiceClient {
   context.secrets.remember(token)
   // The proxy password is a secret like the token: cut from whatever crosses the bridge.
@@ -209,6 +214,18 @@ export function makeClient(
     ...(context.maxResponseBytes === undefined
       ? {}
       : { maxResponseBytes: context.maxResponseBytes }),
+    ...(profileId === undefined
+      ? {}
+      : {
+          onRateLimitWait: (wait) =>
+            context.events.emit('service.waiting', {
+              profileId,
+              operation: wait.operation,
+              retryInMs: wait.waitMs,
+              attempt: wait.attempt,
+              maxAttempts: MAX_RATE_LIMIT_WAITS,
+            }),
+        }),
   })
 }
 
@@ -233,7 +250,7 @@ export async function withProfileClient<T>(
     )
   }
   const client = rememberingAnswers(
-    makeClient(context, profile.baseUrl, token, await networkOf(context, profile)),
+    makeClient(context, profile.baseUrl, token, await networkOf(context, profile), profileId),
     profileId,
     context.knownObjects,
   )
@@ -264,24 +281,53 @@ async function signOutAfterRefusal(context: DeskContext, profile: StoredProfile)
   })
 }
 
+/** What a token check learned beside "it authenticates". */
+export interface TokenCheck {
+  /**
+   * What the token may not do, in words, when the check's call was refused with 403 (an
+   * endpoint kept for browser sessions, or a scope the token lacks); null when it listed the
+   * sessions. Not an error: a token with narrow scopes is a normal one.
+   */
+  limitation: string | null
+}
+
 /**
  * Checks a token before anything is saved, with op 1 (GET /auth/me/sessions), and says exactly
- * what failed: a bad URL, an unreachable service, a TLS problem, or a refused token. The
- * errors name the form field they concern in `details`, as validation errors do.
+ * what failed: a bad URL, an unreachable service, a TLS problem, or a token that does not
+ * authenticate. The errors name the form field they concern in `details`, as validation errors
+ * do.
+ *
+ * A 403 from the service accepts the token. A real deployment keeps op 1 for browser sessions
+ * and answers every API token 403 there, and its auth middleware answers 401 to a credential it
+ * does not know before any route rule (scope or browser-only) runs: a 403 with the service's own
+ * error body therefore proves the token authenticated. What it may not do is handed back.
+ * A 403 without a service error body (a proxy's or firewall's page) proves nothing and refuses.
  */
 export async function verifyToken(
   context: DeskContext,
   baseUrl: string,
   token: string,
   network?: ProfileNetwork,
-): Promise<void> {
+): Promise<TokenCheck> {
   const client = makeClient(context, baseUrl, token, network)
   try {
     // Every row is read and checked (a wrong service fails here), none is kept.
     await client.callRows('listSessions', { begin: () => undefined, row: () => undefined })
+    return { limitation: null }
   } catch (error) {
+    if (authenticatedButRefused(error)) return { limitation: error.message }
     throw explainVerification(error)
   }
+}
+
+/** A 403 in the service's own words: the credential authenticated (see verifyToken). */
+function authenticatedButRefused(error: unknown): error is ServiceError {
+  return (
+    isServiceError(error) &&
+    error.status === 403 &&
+    error.serviceCode !== undefined &&
+    (error.code === 'FORBIDDEN' || error.code === APP_ERROR_CODES.BROWSER_SESSION_ONLY)
+  )
 }
 
 function explainVerification(error: unknown): unknown {
@@ -290,6 +336,7 @@ function explainVerification(error: unknown): unknown {
   const wrap = (message: string, path: string, fieldMessage: string) =>
     new ServiceError(error.code, message, {
       ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.serviceCode === undefined ? {} : { serviceCode: error.serviceCode }),
       details: field(path, fieldMessage),
     })
   switch (error.code) {
@@ -310,15 +357,17 @@ function explainVerification(error: unknown): unknown {
         : wrap(`TLS error: ${error.message}`, 'baseUrl', 'TLS error')
     case 'UNAUTHORIZED':
       return wrap(
-        'The service refused the token (401): check that it is a valid, unexpired access token',
+        `The token does not authenticate with this service (401): check that it is a valid, unexpired access token. The service said: ${error.message}`,
         'token',
         'The service refused this token',
       )
     case 'FORBIDDEN':
+    case APP_ERROR_CODES.BROWSER_SESSION_ONLY:
+      // Only a 403 without the service's own error body reaches here (see verifyToken).
       return wrap(
-        `The token may not list its own sessions (403): ${error.message}`,
-        'token',
-        'This token lacks permission to sign in',
+        `Something in front of the service refused the request (403) without the service's answer: ${error.message}`,
+        'baseUrl',
+        'Refused before the service',
       )
     case APP_ERROR_CODES.BAD_RESPONSE:
     case 'NOT_FOUND':

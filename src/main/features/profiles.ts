@@ -41,7 +41,7 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
       const { token, sessionOnly, trustedCas, proxy, ...fields } = input
       const network = await networkInput(context, null, { trustedCas, proxy })
       // Checked over the connection the profile will use: its proxy, its CAs.
-      await verifyToken(context, fields.baseUrl, token, network.settings)
+      const check = await verifyToken(context, fields.baseUrl, token, network.settings)
       const profile = context.profiles.add({ ...fields, kind: 'service', ...network.stored })
       try {
         await context.vault.set(profile.id, token, { sessionOnly })
@@ -57,7 +57,7 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
       // The environment the user just connected to is the one they want to see.
       context.profiles.setActive(profile.id)
       changed()
-      return profileView(context, profile)
+      return { ...(await profileView(context, profile)), tokenLimitation: check.limitation }
     },
 
     async 'profiles.update'(input) {
@@ -103,11 +103,12 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
       const profile = requireProfile(context, id)
       if (profile.kind === 'sandbox') await context.sandbox.settled()
       // Over the profile's own route (its proxy, its CAs), as every call of it goes.
-      await verifyToken(context, profile.baseUrl, token, await networkOf(context, profile))
+      const network = await networkOf(context, profile)
+      const check = await verifyToken(context, profile.baseUrl, token, network)
       await context.vault.set(id, token, { sessionOnly })
       context.connectivity.reachable(id)
       changed()
-      return profileView(context, profile)
+      return { ...(await profileView(context, profile)), tokenLimitation: check.limitation }
     },
 
     async 'profiles.network'({ id }) {

@@ -1,4 +1,7 @@
 import { sessionSchema } from '../../shared/api'
+import { APP_ERROR_CODES } from '../../shared/bridge'
+import { isServiceError } from '../api'
+import { browserOnlyWords } from '../api/refusal'
 import type { Session } from '../../shared/api'
 import type { BridgeError, ChannelOutput } from '../../shared/bridge'
 import { answersAsJson, OK_RESULT_OPENING, OkResultJson } from '../bridge/dispatcher'
@@ -87,11 +90,27 @@ export function sessionHandlers(
 
     async 'sessions.logout'({ profileId }) {
       const profile = requireProfile(context, profileId)
-      const answer = await recordedCall(context, profileId, 'logout', {
-        input: {},
-        target: currentSessionId(context, profileId),
-        describe: (answered) => answered.message,
-      })
+      let answer: { message: string; logoutUrl?: string | undefined }
+      try {
+        answer = await recordedCall(context, profileId, 'logout', {
+          input: {},
+          target: currentSessionId(context, profileId),
+          describe: (answered) => answered.message,
+        })
+      } catch (error) {
+        if (!isBrowserSessionOnly(error)) throw error
+        // An API token has no browser session to end: the user still asked to sign out here,
+        // so the token is forgotten, and the answer says it stays valid on the service.
+        await context.vault.delete(profileId)
+        context.events.emit('profiles.changed', {})
+        return {
+          message: `${browserOnlyWords('logout')} ${TOKEN_STAYS_VALID}`,
+          logoutUrl: null,
+          logoutUrlTrusted: false,
+          openedLogoutUrl: false,
+          endedOnService: false,
+        }
+      }
       // The session is over on the service: the token is worthless now, so it goes.
       await context.vault.delete(profileId)
       context.events.emit('profiles.changed', {})
@@ -113,9 +132,18 @@ export function sessionHandlers(
         logoutUrl: toOpen ?? offered,
         logoutUrlTrusted: toOpen !== null,
         openedLogoutUrl,
+        endedOnService: true,
       }
     },
   }
+}
+
+const TOKEN_STAYS_VALID =
+  'Infradesk signed this profile out and forgot its token; the token itself stays valid on the service until it is revoked in the web console.'
+
+/** The service refused the call because it keeps it for browser sessions (client refusal.ts). */
+export function isBrowserSessionOnly(error: unknown): boolean {
+  return isServiceError(error) && error.code === APP_ERROR_CODES.BROWSER_SESSION_ONLY
 }
 
 function readSession(item: unknown): Session[] {

@@ -39,10 +39,22 @@ export function isServiceErrorCode(value: unknown): value is ServiceErrorCode {
   return typeof value === 'string' && value in ERROR_MESSAGES
 }
 
+/**
+ * A validation issue's `path` as services send it: the spec's array of strings, an array with
+ * numeric indexes, or a real deployment's dotted string (`items.0.sortOrder`, zod's
+ * `path.join('.')`). Read once here, always as an array of strings, so a form places the issue
+ * on its field whichever way it came. An empty string names the body itself (`[]`).
+ */
+const issuePathSchema = z
+  .union([z.array(z.union([z.string(), z.number()])), z.string()])
+  .transform((path) =>
+    typeof path === 'string' ? (path === '' ? [] : path.split('.')) : path.map(String),
+  )
+
 /** One entry of `details` on a VALIDATION_ERROR: the offending field's path and what is wrong. */
 export const validationIssueSchema = z.lazy(() =>
   z.looseObject({
-    path: z.array(z.string()),
+    path: issuePathSchema,
     message: z.string(),
   }),
 )

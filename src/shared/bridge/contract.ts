@@ -78,6 +78,14 @@ function tokenInput() {
   })
 }
 
+/**
+ * What the token check learned beside "it authenticates": what the token may not do, when the
+ * service answered its check 403 (an endpoint kept for browser sessions, a scope it lacks).
+ */
+function tokenCheckShape() {
+  return { tokenLimitation: z.string().nullable() }
+}
+
 export const vaultStatusSchema = z.object({
   available: z.boolean(),
   /** Why the keychain cannot be used, in words a user understands. */
@@ -144,7 +152,7 @@ export const channels = buildOnFirstUse({
   /** Verifies the token with GET /auth/me/sessions before anything is saved. */
   'profiles.add': () => ({
     input: profileFieldsSchema.extend(tokenInput().shape).extend(profileNetworkInput.shape),
-    output: profileSchema,
+    output: profileSchema.extend(tokenCheckShape()),
   }),
   'profiles.update': () => ({
     input: profileFieldsSchema.partial().extend({ id }).extend(profileNetworkInput.shape),
@@ -153,7 +161,10 @@ export const channels = buildOnFirstUse({
   'profiles.remove': () => ({ input: z.object({ id }), output: z.null() }),
   'profiles.activate': () => ({ input: z.object({ id }), output: profileSchema }),
   /** A new token for an existing profile (after 401 or log out), verified first. */
-  'profiles.signIn': () => ({ input: tokenInput().extend({ id }), output: profileSchema }),
+  'profiles.signIn': () => ({
+    input: tokenInput().extend({ id }),
+    output: profileSchema.extend(tokenCheckShape()),
+  }),
 
   /** Starts the embedded sandbox and signs in to it with its admin token. */
   'sandbox.explore': () => ({ input: empty, output: profileSchema }),
@@ -173,6 +184,12 @@ export const channels = buildOnFirstUse({
       /** Main's verdict: may be offered as a link to open; false: shown as text to copy only. */
       logoutUrlTrusted: z.boolean(),
       openedLogoutUrl: z.boolean(),
+      /**
+       * False when the service keeps logout for browser sessions and refused the API token
+       * (BROWSER_SESSION_ONLY): the token was forgotten here, but it stays valid on the service
+       * until it is revoked there; `message` says so in the app's words.
+       */
+      endedOnService: z.boolean(),
     }),
   }),
 
@@ -254,6 +271,20 @@ export const events = buildOnFirstUse({
     }),
   /** The service answered 401: the profile is signed out and needs a new token. */
   'auth.required': () => z.object({ profileId: z.string(), message: z.string() }),
+  /**
+   * A read is waiting out the service's rate limit (429, or 503 with Retry-After) before it
+   * tries again (src/main/api/retry-after.ts): the renderer says so until `retryInMs` passes.
+   */
+  'service.waiting': () =>
+    z.object({
+      profileId: z.string(),
+      /** The contract's operation name, or null for a raw download. */
+      operation: z.string().nullable(),
+      retryInMs: z.number().nonnegative(),
+      /** This wait's number from 1, and the most a call waits. */
+      attempt: z.number().int().positive(),
+      maxAttempts: z.number().int().positive(),
+    }),
   notice: () => noticeSchema,
 
   ...settingsEvents,

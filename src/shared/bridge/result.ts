@@ -29,6 +29,20 @@ export const APP_ERROR_CODES = {
   INTEGRITY_ERROR: 'INTEGRITY_ERROR',
   /** The bridge call named no known channel. */
   UNKNOWN_CHANNEL: 'UNKNOWN_CHANNEL',
+  /**
+   * The service keeps this endpoint for browser sessions (its web console) and refused the
+   * profile's API token here (a real deployment's 403 "This endpoint requires browser session
+   * authentication."). Not a bad token and not a missing scope: a plain limit of API tokens.
+   */
+  BROWSER_SESSION_ONLY: 'BROWSER_SESSION_ONLY',
+  /** The service's rate limit (429, or a read still refused after the waits it allowed). */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** The service stopped the request itself (408: its query budget or request timeout). */
+  SERVICE_TIMEOUT: 'SERVICE_TIMEOUT',
+  /** The service cancelled the request before it finished (499). */
+  SERVICE_CANCELLED: 'SERVICE_CANCELLED',
+  /** The request is larger than the service accepts (413). */
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
 } as const
 export type AppErrorCode = keyof typeof APP_ERROR_CODES
 
@@ -45,6 +59,12 @@ export const bridgeErrorSchema = z.lazy(() =>
      * service's answer: the screens word the headline for that operation and code.
      */
     operation: z.string().optional(),
+    /**
+     * The code of the service's own error body (`HTTP_ERROR`, `SSL_CERT_NOT_FOUND`, ...), when it
+     * sent one: `code` says what the answer means to the app (status first), this is kept for
+     * display. Absent when no service error body came (a proxy's page, an app-side failure).
+     */
+    serviceCode: z.string().optional(),
   }),
 )
 export type BridgeError = z.infer<typeof bridgeErrorSchema>

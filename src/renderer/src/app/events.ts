@@ -1,5 +1,6 @@
 import { bridge } from '../bridge'
 import { useSettingsStore } from './settings-store'
+import { showRateLimitWait } from './rate-limit-notice'
 import { useAppStore } from './store'
 import { subscribeExpiryNotifications } from '../features/notifications/expiry-notifications'
 
@@ -19,6 +20,7 @@ export function subscribeAppEvents(): () => void {
       void app().reloadProfiles()
     }),
     bridge.on('notice', (notice) => app().addNotice(notice)),
+    bridge.on('service.waiting', showRateLimitWait),
     bridge.on('settings.changed', (settings) => useSettingsStore.getState().apply(settings)),
     // infradesk://migrations/<id>/resolve, handed over by the desktop shell.
     bridge.on('migrations.openResolve', ({ id }) => app().navigate('migrations', { id })),

@@ -24,13 +24,34 @@ const EXPLANATIONS: Record<string, string> = {
   CANCELLED: 'stopped before it finished',
   UNKNOWN_CHANNEL: 'the app does not know this call',
   BRIDGE_UNAVAILABLE: 'the app itself did not answer',
+  BROWSER_SESSION_ONLY:
+    'the service keeps this for browser sessions (its web console); an API token cannot use it',
+  RATE_LIMITED: "the service's rate limit was reached; try again when it says",
+  SERVICE_TIMEOUT:
+    'the service stopped the request: it ran past its time budget (query budget or request timeout)',
+  SERVICE_CANCELLED: 'the service cancelled the request before it finished',
+  PAYLOAD_TOO_LARGE: 'the request is larger than the service accepts',
 }
 
-/** "UNAUTHORIZED — the service refused the token (401)" */
+/**
+ * "UNAUTHORIZED — the service refused the token (401)"; the service's own code follows the
+ * status when it is another one ("(403, HTTP_ERROR)"), so nothing it said is lost.
+ */
 export function errorHeadline(error: BridgeError): string {
   const explanation = EXPLANATIONS[error.code]
-  const status = error.status === undefined ? '' : ` (${error.status})`
+  const said = [
+    ...(error.status === undefined ? [] : [String(error.status)]),
+    ...(error.serviceCode === undefined || error.serviceCode === error.code
+      ? []
+      : [error.serviceCode]),
+  ]
+  const status = said.length === 0 ? '' : ` (${said.join(', ')})`
   return explanation ? `${error.code} — ${explanation}${status}` : `${error.code}${status}`
+}
+
+/** The service keeps this for browser sessions and refused the API token (not an error). */
+export function isBrowserSessionOnly(error: Pick<BridgeError, 'code'> | null | undefined): boolean {
+  return error?.code === 'BROWSER_SESSION_ONLY'
 }
 
 /** The permission a FORBIDDEN answer names, when the service gives one. */

@@ -1,7 +1,7 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react'
 import type { InferenceModel } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
-import { isAuthError, isConnectivityError } from '../../lib/errors'
+import { isAuthError, isBrowserSessionOnly, isConnectivityError } from '../../lib/errors'
 import { displayValue } from '../../lib/extra-fields'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
@@ -104,8 +104,21 @@ export function InferenceScreen({ profile }: { profile: Profile }) {
         </div>
       ) : null}
 
+      {/* A service that shows its catalog to browser sessions only: a fact, not an error. */}
+      {profile.signedIn && isBrowserSessionOnly(error) ? (
+        <div className="banner banner-info" role="status" aria-label="Models not listed">
+          <div className="banner-text">
+            <div className="banner-title">The catalog is kept for the web console</div>
+            <div className="banner-message">{error?.message}</div>
+          </div>
+        </div>
+      ) : null}
+
       {/* Offline with a catalog read before: it is shown under the app's offline banner. */}
-      {error && !isAuthError(error) && !(isConnectivityError(error) && state.fetchedAt !== null) ? (
+      {error &&
+      !isAuthError(error) &&
+      !isBrowserSessionOnly(error) &&
+      !(isConnectivityError(error) && state.fetchedAt !== null) ? (
         <ErrorBanner
           error={error}
           context="Could not load the model catalog"

@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { shownError, useCachedList } from '../../lib/cached-list-store'
+import { isBrowserSessionOnly } from '../../lib/errors'
 import { parseTimestamp, type Tense } from '../../lib/time'
 import { VirtualTable, type RowSource, type SortableColumn } from '../../ui/VirtualTable'
 import { ExtraFields } from './ExtraFields'
@@ -143,7 +144,11 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
   )
   // Auth problems are shown by the signed-out panel and the sign-in dialog, offline ones by the
   // app's offline banner; everything else is shown here.
-  const error = shownError(state, profile.id)
+  const shown = shownError(state, profile.id)
+  // A service that keeps sessions for its web console refuses an API token here: a plain fact
+  // about the token, said as such, not an error to retry.
+  const browserOnly = isBrowserSessionOnly(shown) ? shown : null
+  const error = browserOnly === null ? shown : null
 
   const logoutUnavailable = !profile.signedIn
     ? 'Signed out: there is no session to log out of'
@@ -167,7 +172,16 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
         </Button>
       </ScreenHeader>
 
-      {current && state.lastLogout ? (
+      {current && state.lastLogout && !state.lastLogout.endedOnService ? (
+        <div className="banner banner-success" role="status">
+          <div className="banner-text">
+            <div className="banner-title">Signed out of {profile.name}</div>
+            <div className="banner-message">{state.lastLogout.message}</div>
+          </div>
+        </div>
+      ) : null}
+
+      {current && state.lastLogout?.endedOnService ? (
         <div className="banner banner-success" role="status">
           <div className="banner-text">
             <div className="banner-title">Logged out of {profile.name}</div>
@@ -207,11 +221,20 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
 
       <ErrorBanner error={error} context="Could not load sessions" onRetry={state.refresh} />
 
+      {browserOnly !== null && profile.signedIn ? (
+        <div className="banner banner-info" role="status" aria-label="Sessions not listed">
+          <div className="banner-text">
+            <div className="banner-title">Sessions are kept for the web console</div>
+            <div className="banner-message">{browserOnly.message}</div>
+          </div>
+        </div>
+      ) : null}
+
       {current && !state.loaded ? (
         <p className="loading" role="status">
           Loading sessions…
         </p>
-      ) : (
+      ) : browserOnly !== null && total === 0 ? null : (
         <VirtualTable
           label="Sessions"
           columns={profile.signedIn ? SIGNED_IN_COLUMNS : SIGNED_OUT_COLUMNS}
@@ -242,7 +265,15 @@ export function SessionsScreen({ profile }: { profile: Profile }) {
           })
         }}
       >
-        <p>This ends the current session on the service and {tokenFate(profile)}.</p>
+        {browserOnly === null ? (
+          <p>This ends the current session on the service and {tokenFate(profile)}.</p>
+        ) : (
+          <p>
+            This service keeps sessions for its web console, so an API token has none to end.
+            Logging out signs this profile out here and {tokenFate(profile)}; the token stays valid
+            on the service until it is revoked there.
+          </p>
+        )}
         <p>The profile stays, signed out: using it again needs a new access token.</p>
         {profile.protected ? (
           <p>

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest'
+import { refusalOf } from '../../src/main/api/refusal'
+import { nextWaitMs, retryAtOf } from '../../src/main/api/retry-after'
+import { validationIssuesOf } from '../../src/shared/api'
+
+/*
+ * One error model for any service (src/main/api/refusal.ts): the HTTP status first, the body's
+ * code refining it, the service's own code and message kept; validation paths read either way;
+ * Retry-After read as seconds or an HTTP date, within a budget.
+ */
+
+const origin = 'https://ims.example.com'
+const now = new Date('2026-12-01T22:00:00.000Z')
+
+describe('status first, then code', () => {
+  it('401 is "does not authenticate" and 403 "authenticated, not allowed", whatever the code', () => {
+    expect(
+      refusalOf(
+        401,
+        { code: 'HTTP_ERROR', message: 'Invalid or expired bearer token' },
+        { origin },
+      ),
+    ).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'Invalid or expired bearer token (HTTP 401, HTTP_ERROR)',
+      serviceCode: 'HTTP_ERROR',
+    })
+    expect(refusalOf(401, { code: 'FORBIDDEN', message: 'no' }, { origin }).code).toBe(
+      'UNAUTHORIZED',
+    )
+    expect(refusalOf(403, { code: 'UNAUTHORIZED', message: 'no' }, { origin }).code).toBe(
+      'FORBIDDEN',
+    )
+    const scope = refusalOf(
+      403,
+      { code: 'HTTP_ERROR', message: 'Missing required scope: ssl:cert:list' },
+      { origin },
+    )
+    expect(scope.code).toBe('FORBIDDEN')
+    expect(scope.message).toContain('Missing required scope: ssl:cert:list')
+  })
+
+  it('a 403 for browser sessions only is BROWSER_SESSION_ONLY, worded per operation', () => {
+    const body = {
+      code: 'HTTP_ERROR',
+      message: 'This endpoint requires browser session authentication.',
+    }
+    const sessions = refusalOf(403, body, { origin, operation: 'listSessions' })
+    expect(sessions).toEqual({
+      code: 'BROWSER_SESSION_ONLY',
+      message:
+        'This service keeps browser sessions for the web console: an API token cannot list or end them. ' +
+        '(HTTP 403 HTTP_ERROR: This endpoint requires browser session authentication.)',
+      serviceCode: 'HTTP_ERROR',
+    })
+    expect(
+      refusalOf(
+        403,
+        { code: 'BROWSER_SESSION_REQUIRED', message: 'Raw nginx config …' },
+        { origin },
+      ).code,
+    ).toBe('BROWSER_SESSION_ONLY')
+  })
+
+  it('per-resource not-found codes are NOT_FOUND, the service code kept', () => {
+    expect(
+      refusalOf(
+        404,
+        { code: 'SSL_CERT_NOT_FOUND', message: 'SSL certificate not found' },
+        { origin },
+      ),
+    ).toEqual({
+      code: 'NOT_FOUND',
+      message: 'SSL certificate not found (HTTP 404, SSL_CERT_NOT_FOUND)',
+      serviceCode: 'SSL_CERT_NOT_FOUND',
+    })
+  })
+
+  it('408, 499, 413 and 429 have codes and words of their own', () => {
+    const budget = refusalOf(
+      408,
+      { code: 'DATABASE_QUERY_BUDGET_EXCEEDED', message: 'Interactive query budget exhausted' },
+      { origin },
+    )
+    expect(budget.code).toBe('SERVICE_TIMEOUT')
+    expect(budget.message).toMatch(/ran past the service's time budget/)
+    expect(budget.message).toContain('Interactive query budget exhausted')
+    const cancelled = refusalOf(
+      499,
+      { code: 'DATABASE_QUERY_CANCELLED', message: 'Interactive query cancelled' },
+      { origin },
+    )
+    expect(cancelled.code).toBe('SERVICE_CANCELLED')
+    expect(cancelled.message).toMatch(/cancelled the statement/)
+    expect(refusalOf(408, null, { origin }).message).toMatch(/time budget/)
+    expect(
+      refusalOf(413, { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' }, { origin })
+        .code,
+    ).toBe('PAYLOAD_TOO_LARGE')
+    const limited = refusalOf(
+      429,
+      {
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: 'Too many requests',
+        details: { retryAfterSeconds: 30 },
+      },
+      { origin, now, retryAt: new Date(now.getTime() + 30_000) },
+    )
+    expect(limited).toMatchObject({
+      code: 'RATE_LIMITED',
+      serviceCode: 'RATE_LIMIT_EXCEEDED',
+      details: { retryAfterSeconds: 30 },
+    })
+    expect(limited.message).toContain('try again in 30 s (at 22:00:30 UTC)')
+  })
+
+  it('a spec code the body names still decides where the status leaves room', () => {
+    expect(
+      refusalOf(418, { code: 'NOT_FOUND', message: 'Resource not found' }, { origin }),
+    ).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Resource not found',
+      serviceCode: 'NOT_FOUND',
+    })
+    // No service body at all: no service code (a proxy's page).
+    expect(refusalOf(502, null, { origin }).serviceCode).toBeUndefined()
+  })
+
+  it('validation details with dotted paths are read as arrays, other fields kept', () => {
+    const refusal = refusalOf(
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        details: [{ path: 'items.0.sortOrder', message: 'Expected integer', code: 'invalid_type' }],
+      },
+      { origin },
+    )
+    expect(refusal.details).toEqual([
+      { path: ['items', '0', 'sortOrder'], message: 'Expected integer', code: 'invalid_type' },
+    ])
+  })
+})
+
+describe('validationIssuesOf', () => {
+  it('reads a path as an array, numeric indexes, a dotted string, or the empty string', () => {
+    expect(
+      validationIssuesOf([
+        { path: ['items', '0', 'sortOrder'], message: 'a' },
+        { path: ['items', 1, 'id'], message: 'b' },
+        { path: 'items.2.id', message: 'c' },
+        { path: '', message: 'd' },
+      ]),
+    ).toEqual([
+      { path: ['items', '0', 'sortOrder'], message: 'a' },
+      { path: ['items', '1', 'id'], message: 'b' },
+      { path: ['items', '2', 'id'], message: 'c' },
+      { path: [], message: 'd' },
+    ])
+  })
+})
+
+describe('Retry-After', () => {
+  it('reads seconds and HTTP dates; anything else is unknown', () => {
+    expect(retryAtOf('5', now)).toEqual(new Date('2026-12-01T22:00:05.000Z'))
+    expect(retryAtOf('Tue, 01 Dec 2026 22:00:42 GMT', now)).toEqual(
+      new Date('2026-12-01T22:00:42.000Z'),
+    )
+    // A date already past means now.
+    expect(retryAtOf('Tue, 01 Dec 2026 21:00:00 GMT', now)).toEqual(now)
+    expect(retryAtOf('soon', now)).toBeNull()
+    expect(retryAtOf(null, now)).toBeNull()
+  })
+
+  it('waits at most 3 times and 60 s in all', () => {
+    const in20s = new Date(now.getTime() + 20_000)
+    expect(nextWaitMs(in20s, now, { waits: 0, waitedMs: 0 }, 0)).toBe(20_000)
+    expect(nextWaitMs(in20s, now, { waits: 2, waitedMs: 40_000 }, 0)).toBe(20_000)
+    expect(nextWaitMs(in20s, now, { waits: 2, waitedMs: 40_001 }, 0)).toBeNull()
+    expect(nextWaitMs(in20s, now, { waits: 3, waitedMs: 0 }, 0)).toBeNull()
+    expect(
+      nextWaitMs(new Date(now.getTime() + 61_000), now, { waits: 0, waitedMs: 0 }, 0),
+    ).toBeNull()
+  })
+})
