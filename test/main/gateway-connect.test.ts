@@ -220,3 +220,23 @@ describe('the rate limit', () => {
     expect(next.status).toBe(429)
   })
 })
+
+describe('Explore the local sandbox, gateway flavour', () => {
+  it('signs in to the embedded gateway sandbox with its gw_ token and lists certificates', async () => {
+    const explorer = await openTestDesk('gateway-explore', { sandboxFlavor: 'gateway' })
+    try {
+      const profile = await explorer.value<Profile>('sandbox.explore')
+      expect(profile).toMatchObject({ kind: 'sandbox', signedIn: true })
+      const sessions = await explorer.failure('sessions.fetch', { profileId: profile.id })
+      expect(sessions.code).toBe('BROWSER_SESSION_ONLY')
+      const certificates = await explorer.value<{ rows: unknown[]; error: unknown }>(
+        'certificates.refresh',
+        { profileId: profile.id },
+      )
+      expect(certificates.error).toBeNull()
+      expect(certificates.rows.length).toBeGreaterThan(0)
+    } finally {
+      await explorer.close()
+    }
+  })
+})
