@@ -17,12 +17,14 @@ export interface SystemTrustReport {
   problem: string | null
 }
 
+/** Node's reader of the OS store; null on a runtime without it (before Node 22.15/23.5). */
+function nodeReader(): SystemCaReader | null {
+  return (tls as { getCACertificates?: SystemCaReader }).getCACertificates ?? null
+}
+
 /** Reads the store the way src/main/net/trust.ts does, but keeps what went wrong. */
-export function readSystemTrust(
-  reader: SystemCaReader | undefined = (tls as { getCACertificates?: SystemCaReader })
-    .getCACertificates,
-): SystemTrustReport {
-  if (reader === undefined) {
+export function readSystemTrust(reader: SystemCaReader | null = nodeReader()): SystemTrustReport {
+  if (reader === null) {
     return { count: 0, problem: 'this runtime cannot read the system store (no getCACertificates)' }
   }
   try {
