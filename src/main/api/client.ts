@@ -14,6 +14,7 @@ import { badResponse, mainMediaType, parseAnswer, parseJsonBody } from './answer
 import { readBounded } from './body'
 import { redactError, ServiceError } from './errors'
 import { exportShapeProblem } from './export-shape'
+import type { ExportAnswer } from './export-stream'
 import { readListAnswer, SinkFailure } from './list-answer'
 import type { RowSink } from './list-answer'
 import { createNetworkStack, DEFAULT_PROFILE_NETWORK, loadUndici, ProxyRefusedError } from '../net'
@@ -140,6 +141,18 @@ export interface ServiceClient {
     body: ExportRequest,
     options?: CallOptions,
   ): Promise<CertificateFile>
+  /**
+   * Op 12's answer as it arrives, for writing to disk as it comes (export-stream.ts): once the
+   * service answered 2xx, `consume` gets the headers and the body's chunks, and the call
+   * resolves with what `consume` returns. A non-2xx answer is a ServiceError as with `call`;
+   * a body that breaks throws a ServiceError from the chunks' iteration. Never retried: a POST.
+   */
+  streamCertificateExport<T>(
+    id: string,
+    body: ExportRequest,
+    consume: (answer: ExportAnswer) => Promise<T>,
+    options?: CallOptions,
+  ): Promise<T>
   /**
    * A GET whose body streams, for downloads (op 15's downloadUrl): `url` may be relative to the
    * base URL; redirects are followed. Network failures are ServiceErrors; any HTTP status is
@@ -467,6 +480,50 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     })
   }
 
+  async function streamCertificateExport<T>(
+    id: string,
+    body: ExportRequest,
+    consume: (answer: ExportAnswer) => Promise<T>,
+    callOptions: CallOptions = {},
+  ): Promise<T> {
+    return guarded(async () => {
+      const request = prepare('exportCertificate', { params: { id }, body })
+      // The file itself first; the JSON form is read too (export-stream.ts).
+      const headers = {
+        ...authHeaders(),
+        accept: 'application/octet-stream, */*;q=0.8, application/json;q=0.5',
+      }
+      let consumed: { value: T } | null = null
+      const result = await exchange(
+        request,
+        headers,
+        callOptions.signal,
+        callOptions.timeoutMs ?? timeoutMs,
+        async (response) => {
+          const body = response.body
+          async function* chunks(): AsyncIterable<Uint8Array> {
+            if (body === null) return
+            try {
+              for await (const chunk of body) yield chunk
+            } catch (error) {
+              // The connection broke mid-body: said as the network error it is.
+              throw await transportError(error, request.url, null, { caller: callOptions.signal })
+            }
+          }
+          try {
+            consumed = { value: await consume({ headers: response.headers, chunks: chunks() }) }
+          } catch (error) {
+            // What the consumer threw (a full disk, a damaged file) is thrown as it is.
+            throw error instanceof ServiceError ? error : new SinkFailure(error)
+          }
+        },
+      )
+      if (!isSuccess(result.status)) throw errorFromExchange(result, 'exportCertificate')
+      if (consumed === null) throw badResponse('exportCertificate', 'its answer was not read')
+      return (consumed as { value: T }).value
+    })
+  }
+
   function fileFromJson(result: Exchange, format: ExportFormat): CertificateFile {
     const parsed = parseAnswer(
       'exportCertificate',
@@ -558,6 +615,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     call,
     callBytes,
     exportCertificateFile,
+    streamCertificateExport,
     fetchRaw,
     downloadSpec: () => ({ baseUrl: options.baseUrl, token, userAgent, timeoutMs, network }),
   }

@@ -63,6 +63,7 @@ const TOPICS_OF_TABLE = {
   certificate_counts: ['certificates'],
   certificate_name_ranks: ['certificates'],
   certificate_name_order: ['certificates'],
+  certificate_page_limits: ['certificates'],
   operation_snapshots: ['snapshots'],
   database_rotations: ['rotations'],
   transfers: ['transfers'],

@@ -13,6 +13,7 @@ import { MIGRATION_14_SQL } from './schema/v14-certificate-expiry'
 import { MIGRATION_15_SQL } from './schema/v15-certificate-not-after'
 import { MIGRATION_16_SQL } from './schema/v16-certificate-names'
 import { MIGRATION_17_SQL } from './schema/v17-certificate-name-ranks'
+import { MIGRATION_18_SQL } from './schema/v18-certificate-page-limits'
 
 /*
  * The cache's schema, as an ordered list of migrations. `PRAGMA user_version` holds how many
@@ -101,6 +102,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MIGRATION_15_SQL),
   (db) => db.exec(MIGRATION_16_SQL),
   (db) => db.exec(MIGRATION_17_SQL),
+  (db) => db.exec(MIGRATION_18_SQL),
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

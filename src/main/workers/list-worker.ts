@@ -11,6 +11,7 @@ import { expiringListOn } from '../cache/overview'
 import { expiringCsv, expiringIcs } from '../features/expiring-export'
 import type { ExpiringCertificate } from '../../shared/bridge/channels/overview'
 import { createListRowsWriter } from '../cache/list-rows'
+import { pageInfoOf } from '../features/certificates/page-info'
 import { toCacheEntry } from '../features/certificates/rows'
 import { objectsOfAnswer } from '../features/known-objects/answer-objects'
 import { createListSpoolsOn } from '../cache/list-spool'
@@ -107,7 +108,8 @@ function endPage(page: PageJob, message: Extract<ToListWorker, { type: 'end' }>)
   const before = byId.size
   for (const entry of page.entries) byId.set(entry.row.id, entry)
   pages.delete(message.job)
-  const meta = (page.reader.envelope() as { meta?: unknown } | null)?.meta
+  // `meta`, `pagination` or another envelope's paging numbers, read under their usual names.
+  const meta = pageInfoOf(page.reader.envelope())
   post({ type: 'page', job: message.job, count, added: byId.size - before, meta })
 }
 

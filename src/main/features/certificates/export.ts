@@ -1,19 +1,34 @@
 import path from 'node:path'
 import type { ExportFormat } from '../../../shared/api'
-import { EXPORT_FORMAT_INFO } from '../../../shared/bridge'
-import type { ChannelOutput } from '../../../shared/bridge'
+import { EXPORT_FORMAT_INFO, formatAvailability } from '../../../shared/bridge'
+import type { ChannelOutput, FormatAvailability } from '../../../shared/bridge'
 import { ServiceError } from '../../api'
+import type { ServiceClient } from '../../api'
+import {
+  checkedRawChunks,
+  exportHeadOf,
+  fileOfJsonAnswer,
+  savedExportName,
+} from '../../api/export-stream'
 import type { CertificateCache } from '../../cache/certificates'
 import { safeFileName } from '../../transfers'
 import type { DeskContext } from '../context'
 import { recordActivity, requireProfile, withProfileClient } from '../context'
 import { chooseSaveTarget, saveToDisk } from '../save-to-disk'
+import type { SaveTarget } from '../save-to-disk'
+import { listedCertificateProblem, listedExportBytes, listedFingerprint } from './listed-export'
 
 /*
  * Op 12 to disk. Main asks the service and writes the file; the renderer gets back the path,
  * size and SHA-256, never the bytes (a pkcs12, jks, private-key or pem-bundle holds the private
  * key). Written atomically (see ../save-to-disk.ts), mode 0600, recorded in the transfers log without the
  * passphrase. Web mode saves into the downloads folder of Settings, made when it is the default.
+ *
+ * Which certificate op 12 is asked for, and whether at all, follows the listed certificate
+ * (formatAvailability in the bridge contract): a real deployment exports its PKI certificate
+ * (`internalCertId`) for an internal one, and nothing for acme and upload ones, whose public
+ * parts are written here from the PEM the list carried (listed-export.ts). The service's answer,
+ * the file itself or the JSON form, is streamed to disk as it arrives (api/export-stream.ts).
  */
 
 export interface CertificateExportInput {
@@ -40,8 +55,20 @@ export async function exportCertificateToDisk(
     })
   }
 
+  const item = certificates.item(input.profileId, input.id)
+  // Not cached (a CLI run that never listed): asked of the service by the id given, as before.
+  const availability: FormatAvailability =
+    item === null
+      ? { available: true, via: 'service', id: input.id }
+      : formatAvailability(item, input.format)
+  if (!availability.available) {
+    throw new ServiceError('UNPROCESSABLE_ENTITY', availability.reason, {
+      details: [{ path: ['format'], message: availability.reason }],
+    })
+  }
+
   // The certificate's name as cached (what the user sees), else its id; made safe for disk.
-  const cachedName = certificates.item(input.profileId, input.id)?.['name']
+  const cachedName = item?.['name']
   const baseName =
     typeof cachedName === 'string' && cachedName.trim() !== '' ? cachedName : input.id
   const fallbackName = `certificate${info.extension}`
@@ -72,18 +99,76 @@ export async function exportCertificateToDisk(
       },
     },
     async () => {
-      const file = await withProfileClient(context, profile.id, (client) =>
-        client.exportCertificateFile(input.id, {
-          format: input.format,
-          ...(passphrase === undefined ? {} : { passphrase }),
+      if (availability.via === 'list') return listedExportBytes(item ?? {}, input.format)
+      return withProfileClient(context, profile.id, (client) =>
+        streamedExport(client, availability.id, input.format, passphrase, target, {
+          listed: item === null ? null : listedFingerprint(item),
         }),
       )
-      return file.bytes
     },
     { fallbackName },
   )
+  const from =
+    availability.via === 'list'
+      ? ' from the listed PEM'
+      : availability.id === input.id
+        ? ''
+        : ` (PKI certificate ${availability.id})`
   recordActivity(context, profile, 'exportCertificate', input.id, {
-    message: `${input.format} saved to ${saved.path}`,
+    message: `${input.format}${from} saved to ${saved.path}`,
   })
   return { path: saved.path, size: saved.size, sha256: saved.sha256, transferId: saved.transferId }
+}
+
+/**
+ * Op 12's answer as the content of `target`: the raw file's chunks as they arrive (checked whole
+ * at their end), or the JSON form's decoded bytes. Resolves once the headers are in, with what
+ * the writer reads; the exchange stays open until the writer has read the body. The name the
+ * file takes follows what was served (a ZIP is saved as .zip: export-stream.ts), so `target`'s
+ * name is set here, before the writer opens the file.
+ */
+function streamedExport(
+  client: ServiceClient,
+  id: string,
+  format: ExportFormat,
+  passphrase: string | undefined,
+  target: SaveTarget,
+  checks: { listed: string | null },
+): Promise<Buffer | AsyncIterable<Uint8Array>> {
+  return new Promise((resolve, reject) => {
+    client
+      .streamCertificateExport(
+        id,
+        { format, ...(passphrase === undefined ? {} : { passphrase }) },
+        async (answer) => {
+          const head = exportHeadOf(answer.headers)
+          if (head.json) {
+            const file = await fileOfJsonAnswer(answer, format)
+            target.name = savedExportName(target.name, format, file.head)
+            const problem = listedCertificateProblem(format, file.bytes, checks.listed)
+            if (problem !== null)
+              throw new ServiceError('BAD_RESPONSE', `Nothing was saved: ${problem}`)
+            resolve(file.bytes)
+            return
+          }
+          target.name = savedExportName(target.name, format, head)
+          // The writer pulls the chunks; this exchange ends when it stops pulling, either way.
+          let read: () => void = () => undefined
+          const done = new Promise<void>((settle) => (read = settle))
+          resolve(
+            (async function* () {
+              try {
+                yield* checkedRawChunks(answer, format, head, (bytes) =>
+                  listedCertificateProblem(format, bytes, checks.listed),
+                )
+              } finally {
+                read()
+              }
+            })(),
+          )
+          await done
+        },
+      )
+      .catch(reject)
+  })
 }

@@ -7,19 +7,20 @@ import { ServiceError } from '../../api'
 import { answersAsJson, OK_RESULT_OPENING, OkResultJson } from '../../bridge/dispatcher'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import { createCertificateCache, type FirstRows } from '../../cache/certificates'
+import { createCertificatePageLimits } from '../../cache/certificate-page-limits'
 import type { DeskContext } from '../context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from '../context'
 import { listWorkerOf } from '../lists'
 import { recordedCall } from '../recorded'
 import { exportCertificateToDisk } from './export'
 import { createNameRanking } from './name-order'
-import { walkPages } from './paging'
+import { PAGE_LIMIT, walkPages } from './paging'
 import { toCacheEntry } from './rows'
 import { createStagedFiles } from './staged'
 import { checkUpload, factsOfPem } from './x509'
 
-export { fetchAllPages, MAX_PAGES, PAGE_LIMIT, walkPages } from './paging'
-export type { AllPages, PageSummary } from './paging'
+export { fetchAllPages, MAX_PAGES, PAGE_LIMIT, pageInfoOf, walkPages } from './paging'
+export type { AllPages, PageInfo, PageSummary } from './paging'
 
 /*
  * The certificates screen (ops 16, 10, 3), upload (op 7) and export (op 12). The list opens
@@ -34,6 +35,7 @@ export function certificateHandlers(
   context: DeskContext,
 ): Pick<BridgeHandlers, keyof typeof certificateChannels> {
   const certificates = createCertificateCache(context.cache)
+  const pageLimits = createCertificatePageLimits(context.cache)
   const ranking = createNameRanking(context, certificates)
   const staged = createStagedFiles()
   context.onClose(() => staged.clear())
@@ -108,11 +110,19 @@ export function certificateHandlers(
     const walk = worker.certificateWalk()
     try {
       const { completeness } = await withProfileClient(context, profileId, (client) =>
-        walkPages(filter, async (query) => {
-          const page = walk.page()
-          await client.callRows('listCertificates', page.sink, { query })
-          return page.summary()
-        }),
+        walkPages(
+          filter,
+          async (query) => {
+            const page = walk.page()
+            await client.callRows('listCertificates', page.sink, { query })
+            return page.summary()
+          },
+          {
+            // The size this profile's service took last time, so no refusal is met again.
+            pageLimit: pageLimits.get(profileId) ?? PAGE_LIMIT,
+            onPageLimitLearned: (limit) => pageLimits.put(profileId, limit),
+          },
+        ),
       )
       await walk.store(profileId, filter, Date.now(), completeness)
       certificates.replacedElsewhere(profileId)

@@ -1,17 +1,28 @@
 import type { CertificateFilter, ListCompleteness } from '../../../shared/bridge'
 import type { CertificateCacheEntry } from '../../cache/certificates'
+import { pageInfoOf } from './page-info'
+import type { PageInfo } from './page-info'
+import { limitRefusal, pageSizeOf } from './page-size'
 import { toCacheEntry } from './rows'
 
 /*
  * The walk over op 16's pages that fills the certificates cache (see index.ts for its caller).
  */
 
-/** Asked per page; the service may cap it (its `meta.limit` then says so). */
+/**
+ * Asked per page until the service says otherwise: a service may cap it (its `meta.limit` or
+ * `pagination.limit` then says so) or refuse it (a VALIDATION_ERROR on `limit`: the real
+ * deployment takes 1..100), and then the bound it states is asked instead and kept per profile
+ * (page-size.ts).
+ */
 export const PAGE_LIMIT = 500
 /** A bound on paging, should a service never send an empty page (or nothing new). */
 export const MAX_PAGES = 2_000
 
-type ListAnswer = { data: unknown[]; meta?: { page?: unknown; limit?: unknown; total?: unknown } }
+export { pageInfoOf } from './page-info'
+export type { PageInfo } from './page-info'
+
+type ListAnswer = { data: unknown[]; [envelope: string]: unknown }
 
 /** What the walk over op 16's pages brought, and why it may be short of the whole list. */
 export interface AllPages {
@@ -20,12 +31,13 @@ export interface AllPages {
 }
 
 /** What ended the walk: each is proof the list is done, except `bound`. */
-type WalkEnd = 'empty' | 'repeat' | 'total' | 'short' | 'bound'
+type WalkEnd = 'empty' | 'repeat' | 'total' | 'pages' | 'short' | 'bound'
 
 const END_WORDS: Record<Exclude<WalkEnd, 'bound'>, string> = {
   empty: 'the service stopped answering pages',
   repeat: 'the service sent the same certificates again',
   total: 'some came twice (the list changed while it was read)',
+  pages: 'the last page the service counted came short (the list changed while it was read)',
   short: 'the service sent a page shorter than its own page size',
 }
 
@@ -35,46 +47,81 @@ export interface PageSummary {
   rows: number
   /** Certificates in it not seen on an earlier page (by id). */
   added: number
-  meta?: ListAnswer['meta']
+  /** What the envelope said of the paging (pageInfoOf); absent when it said nothing. */
+  meta?: PageInfo | undefined
 }
 
 /** What a walk over the pages found: how many certificates, and whether that is all of them. */
 export interface PageWalk {
   received: number
   completeness: ListCompleteness | null
+  /** The page size the walk asked in the end (a refusal may have taught it); null: none sent. */
+  pageLimit: number | null
+}
+
+export interface WalkOptions {
+  maxPages?: number
+  /** The page size to ask (the profile's learned one); PAGE_LIMIT when not given. */
+  pageLimit?: number
+  /** Told when a refusal of `limit` states the service's bound (to keep it for the profile). */
+  onPageLimitLearned?: (limit: number) => void
 }
 
 /**
  * Pages of op 16 from 1 until one proves the list is done: an empty page, a page that brings
- * nothing new (a service that ignores `page`), `meta.total` reached, or (with no total) a page
- * shorter than the `meta.limit` the service reported. A page shorter than the size *asked*
- * proves nothing without `meta` (a service may cap the size silently), so the walk goes on.
- * The result says when the walk stopped at `maxPages` or `meta.total` disagrees with what
- * arrived: the screen must not show a part as the whole. Where the rows go is `readPage`'s
- * business (the list worker, for the app's refresh); the walk sees summaries only.
+ * nothing new (a service that ignores `page`), the reported total reached, the last of the
+ * reported `totalPages` read, or (with neither) a page shorter than the page size the service
+ * reported. A page shorter than the size *asked* proves nothing unreported (a service may cap
+ * the size silently), so the walk goes on. The result says when the walk stopped at `maxPages`
+ * or the total disagrees with what arrived: the screen must not show a part as the whole.
+ * Where the rows go is `readPage`'s business (the list worker, for the app's refresh); the walk
+ * sees summaries only, so the order the service sends (a real deployment: newest first) does
+ * not matter: certificates are told apart by id, and only a page of nothing new ends a walk
+ * that has no count to reach.
+ *
+ * A page refused for its `limit` (VALIDATION_ERROR naming it) is asked again within the bound
+ * the refusal states, once, and the bound goes to `onPageLimitLearned`; a refusal stating no
+ * bound is asked again without `limit` (the service's own default).
  */
 export async function walkPages(
   filter: CertificateFilter,
   readPage: (query: Record<string, unknown>) => Promise<PageSummary>,
-  { maxPages = MAX_PAGES }: { maxPages?: number } = {},
+  { maxPages = MAX_PAGES, pageLimit = PAGE_LIMIT, onPageLimitLearned }: WalkOptions = {},
 ): Promise<PageWalk> {
   const query = pageQuery(filter)
+  let limit: number | null = pageLimit
+  let limitRefused = false
   let received = 0
   let seen = 0
   let total: number | null = null
+  let totalPages: number | null = null
   let pages = 0
   let end: WalkEnd = 'bound'
   while (pages < maxPages) {
     pages += 1
-    const page = await readPage({ ...query, page: pages })
+    let page: PageSummary
+    try {
+      page = await readPage({ ...query, ...(limit === null ? {} : { limit }), page: pages })
+    } catch (error) {
+      const refusal = limit === null || limitRefused ? null : limitRefusal(error)
+      if (refusal === null || limit === null) throw error
+      limitRefused = true
+      limit = pageSizeOf(refusal, limit)
+      if (limit !== null) onPageLimitLearned?.(limit)
+      pages -= 1
+      continue
+    }
     received += page.added
     seen += page.rows
     total = countOf(page.meta?.total) ?? total
+    totalPages = countOf(page.meta?.totalPages) ?? totalPages
     const ended = endOf({
+      page: pages,
       rows: page.rows,
       broughtNew: pages === 1 || page.added > 0,
       seen,
       total,
+      totalPages,
       reportedLimit: countOf(page.meta?.limit),
     })
     if (ended !== null) {
@@ -82,14 +129,18 @@ export async function walkPages(
       break
     }
   }
-  return { received, completeness: completenessOf(end, received, total, pages) }
+  return {
+    received,
+    completeness: completenessOf(end, received, total, pages),
+    pageLimit: limit,
+  }
 }
 
 /** The walk over pages of parsed answers, every certificate kept here (the CLI; tests). */
 export async function fetchAllPages(
   filter: CertificateFilter,
   listPage: (query: Record<string, unknown>) => Promise<ListAnswer>,
-  options: { maxPages?: number } = {},
+  options: WalkOptions = {},
 ): Promise<AllPages> {
   const byId = new Map<string, CertificateCacheEntry>()
   const walk = await walkPages(
@@ -101,7 +152,7 @@ export async function fetchAllPages(
         const entry = toCacheEntry(item)
         if (entry !== null) byId.set(entry.row.id, entry)
       }
-      return { rows: answer.data.length, added: byId.size - before, meta: answer.meta }
+      return { rows: answer.data.length, added: byId.size - before, meta: pageInfoOf(answer) }
     },
     options,
   )
@@ -110,22 +161,25 @@ export async function fetchAllPages(
 
 /** What a page proves about the end of the list; null: ask for the next page. */
 function endOf(page: {
+  page: number
   rows: number
   broughtNew: boolean
   seen: number
   total: number | null
+  totalPages: number | null
   reportedLimit: number | null
 }): Exclude<WalkEnd, 'bound'> | null {
   if (page.rows === 0) return 'empty'
   if (!page.broughtNew) return 'repeat'
   // A total still ahead outweighs a short page: walk on until it, or an empty page.
   if (page.total !== null) return page.seen >= page.total ? 'total' : null
+  if (page.totalPages !== null && page.page >= page.totalPages) return 'pages'
   if (page.reportedLimit !== null && page.rows < page.reportedLimit) return 'short'
   return null
 }
 
 function pageQuery(filter: CertificateFilter): Record<string, unknown> {
-  const query: Record<string, unknown> = { limit: PAGE_LIMIT }
+  const query: Record<string, unknown> = {}
   if (filter.type) query['type'] = filter.type
   if (filter.status) query['status'] = filter.status
   if (filter.search) query['search'] = filter.search

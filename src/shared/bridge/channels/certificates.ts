@@ -252,6 +252,78 @@ export const EXPORT_FORMAT_INFO: Record<
   },
 }
 
+/**
+ * Where each export format of a certificate comes from, read from the certificate as the list
+ * sent it (op 16's item). A real deployment's op 12 exports its internal PKI's certificates, not
+ * SSL certificates: an SSL certificate of type `internal` names its PKI certificate in
+ * `internalCertId`, and that id is what op 12 takes; `acme` and `upload` certificates have no
+ * export there, but the list carries their public PEM (`certificatePem`, `chainPem`), so the
+ * public formats are written from it on this machine and the formats that hold the private key
+ * cannot be had. Any other certificate (a service whose op 12 takes the SSL id, as our sandbox's
+ * default flavour does) is exported by its own id.
+ */
+export type ExportRoute =
+  | { via: 'service'; id: string }
+  | { via: 'list'; certificatePem: string; chainPem: string | null }
+  | { via: 'none'; reason: string }
+
+export type FormatAvailability =
+  | { available: true; via: 'service'; id: string }
+  | { available: true; via: 'list' }
+  | { available: false; reason: string }
+
+/** The formats that can be written from a listed certificate's public PEM alone. */
+export const PUBLIC_EXPORT_FORMATS: readonly ExportFormat[] = ['pem', 'der', 'chain', 'fullchain']
+
+/** Types whose certificates a real deployment's op 12 does not export. */
+const TYPES_WITHOUT_EXPORT: Record<string, string> = {
+  acme: 'an ACME certificate',
+  upload: 'an uploaded certificate',
+}
+
+export function exportRouteOf(item: Record<string, unknown>): ExportRoute {
+  const linked = item['internalCertId']
+  if (typeof linked === 'string' && linked !== '') return { via: 'service', id: linked }
+  const type = typeof item['type'] === 'string' ? item['type'] : ''
+  const certificatePem = item['certificatePem']
+  const chainPem = typeof item['chainPem'] === 'string' ? item['chainPem'] : null
+  const unlinkedInternal = type === 'internal' && 'internalCertId' in item
+  if (!(type in TYPES_WITHOUT_EXPORT) && !unlinkedInternal) {
+    return typeof item['id'] === 'string'
+      ? { via: 'service', id: item['id'] }
+      : { via: 'none', reason: 'the certificate has no id' }
+  }
+  if (
+    typeof certificatePem === 'string' &&
+    certificatePem.includes('-----BEGIN CERTIFICATE-----')
+  ) {
+    return { via: 'list', certificatePem, chainPem }
+  }
+  return { via: 'none', reason: `the service listed no certificate PEM for it` }
+}
+
+/** Whether `format` can be exported for this certificate, and how; else why not, in words. */
+export function formatAvailability(
+  item: Record<string, unknown>,
+  format: ExportFormat,
+): FormatAvailability {
+  const route = exportRouteOf(item)
+  if (route.via === 'service') return { available: true, via: 'service', id: route.id }
+  if (route.via === 'none') return { available: false, reason: `Not available: ${route.reason}` }
+  const type = typeof item['type'] === 'string' ? item['type'] : ''
+  const what = TYPES_WITHOUT_EXPORT[type] ?? 'an internal certificate not linked to the PKI'
+  if (!PUBLIC_EXPORT_FORMATS.includes(format)) {
+    return {
+      available: false,
+      reason: `The service does not export the private key of ${what}: only its public parts (certificate, chain, full chain, DER) can be saved.`,
+    }
+  }
+  if (format === 'chain' && (route.chainPem === null || route.chainPem.trim() === '')) {
+    return { available: false, reason: 'The service listed no chain for this certificate.' }
+  }
+  return { available: true, via: 'list' }
+}
+
 export const certificateChannels = {
   /**
    * The cached list at once (filters applied to the cache); never calls the service. With

@@ -1,0 +1,34 @@
+import { isServiceError } from '../../api'
+import { boundOf } from '../../sql/row-bound'
+
+/*
+ * Op 16's page size, as a service states it. The spec leaves `limit` open; a real deployment
+ * takes 1..100 and refuses more with a VALIDATION_ERROR whose details name `limit` (a dotted
+ * string path there, an array in our sandbox). The walk learns the bound from that refusal, as
+ * the SQL console learns op 5's row bound (sql/row-bound.ts, whose reading of the bound's
+ * words this shares), and the profile keeps it (cache/certificate-page-limits.ts) so the next
+ * refresh asks the right size at once.
+ */
+
+/**
+ * The message of a VALIDATION_ERROR whose details name `limit` (path "limit", ["limit"],
+ * "query.limit" or ["query", "limit"]); null for any other error.
+ */
+export function limitRefusal(error: unknown): string | null {
+  if (!isServiceError(error) || error.code !== 'VALIDATION_ERROR') return null
+  if (!Array.isArray(error.details)) return null
+  for (const issue of error.details as unknown[]) {
+    if (typeof issue !== 'object' || issue === null) continue
+    const { path: where, message } = issue as { path?: unknown; message?: unknown }
+    const last = Array.isArray(where) ? where[where.length - 1] : where
+    if (typeof last === 'string' && last.split('.').pop() === 'limit') {
+      return typeof message === 'string' ? message : ''
+    }
+  }
+  return null
+}
+
+/** The page size to ask after `refusal` of `asked`: the bound it states, else null (none sent). */
+export function pageSizeOf(refusal: string, asked: number): number | null {
+  return boundOf(refusal, asked)
+}
