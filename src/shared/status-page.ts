@@ -11,9 +11,13 @@ import { parseTimestamp } from './time'
 export type Extra = readonly [key: string, value: unknown]
 type Fields = Record<string, unknown>
 
-/** A page-wide or component state, in our words; `null` when the service's word is unknown. */
+/**
+ * A page-wide or component state, in our words; `null` when the service's word is not one we
+ * know. `unknown` is a word a service sends (a real deployment's service whose source cannot be
+ * read): the service does not know the state, which is not the same as us not knowing the word.
+ */
 export type StatusLevel =
-  'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance'
+  'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance' | 'unknown'
 /** An incident's progress, in our words. */
 export type IncidentStage = 'investigating' | 'identified' | 'monitoring' | 'resolved'
 
@@ -36,6 +40,8 @@ const LEVEL_SYNONYMS: Record<string, StatusLevel> = {
   maintenance: 'maintenance',
   under_maintenance: 'maintenance',
   scheduled_maintenance: 'maintenance',
+  unknown: 'unknown',
+  no_data: 'unknown',
 }
 
 const STAGE_SYNONYMS: Record<string, IncidentStage> = {
@@ -71,14 +77,23 @@ const NAMES = {
   url: ['publicUrl', 'public_url', 'url', 'link'],
   overall: ['overallStatus', 'overall_status', 'overall', 'status', 'state', 'indicator'],
   generatedAt: ['generatedAt', 'generated_at', 'updatedAt', 'updated_at', 'lastUpdated'],
-  components: ['components'],
+  components: ['components', 'services'],
   componentStatus: ['status', 'state', 'indicator'],
+  history: ['healthHistory', 'health_history', 'history', 'uptimeHistory'],
+  slotAt: ['ts', 'at', 'time', 'timestamp', 'date', 'start'],
   group: ['group', 'groupName', 'group_name'],
   description: ['description'],
   incidentTitle: ['title', 'name'],
+  incidentMessage: ['message', 'summary', 'body'],
   incidentStatus: ['status', 'state'],
   impact: ['impact', 'severity'],
-  componentIds: ['componentIds', 'component_ids', 'affectedComponentIds'],
+  componentIds: [
+    'componentIds',
+    'component_ids',
+    'affectedComponentIds',
+    'affectedServiceIds',
+    'affected_service_ids',
+  ],
   startedAt: ['startedAt', 'started_at', 'createdAt', 'created_at', 'begin', 'beganAt', 'start'],
   updatedAt: ['updatedAt', 'updated_at'],
   resolvedAt: ['resolvedAt', 'resolved_at', 'endedAt', 'ended_at', 'end'],
@@ -148,17 +163,30 @@ export interface StatusWord {
   level: StatusLevel | null
 }
 
+/** One time slot of a component's health history (a real deployment's `{ts, status, slow?}`). */
+export interface HealthSlot {
+  /** Epoch ms of the slot's start; null when it has no readable time. */
+  at: number | null
+  status: StatusWord
+  /** The check answered, but slowly. */
+  slow: boolean
+  extras: Extra[]
+}
+
 export interface ComponentReading {
   id: string | null
   name: string | null
   group: string | null
   description: string | null
   status: StatusWord
+  /** Oldest first, as the service sent it; empty when it sent none. */
+  history: HealthSlot[]
   extras: Extra[]
 }
 
 export interface PageReading {
   title: string | null
+  description: string | null
   url: string | null
   overall: StatusWord
   /** Epoch ms. */
@@ -178,6 +206,8 @@ export interface UpdateReading {
 export interface IncidentReading {
   id: string
   title: string | null
+  /** What the incident says, besides its updates (a real deployment's `message`). */
+  message: string | null
   status: { text: string | null; stage: IncidentStage | null }
   impact: string | null
   componentIds: string[]
@@ -199,6 +229,7 @@ function readComponent(value: unknown): ComponentReading {
       group: null,
       description: null,
       status: { text: null, level: null },
+      history: [],
       extras: [['value', value]],
     }
   }
@@ -208,14 +239,33 @@ function readComponent(value: unknown): ComponentReading {
   const group = fields.text(NAMES.group)
   const description = fields.text(NAMES.description)
   const text = fields.text(NAMES.componentStatus)
+  const history = (fields.list(NAMES.history) ?? []).map(readSlot)
   return {
     id,
     name,
     group,
     description,
     status: { text, level: statusLevelOf(text) },
+    history,
     extras: fields.extras(),
   }
+}
+
+function readSlot(value: unknown): HealthSlot {
+  if (!isFields(value)) {
+    return {
+      at: null,
+      status: { text: null, level: null },
+      slow: false,
+      extras: [['value', value]],
+    }
+  }
+  const fields = reader(value)
+  const at = fields.time(NAMES.slotAt)
+  const text = fields.text(NAMES.componentStatus)
+  const slow = value['slow'] === true
+  if (typeof value['slow'] === 'boolean') fields.use('slow')
+  return { at, status: { text, level: statusLevelOf(text) }, slow, extras: fields.extras() }
 }
 
 /** The page (op 21's `data` without its incident lists). */
@@ -225,6 +275,7 @@ export function readStatusPage(page: Fields): PageReading {
   const nested = nestedKey === undefined ? null : reader(page[nestedKey] as Fields, `${nestedKey}.`)
   if (nestedKey !== undefined) top.use(nestedKey)
   const title = top.text(NAMES.title) ?? nested?.text(NAMES.title) ?? null
+  const description = top.text(NAMES.description) ?? nested?.text(NAMES.description) ?? null
   const url = top.text(NAMES.url) ?? nested?.text(NAMES.url) ?? null
   const overallText = top.text(NAMES.overall) ?? nested?.text(NAMES.overall) ?? null
   const generatedAt = top.time(NAMES.generatedAt) ?? nested?.time(NAMES.generatedAt) ?? null
@@ -233,6 +284,7 @@ export function readStatusPage(page: Fields): PageReading {
   )
   return {
     title,
+    description,
     url,
     overall: { text: overallText, level: statusLevelOf(overallText) },
     generatedAt,
@@ -255,6 +307,7 @@ export function readIncident(incident: Fields & { id: string }): IncidentReading
   const fields = reader(incident)
   fields.use('id')
   const title = fields.text(NAMES.incidentTitle)
+  const message = fields.text(NAMES.incidentMessage)
   const statusText = fields.text(NAMES.incidentStatus)
   const stage = incidentStageOf(statusText)
   const impact = fields.text(NAMES.impact)
@@ -266,6 +319,7 @@ export function readIncident(incident: Fields & { id: string }): IncidentReading
   return {
     id: incident.id,
     title,
+    message,
     status: { text: statusText, stage },
     impact,
     componentIds: ids.filter((id): id is string => typeof id === 'string'),

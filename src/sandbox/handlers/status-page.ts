@@ -7,6 +7,7 @@ import type {
   StatusComponentRecord,
   StatusPageRecord,
 } from '../state'
+import { gatewayPreview } from './status-page-gateway'
 
 /** Op 18: an open incident becomes resolved (resolvedAt set); a resolved one is a 409. */
 const resolveIncident: OperationHandler<'resolveIncident'> = ({ core, caller, params }) => {
@@ -51,9 +52,15 @@ function worst(statuses: ComponentStatus[]): ComponentStatus {
 
 const RECENTLY_RESOLVED = 5
 
-/** Op 21: what the public status page would show now, derived from the open incidents. */
+/**
+ * Op 21: what the public status page would show now, derived from the open incidents. The
+ * gateway flavour's shape is a real deployment's (status-page-gateway.ts).
+ */
 const getStatusPagePreview: OperationHandler<'getStatusPagePreview'> = ({ core }) => {
   const { statusPage, statusComponents, incidents } = core.state
+  if (core.flavor === 'gateway') {
+    return json({ data: gatewayPreview(statusPage, statusComponents, incidents, core.now()) })
+  }
   const open = incidents.filter((incident) => incident.status !== 'resolved')
   const components = statusComponents.map((component) => ({
     ...component,

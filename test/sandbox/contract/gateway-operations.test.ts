@@ -113,3 +113,58 @@ describe('gateway flavour: reorders (ops 9 and 11)', () => {
     },
   )
 })
+
+describe('gateway flavour: op 21 in a real deployment shape', () => {
+  it('sends services with groups, an unknown one, and 16 hours of 5-minute health checks', async () => {
+    const response = await callOperation(sandbox, 'getStatusPagePreview')
+    expect(response.status).toBe(200)
+    const data = (response.json as { data: Record<string, unknown> }).data
+    expect(Object.keys(data)).toEqual([
+      'title',
+      'description',
+      'hideExternalBranding',
+      'generatedAt',
+      'overallStatus',
+      'services',
+      'incidents',
+    ])
+    const services = data['services'] as {
+      group: string | null
+      status: string
+      healthHistory: { ts: string; status: string; slow?: boolean }[]
+    }[]
+    expect(services.some((service) => service.status === 'unknown' && service.group === null)).toBe(
+      true,
+    )
+    const storefront = services.find((service) => service.group !== null)!
+    expect(storefront.healthHistory).toHaveLength(192)
+    const times = storefront.healthHistory.map((slot) => Date.parse(slot.ts))
+    expect(times[1]! - times[0]!).toBe(5 * 60 * 1000)
+    const statuses = new Set(
+      services.flatMap((service) => service.healthHistory.map((slot) => slot.status)),
+    )
+    for (const status of statuses) {
+      expect(['operational', 'degraded', 'outage', 'unknown', 'maintenance']).toContain(status)
+    }
+    expect(
+      services.some((service) => service.healthHistory.some((slot) => slot.slow === true)),
+    ).toBe(true)
+    const incidents = data['incidents'] as {
+      status: string
+      severity: string
+      affectedServiceIds: string[]
+      updates: { id: string; status: string; message: string; createdAt: string }[]
+    }[]
+    expect(incidents.length).toBeGreaterThan(0)
+    for (const incident of incidents) {
+      expect(['active', 'resolved']).toContain(incident.status)
+      expect(['info', 'warning', 'critical']).toContain(incident.severity)
+      expect(incident.updates[0]).toEqual({
+        id: expect.any(String),
+        status: expect.any(String),
+        message: expect.any(String),
+        createdAt: expect.any(String),
+      })
+    }
+  })
+})

@@ -17,6 +17,7 @@ import { MoreFields } from '../sessions/ExtraFields'
 import { Outcome } from '../ops-common/Outcome'
 import { WriteConfirm } from '../ops-common/WriteConfirm'
 import '../ops-common/ops.css'
+import { HealthStrip } from './HealthStrip'
 import './status-page.css'
 import { useStatusPageStore } from './store'
 
@@ -37,6 +38,7 @@ const STATE_WORDS: Record<string, string> = {
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',
   maintenance: 'Under maintenance',
+  unknown: 'State unknown',
 }
 const COMPONENT_WORDS: Record<string, string> = {
   operational: 'Operational',
@@ -44,6 +46,7 @@ const COMPONENT_WORDS: Record<string, string> = {
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',
   maintenance: 'Under maintenance',
+  unknown: 'Unknown (no data)',
 }
 const TONE: Record<string, 'success' | 'warning' | 'danger' | 'info' | 'neutral'> = {
   operational: 'success',
@@ -51,6 +54,7 @@ const TONE: Record<string, 'success' | 'warning' | 'danger' | 'info' | 'neutral'
   partial_outage: 'danger',
   major_outage: 'danger',
   maintenance: 'info',
+  unknown: 'neutral',
   investigating: 'danger',
   identified: 'warning',
   monitoring: 'info',
@@ -58,6 +62,8 @@ const TONE: Record<string, 'success' | 'warning' | 'danger' | 'info' | 'neutral'
   minor: 'warning',
   major: 'danger',
   critical: 'danger',
+  info: 'info',
+  warning: 'warning',
 }
 
 /** Our words for a state we know; the service's own word (underscores as spaces) otherwise. */
@@ -106,6 +112,7 @@ function IncidentCard({
               </span>
             ) : null}
           </div>
+          {incident.message ? <p className="incident-message">{incident.message}</p> : null}
           {affected.length > 0 ? (
             <div className="incident-affected">Affects: {affected.join(', ')}</div>
           ) : null}
@@ -145,8 +152,10 @@ function IncidentCard({
 
 function ComponentList({ components }: { components: ComponentReading[] }) {
   const groups = new Map<string, ComponentReading[]>()
+  // Components without a group sit under "Components", or "Ungrouped" beside named groups.
+  const anyGroup = components.some((component) => component.group !== null)
   for (const component of components) {
-    const group = component.group ?? 'Components'
+    const group = component.group ?? (anyGroup ? 'Ungrouped' : 'Components')
     groups.set(group, [...(groups.get(group) ?? []), component])
   }
   return (
@@ -155,22 +164,26 @@ function ComponentList({ components }: { components: ComponentReading[] }) {
         <section key={group} aria-label={group}>
           <h3>{group}</h3>
           <ul>
-            {list.map((component, index) => (
-              <li key={component.id ?? index} className="status-component">
-                <div>
-                  <span className="status-component-name">
-                    {component.name ?? component.id ?? `Component ${index + 1}`}
-                  </span>
-                  {component.description ? (
-                    <span className="muted"> — {component.description}</span>
-                  ) : null}
-                  <MoreFields extras={component.extras} />
-                </div>
-                <Badge tone={TONE[component.status.level ?? ''] ?? 'neutral'}>
-                  {words(component.status, COMPONENT_WORDS)}
-                </Badge>
-              </li>
-            ))}
+            {list.map((component, index) => {
+              const name = component.name ?? component.id ?? `Component ${index + 1}`
+              return (
+                <li key={component.id ?? index} className="status-component">
+                  <div className="status-component-line">
+                    <div>
+                      <span className="status-component-name">{name}</span>
+                      {component.description ? (
+                        <span className="muted"> — {component.description}</span>
+                      ) : null}
+                      <MoreFields extras={component.extras} />
+                    </div>
+                    <Badge tone={TONE[component.status.level ?? ''] ?? 'neutral'}>
+                      {words(component.status, COMPONENT_WORDS)}
+                    </Badge>
+                  </div>
+                  <HealthStrip name={name} slots={component.history} />
+                </li>
+              )
+            })}
           </ul>
         </section>
       ))}
@@ -315,6 +328,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
             <h2>{page.title ?? 'Status page (no title sent)'}</h2>
             {page.url ? <span className="muted">{page.url}</span> : null}
           </div>
+          {page.description ? <p className="status-page-description">{page.description}</p> : null}
           <div
             className={`status-overall status-overall-${TONE[page.overall.level ?? ''] ?? 'neutral'}`}
             role="status"
