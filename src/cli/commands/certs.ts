@@ -3,7 +3,8 @@ import type { Command } from 'commander'
 import { Option } from 'commander'
 import { EXPORT_FORMATS } from '../../shared/api'
 import type { ExportFormat } from '../../shared/api'
-import type { CertificateRow } from '../../shared/bridge'
+import type { CertificateRow, FormatAvailability } from '../../shared/bridge'
+import { formatAvailability } from '../../shared/bridge'
 import { fetchAllPages } from '../../main/features/certificates'
 import type { CertificateCacheEntry } from '../../main/cache/certificates'
 import { CliError, EXIT } from '../exit-codes'
@@ -17,7 +18,10 @@ import type { CommandRunner } from './runner'
  * `infradesk certs list` walks op 16's pages with the app's own walk (fetchAllPages: it knows
  * when a list is whole) over the desk's `service.call`; `--json` prints the service's objects
  * as they came. `certs export` is the app's `certificates.export`: the same atomic writer,
- * passphrase checks and transfer log, written to `--out` instead of a dialog's choice.
+ * passphrase checks and transfer log, written to `--out` instead of a dialog's choice. Which
+ * formats a certificate has, and why not the others (a real deployment exports no ACME or
+ * uploaded certificate's key), is the app's formatAvailability: `certs formats` prints it, and
+ * an export of a format it refuses fails with that reason before anything is asked.
  */
 
 const DAY_MS = 86_400_000
@@ -78,6 +82,33 @@ async function listAll(
   return options.expiring === undefined ? entries : expiringWithin(entries, options.expiring)
 }
 
+/**
+ * The certificate as the list sent it, from the desk's cache; when this profile's cache lacks
+ * it (a first run), the list is read once so that the export knows how to ask for it (a real
+ * deployment's op 12 takes an internal certificate's PKI id, not its SSL id).
+ */
+async function listedItem(
+  session: DeskSession,
+  profileId: string,
+  id: string,
+): Promise<Record<string, unknown> | null> {
+  const cached = await session.call('certificates.details', { profileId, id, readPem: false })
+  if (cached.item !== null) return cached.item
+  await session.call('certificates.refresh', { profileId, filter: { showSystem: true } })
+  return (await session.call('certificates.details', { profileId, id, readPem: false })).item
+}
+
+const FORMAT_COLUMNS: readonly Column<FormatAvailability & { format: ExportFormat }>[] = [
+  { name: 'FORMAT', value: (entry) => entry.format },
+  { name: 'AVAILABILITY', value: (entry) => availabilityWords(entry) },
+]
+
+function availabilityWords(availability: FormatAvailability): string {
+  if (!availability.available) return `unavailable: ${availability.reason}`
+  if (availability.via === 'list') return 'available (written from the PEM the list carries)'
+  return `available (exported by the service as certificate ${availability.id})`
+}
+
 export function certCommands(program: Command, run: CommandRunner): void {
   const certs = program.command('certs').description('SSL certificates')
 
@@ -128,9 +159,12 @@ export function certCommands(program: Command, run: CommandRunner): void {
       ) =>
         run(command, { needsProfile: true }, async (session) => {
           const passphrase = await readPassphrase(options.passphraseFile)
+          const profileId = await session.profileIdToUse()
+          // Read first: the export follows the listed certificate (and refuses with the reason).
+          await listedItem(session, profileId, id)
           session.saveNextTo(options.out)
           const saved = await session.call('certificates.export', {
-            profileId: await session.profileIdToUse(),
+            profileId,
             id,
             format: options.format,
             ...(passphrase === undefined ? {} : { passphrase }),
@@ -139,6 +173,32 @@ export function certCommands(program: Command, run: CommandRunner): void {
           if (options.json === true) writeJson(saved)
           else note(`Saved ${saved.path} (${saved.size} bytes, SHA-256 ${saved.sha256})`)
         }),
+    )
+
+  formatsCommand(certs, run)
+}
+
+/** `certs formats <id>`: each export format of the certificate, available or why not. */
+function formatsCommand(certs: Command, run: CommandRunner): void {
+  certs
+    .command('formats')
+    .description('the export formats of one certificate: available, or why not')
+    .argument('<id>', 'the certificate id')
+    .option('--json', 'an array of {format, available, via?, id?, reason?}')
+    .action((id: string, options: { json?: boolean }, command: Command) =>
+      run(command, { needsProfile: true }, async (session) => {
+        const item = await listedItem(session, await session.profileIdToUse(), id)
+        if (item === null) throw new CliError(`No certificate ${id} in the list`, EXIT.notFound)
+        const formats = EXPORT_FORMATS.map((format) => ({
+          format,
+          ...formatAvailability(item, format),
+        }))
+        if (options.json === true) {
+          writeJson(formats)
+          return
+        }
+        writeRows('table', FORMAT_COLUMNS, formats)
+      }),
     )
 }
 

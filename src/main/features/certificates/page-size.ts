@@ -15,9 +15,10 @@ import { boundOf } from '../../sql/row-bound'
  * "query.limit" or ["query", "limit"]); null for any other error.
  */
 export function limitRefusal(error: unknown): string | null {
-  if (!isServiceError(error) || error.code !== 'VALIDATION_ERROR') return null
-  if (!Array.isArray(error.details)) return null
-  for (const issue of error.details as unknown[]) {
+  const refusal = refusalOf(error)
+  if (refusal === null || refusal.code !== 'VALIDATION_ERROR') return null
+  if (!Array.isArray(refusal.details)) return null
+  for (const issue of refusal.details as unknown[]) {
     if (typeof issue !== 'object' || issue === null) continue
     const { path: where, message } = issue as { path?: unknown; message?: unknown }
     const last = Array.isArray(where) ? where[where.length - 1] : where
@@ -26,6 +27,21 @@ export function limitRefusal(error: unknown): string | null {
     }
   }
   return null
+}
+
+/**
+ * The code and details of a refusal: a ServiceError in main; in the CLI, whose walk calls
+ * through the bridge, the bridge's error a CliError carries (`bridgeError`).
+ */
+function refusalOf(error: unknown): { code: string; details: unknown } | null {
+  if (isServiceError(error)) return { code: error.code, details: error.details }
+  const carried =
+    typeof error === 'object' && error !== null
+      ? (error as { bridgeError?: unknown }).bridgeError
+      : undefined
+  if (typeof carried !== 'object' || carried === null) return null
+  const { code, details } = carried as { code?: unknown; details?: unknown }
+  return typeof code === 'string' ? { code, details } : null
 }
 
 /** The page size to ask after `refusal` of `asked`: the bound it states, else null (none sent). */
