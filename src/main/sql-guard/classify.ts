@@ -1,0 +1,274 @@
+import { READ_ONLY_FUNCTIONS } from '../../shared/sql/read-only-functions'
+import type { PgNode } from './pg-parser'
+import { STABLE_CATALOG_FUNCTIONS } from './stable-functions'
+
+/*
+ * What one statement of PostgreSQL's parse tree does: a read, a write, or transaction control.
+ * "read" is a proof from the tree: the statement kind reads, nothing nested in it writes, and
+ * every function it calls is one PostgreSQL itself promises cannot write. Anything else is a
+ * write, with the reason in words. What a tree cannot show (a user's `public.upper(int)`
+ * shadowing the built-in, attribute notation `t.f`, a view or an operator that calls a writing
+ * function) is held by the read-only transaction every guarded read is sent in.
+ */
+
+export type StatementKind =
+  | { kind: 'read' }
+  | { kind: 'write'; reason: string }
+  /** BEGIN, COMMIT, SET TRANSACTION ...: never inside a guarded read-only run. */
+  | { kind: 'transaction'; reason: string }
+
+export interface ClassifyContext {
+  /** Names of statements PREPAREd earlier in the same text as reads. */
+  preparedReads: ReadonlySet<string>
+}
+
+/** Statement nodes whose presence anywhere in a tree means data is changed. */
+const WRITING_NODES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt'])
+
+/** Volatile built-ins that only read (the catalogue calls them volatile for other reasons). */
+const VOLATILE_READERS = new Set([
+  'currval',
+  'lastval',
+  'random',
+  'random_normal',
+  'clock_timestamp',
+  'timeofday',
+  'statement_timestamp',
+  'transaction_timestamp',
+  'gen_random_uuid',
+  'uuidv4',
+  'uuidv7',
+  'pg_backend_pid',
+  'pg_postmaster_start_time',
+  'inet_client_addr',
+  'inet_client_port',
+  'inet_server_addr',
+  'inet_server_port',
+  'pg_current_xact_id_if_assigned',
+])
+
+/** Settings whose change is itself a change of how later text is read or who runs it. */
+const GUARDED_SETTINGS = new Set([
+  'standard_conforming_strings',
+  'role',
+  'session_authorization',
+  'search_path',
+])
+
+/** Settings that would end a read-only transaction's promise. */
+const READ_ONLY_SETTINGS = new Set(['transaction_read_only', 'default_transaction_read_only'])
+
+export function commandNameOf(node: PgNode): string {
+  const type = Object.keys(node)[0] ?? 'Unknown'
+  return (
+    COMMAND_WORDS[type] ??
+    type
+      .replace(/Stmt$/, '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toUpperCase()
+  )
+}
+
+const COMMAND_WORDS: Record<string, string> = {
+  SelectStmt: 'SELECT',
+  InsertStmt: 'INSERT',
+  UpdateStmt: 'UPDATE',
+  DeleteStmt: 'DELETE',
+  MergeStmt: 'MERGE',
+  ExplainStmt: 'EXPLAIN',
+  VariableSetStmt: 'SET',
+  VariableShowStmt: 'SHOW',
+  TransactionStmt: 'transaction control',
+  DeclareCursorStmt: 'DECLARE',
+  FetchStmt: 'FETCH',
+  ClosePortalStmt: 'CLOSE',
+  PrepareStmt: 'PREPARE',
+  ExecuteStmt: 'EXECUTE',
+  DeallocateStmt: 'DEALLOCATE',
+  CopyStmt: 'COPY',
+  CallStmt: 'CALL',
+  DoStmt: 'DO',
+  DropStmt: 'DROP',
+  TruncateStmt: 'TRUNCATE',
+}
+
+export function classifyNode(node: PgNode, context: ClassifyContext): StatementKind {
+  const [type, body] = Object.entries(node)[0] ?? ['Unknown', {}]
+  const fields = (body ?? {}) as Record<string, unknown>
+  switch (type) {
+    case 'SelectStmt':
+      return classifyQuery(node)
+    case 'VariableShowStmt':
+    case 'FetchStmt':
+    case 'ClosePortalStmt':
+    case 'DeallocateStmt':
+      return { kind: 'read' }
+    case 'DeclareCursorStmt':
+      return classifyQuery(asNode(fields['query']))
+    case 'PrepareStmt':
+      return classifyQuery(asNode(fields['query']))
+    case 'ExecuteStmt': {
+      const name = typeof fields['name'] === 'string' ? fields['name'] : ''
+      return context.preparedReads.has(name)
+        ? { kind: 'read' }
+        : {
+            kind: 'write',
+            reason: `EXECUTE ${name} runs a prepared statement this text does not show`,
+          }
+    }
+    case 'ExplainStmt':
+      return classifyExplain(fields)
+    case 'VariableSetStmt':
+      return classifySet(fields)
+    case 'TransactionStmt':
+      return { kind: 'transaction', reason: `${transactionWord(fields)} controls the transaction` }
+    default:
+      return { kind: 'write', reason: `${commandNameOf(node)} changes data or the schema` }
+  }
+}
+
+/** A query (SELECT, VALUES, TABLE, or what a cursor or PREPARE holds): read unless shown not. */
+function classifyQuery(node: PgNode | null): StatementKind {
+  if (node === null) return { kind: 'write', reason: 'the statement could not be read' }
+  const type = Object.keys(node)[0] ?? ''
+  if (WRITING_NODES.has(type)) {
+    return { kind: 'write', reason: `${COMMAND_WORDS[type] ?? type} changes data` }
+  }
+  if (type !== 'SelectStmt') {
+    return { kind: 'write', reason: `${commandNameOf(node)} changes data or the schema` }
+  }
+  let verdict: StatementKind = { kind: 'read' }
+  walk(node, (key, value) => {
+    if (verdict.kind !== 'read') return false
+    if (WRITING_NODES.has(key)) {
+      verdict = { kind: 'write', reason: `a ${COMMAND_WORDS[key]} inside the query changes data` }
+    } else if (key === 'intoClause') {
+      verdict = { kind: 'write', reason: 'SELECT INTO creates a table' }
+    } else if (key === 'lockingClause') {
+      verdict = { kind: 'write', reason: 'FOR UPDATE/SHARE locks rows for a change' }
+    } else if (key === 'FuncCall') {
+      const problem = functionProblem((value as Record<string, unknown>)['funcname'])
+      if (problem !== null) verdict = { kind: 'write', reason: problem }
+    }
+    return true
+  })
+  return verdict
+}
+
+/** Why calling this function may write, or null when PostgreSQL promises it cannot. */
+function functionProblem(funcname: unknown): string | null {
+  const parts = Array.isArray(funcname)
+    ? funcname.map((part) => {
+        const text = (part as { String?: { sval?: unknown } }).String?.sval
+        return typeof text === 'string' ? text : ''
+      })
+    : []
+  const name = parts[parts.length - 1] ?? ''
+  const schema = parts.length > 1 ? parts[parts.length - 2] : null
+  const shown = parts.join('.')
+  if (schema !== null && schema !== 'pg_catalog') {
+    return `${shown}() is not a built-in function, and may change data`
+  }
+  if (
+    STABLE_CATALOG_FUNCTIONS.has(name) ||
+    VOLATILE_READERS.has(name) ||
+    READ_ONLY_FUNCTIONS.has(name)
+  ) {
+    return null
+  }
+  return `${shown}() is not known to be read-only, and may change data`
+}
+
+/** EXPLAIN plans without running; EXPLAIN ANALYZE runs the statement it explains. */
+function classifyExplain(fields: Record<string, unknown>): StatementKind {
+  const options = Array.isArray(fields['options']) ? fields['options'] : []
+  const analyzes = options.some((option) => {
+    const element = (option as { DefElem?: { defname?: unknown; arg?: unknown } }).DefElem
+    return element?.defname === 'analyze' && !isFalseOption(element.arg)
+  })
+  const query = asNode(fields['query'])
+  if (!analyzes) {
+    // The plan alone runs nothing; a writing function in it would not be called either.
+    return { kind: 'read' }
+  }
+  const inner = query === null ? null : classifyQuery(query)
+  if (inner === null || inner.kind !== 'read') {
+    return {
+      kind: 'write',
+      reason: `EXPLAIN ANALYZE runs the statement: ${inner?.kind === 'write' ? inner.reason : 'it may change data'}`,
+    }
+  }
+  return inner
+}
+
+/**
+ * `(ANALYZE false)`, `(ANALYZE off)`, `(ANALYZE 0)`: what PostgreSQL's boolean option parser
+ * reads as false (prefixes of false/off/no included). Anything else counts as on.
+ */
+function isFalseOption(arg: unknown): boolean {
+  if (typeof arg !== 'object' || arg === null) return false
+  const record = arg as Record<string, Record<string, unknown> | undefined>
+  const text = record['String']?.['sval']
+  if (typeof text === 'string') return /^(f|fa|fal|fals|false|n|no|of|off|0)$/i.test(text.trim())
+  // A zero is left out of libpg_query's JSON: `{ Integer: {} }` is 0.
+  if (record['Integer'] !== undefined) return (record['Integer']['ival'] ?? 0) === 0
+  if (record['Boolean'] !== undefined) return record['Boolean']['boolval'] !== true
+  return false
+}
+
+/** SET/RESET: a session setting cannot change data, except the few that change the rules. */
+function classifySet(fields: Record<string, unknown>): StatementKind {
+  const name = typeof fields['name'] === 'string' ? fields['name'].toLowerCase() : ''
+  const kind = fields['kind']
+  if (kind === 'VAR_SET_MULTI') {
+    // SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...
+    return {
+      kind: 'transaction',
+      reason: `SET ${name.toUpperCase()} changes the transaction's mode`,
+    }
+  }
+  if (READ_ONLY_SETTINGS.has(name)) {
+    return { kind: 'transaction', reason: `SET ${name} changes the transaction's mode` }
+  }
+  if (kind === 'VAR_RESET_ALL') {
+    return { kind: 'write', reason: 'RESET ALL resets how later statements are read and run' }
+  }
+  if (GUARDED_SETTINGS.has(name)) {
+    return { kind: 'write', reason: `SET ${name} changes how later statements are read or run` }
+  }
+  return { kind: 'read' }
+}
+
+function transactionWord(fields: Record<string, unknown>): string {
+  const kind = typeof fields['kind'] === 'string' ? fields['kind'] : ''
+  const word = kind.replace(/^TRANS_STMT_/, '').replace(/_/g, ' ')
+  return word === '' ? 'The statement' : word
+}
+
+function asNode(value: unknown): PgNode | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as PgNode)
+    : null
+}
+
+/**
+ * Visits every keyed value in a tree, depth first; `visit` returns false to stop. Parse trees
+ * of a statement are small (a few thousand nodes at most), so recursion depth is no concern.
+ */
+export function walk(
+  value: unknown,
+  visit: (key: string, value: unknown) => boolean,
+  depth = 0,
+): boolean {
+  if (depth > 10_000) return false
+  if (Array.isArray(value)) {
+    for (const item of value) if (!walk(item, visit, depth + 1)) return false
+    return true
+  }
+  if (typeof value !== 'object' || value === null) return true
+  for (const [key, child] of Object.entries(value)) {
+    if (!visit(key, child)) return false
+    if (!walk(child, visit, depth + 1)) return false
+  }
+  return true
+}

@@ -1,0 +1,105 @@
+import { classifyNode, commandNameOf } from './classify'
+import type { StatementKind } from './classify'
+import { isPgParserLoaded, loadPgParser, parseSql, scanSql } from './pg-parser'
+
+/*
+ * The SQL guard on PostgreSQL's own parser: where each statement of a text begins and ends,
+ * and whether it reads, writes or controls the transaction. Protected profiles and read-only
+ * tabs ask it before anything is sent; Run all, the CLI and the parameter filler split by it.
+ * Text the parser refuses is never called read.
+ */
+
+export type { StatementKind } from './classify'
+export { loadPgParser } from './pg-parser'
+
+export interface GuardedStatement {
+  text: string
+  start: number
+  end: number
+  /** The command in words (SELECT, DELETE, SET, transaction control ...). */
+  command: string
+  verdict: StatementKind
+}
+
+export type GuardAnalysis =
+  | { ok: true; statements: GuardedStatement[] }
+  | { ok: false; message: string; position: number | null }
+
+export interface GuardOptions {
+  /**
+   * Whether the database is known to run with `standard_conforming_strings = on` (learned once
+   * per database). Unknown or off, a plain `'…'` literal holding a backslash is ambiguous: with
+   * the setting off, `'\''` is one string and the statement boundaries are not the parser's.
+   */
+  standardConformingStrings?: boolean
+}
+
+/** Parses and classifies `sql`; loads the parser first when needed. */
+export async function analyzeSql(sql: string, options: GuardOptions = {}): Promise<GuardAnalysis> {
+  await loadPgParser()
+  return analyzeSqlLoaded(sql, options)
+}
+
+/** `analyzeSql` once the parser has loaded (`loadPgParser()`), without awaiting. */
+export function analyzeSqlLoaded(sql: string, options: GuardOptions = {}): GuardAnalysis {
+  if (!isPgParserLoaded()) throw new Error('The PostgreSQL parser is not loaded')
+  const parsed = parseSql(sql)
+  if (!parsed.ok) return parsed
+  const ambiguous = options.standardConformingStrings === true ? null : backslashLiteral(sql)
+  const preparedReads = new Set<string>()
+  const statements = parsed.statements.map((statement): GuardedStatement => {
+    let verdict = classifyNode(statement.node, { preparedReads })
+    if (verdict.kind === 'read' && ambiguous !== null && overlaps(statement, ambiguous)) {
+      verdict = {
+        kind: 'write',
+        reason:
+          `the literal ${ambiguous.text.slice(0, 40)} holds a backslash, which reads differently ` +
+          "when standard_conforming_strings is off; write it as E'…' or with $$…$$",
+      }
+    }
+    const prepare = (statement.node as { PrepareStmt?: { name?: unknown } }).PrepareStmt
+    if (prepare !== undefined && verdict.kind === 'read' && typeof prepare.name === 'string') {
+      preparedReads.add(prepare.name)
+    }
+    return {
+      text: statement.text,
+      start: statement.start,
+      end: statement.end,
+      command: commandNameOf(statement.node),
+      verdict,
+    }
+  })
+  return { ok: true, statements }
+}
+
+/**
+ * The text's verdict: a write when any statement writes (the first reason given), transaction
+ * control when any statement is one, else a read. A text the parser refuses is a write: it is
+ * not known what PostgreSQL would make of it.
+ */
+export function verdictOf(analysis: GuardAnalysis): StatementKind {
+  if (!analysis.ok) {
+    return {
+      kind: 'write',
+      reason: `PostgreSQL's parser refuses the text (${analysis.message}), so it cannot be shown to only read`,
+    }
+  }
+  const write = analysis.statements.find((statement) => statement.verdict.kind === 'write')
+  if (write) return write.verdict
+  const control = analysis.statements.find((statement) => statement.verdict.kind === 'transaction')
+  if (control) return control.verdict
+  return { kind: 'read' }
+}
+
+/** The first plain `'…'` literal holding a backslash, by its place in the text. */
+function backslashLiteral(sql: string): { start: number; end: number; text: string } | null {
+  if (!sql.includes('\\')) return null
+  const literal = scanSql(sql).find(
+    (token) => token.kind === 'SCONST' && token.text.startsWith("'") && token.text.includes('\\'),
+  )
+  return literal ?? null
+}
+
+function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
+  return a.start < b.end && b.start < a.end
+}
