@@ -47,13 +47,12 @@ const VOLATILE_READERS = new Set([
   'pg_current_xact_id_if_assigned',
 ])
 
-/** Settings whose change is itself a change of how later text is read or who runs it. */
-const GUARDED_SETTINGS = new Set([
-  'standard_conforming_strings',
-  'role',
-  'session_authorization',
-  'search_path',
-])
+/**
+ * Settings whose change alters how the rest of the text is read: the parser reads literals as
+ * if standard_conforming_strings were on. Other settings (role, search_path ...) cannot write,
+ * and a guarded read runs inside `BEGIN READ ONLY … ROLLBACK`, which undoes a SET with it.
+ */
+const GUARDED_SETTINGS = new Set(['standard_conforming_strings'])
 
 /** Settings that would end a read-only transaction's promise. */
 const READ_ONLY_SETTINGS = new Set(['transaction_read_only', 'default_transaction_read_only'])

@@ -103,3 +103,37 @@ function backslashLiteral(sql: string): { start: number; end: number; text: stri
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
   return a.start < b.end && b.start < a.end
 }
+
+export interface StatementSpan {
+  text: string
+  start: number
+  end: number
+}
+
+/**
+ * Where the statements of `sql` begin and end: PostgreSQL's parse when the text parses (BEGIN
+ * ATOMIC bodies whole), else the top-level `;` of PostgreSQL's scanner, so a text with a
+ * mistake in one statement still splits (each piece is then judged alone, and the one the
+ * parser refuses is never a read). Needs the parser loaded.
+ */
+export function splitSqlLoaded(sql: string): StatementSpan[] {
+  const parsed = parseSql(sql)
+  if (parsed.ok) {
+    return parsed.statements.map(({ text, start, end }) => ({ text, start, end }))
+  }
+  const spans: StatementSpan[] = []
+  let from = 0
+  const push = (to: number) => {
+    const raw = sql.slice(from, to)
+    const start = from + (raw.length - raw.trimStart().length)
+    const text = raw.trim()
+    if (text !== '') spans.push({ text, start, end: start + text.length })
+  }
+  for (const token of scanSql(sql)) {
+    if (token.text !== ';') continue
+    push(token.start)
+    from = token.end
+  }
+  push(sql.length)
+  return spans
+}
