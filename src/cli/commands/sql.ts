@@ -105,7 +105,10 @@ async function runStatement(
   })
   try {
     for (const line of meta.notes) note(line)
-    if (meta.truncated) note(`Only the first ${meta.rows} rows (--max-rows ${options.maxRows})`)
+    // A cut at the service's size limit is said by its note (above): --max-rows is not why.
+    if (meta.truncated && meta.truncatedBy !== 'size') {
+      note(`Only the first ${meta.rows} rows (--max-rows ${options.maxRows})`)
+    }
     if (meta.fields.length === 0) {
       // A statement without rows (UPDATE, CREATE ...): its command tag and count.
       const summary = { command: meta.command, rowCount: meta.rowCount }

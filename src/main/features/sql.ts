@@ -16,7 +16,13 @@ import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
 import { readFirstPageOfBytes } from '../sql/first-page'
 import { boundOf, maxRowsRefusal } from '../sql/row-bound'
-import { parseSqlAnswer, type ParsedResult } from '../sql/parse-result'
+import {
+  answerShapeOf,
+  statementLimitRefusal,
+  statementsSent,
+  wrapReadOnly,
+} from '../sql/read-only-wrap'
+import { parseSqlAnswer, type ParsedResult, type ParseOptions } from '../sql/parse-result'
 import { ResultStore } from '../sql/result-store'
 import { createSqlResults } from '../workers/sql-worker-client'
 import type { DisplayRows, SqlResults } from '../workers/sql-worker-client'
@@ -80,11 +86,15 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
    */
   function guard(profile: StoredProfile, sql: string, input: Guarded): void {
     if (input.readOnly) {
-      const control = splitStatements(sql).find((statement) =>
-        TRANSACTION_CONTROL.has(commandOf(statement.text) ?? ''),
+      const control = splitStatements(sql).find(
+        (statement) =>
+          TRANSACTION_CONTROL.has(commandOf(statement.text) ?? '') ||
+          CHANGES_TRANSACTION.test(statement.text),
       )
       if (control !== undefined) {
-        const reason = `${commandOf(control.text)?.toUpperCase()} would end the read-only transaction this tab runs in`
+        const reason = CHANGES_TRANSACTION.test(control.text)
+          ? `${CHANGES_TRANSACTION.exec(control.text)?.[0].toUpperCase().replace(/\s+/g, ' ')} would change the read-only transaction this tab runs in`
+          : `${commandOf(control.text)?.toUpperCase()} would end the read-only transaction this tab runs in`
         throw new ServiceError(
           SQL_ERROR_CODES.READ_ONLY_TAB,
           `This tab is read-only and the statement was not sent: ${reason}`,
@@ -125,16 +135,117 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   const singleStatementServices = new Set<string>()
 
   /**
-   * What goes on the wire for a statement. A read-only tab's text runs behind `SET TRANSACTION
-   * READ ONLY` in the same call, so PostgreSQL itself refuses a write the classifier missed
-   * (docs/ARCHITECTURE-NOTES.md, "The SQL console": guards, twice). Positions in errors count
-   * from `prefix`.
+   * What each profile's service was seen to do with a text: run it as one (`splits` false: one
+   * result per call) or each statement on its own (`splits` true: `results[]`, a real
+   * deployment), and how many statements it takes per call. Null until an answer shows it.
+   */
+  const services = new Map<string, { splits: boolean | null; statementLimit: number | null }>()
+  function serviceOf(profileId: string) {
+    let known = services.get(profileId)
+    if (known === undefined) {
+      known = { splits: null, statementLimit: null }
+      services.set(profileId, known)
+    }
+    return known
+  }
+
+  /**
+   * What goes on the wire for a statement, so that PostgreSQL itself refuses a write the
+   * classifier missed (docs/ARCHITECTURE-NOTES.md, "The SQL console": guards, twice):
+   * - a service that runs the text as one: `SET TRANSACTION READ ONLY;` before it, in the same
+   *   implicit transaction;
+   * - a service that runs each statement on its own, or one not seen yet: the text inside
+   *   `BEGIN TRANSACTION READ ONLY; …; ROLLBACK;` (sql/read-only-wrap.ts), which holds however
+   *   the service groups the statements as long as it runs them in order on one connection.
+   * Positions in errors count from `prefix`.
    */
   function wireTextOf(profileId: string, input: { sql: string; readOnly: boolean }) {
     if (!input.readOnly || singleStatementServices.has(profileId)) {
-      return { sql: input.sql, prefix: '' }
+      return { sql: input.sql, prefix: '', wrapped: false }
     }
-    return { sql: READ_ONLY_PREFIX + input.sql, prefix: READ_ONLY_PREFIX }
+    const service = serviceOf(profileId)
+    if (service.splits === false) {
+      return { sql: READ_ONLY_PREFIX + input.sql, prefix: READ_ONLY_PREFIX, wrapped: false }
+    }
+    const wrap = wrapReadOnly(input.sql)
+    if ('refused' in wrap) {
+      throw new ServiceError(
+        SQL_ERROR_CODES.READ_ONLY_TAB,
+        `This tab is read-only and the statement was not sent: ${wrap.refused}`,
+        { details: { reason: wrap.refused } },
+      )
+    }
+    refuseOverLimit(profileId, statementsSent(input.sql, true), true)
+    return { ...wrap, wrapped: true }
+  }
+
+  /**
+   * Refuses, before sending, a text with more statements than the service runs per call (its
+   * `resultLimit`, or the limit its refusal stated). A read-only tab's two count.
+   */
+  function refuseOverLimit(profileId: string, count: number, wrapped: boolean): void {
+    const limit = serviceOf(profileId).statementLimit
+    if (limit === null || count <= limit) return
+    const own = wrapped
+      ? ` (${count - 2} of the text's and the BEGIN and ROLLBACK that keep a read-only tab read-only)`
+      : ''
+    throw new ServiceError(
+      'STATEMENT_LIMIT',
+      `Not sent: the service runs at most ${limit} statements per request, and this is ${count}${own}. Run fewer statements at a time.`,
+      { details: { limit, statements: count } },
+    )
+  }
+
+  /** What an answer shows of its service: one result per statement or one for the text. */
+  function learnFromAnswer(profileId: string, body: Buffer): 'results' | 'single' {
+    const shape = answerShapeOf(body)
+    const service = serviceOf(profileId)
+    service.splits = shape === 'results'
+    if (shape === 'results') {
+      const limit = /"resultLimit"\s*:\s*(\d+)/.exec(
+        body.toString('utf8', Math.max(0, body.byteLength - 256)),
+      )
+      if (limit) service.statementLimit = Number(limit[1])
+    }
+    return shape
+  }
+
+  /** Learns the limit a refusal states, and says it in words the user can act on. */
+  function explainStatementLimit(profileId: string, error: unknown, sent: number): unknown {
+    const refusal = statementLimitRefusal(error)
+    if (refusal === null || !isServiceError(error)) return error
+    const service = serviceOf(profileId)
+    service.splits = true
+    if (refusal.limit !== null) service.statementLimit = refusal.limit
+    const limit = refusal.limit === null ? 'fewer' : `at most ${refusal.limit}`
+    return new ServiceError(
+      error.code,
+      `The service runs ${limit} statements per request and refused these ${sent}; nothing ran. Run fewer statements at a time. (${error.message})`,
+      { ...(error.status === undefined ? {} : { status: error.status }), details: error.details },
+    )
+  }
+
+  /**
+   * A real deployment neither rolls back nor drops its connection when a statement fails: the
+   * read-only transaction stays open (aborted) on it, and the next requests that get that
+   * connection fail until it has been idle for a while. Said with the error, so the next
+   * "current transaction is aborted" is understood.
+   */
+  function explainFailedTransaction(profileId: string, error: unknown, wrapped: boolean): unknown {
+    if (!isServiceError(error) || serviceOf(profileId).splits !== true) return error
+    const aborted = /current transaction is aborted/i.test(error.message)
+    if (!aborted && !wrapped) return error
+    if (error.code === SQL_ERROR_CODES.READ_ONLY_TAB || statementLimitRefusal(error) !== null) {
+      return error
+    }
+    const why = aborted
+      ? "The service's connection to this database is still inside a transaction that failed earlier: it neither rolls back nor drops the connection after a failed statement."
+      : 'The service does not end the read-only transaction after a failed statement: it stays open, aborted, on its connection to this database.'
+    return new ServiceError(
+      error.code,
+      `${error.message}\n${why} Statements on this database may fail with "current transaction is aborted" until the service closes that connection (after 30 s without statements on a real deployment).`,
+      { ...(error.status === undefined ? {} : { status: error.status }), details: error.details },
+    )
   }
 
   type Outcome = { parsed: Pick<ParsedResult, 'command' | 'rowCount'> } | { error: unknown }
@@ -206,6 +317,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     started: number
     finish: (outcome: Outcome) => number
     rows: RowRequest
+    /** Sent inside the read-only wrap: the answer's first and last results are the wrap's. */
+    wrapped: boolean
   }> {
     const controller = new AbortController()
     runs.get(input.runId)?.abort()
@@ -266,19 +379,43 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           ),
         ),
       )
-    const wire = wireTextOf(profile.id, input)
     try {
+      const wire = wireTextOf(profile.id, input)
       let body: Buffer
+      let wrapped = wire.wrapped
       try {
         body = await send(wire.sql)
       } catch (caught) {
+        if (wire.wrapped && serviceOf(profile.id).splits === null) {
+          // Not known yet how this service runs a text: one that runs it as one script (and
+          // keeps its session) would keep the failed BEGIN's transaction open; end it.
+          await send(READ_ONLY_CLEANUP).catch(() => undefined)
+        }
         if (wire.prefix === '' || !refusesSeveralStatements(caught)) {
-          throw shiftPosition(caught, wire.prefix.length)
+          const sent = statementsSent(wire.sql, false)
+          throw explainFailedTransaction(
+            profile.id,
+            explainStatementLimit(profile.id, shiftPosition(caught, wire.prefix.length), sent),
+            wire.wrapped,
+          )
         }
         // This service takes one statement per call: PostgreSQL cannot keep the tab read-only
         // for it, and the classifier alone guards it from now on (it did for this text).
         singleStatementServices.add(profile.id)
+        wrapped = false
         body = await send(input.sql)
+      }
+      if (learnFromAnswer(profile.id, body) === 'single' && wrapped) {
+        // The service ran the wrapped text as one script and answered its last result (the
+        // ROLLBACK's): the run changed nothing. Sent again the way such a service keeps
+        // read-only, which is now known for this profile.
+        const again = wireTextOf(profile.id, input)
+        wrapped = again.wrapped
+        try {
+          body = await send(again.sql)
+        } catch (caught) {
+          throw shiftPosition(caught, again.prefix.length)
+        }
       }
       return {
         body,
@@ -286,6 +423,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
         started,
         finish,
         rows,
+        wrapped,
       }
     } catch (caught) {
       const error = explainCancel(caught)
@@ -302,9 +440,9 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     input: Guarded & { sql: string; maxRows: number },
     options: { history: boolean },
   ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
-    const { body, receivedAt, finish } = await request(profile, input, options)
+    const { body, receivedAt, finish, wrapped } = await request(profile, input, options)
     const parsing = performance.now()
-    const parsed = parseOrRecordFailure(body.toString('utf8'), finish)
+    const parsed = parseOrRecordFailure(body.toString('utf8'), finish, { wrapped })
     const parseMs = round(performance.now() - parsing)
     return { parsed, elapsedMs: finish({ parsed }), parseMs, receivedAt }
   }
@@ -315,9 +453,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     owner: { tabId: string; databaseId: string },
     body: Buffer,
     finish: (outcome: { error: unknown }) => unknown,
+    parse: ParseOptions,
   ): ReturnType<SqlResults['keep']> {
     try {
-      return await results().keep(id, owner, body, FIRST_ROWS)
+      return await results().keep(id, owner, body, FIRST_ROWS, parse)
     } catch (error) {
       finish({ error })
       throw error
@@ -334,14 +473,15 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number; tabId: string },
   ): Promise<SqlResultMeta> {
-    const { body, receivedAt, started, finish, rows } = await request(profile, input, {
+    const { body, receivedAt, started, finish, rows, wrapped } = await request(profile, input, {
       history: true,
     })
     const parsing = performance.now()
     const id = randomUUID()
-    const early = readFirstPageOfBytes(body, FIRST_ROWS)
+    // A `results[]` answer is at most 768 KiB on a real deployment: parsed whole.
+    const early = serviceOf(profile.id).splits ? null : readFirstPageOfBytes(body, FIRST_ROWS)
     if (early === null || early.complete) {
-      const kept = await keepInWorker(id, input, body, finish)
+      const kept = await keepInWorker(id, input, body, finish, { wrapped })
       const parseMs = round(performance.now() - parsing)
       const elapsedMs = finish({ parsed: kept.summary })
       const timing = { elapsedMs, parseMs, receivedAt }
@@ -351,9 +491,11 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     const head = early.result
     // Until the whole answer is read: the service's count, within the rows asked.
     const limit = rows.maxRows ?? Number.POSITIVE_INFINITY
+    const truncated = head.truncated || (head.rowCount ?? 0) > limit
     const estimate = {
       ...head,
-      truncated: head.truncated || (head.rowCount ?? 0) > limit,
+      truncated,
+      truncatedBy: truncated ? (head.truncatedBy ?? 'rows') : null,
     }
     const estimatedRows = Math.max(
       head.rows.length,
@@ -399,6 +541,72 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     return metaOf(id, estimate, estimatedRows, rows, timing, firstRows, false)
   }
 
+  /**
+   * A transaction block in one request, so that a service that runs each statement on whichever
+   * pooled connection is free runs the whole block on one. Each statement's result is kept
+   * apart (the worker reads result `i` of the answer); a service that answers one result for
+   * the text gives the last statement's, and the others are null.
+   */
+  async function runBlockInOneRequest(
+    profile: StoredProfile,
+    input: Guarded & { sql: string; statements: string[]; maxRows: number; tabId: string },
+  ): Promise<(SqlResultMeta | null)[]> {
+    const count = input.statements.length
+    refuseOverLimit(profile.id, count, false)
+    let answer: Awaited<ReturnType<typeof request>>
+    try {
+      answer = await request(profile, input, { history: true })
+    } catch (error) {
+      throw explainBlockFailure(error, count)
+    }
+    const { body, receivedAt, started, finish, rows } = answer
+    const parsing = performance.now()
+    const split = serviceOf(profile.id).splits === true
+    const metas: (SqlResultMeta | null)[] = []
+    const kept: string[] = []
+    try {
+      for (let index = 0; index < count; index += 1) {
+        if (!split && index < count - 1) {
+          metas.push(null)
+          continue
+        }
+        const id = randomUUID()
+        // The worker takes the bytes it is given: each result gets a copy of the answer.
+        const copy = Buffer.from(body)
+        const result = await keepInWorker(id, input, copy, finish, split ? { pick: index } : {})
+        kept.push(id)
+        const timing = {
+          elapsedMs: round(performance.now() - started),
+          parseMs: round(performance.now() - parsing),
+          receivedAt,
+        }
+        const meta = metaOf(
+          id,
+          result.summary,
+          result.summary.rows,
+          rows,
+          timing,
+          result.firstRows,
+          true,
+        )
+        if (!split) {
+          meta.notes.push(
+            `The service answered one result for the block's ${count} statements: this is the last one's; the others ran without a result shown.`,
+          )
+        }
+        metas.push(meta)
+      }
+    } catch (error) {
+      void results()
+        .release(kept)
+        .catch(() => undefined)
+      throw error
+    }
+    const last = metas[metas.length - 1]
+    if (last) finish({ parsed: last })
+    return metas
+  }
+
   function metaOf(
     resultId: string,
     summary: Omit<ParsedResult, 'rows'>,
@@ -415,6 +623,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       rows: keptRows,
       fields: summary.fields,
       truncated: summary.truncated,
+      truncatedBy: summary.truncatedBy,
       maxRows: rows.maxRows,
       rowLimit: rows.rowLimit,
       notes: [...rows.notes, ...summary.notes],
@@ -440,6 +649,14 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       const profile = requireProfile(context, input.profileId)
       guard(profile, input.sql, input)
       return runWithFirstPage(profile, input)
+    },
+
+    async 'sql.runBlock'(input) {
+      const profile = requireProfile(context, input.profileId)
+      const sql = input.statements.join(';\n')
+      guard(profile, sql, input)
+      if (serviceOf(profile.id).splits === false) return { separately: true as const }
+      return { results: await runBlockInOneRequest(profile, { ...input, sql }) }
     },
 
     async 'sql.explain'(input) {
@@ -614,9 +831,10 @@ function displayRowsOf(parsed: ParsedResult, count: number): DisplayRows {
 function parseOrRecordFailure(
   text: string,
   finish: (outcome: { error: unknown }) => unknown,
+  options: ParseOptions,
 ): ParsedResult {
   try {
-    return parseSqlAnswer(text)
+    return parseSqlAnswer(text, options)
   } catch (error) {
     finish({ error })
     throw error
@@ -649,8 +867,30 @@ function planOf(parsed: ParsedResult): unknown {
   }
 }
 
+/** A block's failure: the service names no statement, and nothing of the block was committed. */
+function explainBlockFailure(error: unknown, count: number): unknown {
+  if (!isServiceError(error) || error.code === APP_ERROR_CODES.CANCELLED) return error
+  if (error.code === SQL_ERROR_CODES.READ_ONLY_TAB || statementLimitRefusal(error) !== null) {
+    return error
+  }
+  return new ServiceError(
+    error.code,
+    `${error.message}\nThis transaction block's ${count} statements were sent together; the service does not say which one failed, and the block was not committed.`,
+    { ...(error.status === undefined ? {} : { status: error.status }), details: error.details },
+  )
+}
+
 /** Sent before a read-only tab's text, in the same call (one implicit transaction). */
 export const READ_ONLY_PREFIX = 'SET TRANSACTION READ ONLY;\n'
+
+/** Ends the read-only transaction a failed wrapped text may have left open (read-only-wrap.ts). */
+const READ_ONLY_CLEANUP = 'ROLLBACK'
+
+/**
+ * Statements that change the read-only transaction without ending it; a read-only tab refuses
+ * them as it refuses COMMIT.
+ */
+const CHANGES_TRANSACTION = /^set\s+(?:transaction|session\s+characteristics)\b/i
 
 /**
  * A service that runs op 5 as one prepared statement refuses two in one call (PostgreSQL:

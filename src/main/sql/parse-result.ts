@@ -3,7 +3,7 @@ import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { SqlField } from '../../shared/bridge/channels/sql'
 import { builtInTypeName } from '../../shared/sql/pg-types'
 import { ServiceError } from '../api'
-import { ExactNumber } from './values'
+import { CutValue, ExactNumber, serviceValue } from './values'
 
 /*
  * Op 5's answer, parsed once. The spec leaves the shape of the result open, so every
@@ -13,7 +13,13 @@ import { ExactNumber } from './values'
  * - node-postgres's `fields: [{ name, dataTypeID }]` (type OIDs, named from one shared table);
  * - `data` itself an array of rows;
  * - the service's time under another name (`tookMs`, `elapsedMs`, `executionTimeMs`...);
- * - no command tag.
+ * - no command tag;
+ * - a real deployment's `{results: [{command, rowCount, durationMs, fields: [names], rows:
+ *   [objects], truncated, maxRows}], truncated, resultLimit}`: one result per statement, each
+ *   run on its own. One result is read per parse (`pick`); a read-only run's own BEGIN and
+ *   ROLLBACK (`wrapped`) are not the user's results. Its values: bytea as a Buffer's JSON
+ *   (shown as \x hex, as psql does), a value it cut as `{preview, truncated: true}`, and a
+ *   member it left out of a cut row (shown as cut, never as NULL).
  * Rows that mix arrays and objects are read when a field list names the arrays' columns and
  * refused, saying so, when none does. The envelope, the meta and the field list are
  * validated with zod; the rows are not walked by a schema (100,000 rows × 20 cells would cost
@@ -26,6 +32,11 @@ export interface ParsedResult {
   fields: SqlField[]
   rows: unknown[][]
   truncated: boolean
+  /**
+   * What cut the result: the row limit asked (maxRows), or the service's size limit (a real
+   * deployment's 512 KiB of rows per result; its note says it in words). Null when not cut.
+   */
+  truncatedBy: 'rows' | 'size' | null
   durationMs: number | null
   /** Where the column names came from: the service's field list, or the rows themselves. */
   columnsFrom: 'fields' | 'rows'
@@ -33,6 +44,23 @@ export interface ParsedResult {
   rowShape: 'arrays' | 'objects' | 'mixed' | 'none'
   /** What the app read in a way the user should know of (shown with the result). */
   notes: string[]
+  /** How the service answered: one result, or one per statement (`results[]`). */
+  answer: AnswerInfo
+}
+
+export interface AnswerInfo {
+  shape: 'single' | 'results'
+  /** The user's results in the answer (a read-only run's BEGIN and ROLLBACK not counted). */
+  results: number
+  /** The most statements the service runs per request, when it says (`resultLimit`). */
+  resultLimit: number | null
+}
+
+export interface ParseOptions {
+  /** The text was sent as `BEGIN TRANSACTION READ ONLY; …; ROLLBACK`: those two are not shown. */
+  wrapped?: boolean
+  /** Which of the user's results to read (0-based); the last when not given. */
+  pick?: number
 }
 
 const fieldSchema = z.union([
@@ -77,12 +105,12 @@ const TIMING_KEYS = [
   'time',
 ] as const
 
-export function parseSqlAnswer(text: string): ParsedResult {
-  const fast = shapeAnswer(parseJson(text))
+export function parseSqlAnswer(text: string, options: ParseOptions = {}): ParsedResult {
+  const fast = shapeAnswer(parseJson(text), options)
   // JSON.parse without a reviver is several times faster; the source text of numbers is only
   // needed when a value shows that a double may have changed it. Then the answer is parsed
   // once more, keeping those numbers' text.
-  return needsExactNumbers(fast) ? shapeAnswer(parseJson(text, keepExactNumbers)) : fast
+  return needsExactNumbers(fast) ? shapeAnswer(parseJson(text, keepExactNumbers), options) : fast
 }
 
 function parseJson(text: string, reviver?: typeof keepExactNumbers): unknown {
@@ -93,35 +121,155 @@ function parseJson(text: string, reviver?: typeof keepExactNumbers): unknown {
   }
 }
 
-function shapeAnswer(body: unknown): ParsedResult {
+function shapeAnswer(body: unknown, options: ParseOptions): ParsedResult {
   const parsed = envelopeSchema.safeParse(body)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw badAnswer(`${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'unexpected shape'}`)
   }
+  if (!Array.isArray(parsed.data.data) && Array.isArray(parsed.data.data['results'])) {
+    return shapeResults(parsed.data.data, options)
+  }
   const data = Array.isArray(parsed.data.data) ? { rows: parsed.data.data } : parsed.data.data
+  return {
+    ...shapeResult(data, false),
+    answer: { shape: 'single', results: 1, resultLimit: null },
+  }
+}
+
+const resultsSchema = z.looseObject({
+  results: z.array(dataSchema),
+  truncated: z.boolean().nullable().optional(),
+  resultLimit: z.number().int().positive().nullable().optional(),
+})
+
+/** One of the user's results of a `results[]` answer, with what the service cut said in words. */
+function shapeResults(data: Record<string, unknown>, options: ParseOptions): ParsedResult {
+  const parsed = resultsSchema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw badAnswer(`data.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'unexpected shape'}`)
+  }
+  const answerCut = parsed.data.truncated === true
+  let results = parsed.data.results
+  const notes: string[] = []
+  if (options.wrapped) {
+    if (results[0]?.command?.toUpperCase() === 'BEGIN') results = results.slice(1)
+    else notes.push("The service's answer does not start with the read-only transaction's BEGIN.")
+    const last = results[results.length - 1]
+    if (last?.command?.toUpperCase() === 'ROLLBACK') results = results.slice(0, -1)
+    else if (!answerCut) {
+      notes.push("The service's answer does not end with the read-only transaction's ROLLBACK.")
+    }
+  }
+  const answer: AnswerInfo = {
+    shape: 'results',
+    results: results.length,
+    resultLimit: parsed.data.resultLimit ?? null,
+  }
+  const index = options.pick ?? results.length - 1
+  const chosen = results[index]
+  if (chosen === undefined) {
+    if (!answerCut) throw badAnswer(`data.results holds no result ${index + 1}`)
+    // The service stopped its answer before this statement's result (768 KiB on a real one).
+    return {
+      ...shapeResult({}, false),
+      command: '',
+      notes: [
+        "The service cut its answer at its size limit before this statement's result: the statement ran, but its result was not sent.",
+      ],
+      answer,
+    }
+  }
+  if (options.pick === undefined && results.length > 1) {
+    const others = results
+      .slice(0, -1)
+      .map((result) => `${result.command || 'statement'}${countOf(result.rowCount)}`)
+    notes.push(
+      `The service answered ${results.length} results for this text; this is the last. The others: ${others.join('; ')}.`,
+    )
+  }
+  const shaped = shapeResult(chosen, true)
+  shaped.notes.push(...notes)
+  if (answerCut && index === results.length - 1) {
+    shaped.notes.push(
+      'The service cut its answer at its size limit after this result: the results of later statements were not sent.',
+    )
+  }
+  return { ...shaped, answer }
+}
+
+function countOf(rowCount: number | null | undefined): string {
+  return typeof rowCount === 'number' ? ` (${rowCount} ${rowCount === 1 ? 'row' : 'rows'})` : ''
+}
+
+function shapeResult(
+  data: z.infer<typeof dataSchema>,
+  perStatement: boolean,
+): Omit<ParsedResult, 'answer'> {
   const rawRows = data.rows ?? []
   const listed = (data.fields ?? []).map(fieldOf)
   const columns = columnsOf(
     listed.map((field) => field.name),
     rawRows,
   )
-  const rows = rowsOf(rawRows, columns.names)
+  const truncated = data.truncated ?? false
+  const rows = rowsOf(rawRows, columns.names, { perStatement, cut: perStatement && truncated })
   const fields = columns.names.map((name, column) => {
     const dataType = listed[column]?.dataType ?? ''
     return { name, dataType, display: displayOf(dataType, rows, column) }
   })
+  const notes = [...columns.notes]
+  const cut = perStatement && truncated ? cutNotes(data, rows) : null
+  if (cut !== null) notes.push(...cut.notes)
   return {
     command: data.command ?? '',
     rowCount: data.rowCount ?? null,
     fields,
     rows,
-    truncated: data.truncated ?? false,
+    truncated,
+    truncatedBy: cut !== null ? cut.by : truncated ? 'rows' : null,
     durationMs: timingOf(data),
     columnsFrom: listed.length > 0 ? 'fields' : 'rows',
     rowShape: columns.shape,
-    notes: columns.notes,
+    notes,
   }
+}
+
+/**
+ * Why a per-statement result says `truncated`, in words: the service stopped at maxRows (the
+ * console says that on its own), cut the rows at its size limit (512 KiB of rows on a real
+ * deployment), or cut values to fit it.
+ */
+function cutNotes(
+  data: z.infer<typeof dataSchema>,
+  rows: unknown[][],
+): { notes: string[]; by: 'rows' | 'size' } {
+  const maxRows = typeof data['maxRows'] === 'number' ? data['maxRows'] : null
+  const rowCount = data.rowCount ?? null
+  const notes: string[] = []
+  const cutValues = rows.reduce(
+    (count, row) => count + row.filter((value) => value instanceof CutValue).length,
+    0,
+  )
+  const belowMaxRows = maxRows === null || rows.length < maxRows
+  if (belowMaxRows && rowCount !== null && rows.length < rowCount) {
+    notes.push(
+      `The service cut this result at its size limit (512 KiB of rows on a real deployment): ${rows.length} of ${rowCount} rows are here.`,
+    )
+  }
+  if (cutValues > 0) {
+    notes.push(
+      `The service cut ${cutValues === 1 ? 'a value' : `${cutValues} values`} of this result to fit its size limit: ${cutValues === 1 ? 'it is' : 'they are'} marked "cut by the service".`,
+    )
+  }
+  const byRows = notes.length === 0 && maxRows !== null && rows.length >= maxRows
+  if (notes.length === 0 && !byRows) {
+    notes.push(
+      'The service says it cut this result to fit its size limit: a text value of the last row may be shorter than in the database (the service marks nothing).',
+    )
+  }
+  return { notes, by: byRows ? 'rows' : 'size' }
 }
 
 /** A field as the service described it: a name, and a type by name or by OID. */
@@ -207,15 +355,28 @@ function columnsOf(
   return { names, shape, notes }
 }
 
-/** Rows as arrays in column order; object rows are read by name (a missing key is NULL). */
-function rowsOf(rawRows: unknown[], names: string[]): unknown[][] {
+/**
+ * Rows as arrays in column order; object rows are read by name. A missing key is NULL, except
+ * in a result the service says it cut: there a member it left out is a cut value, not NULL.
+ * Values a real deployment encodes (a Buffer's JSON, a cut value's preview) are read as such.
+ */
+function rowsOf(
+  rawRows: unknown[],
+  names: string[],
+  options: { perStatement: boolean; cut: boolean },
+): unknown[][] {
   const rows: unknown[][] = new Array<unknown[]>(rawRows.length)
+  const missing = options.cut ? new CutValue('') : null
+  // Other answers' values are kept as JSON.parse made them (100,000 rows are not walked twice).
+  const read = options.perStatement ? serviceValue : (value: unknown) => value
   for (let index = 0; index < rawRows.length; index += 1) {
     const row = rawRows[index]
-    if (Array.isArray(row)) rows[index] = row
+    if (Array.isArray(row)) rows[index] = options.perStatement ? row.map(read) : row
     else {
       const record = row as Record<string, unknown>
-      rows[index] = names.map((name) => (Object.hasOwn(record, name) ? record[name] : null))
+      rows[index] = names.map((name) =>
+        Object.hasOwn(record, name) ? read(record[name]) : missing,
+      )
     }
   }
   return rows
@@ -291,16 +452,46 @@ function displayOf(dataType: string, rows: unknown[][], column: number): SqlFiel
   if (type === 'json' || type === 'jsonb') return 'json'
   if (type === 'bool' || type === 'boolean') return 'boolean'
   if (type !== '' && type !== 'unknown') return 'text'
-  // No type from the service: the first non-null value decides.
+  // No type from the service: the first non-null value decides, except that strings are
+  // numbers when every one is written as PostgreSQL writes an int8 or a numeric.
   for (const row of rows) {
     const value = row[column]
-    if (value === null || value === undefined) continue
+    if (value === null || value === undefined || value instanceof CutValue) continue
     if (typeof value === 'number' || value instanceof ExactNumber) return 'number'
     if (typeof value === 'boolean') return 'boolean'
+    if (typeof value === 'string') return allNumberText(rows, column) ? 'number' : 'text'
     if (typeof value === 'object') return 'json'
     return 'text'
   }
   return 'text'
+}
+
+/**
+ * PostgreSQL's text of an int8 or a numeric: an optional minus, no leading zeros, no '+', no
+ * exponent (`-12`, `0.50`, `9007199254740993`), or numeric's NaN and ±Infinity. A service
+ * that names no types (a real deployment sends only column names) sends these as strings.
+ */
+const POSTGRES_NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/
+const POSTGRES_SPECIAL_NUMBERS = new Set(['NaN', 'Infinity', '-Infinity'])
+
+/**
+ * True when every non-null string of the column is PostgreSQL's text of a number and at least
+ * one is not NaN/Infinity. Such a column is shown right-aligned and sorted by value, exactly
+ * (sort-order.ts compares the digits; no double is made of them); its text is kept as sent.
+ * A text column of such strings (ids written as digits) then sorts as numbers too, which is
+ * the order their values have; a leading zero ('007') or any other character keeps a column
+ * text.
+ */
+function allNumberText(rows: unknown[][], column: number): boolean {
+  let digits = false
+  for (const row of rows) {
+    const value = row[column]
+    if (value === null || value === undefined || value instanceof CutValue) continue
+    if (typeof value !== 'string') return false
+    if (POSTGRES_NUMBER_TEXT.test(value)) digits = true
+    else if (!POSTGRES_SPECIAL_NUMBERS.has(value)) return false
+  }
+  return digits
 }
 
 function badAnswer(what: string): ServiceError {

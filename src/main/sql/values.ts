@@ -13,12 +13,56 @@ export class ExactNumber {
   }
 }
 
+/**
+ * A value the service cut to fit its size limit (a real deployment sends `{preview, truncated:
+ * true}`, or leaves a member of a cut row out): what it kept, and a mark that says so. The mark
+ * travels with the text when it is copied or saved: a cut value must not pass for the whole.
+ */
+export class CutValue {
+  constructor(readonly preview: string) {}
+  get text(): string {
+    return this.preview === '' ? CUT_MARK : `${this.preview}… ${CUT_MARK}`
+  }
+  toJSON(): string {
+    return this.text
+  }
+}
+
+export const CUT_MARK = '[cut by the service]'
+
+/**
+ * A value as a real deployment encodes it in JSON, read: a Buffer's JSON (bytea) becomes the
+ * `\x…` hex text psql shows, `{preview, truncated: true}` a CutValue. Anything else is kept.
+ */
+export function serviceValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  if (keys.length === 2 && record['type'] === 'Buffer' && isByteArray(record['data'])) {
+    return `\\x${Buffer.from(record['data']).toString('hex')}`
+  }
+  if (keys.length === 2 && record['truncated'] === true && typeof record['preview'] === 'string') {
+    return new CutValue(record['preview'])
+  }
+  return value
+}
+
+function isByteArray(value: unknown): value is number[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item) => typeof item === 'number' && Number.isInteger(item) && item >= 0 && item <= 255,
+    )
+  )
+}
+
 /** The text a cell shows and copies; null for SQL NULL. */
 export function displayText(value: unknown): string | null {
   if (value === null || value === undefined) return null
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   if (value instanceof ExactNumber) return value.source
+  if (value instanceof CutValue) return value.text
   return toJsonText(value)
 }
 

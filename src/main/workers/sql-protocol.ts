@@ -29,6 +29,10 @@ export const toSqlWorker = z.discriminatedUnion('type', [
     bytes: z.instanceof(Uint8Array),
     /** Rows to send back at once as display text (the grid's first screen). */
     firstRows: z.number().int().min(0),
+    /** Which result of a `results[]` answer (parse-result.ts ParseOptions). */
+    parse: z
+      .object({ wrapped: z.boolean().optional(), pick: z.number().int().min(0).optional() })
+      .optional(),
   }),
   z.object({
     type: z.literal('window'),
@@ -98,10 +102,16 @@ export const resultSummary = z.object({
   rowCount: z.number().nullable(),
   fields: z.array(sqlFieldSchema),
   truncated: z.boolean(),
+  truncatedBy: z.enum(['rows', 'size']).nullable(),
   durationMs: z.number().nullable(),
   columnsFrom: z.enum(['fields', 'rows']),
   rowShape: z.enum(['arrays', 'objects', 'mixed', 'none']),
   notes: z.array(z.string()),
+  answer: z.object({
+    shape: z.enum(['single', 'results']),
+    results: z.number().int().min(0),
+    resultLimit: z.number().int().positive().nullable(),
+  }),
   /** How many rows the worker keeps. */
   rows: z.number().int().min(0),
 })

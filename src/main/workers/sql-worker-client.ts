@@ -1,5 +1,6 @@
 import type { SqlField } from '../../shared/bridge/channels/sql'
 import type { ResultFormat } from '../sql/formats'
+import type { ParseOptions } from '../sql/parse-result'
 import { fromSqlWorker } from './sql-protocol'
 import type { DiffRow } from '../sql/compare'
 import type { ComparisonCounts, FromSqlWorker, ResultSummary, ToSqlWorker } from './sql-protocol'
@@ -24,6 +25,7 @@ export interface SqlResults {
     owner: { tabId: string; databaseId: string },
     body: Buffer,
     firstRows: number,
+    parse?: ParseOptions,
   ): Promise<{ summary: ResultSummary; firstRows: DisplayRows }>
   /** Rows [offset, offset + limit) in display order, as clipped display text. */
   window(id: string, offset: number, limit: number): Promise<DisplayRows>
@@ -71,7 +73,7 @@ export function createSqlResults(): SqlResults {
   }
 
   return {
-    async keep(id, owner, body, firstRows) {
+    async keep(id, owner, body, firstRows, parse) {
       // A buffer of its own to move: a small body may sit in Node's shared pool.
       const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
       const bytes =
@@ -79,7 +81,7 @@ export function createSqlResults(): SqlResults {
           ? new Uint8Array(body.buffer)
           : new Uint8Array(body)
       const kept = await ask(
-        { type: 'keep', job: nextJob(), id, ...owner, bytes, firstRows },
+        { type: 'keep', job: nextJob(), id, ...owner, bytes, firstRows, parse },
         'kept',
         [bytes.buffer],
       )

@@ -54,7 +54,10 @@ function handle(message: ToSqlWorker): void {
   const { job } = message
   switch (message.type) {
     case 'keep': {
-      const { rows, ...summary } = parseSqlAnswer(textDecoder.decode(message.bytes))
+      const { rows, ...summary } = parseSqlAnswer(
+        textDecoder.decode(message.bytes),
+        message.parse ?? {},
+      )
       results.put(message, { fields: summary.fields, rows }, message.id)
       const firstRows = results.window(message.id, 0, message.firstRows)
       return post({ type: 'kept', job, summary: { ...summary, rows: rows.length }, firstRows })

@@ -49,6 +49,11 @@ export const sqlResultMetaSchema = z.lazy(() =>
     fields: z.array(sqlFieldSchema),
     /** The service stopped at maxRows: only the first `rows` rows are here. */
     truncated: z.boolean(),
+    /**
+     * What cut it: the row limit asked (`rows`), or the service's size limit (`size`: a real
+     * deployment keeps 512 KiB of rows per result; a note says it in words). Absent: rows.
+     */
+    truncatedBy: z.enum(['rows', 'size']).nullable().optional(),
     /** The maxRows sent (the tab's, or the service's bound when lower); null: the service's default. */
     maxRows: z.number().nullable(),
     /**
@@ -180,6 +185,24 @@ export const sqlChannels = {
       maxRows: z.int().min(1).max(SQL_MAX_ROWS),
     }),
     output: sqlResultMetaSchema,
+  }),
+  /**
+   * Runs a transaction block of a script (BEGIN … COMMIT, shared/sql/transaction-blocks.ts) so
+   * that it keeps its meaning. A service that runs each statement of a request on its own, on
+   * one of its pooled connections (a real deployment), gets the block in one request: one
+   * result per statement (null: the service sent none for it). A service that keeps one session
+   * gets the statements one per request as usual: `separately`, and the console runs them so.
+   * A failure is the block's: the service does not say which of its statements failed.
+   */
+  'sql.runBlock': () => ({
+    input: runTarget.extend({
+      statements: z.array(sqlText).min(1).max(1000),
+      maxRows: z.int().min(1).max(SQL_MAX_ROWS),
+    }),
+    output: z.union([
+      z.object({ results: z.array(sqlResultMetaSchema.nullable()) }),
+      z.object({ separately: z.literal(true) }),
+    ]),
   }),
   /**
    * EXPLAIN (FORMAT JSON) of one statement; with `analyze` the statement runs, and counts as

@@ -138,6 +138,8 @@ function rowsText(count: number): string {
 }
 
 function outcomeFacts(outcome: StatementOutcome): string {
+  if (outcome.skipped === 'no-result') return ' · no result'
+  if (outcome.skipped === 'in-failed-block') return ' · block failed'
   if (outcome.skipped) return ' · not run'
   if (outcome.error) return outcome.error.code === 'CANCELLED' ? ' · cancelled' : ' · failed'
   const meta = outcome.meta
@@ -167,6 +169,22 @@ function OutcomeView({
     return (
       <p className="muted sql-results-empty" role="status">
         Not run: you cancelled the run at a statement before it.
+      </p>
+    )
+  }
+  if (outcome.skipped === 'no-result') {
+    return (
+      <p className="muted sql-results-empty" role="status">
+        Ran in its transaction block, which was sent whole; the service answered only the
+        block&apos;s last result.
+      </p>
+    )
+  }
+  if (outcome.skipped === 'in-failed-block') {
+    return (
+      <p className="muted sql-results-empty" role="status">
+        Part of a transaction block that failed: the block was sent whole, the service does not say
+        which of its statements failed, and nothing of the block was committed.
       </p>
     )
   }
@@ -508,7 +526,11 @@ function ResultView({
         {meta.durationMs !== null
           ? ` (service ${meta.durationMs.toLocaleString('en-US', { maximumFractionDigits: meta.durationMs < 10 ? 2 : 0 })} ms)`
           : ''}
-        {meta.truncated ? ' · truncated' : ''}
+        {meta.truncated
+          ? meta.truncatedBy === 'size'
+            ? ' · cut by the service'
+            : ' · truncated'
+          : ''}
         {meta.complete ? '' : ' · reading the rest…'}
         <span className="sql-meta-actions">
           {meta.fields.length > 0 ? (
@@ -557,7 +579,8 @@ function ResultView({
           {note}
         </div>
       ))}
-      {meta.truncated ? (
+      {/* A cut at the service's size limit is said by its note; more rows would not help. */}
+      {meta.truncated && meta.truncatedBy !== 'size' ? (
         <div className="banner banner-warning sql-truncated" role="status">
           Showing the first {rowsText(meta.rows)} only
           {meta.rowCount !== null ? ` of ${meta.rowCount.toLocaleString('en-US')}` : ''} (

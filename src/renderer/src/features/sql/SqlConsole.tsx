@@ -4,6 +4,7 @@ import type { Profile } from '../../../../shared/bridge'
 import type { SqlHistoryEntry, SqlSchemaTree, SqlTab } from '../../../../shared/bridge/channels/sql'
 import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
 import { splitStatements, statementAt, type Statement } from '../../../../shared/sql/splitter'
+import { groupTransactionBlocks } from '../../../../shared/sql/transaction-blocks'
 import { useOperationRequest } from '../../app/operation-request'
 import { useSettingsStore } from '../../app/settings-store'
 import { asBridgeError, bridge } from '../../bridge'
@@ -224,13 +225,22 @@ function TabWorkspace({
       view: mode === 'explain' ? 'plan' : 'results',
       ...(mode === 'explain' ? { plan: null } : {}),
     })
-    for (const [index, statement] of statements.entries()) {
+    // A transaction block goes to main whole (sql.runBlock): a service that runs each request on
+    // any of its pooled connections must get the whole block in one request.
+    const groups = mode === 'run' ? groupTransactionBlocks(statements) : []
+    const blockAt = new Map(
+      groups.filter((group) => group.block).map((group) => [group.from, group]),
+    )
+    let separately = new Set<number>()
+    for (let index = 0; index < statements.length; index += 1) {
+      const statement = statements[index]!
       if (cancelRequested.current) break
       const runId = crypto.randomUUID()
+      const block = separately.has(index) ? undefined : blockAt.get(index)
       setRuntime({
         running: { runId, index: index + 1, total: statements.length, startedAt: Date.now() },
       })
-      editor.current?.flash(statement.from, statement.to)
+      editor.current?.flash(statement.from, block ? statements[block.to - 1]!.to : statement.to)
       const target = {
         profileId: profile.id,
         databaseId: tab.databaseId.trim(),
@@ -240,6 +250,8 @@ function TabWorkspace({
         confirmedWrite,
         sql: statement.text,
       }
+      // The statements of a block that failed as a whole (the service names none of them).
+      let failedBlock: Statement[] = []
       try {
         if (mode === 'explain') {
           const explained = await bridge.call('sql.explain', { ...target, analyze })
@@ -247,6 +259,35 @@ function TabWorkspace({
             plan: { plan: explained.plan, analyze, statement: statement.text },
             view: 'plan',
           })
+        } else if (block) {
+          const members = statements.slice(block.from, block.to)
+          failedBlock = members.slice(1)
+          const { sql: _first, ...blockTarget } = target
+          void _first
+          const answer = await bridge.call('sql.runBlock', {
+            ...blockTarget,
+            statements: members.map((member) => member.text),
+            maxRows,
+          })
+          failedBlock = []
+          if ('separately' in answer) {
+            // This service keeps one session: the block's statements go one by one.
+            separately = new Set(members.map((_, offset) => block.from + offset))
+            index -= 1
+            continue
+          }
+          members.forEach((member, offset) => {
+            const meta = answer.results[offset] ?? null
+            outcomes.push({
+              statement: member.text,
+              from: member.from,
+              meta,
+              error: null,
+              ...(meta === null ? { skipped: 'no-result' as const } : {}),
+            })
+          })
+          index = block.to - 1
+          setRuntime({ outcomes: [...outcomes], active: outcomes.length - 1, view: 'results' })
         } else {
           const meta = await bridge.call('sql.run', { ...target, maxRows })
           outcomes.push({ statement: statement.text, from: statement.from, meta, error: null })
@@ -256,6 +297,18 @@ function TabWorkspace({
       } catch (caught) {
         const error = asBridgeError(caught)
         outcomes.push({ statement: statement.text, from: statement.from, meta: null, error })
+        for (const member of failedBlock) {
+          outcomes.push({
+            statement: member.text,
+            from: member.from,
+            meta: null,
+            error: null,
+            skipped: 'in-failed-block',
+          })
+        }
+        const failedAt = index
+        const what = failedBlock.length > 0 ? 'The transaction block at statement' : 'Statement'
+        index += failedBlock.length
         const { position } = sqlErrorDetails(error)
         if (position !== null) editor.current?.markError(statement.from + position - 1)
         const skipped = statements.length - index - 1
@@ -264,7 +317,7 @@ function TabWorkspace({
           setRuntime({
             outcomes: [...outcomes],
             view: 'results',
-            notice: `Statement ${index + 1} failed; the run went on (Continue after errors).`,
+            notice: `${what} ${failedAt + 1} failed; the run went on (Continue after errors).`,
           })
           continue
         }
@@ -272,7 +325,7 @@ function TabWorkspace({
           error.code === 'CANCELLED'
             ? error.message
             : skipped > 0
-              ? `Statement ${index + 1} failed; ${notRunAfter(skipped)}`
+              ? `${what} ${failedAt + 1} failed; ${notRunAfter(skipped)}`
               : null
         const notRun = statements.slice(index + 1).map((rest) => ({
           statement: rest.text,
@@ -284,7 +337,7 @@ function TabWorkspace({
         }))
         setRuntime({
           outcomes: [...outcomes, ...notRun],
-          active: outcomes.length - 1,
+          active: outcomes.length - 1 - failedBlock.length,
           view: 'results',
           notice:
             notice && skipped > 0 && error.code === 'CANCELLED'

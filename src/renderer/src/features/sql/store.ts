@@ -16,8 +16,12 @@ export interface StatementOutcome {
   from: number
   meta: SqlResultMeta | null
   error: BridgeError | null
-  /** Not run: the run stopped at an earlier statement, which failed or was cancelled. */
-  skipped?: 'after-failure' | 'after-cancel'
+  /**
+   * Not run: the run stopped at an earlier statement, which failed or was cancelled. Or part of
+   * a transaction block sent whole: the block failed (`in-failed-block`; its error is on the
+   * block's first statement), or the service sent no result for this statement (`no-result`).
+   */
+  skipped?: 'after-failure' | 'after-cancel' | 'in-failed-block' | 'no-result'
 }
 
 /** A result kept aside (issue 22): the next runs open beside it, and compare against it. */
