@@ -273,6 +273,25 @@ describe('exports as a real deployment allows them', () => {
     expect((await readdir(desk.downloads)).length).toBe(transfersBefore + 2)
   })
 
+  it('details read facts from the listed PEM (acme) and from the PKI certificate (internal)', async () => {
+    // Details open from the list: the certificates are cached.
+    const acme = (await rowsOf({ showSystem: true })).find((row) => row.type === 'acme')!
+    const pki = seed().pkiCertificates[0]!
+    for (const id of [acme.id, pki.sslCertificateId]) {
+      const details = await desk.value<ChannelOutput<'certificates.details'>>(
+        'certificates.details',
+        { profileId: profile.id, id, readPem: true },
+      )
+      expect(details.factsError, id).toBeNull()
+      const listedFile = await temp.write(
+        `facts-${id}.pem`,
+        String(details.item?.['certificatePem']),
+      )
+      const listed = await openssl(['x509', '-in', listedFile, '-noout', '-fingerprint', '-sha256'])
+      expect(listed.replace(/\s+$/, '').split('=')[1]).toBe(details.facts?.fingerprintSha256)
+    }
+  })
+
   it("an acme or upload certificate's key formats are refused with the reason, and nothing is written", async () => {
     const acme = (await rowsOf({ type: 'acme' }))[0]!
     const upload = (await rowsOf({ type: 'upload' }))[0]!

@@ -1,5 +1,5 @@
 import type { CertificateFilter, CertificateList } from '../../../shared/bridge'
-import { OPENING_CERTIFICATE_FILTER } from '../../../shared/bridge'
+import { formatAvailability, OPENING_CERTIFICATE_FILTER } from '../../../shared/bridge'
 import type { BridgeError, CertificateFacts } from '../../../shared/bridge'
 import type { certificateChannels } from '../../../shared/bridge/channels/certificates'
 import { isConnectivityError } from '../../../shared/bridge/connectivity'
@@ -175,11 +175,29 @@ export function certificateHandlers(
       const item = certificates.item(profileId, id)
       let facts: CertificateFacts | null = null
       let factsError: BridgeError | null = null
-      if (readPem && !context.connectivity.offline(profileId)) {
+      // The PEM the list carried (a real deployment's list does), else the service's pem export
+      // of the certificate op 12 takes (an internal one's PKI certificate: formatAvailability).
+      const pem = item === null ? null : formatAvailability(item, 'pem')
+      const listedPem = item?.['certificatePem']
+      if (
+        readPem &&
+        pem?.available === true &&
+        pem.via === 'list' &&
+        typeof listedPem === 'string'
+      ) {
+        facts = factsOfPem(listedPem)
+        if (facts === null) {
+          factsError = {
+            code: 'BAD_RESPONSE',
+            message: 'The listed PEM held no readable certificate',
+          }
+        }
+      } else if (readPem && !context.connectivity.offline(profileId)) {
         // The public certificate only (format pem): no key material is asked for.
+        const exportId = pem?.available === true && pem.via === 'service' ? pem.id : id
         try {
           const file = await withProfileClient(context, profileId, (client) =>
-            client.exportCertificateFile(id, { format: 'pem' }),
+            client.exportCertificateFile(exportId, { format: 'pem' }),
           )
           facts = factsOfPem(file.bytes.toString('utf8'))
           if (facts === null) {

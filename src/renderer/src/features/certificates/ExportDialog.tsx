@@ -1,9 +1,11 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../shared/api'
 import {
   EXPORT_FORMAT_INFO,
+  formatAvailability,
   type ChannelOutput,
   type CertificateRow,
+  type FormatAvailability,
   type Profile,
 } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
@@ -18,8 +20,43 @@ import { useAction } from './useAction'
 /*
  * Op 12: the 8 formats, each with what its file holds; a passphrase (masked, typed twice) for
  * the formats that carry or protect a key, cleared whenever the format changes. Main fetches and writes the file; this dialog only
- * learns where it went, its size and SHA-256.
+ * learns where it went, its size and SHA-256. A format this certificate does not have (a real
+ * deployment exports no ACME or uploaded certificate's private key: formatAvailability) is shown
+ * disabled with the reason; the public ones of such a certificate are written from the PEM the
+ * list carried, which the dialog says.
  */
+
+const SERVED: FormatAvailability = { available: true, via: 'service', id: '' }
+
+/** Each format's availability for the certificate as the list sent it (cached in main). */
+function useAvailability(profileId: string, id: string) {
+  const [availability, setAvailability] = useState<Record<ExportFormat, FormatAvailability> | null>(
+    null,
+  )
+  useEffect(() => {
+    let current = true
+    void bridge
+      .call('certificates.details', { profileId, id, readPem: false })
+      .then((details) => {
+        if (!current) return
+        const item = details.item
+        setAvailability(
+          Object.fromEntries(
+            EXPORT_FORMATS.map((format) => [
+              format,
+              item === null ? SERVED : formatAvailability(item, format),
+            ]),
+          ) as Record<ExportFormat, FormatAvailability>,
+        )
+      })
+      // Not known: every format is offered and main decides (it checks again anyway).
+      .catch(() => current && setAvailability(null))
+    return () => {
+      current = false
+    }
+  }, [profileId, id])
+  return availability
+}
 
 type Saved = NonNullable<ChannelOutput<'certificates.export'>>
 
@@ -31,7 +68,14 @@ interface ExportDialogProps {
 }
 
 export function ExportDialog({ profile, certificate, mode, onClose }: ExportDialogProps) {
-  const [format, setFormat] = useState<ExportFormat>('pem')
+  const [picked, setFormat] = useState<ExportFormat>('pem')
+  const availability = useAvailability(profile.id, certificate.id)
+  // The opening format is not this certificate's: the first one it has stands instead.
+  const format =
+    availability === null || availability[picked].available
+      ? picked
+      : (EXPORT_FORMATS.find((candidate) => availability[candidate].available) ?? picked)
+  const chosen = availability?.[format] ?? SERVED
   const [passphrase, setPassphrase] = useState('')
   const [again, setAgain] = useState('')
   const { busy, error, run, clearError } = useAction()
@@ -77,7 +121,7 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
           <Button
             variant="primary"
             busy={busy}
-            disabled={missing !== null || mismatch !== null || unconfirmed}
+            disabled={missing !== null || mismatch !== null || unconfirmed || !chosen.available}
             onClick={() => void save()}
           >
             {mode === 'desktop' ? 'Save as…' : 'Save to downloads'}
@@ -89,13 +133,24 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
         <legend className="field-label">Format</legend>
         {EXPORT_FORMATS.map((candidate) => {
           const candidateInfo = EXPORT_FORMAT_INFO[candidate]
+          const candidateAvailability = availability?.[candidate] ?? SERVED
+          const reasonId = `export-format-${candidate}-reason`
           return (
-            <label key={candidate} className="choice-card cert-format">
+            <label
+              key={candidate}
+              className={
+                candidateAvailability.available
+                  ? 'choice-card cert-format'
+                  : 'choice-card cert-format is-unavailable'
+              }
+            >
               <input
                 type="radio"
                 name="export-format"
                 value={candidate}
                 checked={format === candidate}
+                disabled={!candidateAvailability.available}
+                {...(candidateAvailability.available ? {} : { 'aria-describedby': reasonId })}
                 onChange={() => {
                   setFormat(candidate)
                   // A passphrase typed for one format is never carried to another: a PEM
@@ -111,12 +166,23 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
                   {candidateInfo.label} <code>{candidateInfo.extension}</code>
                 </span>
                 <span className="cert-format-description">{candidateInfo.description}</span>
+                {candidateAvailability.available ? null : (
+                  <span id={reasonId} className="cert-format-unavailable">
+                    Unavailable: {candidateAvailability.reason}
+                  </span>
+                )}
               </span>
             </label>
           )
         })}
       </fieldset>
-      {wantsPassphrase ? (
+      {chosen.available && chosen.via === 'list' ? (
+        <p className="cert-format-source" role="note">
+          Written on this machine from the certificate the list carries (the service exports no file
+          for it); checked against the listed certificate.
+        </p>
+      ) : null}
+      {wantsPassphrase && chosen.available ? (
         <div className="cert-passphrase">
           <SecretField
             label={info.passphrase === 'required' ? 'Passphrase' : 'Passphrase (optional)'}
