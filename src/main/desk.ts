@@ -137,6 +137,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     sandbox: createEmbeddedSandbox(undefined, deps.sandboxFlavor),
     connectivity: createConnectivityTracker(events, secrets),
     network: createNetworkStack({
+      // Proxy passwords are secrets like tokens: cut from the bridge, logs and exports.
+      onSecrets: (found) => found.forEach((secret) => secrets.remember(secret)),
       ...(deps.environment === undefined ? {} : { env: deps.environment }),
       systemProxy: deps.systemProxy ?? null,
     }),

@@ -2,6 +2,8 @@ import type { SecureContext } from 'node:tls'
 import type { Dispatcher } from 'undici'
 import {
   basicAuthorization,
+  credentialSecrets,
+  environmentProxySecrets,
   parseProxyUrl,
   proxyFromEnvironment,
   proxyFromPacAnswer,
@@ -87,11 +89,18 @@ export interface NetworkOptions {
   /** Where HTTPS_PROXY & co. are read; process.env when not given. */
   env?: Environment
   systemProxy?: SystemProxyResolver | null
+  /**
+   * Told every proxy credential the stack learns: the environment's at once, and each route's
+   * (the system's PAC answer, a profile's proxy) when chosen. The desk registers them as secrets.
+   */
+  onSecrets?: (secrets: readonly string[]) => void
 }
 
 export function createNetworkStack(options: NetworkOptions = {}): NetworkStack {
   const env = options.env ?? process.env
   const systemProxy = options.systemProxy ?? null
+  const onSecrets = options.onSecrets ?? (() => undefined)
+  onSecrets(environmentProxySecrets(env))
   const dispatchers = new Map<string, Dispatcher>()
 
   async function dispatcherFor(
@@ -154,6 +163,7 @@ export function createNetworkStack(options: NetworkOptions = {}): NetworkStack {
         trustedCas: settings.trustedCas,
         async route(url) {
           const { proxy, source } = await chooseProxy(url, settings)
+          if (proxy?.credentials != null) onSecrets(credentialSecrets(proxy.credentials))
           const authorization =
             proxy?.credentials == null ? null : basicAuthorization(proxy.credentials)
           return {

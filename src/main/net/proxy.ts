@@ -38,6 +38,49 @@ export function proxyFromEnvironment(url: URL, env: Environment): ProxyAddress |
 }
 
 /**
+ * The secrets in the environment's proxy variables (HTTP_PROXY, HTTPS_PROXY, either case): each
+ * password, its raw percent-encoded spelling, and `user:password` (what a Basic header encodes).
+ * They are secrets like tokens: a proxy may echo them in a refusal, and whatever crosses the
+ * bridge, reaches the activity log or a terminal must be cut free of them.
+ */
+export function environmentProxySecrets(env: Environment): string[] {
+  const found: string[] = []
+  for (const name of ['http_proxy', 'https_proxy']) {
+    for (const value of [env[name], env[name.toUpperCase()]]) {
+      if (value === undefined || value.trim() === '') continue
+      try {
+        const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`)
+        if (url.password === '') continue
+        found.push(
+          ...credentialSecrets({
+            username: safeDecode(url.username),
+            password: safeDecode(url.password),
+          }),
+          url.password,
+        )
+      } catch {
+        // Not a URL: parseProxyUrl says so when it is used; nothing to register.
+      }
+    }
+  }
+  return [...new Set(found)]
+}
+
+/** A proxy login's secret spellings: the password, and `user:password` of a Basic header. */
+export function credentialSecrets(credentials: { username: string; password: string }): string[] {
+  if (credentials.password === '') return []
+  return [credentials.password, `${credentials.username}:${credentials.password}`]
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/**
  * Whether NO_PROXY's list covers the URL: entries separated by commas or spaces; `*` covers
  * everything; `host`, `.host` and `*.host` cover the host and its subdomains (curl's reading);
  * `host:port` only that port; IP addresses compare exactly (no CIDR ranges).
