@@ -14,13 +14,16 @@ import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
 import { nameBesideId } from './known-objects'
+import { openVolumeExport, writeRawArchive, type OpenedExport } from './volume-export-answer'
 import { isDefaultDownloadsFolder, webDownloadsFolder } from './save-to-disk'
 
 /*
  * Volume export (op 15) and the Transfers panel. `volumes.export` asks the service, opens the
  * file (so a missing or read-only folder fails at once, on the form), logs the transfer and
  * streams the archive in the background; progress and the end arrive as events. The transfers
- * log (SQLite) keeps every export of every run, certificate exports included.
+ * log (SQLite) keeps every export of every run, certificate exports included. Op 15 may answer
+ * with a description (a link, inline content) or with the archive itself
+ * (volume-export-answer.ts): the one request decides which.
  */
 
 /** A finished transfer that took at least this long raises a system notification (Electron). */
@@ -70,41 +73,47 @@ export function volumeHandlers(
       })
       if (ended !== undefined) context.events.emit('transfers.finished', ended)
     }
-    let answered: { client: ServiceClient; exported: VolumeExport }
+    let answered: { client: ServiceClient; opened: OpenedExport }
     try {
-      answered = await withProfileClient(context, profileId, async (client) => {
-        const answer = await client.call('exportVolume', { params: { nodeId, name } })
-        return { client, exported: answer.data }
-      })
+      answered = await withProfileClient(context, profileId, async (client) => ({
+        client,
+        opened: await openVolumeExport(client, nodeId, name),
+      }))
     } catch (error) {
       // Op 15 failed (timeout, 5xx, reset, a malformed answer): as certificate exports do.
       logFailure(logStart(null), error)
       throw error
     }
-    const { client, exported } = answered
-    const target = await chooseTarget(context, defaultArchiveName(exported, name))
-    const transfer = logStart(exported)
+    const { client, opened } = answered
+    const exported = opened.exported
+    let target: Awaited<ReturnType<typeof chooseTarget>>
+    let transfer: Transfer | null = null
     let file: AtomicFile
     try {
+      target = await chooseTarget(context, defaultArchiveName(exported, name))
+      transfer = logStart(exported)
       file = await AtomicFile.create(target.folder, target.name, {
         fallbackName: 'volume.tar.gz',
       })
     } catch (error) {
       // A folder that cannot take the file is a failed export too.
-      logFailure(transfer, error)
+      if (transfer !== null) logFailure(transfer, error)
       throw error
     }
+    const timing = context.downloadTiming
     void jobs.run(transfer, (signal, reporter) =>
-      writeVolumeArchive({
-        exported,
-        client,
-        file,
-        collision: target.collision,
-        signal,
-        reporter,
-        renewUrl: () => renewDownloadUrl(client, nodeId, name),
-        ...(context.downloadTiming === undefined ? {} : { timing: context.downloadTiming }),
-      }),
+      opened.kind === 'raw'
+        ? writeRawArchive({ opened, file, collision: target.collision, signal, reporter })
+        : writeVolumeArchive({
+            exported,
+            client,
+            file,
+            collision: target.collision,
+            signal,
+            reporter,
+            renewUrl: () => renewDownloadUrl(client, nodeId, name),
+            ...(timing === undefined ? {} : { timing }),
+          }),
     )
     return transfer
   }

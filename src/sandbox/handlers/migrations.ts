@@ -2,6 +2,7 @@ import type { OperationHandler } from '../context'
 import { conflict, notFound } from '../failure'
 import { json } from '../http'
 import { migrationView } from '../views'
+import { gatewayMigrationView, gatewayPhase } from './migration-gateway'
 
 /**
  * Op 13 (the spec's section 3): confirms the chosen node as authoritative, releases the
@@ -12,6 +13,9 @@ import { migrationView } from '../views'
  * The variant makes the other choice section 3 leaves open ("next state: not shown"): either
  * side ends `cleanup_pending` (no container was removed, so the other node's copy awaits
  * cleanup), still one of section 3's statuses; the phase names the side.
+ * The gateway flavour answers the migration object as a real deployment shapes it
+ * (migration-gateway.ts): its phase names (`done` when the target is kept, `rollback` when the
+ * source is), `progress` as far as it got before it stopped, and none of the sandbox's extras.
  */
 const resolveMigration: OperationHandler<'resolveMigration'> = ({ core, caller, params, body }) => {
   const migration = core.state.migrations.find((candidate) => candidate.id === params.id)
@@ -24,6 +28,7 @@ const resolveMigration: OperationHandler<'resolveMigration'> = ({ core, caller, 
   }
   const now = core.now().toISOString()
   const side = body.authoritativeSide
+  const stoppedAt = gatewayPhase(migration.phase)
   const restoreRestartPolicy = side === 'source' && migration.replacedSourceRestartPolicy !== null
 
   migration.status = core.variant
@@ -53,6 +58,15 @@ const resolveMigration: OperationHandler<'resolveMigration'> = ({ core, caller, 
     // Resolving only records the decision; containers stay exactly as the operator left them.
     containersStarted: 0,
     containersRemoved: 0,
+  }
+  if (core.flavor === 'gateway') {
+    migration.phase = side === 'target' ? 'done' : 'rollback'
+    return json({
+      data: gatewayMigrationView(migration, {
+        progressAt: stoppedAt,
+        message: `Resolved by an operator: the ${side} node is authoritative`,
+      }),
+    })
   }
   return json({ data: migrationView(migration) })
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { volumeKey, type OperationHandler } from '../context'
 import { notFound } from '../failure'
-import { json } from '../http'
+import { GatewayFailure } from '../gateway'
+import { bytes, json } from '../http'
 import type { VolumeArchive } from '../volumes/types'
 
 /**
@@ -10,6 +11,18 @@ import type { VolumeArchive } from '../volumes/types'
  * gets a link, as a service that inlines small exports would have to.
  */
 export const VARIANT_INLINE_MAX_BYTES = 16 * 1024 * 1024
+
+/**
+ * The gateway flavour sends the archive itself, held whole in memory as a real deployment holds
+ * it (the node daemon's export is one buffer there too); past this size the sandbox refuses
+ * rather than hold it (the seeded 1 GiB volume), with the 500 a real one would fail with.
+ */
+export const GATEWAY_RAW_MAX_BYTES = 128 * 1024 * 1024
+
+/** A real deployment's file name for an export: the volume's name, `[^a-zA-Z0-9._-]` as `_`. */
+export function gatewayArchiveName(volumeName: string): string {
+  return `${volumeName.replace(/[^a-zA-Z0-9._-]/g, '_')}.tar.gz`
+}
 
 /**
  * Op 15: describes the archive and hands out a signed, expiring link on the sandbox that
@@ -28,6 +41,16 @@ const exportVolume: OperationHandler<'exportVolume'> = async ({ core, params }) 
   const archive = core.archives.get(volumeKey(nodeId, name))
   if (!volume || !archive) throw notFound({ resource: 'volume', nodeId, name })
 
+  if (core.flavor === 'gateway') {
+    // The `.tar.gz` itself: no envelope, no size or digest announced, no Range (none is read).
+    if (archive.sizeBytes > GATEWAY_RAW_MAX_BYTES) {
+      throw new GatewayFailure(500, 'INTERNAL_ERROR', 'An unexpected error occurred')
+    }
+    return bytes(await readWhole(archive), {
+      'Content-Type': 'application/gzip',
+      'Content-Disposition': `attachment; filename="${gatewayArchiveName(name)}"`,
+    })
+  }
   const sha256 = await archive.sha256()
   const described = {
     id: randomUUID(),

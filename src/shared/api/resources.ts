@@ -73,6 +73,29 @@ export const MIGRATION_STATUSES = [
 ] as const
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number]
 
+/**
+ * The phases a real deployment's docker migration goes through, in order (its docker module's
+ * DockerMigrationPhase; `rollback` stands aside). The spec shows `phase` as a string only: the
+ * app reads any phase, and places these on the way from queued to done.
+ */
+export const MIGRATION_PHASES = [
+  'queued',
+  'locking',
+  'preparing',
+  'maintenance',
+  'stopping_source',
+  'preparing_volumes',
+  'transferring',
+  'creating_target',
+  'verifying_target',
+  'starting_target',
+  'cutover',
+  'proxy_cutover',
+  'cleanup_source',
+  'finalizing',
+  'done',
+] as const
+
 /** 2.4. `status` is read as any string: the client shows whatever status comes back. */
 export const migrationSchema = z.lazy(() =>
   z.looseObject({

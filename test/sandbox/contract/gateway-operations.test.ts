@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { operations } from '../../../src/shared/api'
+import { MIGRATION_PHASES, operations } from '../../../src/shared/api'
 import {
   callOperation,
   GATEWAY_ARGS,
@@ -166,5 +166,82 @@ describe('gateway flavour: op 21 in a real deployment shape', () => {
         createdAt: expect.any(String),
       })
     }
+  })
+})
+
+describe('gateway flavour: op 15 answers the .tar.gz itself', () => {
+  it('sends application/gzip with a Content-Disposition file name and no Range support', async () => {
+    const volume = sandbox.seed.volumes.find((candidate) => candidate.name === 'grafana-data')!
+    const response = await callOperation(sandbox, 'exportVolume', {
+      params: { nodeId: volume.nodeId, name: volume.name },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/gzip')
+    expect(response.headers.get('content-disposition')).toBe(
+      'attachment; filename="grafana-data.tar.gz"',
+    )
+    expect(response.headers.get('accept-ranges')).toBeNull()
+    expect(response.bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]))
+    expect(response.bytes.length).toBe(volume.sizeBytes)
+    // A Range is not read: the whole archive again.
+    const ranged = await callOperation(sandbox, 'exportVolume', {
+      params: { nodeId: volume.nodeId, name: volume.name },
+      headers: { range: 'bytes=10-' },
+    })
+    expect(ranged.status).toBe(200)
+    expect(ranged.bytes.equals(response.bytes)).toBe(true)
+  })
+})
+
+describe('gateway flavour: op 13 answers the migration as a real deployment shapes it', () => {
+  it('the 22 fields of 2.4, a real phase and progress keys', async () => {
+    const id = sandbox.seed.migrations.needs_attention![0]!
+    const response = await callOperation(sandbox, 'resolveMigration', {
+      params: { id },
+      body: { authoritativeSide: 'target' },
+    })
+    expect(response.status).toBe(200)
+    const data = (response.json as { data: Record<string, unknown> }).data
+    expect(Object.keys(data).sort()).toEqual(
+      [
+        'id',
+        'resourceType',
+        'resourceName',
+        'deploymentId',
+        'sourceNodeId',
+        'targetNodeId',
+        'targetNodeSlug',
+        'targetResourceId',
+        'keepSource',
+        'sourceState',
+        'status',
+        'phase',
+        'progress',
+        'verification',
+        'errorCode',
+        'errorMessage',
+        'cancellationRequestedAt',
+        'cutoverAt',
+        'createdAt',
+        'startedAt',
+        'updatedAt',
+        'completedAt',
+      ].sort(),
+    )
+    expect(data).toMatchObject({ status: 'completed', phase: 'done' })
+    const progress = data['progress'] as { completedPhases: string[]; message: string }
+    expect(progress.completedPhases.length).toBeGreaterThan(0)
+    for (const phase of progress.completedPhases) expect(MIGRATION_PHASES).toContain(phase)
+    expect(progress.message).toMatch(/target node is authoritative/)
+    expect(operations.resolveMigration.response.safeParse(response.json).success).toBe(true)
+  })
+
+  it('keeps the source: status cancelled, phase rollback', async () => {
+    const id = sandbox.seed.migrations.needs_attention![1]!
+    const response = await callOperation(sandbox, 'resolveMigration', {
+      params: { id },
+      body: { authoritativeSide: 'source' },
+    })
+    expect(response.json).toMatchObject({ data: { status: 'cancelled', phase: 'rollback' } })
   })
 })

@@ -3,6 +3,7 @@ import { extraFields } from '../../lib/extra-fields'
 import { Badge } from '../../ui/Badge'
 import { KeyValue, KeyValueTable } from '../../ui/KeyValueTable'
 import { KnownName } from '../../ui/KnownName'
+import { MigrationProgress } from './MigrationProgress'
 
 /*
  * A migration object (the spec's 2.4) shown whole: every field the contract names, in a
@@ -71,6 +72,7 @@ export function MigrationDetails({ migration }: { migration: Migration }) {
           ))}
         </tbody>
       </table>
+      <MigrationProgress migration={migration} />
       <div className="migration-tables">
         <section aria-label="Progress">
           <h3>Progress</h3>

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox } from '../../src/sandbox'
+import type { RunningSandbox } from '../../src/sandbox'
+import type { ChannelOutput, Profile } from '../../src/shared/bridge'
+import { openTestDesk, type TestDesk } from '../support/desk'
+
+/*
+ * Op 15 as a real deployment answers it (the gateway flavour): the `.tar.gz` itself, no JSON
+ * around it. The app writes the very bytes the service sent, named `<volume>.tar.gz`, with
+ * their size and SHA-256 in the transfers log. Run under scripts/with-keyring.mjs.
+ */
+
+type Transfer = ChannelOutput<'volumes.export'>
+
+let sandbox: RunningSandbox
+let desk: TestDesk
+let profile: Profile
+const finished = new Map<string, Transfer>()
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, flavor: 'gateway' })
+  desk = await openTestDesk('gateway-volumes', { requestTimeoutMs: 30_000 })
+  desk.desk.onEvent((event, payload) => {
+    if (event !== 'transfers.finished') return
+    const transfer = payload as Transfer
+    finished.set(transfer.id, transfer)
+  })
+  profile = await desk.addProfile(
+    { url: sandbox.url, tokens: sandbox.tokens },
+    { name: 'Gateway', sessionOnly: true },
+  )
+}, 120_000)
+
+afterAll(async () => {
+  await desk?.close([profile?.id].filter((id): id is string => id !== undefined))
+  await sandbox?.close()
+})
+
+async function waitFor<T>(read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const found = read()
+    if (found !== undefined) return found
+    if (Date.now() > until) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('volume export answered with the raw .tar.gz', () => {
+  it('downloads the archive the service sent, with its size and SHA-256', async () => {
+    const seed = (await fetch(new URL('/__sandbox/seed', sandbox.url), {
+      headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
+    }).then((response) => response.json())) as {
+      volumes: { nodeId: string; name: string; sizeBytes: number }[]
+    }
+    const volume = seed.volumes.find((candidate) => candidate.name === 'shop-uploads')!
+    // What the service sends: the archive itself.
+    const direct = await fetch(
+      new URL(`/api/docker/nodes/${volume.nodeId}/volumes/${volume.name}/export`, sandbox.url),
+      { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } },
+    )
+    expect(direct.headers.get('content-type')).toBe('application/gzip')
+    const sent = Buffer.from(await direct.arrayBuffer())
+    const sentSha256 = createHash('sha256').update(sent).digest('hex')
+
+    const started = await desk.value<Transfer>('volumes.export', {
+      profileId: profile.id,
+      nodeId: volume.nodeId,
+      name: volume.name,
+    })
+    const ended = await waitFor(() => finished.get(started.id))
+    expect(ended, ended.errorMessage ?? '').toMatchObject({
+      state: 'completed',
+      bytesDone: sent.length,
+      sha256: sentSha256,
+    })
+    expect(path.basename(ended.destination ?? '')).toBe('shop-uploads.tar.gz')
+    const written = await readFile(ended.destination ?? '')
+    expect(written.equals(sent)).toBe(true)
+    expect(written.length).toBe(volume.sizeBytes)
+  })
+
+  it('names a volume the node does not have as not found', async () => {
+    const seed = (await fetch(new URL('/__sandbox/seed', sandbox.url), {
+      headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
+    }).then((response) => response.json())) as { volumes: { nodeId: string }[] }
+    const failure = await desk.failure('volumes.export', {
+      profileId: profile.id,
+      nodeId: seed.volumes[0]!.nodeId,
+      name: 'no-such-volume',
+    })
+    expect(failure.code).toMatch(/NOT_FOUND/)
+  })
+})
