@@ -59,7 +59,9 @@ describe('infradesk with a gateway API token', () => {
       input: 'gw_nobody\n',
     })
     expect(refused.code).toBe(3)
-    expect(refused.stderr).toMatch(/^error: UNAUTHORIZED: The token does not authenticate/)
+    expect(refused.stderr).toMatch(
+      /^error: UNAUTHORIZED: The service refused the token \(401\): it does not authenticate/,
+    )
     expect(refused.stderr.trim().split('\n')).toHaveLength(1)
   })
 

@@ -62,7 +62,7 @@ test('Connect with the viewer token (narrow scopes) succeeds; an unknown token i
   // 401: the token does not authenticate; the service's own code is kept beside the app's.
   const refusal = page.getByRole('alert').filter({ hasText: 'UNAUTHORIZED' })
   await expect(refusal).toContainText('UNAUTHORIZED — the service refused the token (401)')
-  await expect(refusal).toContainText('The token does not authenticate with this service')
+  await expect(refusal).toContainText('it does not authenticate with this service')
   await expect(refusal).toContainText('Invalid or expired bearer token (HTTP 401, HTTP_ERROR)')
   expect((await bridgeCall(page, 'profiles.list')).profiles).toEqual([])
 

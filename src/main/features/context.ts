@@ -357,7 +357,7 @@ function explainVerification(error: unknown): unknown {
         : wrap(`TLS error: ${error.message}`, 'baseUrl', 'TLS error')
     case 'UNAUTHORIZED':
       return wrap(
-        `The token does not authenticate with this service (401): check that it is a valid, unexpired access token. The service said: ${error.message}`,
+        `The service refused the token (401): it does not authenticate with this service. Check that it is a valid, unexpired access token. The service said: ${error.message}`,
         'token',
         'The service refused this token',
       )
