@@ -73,6 +73,7 @@ describe('the built main process on Windows, from start to quit', () => {
 
   it('runs every step of the scenario', () => {
     expect(result.error).toBeUndefined()
+    expect(result['failedSteps']).toBeUndefined()
   })
 
   it('sandboxes every renderer and names the app to Windows before ready', () => {

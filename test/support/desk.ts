@@ -5,6 +5,7 @@ import { createDesk, type Desk, type DeskDeps } from '../../src/main/desk'
 import { createVault, type TokenVault } from '../../src/main/vault'
 import type { Profile, Result } from '../../src/shared/bridge'
 import { fakeClock, fakePower } from './fake-clock'
+import { assertSameOverBothTransports, transportMismatch } from './serialisation-guard'
 import { makeTempDir, type TempDir } from './tools'
 
 /**
@@ -78,6 +79,12 @@ export async function openTestDesk(
   const vault = createVault({ service: keychainService })
   const events: TestDesk['events'] = []
   const carried: string[] = []
+  // Events that would not arrive the same over IPC and web mode (./serialisation-guard.ts): the
+  // desk's emitter swallows a listener's throw, so they are reported by the next call or close.
+  const eventMismatches: string[] = []
+  const reportEventMismatches = () => {
+    if (eventMismatches.length > 0) throw new Error(eventMismatches.join('\n'))
+  }
   const open = async () => {
     const opened = await createDesk({
       dataDir,
@@ -94,6 +101,8 @@ export async function openTestDesk(
       ...deps,
     })
     opened.onEvent((event, payload) => {
+      const mismatch = transportMismatch(payload)
+      if (mismatch !== null) eventMismatches.push(`the ${event} event ${mismatch}`)
       events.push({ event, payload })
       carried.push(JSON.stringify(payload))
     })
@@ -119,6 +128,8 @@ export async function openTestDesk(
     carried,
     async call(channel: string, input: unknown = {}) {
       const result = await harness.desk.dispatch(channel, input)
+      assertSameOverBothTransports(`the answer to ${channel}`, result)
+      reportEventMismatches()
       carried.push(JSON.stringify(result))
       return result
     },
@@ -151,6 +162,7 @@ export async function openTestDesk(
       await harness.desk.close()
       for (const id of profileIds) await vault.delete(id).catch(() => undefined)
       await temp.remove()
+      reportEventMismatches()
     },
   }
   return harness

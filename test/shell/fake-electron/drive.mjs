@@ -8,7 +8,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, record } from 'electron'
+import { app, BrowserWindow, record } from 'electron'
 
 const [scenario, dataFolder] = process.argv.slice(2)
 const repoRoot = path.resolve(import.meta.dirname, '../../..')
@@ -27,6 +27,19 @@ async function until(what, condition, limitMs = 30_000) {
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`never happened: ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/**
+ * One step of a scenario: a step that fails is noted (result.failedSteps) and the next one still
+ * runs, so that each finding fails its own test, not every test after the first failure.
+ */
+async function step(name, run) {
+  try {
+    await run()
+  } catch (error) {
+    result.failedSteps ??= {}
+    result.failedSteps[name] = error instanceof Error ? error.message : String(error)
   }
 }
 
@@ -66,102 +79,121 @@ async function desktop() {
   result.firstUrl = window.webContents.getURL()
   result.exposed = calls('contextBridge.exposeInMainWorld').map((entry) => entry.args[0])
 
-  // A bridge call as the page makes it: preload -> IPC -> sender check -> the real desk.
-  result.appInfo = JSON.parse(await page.infradesk.invoke('app.info', {}))
-  // The same channel from a frame that is not our page.
-  const handler = record.handlers.get(IPC_INVOKE_CHANNEL)
-  const foreign = await handler(
-    {
-      sender: window.webContents,
-      senderFrame: { url: 'https://evil.test/', ...window.webContents.mainFrame, parent: null },
-    },
-    'app.info',
-    {},
-  )
-  result.foreign = foreign instanceof Uint8Array ? JSON.parse(Buffer.from(foreign)) : foreign
+  await step('bridge', async () => {
+    // A bridge call as the page makes it: preload -> IPC -> sender check -> the real desk.
+    result.appInfo = JSON.parse(await page.infradesk.invoke('app.info', {}))
+    // The same channel from a frame that is not our page.
+    const handler = record.handlers.get(IPC_INVOKE_CHANNEL)
+    const foreign = await handler(
+      {
+        sender: window.webContents,
+        senderFrame: { url: 'https://evil.test/', ...window.webContents.mainFrame, parent: null },
+      },
+      'app.info',
+      {},
+    )
+    result.foreign = foreign instanceof Uint8Array ? JSON.parse(Buffer.from(foreign)) : foreign
+  })
 
-  // A link clicked while the window is open: delivered to the page as a bridge event.
-  const received = []
-  page.infradesk.subscribe((name, payload) => received.push({ name, payload }))
-  app.emit('second-instance', {}, [process.execPath, link(MIGRATION)], repoRoot)
-  await until('the deep link reaches the page', () => received.length > 0)
-  result.deepLinkEvent = received[0]
+  await step('deep link', async () => {
+    // A link clicked while the window is open: delivered to the page as a bridge event.
+    const received = []
+    page.infradesk.subscribe((name, payload) => received.push({ name, payload }))
+    app.emit('second-instance', {}, [process.execPath, link(MIGRATION)], repoRoot)
+    await until('the deep link reaches the page', () => received.length > 0)
+    result.deepLinkEvent = received[0]
+  })
 
-  // Failures of the page are shown: a failed load (the dialog's first button reloads), a crash,
-  // a preload that failed (its only button quits).
-  const loadsBefore = calls('webContents.loadURL').length
-  record.nextDialogResponse = 0
-  window.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', result.firstUrl, true)
-  await until('the page is loaded again', () => calls('webContents.loadURL').length > loadsBefore)
-  await until('the reloaded page is ready', () => pageReady(window))
-  window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 11 })
-  await until('the crash is shown', () => calls('dialog.showMessageBox').length === 2)
-  await new Promise((resolve) => setImmediate(resolve))
-  const quitsBefore = calls('app.quit').length
-  window.webContents.emit('preload-error', {}, '/broken/preload.cjs', new Error('Unexpected token'))
-  await until('the preload failure is shown', () => calls('dialog.showMessageBox').length === 3)
-  await until('its Quit is followed', () => calls('app.quit').length > quitsBefore)
-  result.dialogs = calls('dialog.showMessageBox').map((entry) => entry.args[0])
-  result.shownAfterFailure = calls('window.show').length > 0
-  // Aborted loads (a load replaced by the next) are no failure.
-  window.webContents.emit('did-fail-load', {}, -3, 'ERR_ABORTED', result.firstUrl, true)
+  await step('failures', async () => {
+    // Failures of the page are shown: a failed load (the dialog's first button reloads), a crash,
+    // a preload that failed (its only button quits).
+    const loadsBefore = calls('webContents.loadURL').length
+    record.nextDialogResponse = 0
+    window.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', result.firstUrl, true)
+    await until('the page is loaded again', () => calls('webContents.loadURL').length > loadsBefore)
+    await until('the reloaded page is ready', () => pageReady(window))
+    window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 11 })
+    await until('the crash is shown', () => calls('dialog.showMessageBox').length === 2)
+    await new Promise((resolve) => setImmediate(resolve))
+    const quitsBefore = calls('app.quit').length
+    window.webContents.emit(
+      'preload-error',
+      {},
+      '/broken/preload.cjs',
+      new Error('Unexpected token'),
+    )
+    await until('the preload failure is shown', () => calls('dialog.showMessageBox').length === 3)
+    await until('its Quit is followed', () => calls('app.quit').length > quitsBefore)
+    result.dialogs = calls('dialog.showMessageBox').map((entry) => entry.args[0])
+    result.shownAfterFailure = calls('window.show').length > 0
+    // Aborted loads (a load replaced by the next) are no failure.
+    window.webContents.emit('did-fail-load', {}, -3, 'ERR_ABORTED', result.firstUrl, true)
+  })
 
-  // The window closed (macOS keeps the app running): a second launch opens one.
-  window.close()
-  app.emit('second-instance', {}, [process.execPath], repoRoot)
-  await until('a window opens for a second launch', () => pageReady(record.windows[1]))
-  // Closed again, and a link arrives: the new window opens at the link's route.
-  record.windows[1].close()
-  app.emit('second-instance', {}, [process.execPath, link(OTHER_MIGRATION)], repoRoot)
-  await until('a window opens for a link', () => pageReady(record.windows[2]))
-  result.windowsOpened = record.windows.length
-  result.linkWindowUrl = record.windows[2].webContents.getURL()
+  await step('second launch', async () => {
+    // The window closed (macOS keeps the app running): a second launch opens one.
+    window.close()
+    app.emit('second-instance', {}, [process.execPath], repoRoot)
+    await until('a window opens for a second launch', () => pageReady(record.windows[1]))
+    // Closed again, and a link arrives: the new window opens at the link's route.
+    record.windows[1].close()
+    app.emit('second-instance', {}, [process.execPath, link(OTHER_MIGRATION)], repoRoot)
+    await until('a window opens for a link', () => pageReady(record.windows[2]))
+    result.windowsOpened = record.windows.length
+    result.linkWindowUrl = record.windows[2].webContents.getURL()
+  })
 
-  // Quitting while a request hangs on a server that stopped answering.
-  let requestOpen = false
-  const server = net.createServer((socket) => {
-    requestOpen = true
-    socket.on('close', () => {
-      requestOpen = false
+  await step('quit', async () => {
+    // Quitting while a request hangs on a server that stopped answering.
+    let requestOpen = false
+    const server = net.createServer((socket) => {
+      requestOpen = true
+      socket.on('close', () => {
+        requestOpen = false
+      })
     })
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address()
+    // A window to call from (macOS's activate opens one if the steps before left none).
+    if (BrowserWindow.getAllWindows().length === 0) app.emit('activate')
+    await until('a window is open', () => pageReady(BrowserWindow.getAllWindows().at(-1)))
+    const page = BrowserWindow.getAllWindows().at(-1).webContents.page
+    const hanging = page.infradesk.invoke('profiles.add', {
+      name: 'Stalled',
+      baseUrl: `http://127.0.0.1:${port}`,
+      color: '#16a34a',
+      protected: false,
+      token: 't'.repeat(40),
+      sessionOnly: true,
+    })
+    void hanging.catch(() => undefined)
+    await until('the request reaches the stalled server', () => requestOpen)
+    const logBefore = record.log.length
+    let prevented = false
+    app.emit('will-quit', {
+      preventDefault() {
+        prevented = true
+      },
+    })
+    // A relaunch with a link while this process is on its way out.
+    app.emit('second-instance', {}, [process.execPath, link(MIGRATION)], repoRoot)
+    await until(
+      'the app leaves',
+      () =>
+        record.log
+          .slice(logBefore)
+          .some((entry) => entry.what === 'app.exit' || entry.what === 'app.quit'),
+      60_000,
+    )
+    const after = record.log.slice(logBefore)
+    result.quit = {
+      prevented,
+      requestStillOpenWhenLeaving: requestOpen,
+      leftBy: after.find((entry) => entry.what === 'app.exit' || entry.what === 'app.quit'),
+      relaunch: after.find((entry) => entry.what === 'app.relaunch')?.args[0] ?? null,
+    }
+    server.close()
   })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address()
-  const hanging = record.windows[2].webContents.page.infradesk.invoke('profiles.add', {
-    name: 'Stalled',
-    baseUrl: `http://127.0.0.1:${port}`,
-    color: '#16a34a',
-    protected: false,
-    token: 't'.repeat(40),
-    sessionOnly: true,
-  })
-  void hanging.catch(() => undefined)
-  await until('the request reaches the stalled server', () => requestOpen)
-  const logBefore = record.log.length
-  let prevented = false
-  app.emit('will-quit', {
-    preventDefault() {
-      prevented = true
-    },
-  })
-  // A relaunch with a link while this process is on its way out.
-  app.emit('second-instance', {}, [process.execPath, link(MIGRATION)], repoRoot)
-  await until(
-    'the app leaves',
-    () =>
-      record.log
-        .slice(logBefore)
-        .some((entry) => entry.what === 'app.exit' || entry.what === 'app.quit'),
-    60_000,
-  )
-  const after = record.log.slice(logBefore)
-  result.quit = {
-    prevented,
-    requestStillOpenWhenLeaving: requestOpen,
-    leftBy: after.find((entry) => entry.what === 'app.exit' || entry.what === 'app.quit'),
-    relaunch: after.find((entry) => entry.what === 'app.relaunch')?.args[0] ?? null,
-  }
-  server.close()
 }
 
 async function fatal() {
