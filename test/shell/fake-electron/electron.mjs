@@ -183,10 +183,7 @@ class FakeWebContents extends EventEmitter {
           parent: null,
         }
         // Electron clones both ways; an answer that cannot be cloned rejects the call.
-        const answer = await handler(
-          { sender: this, senderFrame: frame },
-          ...structuredClone(args),
-        )
+        const answer = await handler({ sender: this, senderFrame: frame }, ...structuredClone(args))
         return structuredClone(answer)
       },
       on: (channel, listener) => {
