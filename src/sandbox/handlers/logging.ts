@@ -1,6 +1,7 @@
 import type { OperationHandler } from '../context'
 import { notFound } from '../failure'
 import { json } from '../http'
+import { gatewaySchemaView } from './logging-gateway'
 import { applySortOrders } from './ordering'
 
 /**
@@ -35,10 +36,12 @@ const reorderLoggingEnvironments: OperationHandler<'reorderLoggingEnvironments'>
   return json({ data: ordered })
 }
 
-/** Op 22 */
+/** Op 22; the gateway flavour answers a real deployment's schema view (logging-gateway.ts). */
 const getLoggingSchema: OperationHandler<'getLoggingSchema'> = ({ core, params }) => {
-  const schema = core.state.loggingSchemas.find((candidate) => candidate.slug === params.slug)
+  const index = core.state.loggingSchemas.findIndex((candidate) => candidate.slug === params.slug)
+  const schema = core.state.loggingSchemas[index]
   if (!schema) throw notFound({ resource: 'loggingSchema', slug: params.slug })
+  if (core.flavor === 'gateway') return json({ data: gatewaySchemaView(schema, index) })
   return json({ data: structuredClone(schema) })
 }
 

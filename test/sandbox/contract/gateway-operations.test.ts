@@ -245,3 +245,29 @@ describe('gateway flavour: op 13 answers the migration as a real deployment shap
     expect(response.json).toMatchObject({ data: { status: 'cancelled', phase: 'rollback' } })
   })
 })
+
+describe('gateway flavour: op 22 carries fieldSchema', () => {
+  it('as a real deployment: {key, location, type, required, description?} and schemaMode', async () => {
+    const slug = sandbox.seed.loggingSchemas[0]!
+    const response = await callOperation(sandbox, 'getLoggingSchema', { params: { slug } })
+    expect(response.status).toBe(200)
+    const data = (response.json as { data: Record<string, unknown> }).data
+    expect(data).toMatchObject({
+      slug,
+      schemaMode: expect.stringMatching(/^(loose|strip|reject)$/),
+    })
+    expect(data).not.toHaveProperty('fields')
+    const fields = data['fieldSchema'] as Record<string, unknown>[]
+    expect(fields.length).toBeGreaterThan(0)
+    for (const field of fields) {
+      expect(
+        Object.keys(field).every((key) =>
+          ['key', 'location', 'type', 'required', 'description'].includes(key),
+        ),
+      ).toBe(true)
+      expect(['label', 'field']).toContain(field['location'])
+      expect(['string', 'number', 'boolean', 'datetime', 'json']).toContain(field['type'])
+      if (field['location'] === 'label') expect(field['type']).toBe('string')
+    }
+  })
+})

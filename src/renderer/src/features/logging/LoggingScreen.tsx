@@ -17,6 +17,7 @@ import { OrderForm } from '../ops-common/OrderForm'
 import { useStartingOrder } from '../ops-common/useStartingOrder'
 import { schemaFormFill, useOperationForm } from '../ops-common/useOperationForm'
 import { ValueTable } from '../ops-common/ValueTable'
+import { MoreFields } from '../sessions/ExtraFields'
 import '../ops-common/ops.css'
 
 /*
@@ -33,23 +34,53 @@ const folderFormSchema = z.object({ folderId: folderIdSchema })
 type SeedFolders = { id: string; environmentIds: string[] }[]
 const seedFolders = (seed: SandboxSeed) => seed['loggingEnvironmentFolders'] as SeedFolders
 
-interface SchemaField {
-  name?: unknown
-  type?: unknown
-  required?: unknown
-  description?: unknown
+/**
+ * A field of a schema: the sandbox's `fields` entries (`name`, `type`, `required`,
+ * `description`) or a real deployment's `fieldSchema` definitions (`key`, `location` label or
+ * field, `type`, `required`, `description`). Keys of neither kind are shown in their own column.
+ */
+type SchemaField = Record<string, unknown>
+
+const FIELD_KEYS = ['name', 'key', 'location', 'type', 'required', 'description']
+
+/** Where a schema lists its fields: the sandbox's name, then a real deployment's. */
+const FIELD_LISTS = ['fields', 'fieldSchema'] as const
+
+function fieldName(field: SchemaField): string {
+  return String(field['name'] ?? field['key'] ?? '—')
 }
 
-const FIELD_COLUMNS: Column<SchemaField>[] = [
-  { key: 'name', header: 'Field', className: 'col-mono', render: (f) => String(f.name ?? '—') },
-  { key: 'type', header: 'Type', className: 'col-mono', render: (f) => String(f.type ?? '—') },
-  {
-    key: 'required',
-    header: 'Required',
-    render: (f) => (f.required === true ? 'yes' : f.required === false ? 'no' : '—'),
-  },
-  { key: 'description', header: 'Description', render: (f) => String(f.description ?? '') },
-]
+function fieldColumns(fields: SchemaField[]): Column<SchemaField>[] {
+  const columns: Column<SchemaField>[] = [
+    { key: 'name', header: 'Field', className: 'col-mono', render: fieldName },
+  ]
+  if (fields.some((field) => field['location'] !== undefined)) {
+    columns.push({
+      key: 'location',
+      header: 'Location',
+      render: (f) => String(f['location'] ?? '—'),
+    })
+  }
+  columns.push(
+    { key: 'type', header: 'Type', className: 'col-mono', render: (f) => String(f['type'] ?? '—') },
+    {
+      key: 'required',
+      header: 'Required',
+      render: (f) => (f['required'] === true ? 'yes' : f['required'] === false ? 'no' : '—'),
+    },
+    { key: 'description', header: 'Description', render: (f) => String(f['description'] ?? '') },
+  )
+  if (fields.some((field) => Object.keys(field).some((key) => !FIELD_KEYS.includes(key)))) {
+    columns.push({
+      key: 'other',
+      header: 'Other fields',
+      render: (f) => (
+        <MoreFields extras={Object.entries(f).filter(([key]) => !FIELD_KEYS.includes(key))} />
+      ),
+    })
+  }
+  return columns
+}
 
 const GET_LOGGING_SCHEMA = ['getLoggingSchema'] as const
 
@@ -81,10 +112,18 @@ function SchemaLookup({ profile }: { profile: Profile }) {
   }
 
   const schema = lookup.value?.schema
-  const fields =
-    isRecord(schema) && Array.isArray(schema['fields']) ? (schema['fields'] as unknown[]) : null
+  const listKey = isRecord(schema)
+    ? (FIELD_LISTS.find((key) => Array.isArray(schema[key])) ?? null)
+    : null
+  const listed = isRecord(schema) && listKey !== null ? (schema[listKey] as unknown[]) : null
+  const fields = listed?.filter(isRecord) ?? null
+  // Entries of the list that are no field objects stay with the details, not dropped.
+  const odd = listed?.filter((entry) => !isRecord(entry)) ?? []
   const rest = isRecord(schema)
-    ? Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'fields'))
+    ? {
+        ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== listKey)),
+        ...(odd.length > 0 && listKey !== null ? { [listKey]: odd } : {}),
+      }
     : null
   return (
     <section className="op-section" aria-labelledby="schema-title">
@@ -119,9 +158,9 @@ function SchemaLookup({ profile }: { profile: Profile }) {
           {fields ? (
             <Table
               label={`Fields of ${lookup.value.slug}`}
-              columns={FIELD_COLUMNS}
-              rows={fields.filter(isRecord) as SchemaField[]}
-              rowKey={(f) => String(f.name)}
+              columns={fieldColumns(fields)}
+              rows={fields}
+              rowKey={(f) => `${String(f['location'] ?? '')}:${fieldName(f)}`}
               empty="This schema has no fields."
             />
           ) : (
