@@ -194,6 +194,33 @@ describe('a read-only tab on a service that runs each statement on its own', () 
   })
 })
 
+describe('a transaction block (Run all, the CLI)', () => {
+  it('goes to the service in one request, so it runs on one connection; a result per statement', async () => {
+    const answer = await harness.value<ChannelOutput<'sql.runBlock'>>('sql.runBlock', {
+      ...runInput(''),
+      sql: undefined,
+      statements: [
+        'begin',
+        'insert into gw_probe values (4)',
+        'select count(*) from gw_probe',
+        'rollback',
+      ],
+    })
+    expect(textsSent()).toEqual([
+      'begin;\ninsert into gw_probe values (4);\nselect count(*) from gw_probe;\nrollback',
+    ])
+    if (!('results' in answer)) throw new Error('expected the block in one request')
+    expect(answer.results.map((meta) => meta?.command)).toEqual([
+      'BEGIN',
+      'INSERT',
+      'SELECT',
+      'ROLLBACK',
+    ])
+    expect(answer.results[2]?.firstRows).toEqual([['4']])
+    expect(await probeRows()).toBe('3')
+  })
+})
+
 describe('the service runs at most 10 statements per request', () => {
   it('learns the limit from the answers and refuses a read-only text over it before sending', async () => {
     // Nine statements and the wrap's two are eleven.

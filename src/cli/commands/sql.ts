@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { Option } from 'commander'
-import { SQL_MAX_ROWS } from '../../shared/bridge/channels/sql'
+import { SQL_MAX_ROWS, type SqlResultMeta } from '../../shared/bridge/channels/sql'
 import { splitStatements } from '../../shared/sql/splitter'
+import { groupTransactionBlocks } from '../../shared/sql/transaction-blocks'
 import { CliError } from '../exit-codes'
 import { note, writeOut } from '../output'
 import { parsePositiveInt } from '../parse'
@@ -36,7 +37,9 @@ const DEFAULT_MAX_ROWS = 1000
 export function sqlCommand(program: Command, run: CommandRunner): void {
   program
     .command('sql')
-    .description('run SQL on a database (op 5), statement by statement')
+    .description(
+      'run SQL on a database (op 5), statement by statement (a transaction block in one request)',
+    )
     .argument('[sql]', 'the SQL text (or --file)')
     .requiredOption('--db <id>', 'the database id')
     .option('--file <file>', 'read the SQL from FILE (- for standard input)')
@@ -57,14 +60,41 @@ export function sqlCommand(program: Command, run: CommandRunner): void {
           throw CliError.usage(`--max-rows is at most ${SQL_MAX_ROWS}`)
         }
         const sql = await sqlTextOf(text, options.file)
-        const statements = splitStatements(sql).map((statement) => statement.text)
+        const split = splitStatements(sql)
+        const statements = split.map((statement) => statement.text)
         if (statements.length === 0) throw CliError.usage('no SQL statement to run')
         const format: SqlFormat = options.csv ? 'csv' : options.json ? 'json' : 'table'
         // JSON goes out as the console's writer made it (int8 and numeric exact, never a float).
         const jsonTexts: string[] = []
-        for (const statement of statements) {
-          const json = await runStatement(session, statement, options, format)
-          if (json !== null) jsonTexts.push(json)
+        // A transaction block goes whole (sql.runBlock), as the console's Run all sends it.
+        for (const group of groupTransactionBlocks(split)) {
+          const members = statements.slice(group.from, group.to)
+          let metas: (SqlResultMeta | null)[] | null = null
+          if (group.block) {
+            const answer = await session.call('sql.runBlock', {
+              ...(await targetOf(session, options)),
+              statements: members,
+              maxRows: options.maxRows,
+            })
+            if ('results' in answer) metas = answer.results
+          }
+          for (const [offset, member] of members.entries()) {
+            const meta = metas
+              ? (metas[offset] ?? null)
+              : await session.call('sql.run', {
+                  ...(await targetOf(session, options)),
+                  sql: member,
+                  maxRows: options.maxRows,
+                })
+            if (meta === null) {
+              note(
+                `${commandWord(member)}: no result (the service answered only its block's last one)`,
+              )
+              continue
+            }
+            const json = await printResult(session, meta, options, format)
+            if (json !== null) jsonTexts.push(json)
+          }
         }
         if (format === 'json') {
           writeOut(jsonTexts.length === 1 ? (jsonTexts[0] ?? '') : `[${jsonTexts.join(',')}]`)
@@ -84,25 +114,30 @@ async function sqlTextOf(text: string | undefined, file: string | undefined): Pr
   })
 }
 
-/** Runs one statement and prints its rows (CSV, table) or returns them as JSON text. */
-async function runStatement(
-  session: DeskSession,
-  statement: string,
-  options: SqlOptions,
-  format: SqlFormat,
-): Promise<string | null> {
-  const profileId = await session.profileIdToUse()
-  const meta = await session.call('sql.run', {
-    profileId,
+/** Where a statement runs and how it is guarded. */
+async function targetOf(session: DeskSession, options: SqlOptions) {
+  return {
+    profileId: await session.profileIdToUse(),
     databaseId: options.db,
-    // One tab per statement: nothing of the CLI's shows among the app's editor tabs.
+    // One tab per request: nothing of the CLI's shows among the app's editor tabs.
     tabId: randomUUID(),
     runId: randomUUID(),
     readOnly: options.readOnly === true,
     confirmedWrite: options.confirmWrite === true,
-    sql: statement,
-    maxRows: options.maxRows,
-  })
+  }
+}
+
+function commandWord(statement: string): string {
+  return statement.trim().split(/\s+/, 1)[0]?.toUpperCase() ?? 'statement'
+}
+
+/** Prints a statement's rows (CSV, table) or returns them as JSON text; releases the result. */
+async function printResult(
+  session: DeskSession,
+  meta: SqlResultMeta,
+  options: SqlOptions,
+  format: SqlFormat,
+): Promise<string | null> {
   try {
     for (const line of meta.notes) note(line)
     // A cut at the service's size limit is said by its note (above): --max-rows is not why.

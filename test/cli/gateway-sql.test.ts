@@ -1,0 +1,94 @@
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
+import { makeTempDir, type TempDir } from '../support/tools'
+import { createCliRunner, jsonOf } from './support'
+
+/*
+ * `infradesk sql` against the sandbox's gateway flavour (a real deployment's op 5: one result
+ * per statement, each statement run on its own on one of its pooled connections, at most 10
+ * statements per request). Scripts longer than that run; a transaction block goes in one
+ * request, so it runs on one connection; a block longer than the limit is refused before
+ * anything of it is sent.
+ */
+
+const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS] })
+let temp: TempDir
+const { cli } = createCliRunner(() => ({
+  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
+  TMPDIR: temp.dir,
+}))
+
+function sql(args: string[], text: string) {
+  const db = sandbox.seed.databases.postgres[1] as string
+  return cli(['--url', sandbox.url, 'sql', '--db', db, ...args, text], {
+    env: { INFRADESK_TOKEN: sandbox.tokens.admin },
+  })
+}
+
+beforeAll(async () => {
+  temp = await makeTempDir('infradesk-gateway-cli')
+})
+
+afterAll(async () => {
+  await temp?.remove()
+})
+
+describe('infradesk sql on a service that runs each statement on its own', () => {
+  it('prints each result: int8 with every digit, bytea as \\x hex', async () => {
+    const run = await sql(
+      ['--json', '--read-only'],
+      "select 9007199254740993::int8 as big, '\\x0102'::bytea as raw; select 'two' as second",
+    )
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('9007199254740993')
+    expect(jsonOf<unknown[]>(run)).toHaveLength(2)
+    expect(run.stdout).toContain('\\\\x0102')
+    expect(run.stdout).toContain('"second":"two"')
+  })
+
+  // count(*) is an int8: a string in the service's JSON, and so in ours (never a double).
+  it('runs a script of 12 statements, each in its own request', async () => {
+    const statements = [
+      'create table cli_gw (id int)',
+      ...Array.from({ length: 10 }, (_, index) => `insert into cli_gw values (${index})`),
+      'select count(*) as n from cli_gw',
+    ]
+    const run = await sql(['--json'], statements.join(';\n'))
+    expect(run.code, run.stderr).toBe(0)
+    const results = jsonOf<unknown[]>(run)
+    expect(results).toHaveLength(12)
+    expect(results[11]).toEqual([{ n: '10' }])
+  })
+
+  it('sends a transaction block in one request and prints every statement of it', async () => {
+    const run = await sql(
+      ['--json'],
+      'create table cli_block (id int); begin; insert into cli_block values (1), (2); ' +
+        'select count(*) as n from cli_block; commit; select count(*) as after from cli_block',
+    )
+    expect(run.code, run.stderr).toBe(0)
+    const results = jsonOf<unknown[]>(run)
+    expect(results).toEqual([
+      { command: 'CREATE', rowCount: 0 },
+      { command: 'BEGIN', rowCount: 0 },
+      { command: 'INSERT', rowCount: 2 },
+      [{ n: '2' }],
+      { command: 'COMMIT', rowCount: 0 },
+      [{ after: '2' }],
+    ])
+  })
+
+  it('refuses a block longer than the service takes per request, before sending any of it', async () => {
+    const block = [
+      'begin',
+      ...Array.from({ length: 10 }, (_, index) => `insert into cli_long values (${index})`),
+      'commit',
+    ]
+    const run = await sql([], `create table cli_long (id int); ${block.join('; ')}`)
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toMatch(/at most 10 statements per request, and this is 12/)
+    const count = await sql(['--json'], 'select count(*) as n from cli_long')
+    expect(jsonOf(count)).toEqual([{ n: '0' }])
+  })
+})
