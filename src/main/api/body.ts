@@ -114,7 +114,7 @@ export async function readChunks(
  * What a failed read of the body means: a timeout or a cancel keeps its meaning (the caller's
  * signals decide); a broken connection says that the answer was cut, not that nobody answered.
  */
-function bodyBreak(error: unknown, url: URL, received: number, declared: number): unknown {
+export function bodyBreak(error: unknown, url: URL, received: number, declared: number): unknown {
   const code = findErrorCode(error)
   if (error instanceof DOMException || code === undefined || !(code in BODY_BREAKS)) return error
   return new ServiceError(

@@ -11,7 +11,7 @@ import type {
 import { APP_ERROR_CODES, EXPORT_FORMAT_INFO } from '../../shared/bridge'
 import { filenameFromContentDisposition } from './content-disposition'
 import { badResponse, mainMediaType, parseAnswer, parseJsonBody } from './answer-checks'
-import { readBounded } from './body'
+import { bodyBreak, readBounded } from './body'
 import { redactError, ServiceError } from './errors'
 import { exportShapeProblem } from './export-shape'
 import type { ExportAnswer } from './export-stream'
@@ -501,13 +501,29 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         callOptions.timeoutMs ?? timeoutMs,
         async (response) => {
           const body = response.body
+          const declared = Number(response.headers.get('content-length'))
+          const attemptMs = callOptions.timeoutMs ?? timeoutMs
           async function* chunks(): AsyncIterable<Uint8Array> {
             if (body === null) return
+            let received = 0
             try {
-              for await (const chunk of body) yield chunk
+              for await (const chunk of body) {
+                received += chunk.byteLength
+                yield chunk
+              }
             } catch (error) {
-              // The connection broke mid-body: said as the network error it is.
-              throw await transportError(error, request.url, null, { caller: callOptions.signal })
+              // Said here, as the network error it is (a cut, the attempt's timeout, a cancel):
+              // the writer between this and the exchange would word it as a disk's failure.
+              const timedOut = error instanceof DOMException && error.name === 'TimeoutError'
+              throw await transportError(
+                bodyBreak(error, request.url, received, declared),
+                request.url,
+                null,
+                {
+                  caller: callOptions.signal,
+                  ...(timedOut ? { timeout: AbortSignal.abort(), timeoutMs: attemptMs } : {}),
+                },
+              )
             }
           }
           try {

@@ -55,6 +55,11 @@ function headOf(filename: string | null, mediaType: string | null): ExportHead {
 
 /** The largest JSON form read into memory (it holds the file base64-encoded). */
 const MAX_JSON_EXPORT_BYTES = 16 * 1024 * 1024
+/**
+ * Bytes handed to the writer at a time: each write is a round trip to the writer thread, and a
+ * server that drips a byte a read would otherwise cost one per byte.
+ */
+const WRITE_BYTES = 64 * 1024
 /** The largest raw export checked whole at its end (certificate files are kilobytes). */
 const MAX_CHECKED_BYTES = 16 * 1024 * 1024
 
@@ -72,6 +77,9 @@ export async function* checkedRawChunks(
 ): AsyncIterable<Uint8Array> {
   const kept: Buffer[] = []
   let size = 0
+  /** Bytes arrived and not handed on yet (a slow server's chunks may be a byte each). */
+  let pending: Buffer[] = []
+  let pendingSize = 0
   for await (const chunk of answer.chunks) {
     size += chunk.length
     if (size > MAX_CHECKED_BYTES) {
@@ -81,9 +89,17 @@ export async function* checkedRawChunks(
       )
     }
     // A copy: the chunk's memory may be reused once it has been written.
-    kept.push(Buffer.from(chunk))
-    yield chunk
+    const copy = Buffer.from(chunk)
+    kept.push(copy)
+    pending.push(copy)
+    pendingSize += copy.length
+    if (pendingSize >= WRITE_BYTES) {
+      yield Buffer.concat(pending, pendingSize)
+      pending = []
+      pendingSize = 0
+    }
   }
+  if (pendingSize > 0) yield Buffer.concat(pending, pendingSize)
   const bytes = Buffer.concat(kept, size)
   const problem = rawFileProblem(format, bytes, head) ?? alsoCheck(bytes)
   if (problem !== null) throw badResponse('exportCertificate', problem)
