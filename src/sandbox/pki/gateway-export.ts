@@ -26,7 +26,7 @@ import { storedZip } from './zip'
  *
  * The mirrored source accepts pem, der, pkcs12 and jks only; pem-bundle as a ZIP is what the
  * issue reports of the deployment it met, and chain, fullchain and private-key keep the
- * interface's formats (SERVICE_API.md, op 12) with names of the same kind.
+ * formats the interface gives op 12, with names of the same kind.
  */
 
 /** A refusal as the real route words it (400 with its own code), for the handler to send. */
