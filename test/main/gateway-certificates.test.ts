@@ -356,3 +356,11 @@ async function uploadDirect(
   })
   expect(response.status).toBe(201)
 }
+
+describe('the profile removed', () => {
+  it('forgets the page size learned for it', async () => {
+    expect(storedPageLimit()).toBe(100)
+    await desk.value('profiles.remove', { id: profile.id })
+    expect(storedPageLimit()).toBeNull()
+  })
+})

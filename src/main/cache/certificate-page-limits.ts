@@ -12,21 +12,38 @@ export interface CertificatePageLimits {
 }
 
 export function createCertificatePageLimits(cache: Cache): CertificatePageLimits {
-  return cache.extend((db, notify) => {
-    const select = db.prepare<[profileId: string], { page_limit: number }>(
-      'SELECT page_limit FROM certificate_page_limits WHERE profile_id = ?',
-    )
-    const upsert = db.prepare<[string, number, number]>(
-      `INSERT INTO certificate_page_limits (profile_id, page_limit, learned_at) VALUES (?, ?, ?)
+  const store: CertificatePageLimits & { forget(profileId: string): void } = cache.extend(
+    (db, notify) => {
+      const select = db.prepare<[profileId: string], { page_limit: number }>(
+        'SELECT page_limit FROM certificate_page_limits WHERE profile_id = ?',
+      )
+      const remove = db.prepare<[profileId: string]>(
+        'DELETE FROM certificate_page_limits WHERE profile_id = ?',
+      )
+      const upsert = db.prepare<[string, number, number]>(
+        `INSERT INTO certificate_page_limits (profile_id, page_limit, learned_at) VALUES (?, ?, ?)
        ON CONFLICT (profile_id) DO UPDATE SET page_limit = excluded.page_limit,
          learned_at = excluded.learned_at`,
-    )
-    return {
-      get: (profileId) => select.get(profileId)?.page_limit ?? null,
-      put(profileId, pageLimit, learnedAt = Date.now()) {
-        upsert.run(profileId, pageLimit, learnedAt)
-        notify({ name: 'putCertificatePageLimit', tables: ['certificate_page_limits'], profileId })
-      },
-    }
+      )
+      return {
+        get: (profileId) => select.get(profileId)?.page_limit ?? null,
+        put(profileId, pageLimit, learnedAt = Date.now()) {
+          upsert.run(profileId, pageLimit, learnedAt)
+          notify({
+            name: 'putCertificatePageLimit',
+            tables: ['certificate_page_limits'],
+            profileId,
+          })
+        },
+        forget(profileId: string) {
+          remove.run(profileId)
+        },
+      }
+    },
+  )
+  // A removed profile's learned size goes with it (a stale one would only be re-learned).
+  cache.onChange((change) => {
+    if (change.name === 'clearProfile' && change.profileId !== null) store.forget(change.profileId)
   })
+  return store
 }
