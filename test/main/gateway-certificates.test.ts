@@ -357,6 +357,21 @@ async function uploadDirect(
   expect(response.status).toBe(201)
 }
 
+describe('moves as a real deployment answers them', () => {
+  it('op 10 answered {success: true}: moved, and the next refresh shows it', async () => {
+    const [row] = await rowsOf({ type: 'acme' })
+    const folderId = sandbox.seed().certificateFolders.find((id) => id !== row!.folderId)!
+    const moved = await desk.value<{ moved: number }>('certificates.move', {
+      profileId: profile.id,
+      ids: [row!.id],
+      folderId,
+    })
+    expect(moved).toEqual({ moved: 1 })
+    const after = await rowsOf({ type: 'acme' })
+    expect(after.find((candidate) => candidate.id === row!.id)?.folderId).toBe(folderId)
+  })
+})
+
 describe('the profile removed', () => {
   it('forgets the page size learned for it', async () => {
     expect(storedPageLimit()).toBe(100)
