@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
@@ -8,7 +10,8 @@ import { createCliRunner } from './support'
 /*
  * `infradesk call` against the gateway flavour: an answer of 200 whose data says the work failed
  * (op 8's `status: "error"`, op 14's `status: "failed"`) exits non-zero with the service's
- * lastError on stderr; a reorder answered `{"success": true}` exits 0 and prints the answer.
+ * lastError on stderr; a reorder answered `{"success": true}` exits 0 and prints the answer;
+ * a volume export answered with the `.tar.gz` itself is written whole.
  * Run under scripts/with-keyring.mjs, as the other CLI tests.
  */
 
@@ -79,5 +82,36 @@ describe('infradesk call: a bare {"success": true}', () => {
     )
     expect(run.code, run.stderr).toBe(0)
     expect(JSON.parse(run.stdout)).toEqual({ success: true })
+  })
+})
+
+describe('infradesk volumes export: op 15 answered with the raw .tar.gz', () => {
+  it('writes the archive the service sent and prints its size and SHA-256', async () => {
+    const volume = sandbox.seed.volumes.find((candidate) => candidate.name === 'grafana-data')!
+    const direct = await fetch(
+      `${sandbox.url}/api/docker/nodes/${volume.nodeId}/volumes/${volume.name}/export`,
+      { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } },
+    )
+    const sent = Buffer.from(await direct.arrayBuffer())
+    const out = path.join(temp.dir, 'grafana.tar.gz')
+    const run = await cli(
+      [
+        '--url',
+        sandbox.url,
+        'volumes',
+        'export',
+        volume.nodeId,
+        volume.name,
+        '--out',
+        out,
+        '--json',
+      ],
+      withToken(),
+    )
+    expect(run.code, run.stderr).toBe(0)
+    const printed = JSON.parse(run.stdout) as { path: string; size: number; sha256: string }
+    expect(printed.size).toBe(sent.length)
+    expect(printed.sha256).toBe(createHash('sha256').update(sent).digest('hex'))
+    expect((await readFile(printed.path)).equals(sent)).toBe(true)
   })
 })

@@ -8,7 +8,8 @@ import type { CommandRunner } from './runner'
 
 /*
  * `infradesk volumes export NODE NAME --out FILE`: the app's `volumes.export` (op 15, then the
- * archive streamed to disk, resumed with Range after a dropped connection, size and SHA-256
+ * archive streamed to disk from its link, resumed with Range after a dropped connection, or
+ * written from op 15's own answer when the service sends the `.tar.gz` itself; size and SHA-256
  * checked before the rename). The desk answers once the file is open; progress and the end
  * come as its events, as they do to the Transfers panel.
  */
