@@ -34,6 +34,8 @@ const RESULT = path.join(root, 'bench', 'results', 'sql-guard.json')
 /** Commands whose effect lives in the session, so a read-only trial alone would lose it. */
 const SESSION_STATE = /^(SET|RESET|PREPARE|DEALLOCATE|DECLARE|LISTEN|DISCARD)\b/i
 const EXAMPLES = 20
+/** How many kinds of over-blocking the result lists, most frequent first. */
+const OVER_BLOCKED_KINDS = 60
 /**
  * Statement kinds a guard may call read. The others (INSERT, COPY FROM, VACUUM, DDL ...) are
  * writes by nature: PostgreSQL runs them in a READ ONLY transaction only on temporary objects,
@@ -159,10 +161,18 @@ async function main(): Promise<void> {
 
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
+  const conformingStrings =
+    (await admin.query<{ standard_conforming_strings: string }>('SHOW standard_conforming_strings'))
+      .rows[0]?.standard_conforming_strings === 'on'
   const started = Date.now()
   for (const [index, file] of files.entries()) {
     const text = withoutPsqlCommands(readFileSync(path.join(sqlDir, file), 'utf8'))
-    const whole = analyzeSqlLoaded(text)
+    // As the app does: the database's standard_conforming_strings is learned once; a file that
+    // sets it itself is read as if it were unknown.
+    const options = {
+      standardConformingStrings: conformingStrings && !/standard_conforming_strings/i.test(text),
+    }
+    const whole = analyzeSqlLoaded(text, options)
     const spans = splitSqlLoaded(text)
     if (whole.ok) {
       figures.filesParsedWhole += 1
@@ -182,12 +192,16 @@ async function main(): Promise<void> {
     client.on('error', () => undefined)
     await client.connect()
     await client.query("SET statement_timeout = '5s'; SET lock_timeout = '2s'")
-    for (const span of spans) {
+    for (const [position, span] of spans.entries()) {
       figures.statements += 1
-      const analysis = analyzeSqlLoaded(span.text)
-      const verdict = verdictOf(analysis)
+      // A file the parser reads whole is judged as one editor's text (a PREPARE seen before its
+      // EXECUTE); the others statement by statement.
+      const judged = whole.ok ? whole.statements[position] : undefined
+      const analysis = judged === undefined ? analyzeSqlLoaded(span.text, options) : null
+      const verdict = judged?.verdict ?? verdictOf(analysis ?? analyzeSqlLoaded(span.text, options))
       if (verdict.kind === 'transaction') continue
-      const command = analysis.ok ? (analysis.statements[0]?.command ?? '') : ''
+      const command =
+        judged?.command ?? (analysis?.ok ? (analysis.statements[0]?.command ?? '') : '')
       let readOnlyError: string | null = null
       try {
         await client.query('BEGIN READ ONLY')
@@ -231,7 +245,7 @@ async function main(): Promise<void> {
 
   const topOverBlocked = [...overBlockedExamples.entries()]
     .sort((a, b) => b[1] - a[1])
-    .slice(0, EXAMPLES)
+    .slice(0, OVER_BLOCKED_KINDS)
     .map(([reason, count]) => ({ reason, count }))
   const result = {
     name: 'sql-guard',

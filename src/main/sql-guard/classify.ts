@@ -45,6 +45,18 @@ const VOLATILE_READERS = new Set([
   'inet_server_addr',
   'inet_server_port',
   'pg_current_xact_id_if_assigned',
+  // Large objects read (their writes, lo_create/lowrite/lo_unlink..., are not here).
+  'loread',
+  'lo_get',
+  'lo_lseek',
+  'lo_lseek64',
+  'lo_tell',
+  'lo_tell64',
+  // The server's files read (superuser only).
+  'pg_ls_dir',
+  'pg_read_file',
+  'pg_read_binary_file',
+  'pg_stat_file',
 ])
 
 /**
