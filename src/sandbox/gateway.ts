@@ -76,7 +76,7 @@ export function httpError(status: number, message: string): GatewayFailure {
 /** The real service's not-found code and message for each kind of resource the sandbox names. */
 const NOT_FOUND_BY_RESOURCE: Record<string, [code: string, message: string]> = {
   certificate: ['SSL_CERT_NOT_FOUND', 'SSL certificate not found'],
-  pkiCertificate: ['CERTIFICATE_NOT_FOUND', 'Certificate not found'],
+  pkiCertificate: ['CERT_NOT_FOUND', 'Certificate not found'],
   certificateFolder: ['FOLDER_NOT_FOUND', 'Folder not found'],
   userFolder: ['FOLDER_NOT_FOUND', 'Folder not found'],
   nginxTemplateFolder: ['FOLDER_NOT_FOUND', 'Folder not found'],
