@@ -70,7 +70,7 @@ async function providePreloadBridge(page: Page, desk: Desk): Promise<void> {
   )
   await page.addInitScript(() => {
     const listeners = new Set<(name: string, payload: unknown) => void>()
-    const target = window as unknown as Record<string, unknown>
+    const target = globalThis as unknown as Record<string, unknown>
     target['__infradeskDeliver'] = (name: string, payloadJson: string) => {
       for (const listener of listeners) listener(name, JSON.parse(payloadJson))
     }
@@ -94,7 +94,7 @@ async function deliverEvent(page: Page, event: string, payload: unknown): Promis
     .evaluate(
       ([name, text]) =>
         (
-          (window as unknown as Record<string, unknown>)['__infradeskDeliver'] as (
+          (globalThis as unknown as Record<string, unknown>)['__infradeskDeliver'] as (
             name: string,
             text: string,
           ) => void
