@@ -1,5 +1,6 @@
 import type { ActivityEntry } from '../../shared/bridge'
 import type { ActivityFilter, AuditExportFormat } from '../../shared/bridge/channels/activity'
+import { csvLine } from '../../shared/csv'
 import { redact } from '../api'
 import type { AuditTrail } from '../cache/audit-trail'
 import { createCertificateCache } from '../cache/certificates'
@@ -64,26 +65,12 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return scrubbed
 }
 
-/** A CSV field (RFC 4180); one a spreadsheet would run as a formula is quoted and prefixed. */
-export function csvField(value: string | null): string {
-  if (value === null) return ''
-  // =, +, -, @ (and tab, CR) at the start make a spreadsheet evaluate the cell (CSV injection):
-  // a message is the service's text, so it is defused with a leading apostrophe.
-  // A negative number stays a number.
-  const formula = /^[=+\-@\t\r]/.test(value) && !/^-\d+(\.\d+)?$/.test(value)
-  const defused = formula ? `'${value}` : value
-  if (defused === '' || /[",\r\n]/.test(defused) || /^\s|\s$/.test(defused)) {
-    return `"${defused.replace(/"/g, '""')}"`
-  }
-  return defused
-}
-
 export function auditCsvHeader(): string {
   return `${COLUMNS.join(',')}\r\n`
 }
 
 export function auditCsvLine(record: AuditRecord): string {
-  return `${COLUMNS.map((column) => csvField(record[column])).join(',')}\r\n`
+  return csvLine(COLUMNS.map((column) => record[column]))
 }
 
 export function auditNdjsonLine(record: AuditRecord): string {

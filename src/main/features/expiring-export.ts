@@ -1,5 +1,6 @@
 import type { Profile } from '../../shared/bridge'
 import type { ExpiringCertificate } from '../../shared/bridge/channels/overview'
+import { csvLine } from '../../shared/csv'
 
 /*
  * The Expiring list as files (issue 21): CSV (RFC 4180) and iCalendar (RFC 5545). Pure text
@@ -34,17 +35,18 @@ export const CSV_COLUMNS = [
   'profile_id',
 ] as const
 
-/** RFC 4180, CRLF; a cell a spreadsheet would run as a formula is prefixed with `'`. */
+/** RFC 4180, CRLF, through the shared field writer (a formula cell is prefixed with `'`). */
 export function expiringCsv({ items, profiles, now }: ExpiringFileInput): string {
-  const lines = [CSV_COLUMNS.join(',')]
+  const lines = [csvLine(CSV_COLUMNS)]
   for (const { profileId, row } of items) {
     const profile = profiles.get(profileId)
     const end = row.notAfter === null ? Number.NaN : Date.parse(row.notAfter)
     // Whole days, as the screens count them (certificates/model.ts): 35.4 days ago is -35,
     // "Expired 35 d ago" there, not -36; 0 is within a day either side (see `status`).
+    // The app's own number, never a service's string: csvField leaves a plain "-35" a number.
     const daysLeft = Number.isNaN(end) ? '' : String(Math.trunc((end - now) / DAY_MS))
     lines.push(
-      [
+      csvLine([
         profile?.name ?? '',
         profile?.baseUrl ?? '',
         row.name,
@@ -56,18 +58,10 @@ export function expiringCsv({ items, profiles, now }: ExpiringFileInput): string
         row.folderPath.join('/'),
         row.id,
         profileId,
-      ]
-        .map(csvCell)
-        .join(','),
+      ]),
     )
   }
-  return `${lines.join('\r\n')}\r\n`
-}
-
-function csvCell(value: string): string {
-  // A certificate name is the service's text: "=HYPERLINK(…)" must stay text in a spreadsheet.
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value
-  return /[",\r\n]/.test(safe) || /^\s|\s$/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+  return lines.join('')
 }
 
 /**

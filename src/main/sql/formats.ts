@@ -1,4 +1,5 @@
 import type { SqlField } from '../../shared/bridge/channels/sql'
+import { csvField } from '../../shared/csv'
 import { displayText, toJsonText } from './values'
 
 /*
@@ -40,7 +41,8 @@ interface RowWriter {
 
 const WRITERS: Record<ResultFormat, (fields: readonly SqlField[], headers: boolean) => RowWriter> =
   {
-    csv: (fields, headers) => delimited(',', fields, headers, csvCell),
+    // The shared writer: a result holds the database's text, so a formula cell is defused.
+    csv: (fields, headers) => delimited(',', fields, headers, csvField),
     tsv: (fields, headers) => delimited('\t', fields, headers, tsvCell),
     markdown: (fields) => ({
       // A Markdown table needs its header row.
@@ -78,15 +80,6 @@ function delimited(
       fields.map((_, column) => cell(displayText(row[column]))).join(separator) + '\r\n',
     end: () => '',
   }
-}
-
-/** RFC 4180; NULL is an empty field, the empty string a quoted "" so the two stay apart. */
-function csvCell(value: string | null): string {
-  if (value === null) return ''
-  if (value === '' || /[",\r\n]/.test(value) || /^\s|\s$/.test(value)) {
-    return `"${value.replace(/"/g, '""')}"`
-  }
-  return value
 }
 
 /** Spreadsheets read TSV with CSV's quoting: a tab or line break inside a value is quoted. */
