@@ -1,6 +1,7 @@
 import type { BackgroundRefresh } from '../../shared/bridge'
 import { certificateFilterSchema } from '../../shared/bridge'
 import type { ExpirySummary } from '../../shared/bridge/channels/background-refresh'
+import { visibleControls } from '../../shared/terminal-text'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { certificateListReadOn } from '../cache/certificates'
 import { createExpiryNotifications } from '../cache/expiry-notifications'
@@ -126,7 +127,10 @@ export function startBackgroundRefresh(
     onError: (profileId, error) => {
       // Not the user's to act on (a 401 already asked for a token); the next run tries again.
       const name = context.profiles.get(profileId)?.name ?? profileId
-      console.warn(`Background refresh of "${name}" failed: ${describe(context, error)}`)
+      // The name and the error are the user's and the service's text: shown, never acted on.
+      console.warn(
+        visibleControls(`Background refresh of "${name}" failed: ${describe(context, error)}`),
+      )
     },
   })
   const stopSettings = context.settings.onChange(() => scheduler.reschedule())

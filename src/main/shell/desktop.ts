@@ -2,6 +2,7 @@ import { app, dialog, Notification, shell } from 'electron'
 import type { BrowserWindow } from 'electron'
 import path from 'node:path'
 import type { DesktopIntegration } from '../features/context'
+import { escapeNotificationMarkup } from '../../shared/terminal-text'
 import { createPowerSource } from './power'
 
 /*
@@ -61,7 +62,7 @@ export function createDesktopIntegration(options: {
 
     notify(title, body, onClick) {
       if (!Notification.isSupported()) return
-      const notification = new Notification({ title, body })
+      const notification = new Notification({ title, body: escapeNotificationMarkup(body) })
       if (onClick) {
         // Held until it is clicked or closed: a collected notification no longer reports a click.
         shown.add(notification)

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { visibleControls } from '../../shared/terminal-text'
 import { deferredEndpoint } from '../bridge/deferred-endpoint'
 import type { Desk } from '../desk'
 import { startWebHost } from './host'
@@ -43,7 +44,7 @@ async function main(argv: string[]): Promise<void> {
     options = parseWebArgs(argv)
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(error.message)
+      console.error(visibleControls(error.message))
       process.exit(2)
     }
     throw error
@@ -157,7 +158,9 @@ async function openDesk(options: WebOptions): Promise<Desk> {
       // First run with --sandbox: the app opens signed in to the embedded sandbox.
       const explored = await desk.dispatch('sandbox.explore', {})
       if (!explored.ok) {
-        console.error(`Could not start the local sandbox: ${explored.error.message}`)
+        console.error(
+          visibleControls(`Could not start the local sandbox: ${explored.error.message}`),
+        )
       }
     }
   }
@@ -167,7 +170,9 @@ async function openDesk(options: WebOptions): Promise<Desk> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   // Startup errors name what failed to open (a port, the data folder); none holds a token.
   console.error(
-    `Infradesk web mode could not start: ${error instanceof Error ? error.message : String(error)}`,
+    visibleControls(
+      `Infradesk web mode could not start: ${error instanceof Error ? error.message : String(error)}`,
+    ),
   )
   process.exit(1)
 })
