@@ -1,11 +1,13 @@
 import { expect, test } from './support/fixtures'
 import { expectActivityLine, openOps, openScreen } from './support/ops'
+import { moveWithKeyboard, orderOf } from './support/sortable'
 
 /*
  * A real deployment answers ops 8 and 14 with 200 while the work failed: the managed database
  * comes back `status: "error"`, the route `status: "failed"`, each with `lastError` (the
  * `gateway` project). The app says it failed, shows the service's reason and the answer, and
- * the Activity log has the line as an error.
+ * the Activity log has the line as an error. A reorder answered `{"success": true}` alone is
+ * saved, and the order kept is the one sent.
  */
 
 interface RawSeed {
@@ -81,4 +83,34 @@ test('op 14 answered 200 with the route failed again: a failure with lastError, 
     outcome: 'Error',
     text: /DNS/,
   })
+})
+
+test('op 9 answered {"success": true} with no list: saved, no malformed answer, and the order is kept', async ({
+  page,
+  staging,
+}) => {
+  const { seed } = await openOps(staging)
+  const ids = seed.nginxTemplateFolders
+  await openScreen(page, 'Nginx templates')
+  const adding = page.getByLabel('Add a template folder ID')
+  for (const id of ids) {
+    await adding.fill(id)
+    await adding.press('Enter')
+  }
+  const list = page.getByRole('list', { name: 'Template folders in their new order' })
+  await expect.poll(() => orderOf(list, ids)).toEqual(ids)
+  const expected = [...ids]
+  await moveWithKeyboard(page, list, 1, 1)
+  expected.splice(2, 0, ...expected.splice(1, 1))
+  await expect.poll(() => orderOf(list, ids)).toEqual(expected)
+
+  await page.getByRole('button', { name: 'Save order' }).click()
+  await expect(page.getByText('New order saved')).toBeVisible()
+  await expect(page.getByRole('alert')).toHaveCount(0)
+
+  // The order sent is what the app kept (the answer listed none): where the screen starts next.
+  await page.reload()
+  await openScreen(page, 'Nginx templates')
+  await expect.poll(() => orderOf(list, ids)).toEqual(expected)
+  await expectActivityLine(page, { operation: 'reorderNginxTemplateFolders', outcome: 'Success' })
 })
