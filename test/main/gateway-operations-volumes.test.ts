@@ -81,6 +81,13 @@ describe('volume export answered with the raw .tar.gz', () => {
     const written = await readFile(ended.destination ?? '')
     expect(written.equals(sent)).toBe(true)
     expect(written.length).toBe(volume.sizeBytes)
+    // The volume is among the profile's known objects, as any answer's objects are.
+    const known = await desk.value<{ id: string; kind: string }[]>('knownObjects.search', {
+      profileId: profile.id,
+      kind: 'volume',
+      text: 'shop-uploads',
+    })
+    expect(known.map((object) => object.id)).toContain('shop-uploads')
   })
 
   it('names a volume the node does not have as not found', async () => {

@@ -14,6 +14,7 @@ import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
 import { nameBesideId } from './known-objects'
+import { objectsOfAnswer } from './known-objects/answer-objects'
 import { openVolumeExport, writeRawArchive, type OpenedExport } from './volume-export-answer'
 import { isDefaultDownloadsFolder, webDownloadsFolder } from './save-to-disk'
 
@@ -86,6 +87,7 @@ export function volumeHandlers(
     }
     const { client, opened } = answered
     const exported = opened.exported
+    rememberVolume(context, profileId, nodeId, name, exported)
     let target: Awaited<ReturnType<typeof chooseTarget>>
     let transfer: Transfer | null = null
     let file: AtomicFile
@@ -185,6 +187,30 @@ export function volumeHandlers(
       }
       return { shown: true }
     },
+  }
+}
+
+/**
+ * The volume (and its node) among the profile's known objects, as every answer read with `call`
+ * is remembered (known-objects/remember-answers.ts): op 15 is read with callBytes, which that
+ * wrapper does not see. Remembering never fails the export.
+ */
+function rememberVolume(
+  context: DeskContext,
+  profileId: string,
+  nodeId: string,
+  name: string,
+  exported: VolumeExport,
+): void {
+  try {
+    const objects = objectsOfAnswer(
+      'exportVolume',
+      { params: { nodeId, name }, query: {}, answer: { data: exported } },
+      Date.now(),
+    )
+    context.knownObjects.record(profileId, objects)
+  } catch (error) {
+    console.warn('Objects of an exportVolume answer were not remembered:', error)
   }
 }
 
