@@ -128,13 +128,17 @@ export const fromListWorker = z.discriminatedUnion('type', [
     window: z.array(z.record(z.string(), z.unknown())),
     keys: z.array(z.string()),
   }),
-  /** A certificate page read into its walk: its rows, how many were new, its envelope's meta. */
+  /**
+   * A certificate page read into its walk: its rows, how many were new, its envelope's meta,
+   * and its body's bytes as they arrived (what the walk's bound on bytes counts).
+   */
   z.object({
     type: z.literal('page'),
     job,
     count: z.number().int().min(0),
     added: z.number().int().min(0),
     meta: z.unknown(),
+    bytes: z.number().int().min(0),
   }),
   /** JSON bytes (`certificatesJson`), their buffer moved, not copied. */
   z.object({ type: z.literal('json'), job, bytes: z.instanceof(Uint8Array) }),

@@ -168,7 +168,12 @@ export function createListWorker(cacheFile: string): ListWorker {
             },
             async ({ status, contentType }) => {
               const page = await ask({ type: 'end', job, status, contentType }, 'page')
-              summary = { rows: page.count, added: page.added, meta: pageMetaOf(page.meta) }
+              summary = {
+                rows: page.count,
+                added: page.added,
+                meta: pageMetaOf(page.meta),
+                bytes: page.bytes,
+              }
               return page.count
             },
           )

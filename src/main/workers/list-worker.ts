@@ -64,6 +64,8 @@ interface PageJob {
   walk: number
   reader: ListAnswerReader
   entries: CertificateCacheEntry[]
+  /** The attempt's body bytes so far, counted as its chunks arrive (the walk bounds them). */
+  bytes: number
 }
 const pages = new Map<number, PageJob>()
 /** Certificate walks: every certificate the pages brought so far, by id (a later page wins). */
@@ -94,7 +96,12 @@ function beginPage(message: Extract<ToListWorker, { type: 'begin' }>, walk: numb
       if (entry !== null) entries.push(entry)
     },
   })
-  pages.set(message.job, { walk, reader, entries })
+  pages.set(message.job, { walk, reader, entries, bytes: 0 })
+}
+
+function readPageChunk(page: PageJob, bytes: Uint8Array): void {
+  page.bytes += bytes.byteLength
+  page.reader.push(bytes)
 }
 
 /** The page read well: its certificates join the walk, and main learns what the walk needs. */
@@ -110,7 +117,14 @@ function endPage(page: PageJob, message: Extract<ToListWorker, { type: 'end' }>)
   pages.delete(message.job)
   // `meta`, `pagination` or another envelope's paging numbers, read under their usual names.
   const meta = pageInfoOf(page.reader.envelope())
-  post({ type: 'page', job: message.job, count, added: byId.size - before, meta })
+  post({
+    type: 'page',
+    job: message.job,
+    count,
+    added: byId.size - before,
+    meta,
+    bytes: page.bytes,
+  })
 }
 
 function storeCertificates(message: Extract<ToListWorker, { type: 'storeCertificates' }>): void {
@@ -249,7 +263,7 @@ function handle(message: ToListWorker): void {
   const page = pages.get(message.job)
   if (page !== undefined && (message.type === 'chunk' || message.type === 'end')) {
     return settled(message.job, () =>
-      message.type === 'chunk' ? page.reader.push(message.bytes) : endPage(page, message),
+      message.type === 'chunk' ? readPageChunk(page, message.bytes) : endPage(page, message),
     )
   }
   const job = jobs.get(message.job)

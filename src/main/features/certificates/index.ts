@@ -19,7 +19,16 @@ import { toCacheEntry } from './rows'
 import { createStagedFiles } from './staged'
 import { checkUpload, factsOfPem } from './x509'
 
-export { fetchAllPages, MAX_PAGES, PAGE_LIMIT, pageInfoOf, walkPages } from './paging'
+export {
+  fetchAllPages,
+  MAX_BYTES,
+  MAX_PAGES,
+  MAX_ROWS,
+  PAGE_LIMIT,
+  pageInfoOf,
+  setWalkBoundsForTests,
+  walkPages,
+} from './paging'
 export type { AllPages, PageInfo, PageSummary } from './paging'
 
 /*

@@ -18,6 +18,34 @@ import { toCacheEntry } from './rows'
 export const PAGE_LIMIT = 500
 /** A bound on paging, should a service never send an empty page (or nothing new). */
 export const MAX_PAGES = 2_000
+/**
+ * Bounds on what one walk holds, should a service keep sending new certificates (issue 38's
+ * probe: one new 2 MiB item per page took the walk to ~4 GB before MAX_PAGES ended it). Every
+ * certificate the walk brought is held until the walk ends (in the list worker, or here for the
+ * CLI), so these bound its memory. 200,000 certificates is twice the largest list the app is
+ * measured with (100,000 rows: docs/ARCHITECTURE-NOTES.md) and forty times the real
+ * deployment's scale of thousands; 256 MiB of answers is ~50,000 of a real deployment's
+ * items (~5 KB: a PEM with its chain) and ~190,000 of the sandbox's, about what the list
+ * worker can hold at twice its size as parsed objects without risking the app. A bound is
+ * checked once a page has arrived, so a walk passes it by one page (at most a page size of
+ * rows, and one answer of the client's maxResponseBytes).
+ */
+export const MAX_ROWS = 200_000
+export const MAX_BYTES = 256 * 1024 * 1024
+
+type WalkBounds = Pick<WalkOptions, 'maxPages' | 'maxRows' | 'maxBytes'>
+
+/**
+ * Lower bounds for the walks whose callers name none (the desk's refresh, the CLI's list), set
+ * by tests in the same process: reaching 256 MiB through the desk would take a test minutes
+ * and as much memory. Empty outside tests.
+ */
+let boundsForTests: WalkBounds = {}
+
+/** Tests only: the bounds every walk takes unless its caller names its own; `{}` undoes it. */
+export function setWalkBoundsForTests(bounds: WalkBounds): void {
+  boundsForTests = { ...bounds }
+}
 
 export { pageInfoOf } from './page-info'
 export type { PageInfo } from './page-info'
@@ -30,10 +58,13 @@ export interface AllPages {
   completeness: ListCompleteness | null
 }
 
-/** What ended the walk: each is proof the list is done, except `bound`. */
-type WalkEnd = 'empty' | 'repeat' | 'total' | 'pages' | 'short' | 'bound'
+/** What ended the walk: each is proof the list is done, except the app's bounds. */
+type WalkEnd = 'empty' | 'repeat' | 'total' | 'pages' | 'short' | WalkBound
 
-const END_WORDS: Record<Exclude<WalkEnd, 'bound'>, string> = {
+/** The app's bounds on a walk: on pages asked, certificates held, bytes of answers read. */
+type WalkBound = 'bound' | 'rows' | 'bytes'
+
+const END_WORDS: Record<Exclude<WalkEnd, WalkBound>, string> = {
   empty: 'the service stopped answering pages',
   repeat: 'the service sent the same certificates again',
   total: 'some came twice (the list changed while it was read)',
@@ -49,6 +80,8 @@ export interface PageSummary {
   added: number
   /** What the envelope said of the paging (pageInfoOf); absent when it said nothing. */
   meta?: PageInfo | undefined
+  /** The page's answer body as read, in bytes (what counts toward `maxBytes`). */
+  bytes: number
 }
 
 /** What a walk over the pages found: how many certificates, and whether that is all of them. */
@@ -61,6 +94,10 @@ export interface PageWalk {
 
 export interface WalkOptions {
   maxPages?: number
+  /** Distinct certificates held after which the walk stops asking (MAX_ROWS). */
+  maxRows?: number
+  /** Bytes of answer bodies read after which the walk stops asking (MAX_BYTES). */
+  maxBytes?: number
   /** The page size to ask (the profile's learned one); PAGE_LIMIT when not given. */
   pageLimit?: number
   /** Told when a refusal of `limit` states the service's bound (to keep it for the profile). */
@@ -86,8 +123,15 @@ export interface WalkOptions {
 export async function walkPages(
   filter: CertificateFilter,
   readPage: (query: Record<string, unknown>) => Promise<PageSummary>,
-  { maxPages = MAX_PAGES, pageLimit = PAGE_LIMIT, onPageLimitLearned }: WalkOptions = {},
+  options: WalkOptions = {},
 ): Promise<PageWalk> {
+  const {
+    maxPages = MAX_PAGES,
+    maxRows = MAX_ROWS,
+    maxBytes = MAX_BYTES,
+    pageLimit = PAGE_LIMIT,
+    onPageLimitLearned,
+  } = { ...boundsForTests, ...options }
   const query = pageQuery(filter)
   let limit: number | null = pageLimit
   let limitRefused = false
@@ -96,6 +140,7 @@ export async function walkPages(
   let total: number | null = null
   let totalPages: number | null = null
   let pages = 0
+  let bytes = 0
   let end: WalkEnd = 'bound'
   while (pages < maxPages) {
     pages += 1
@@ -113,6 +158,7 @@ export async function walkPages(
     }
     received += page.added
     seen += page.rows
+    bytes += page.bytes
     total = countOf(page.meta?.total) ?? total
     totalPages = countOf(page.meta?.totalPages) ?? totalPages
     const ended = endOf({
@@ -128,15 +174,30 @@ export async function walkPages(
       end = ended
       break
     }
+    // Past a bound of what the walk holds (the page that passed it brought new certificates:
+    // a list of exactly the bound still ends whole, by the page after it).
+    if (received > maxRows) {
+      end = 'rows'
+      break
+    }
+    if (bytes > maxBytes) {
+      end = 'bytes'
+      break
+    }
   }
   return {
     received,
-    completeness: completenessOf(end, received, total, pages),
+    completeness: completenessOf(end, { received, total, pages, bytes, maxRows, maxBytes }),
     pageLimit: limit,
   }
 }
 
-/** The walk over pages of parsed answers, every certificate kept here (the CLI; tests). */
+/**
+ * The walk over pages of parsed answers, every certificate kept here (the CLI; tests). The
+ * answers come parsed (the CLI's come through the desk's bridge, which does not carry the
+ * body's size), so a page's bytes are its rows written again as JSON: one more pass over a page
+ * the client already bounded (maxResponseBytes), the only size of it known here.
+ */
 export async function fetchAllPages(
   filter: CertificateFilter,
   listPage: (query: Record<string, unknown>) => Promise<ListAnswer>,
@@ -152,7 +213,12 @@ export async function fetchAllPages(
         const entry = toCacheEntry(item)
         if (entry !== null) byId.set(entry.row.id, entry)
       }
-      return { rows: answer.data.length, added: byId.size - before, meta: pageInfoOf(answer) }
+      return {
+        rows: answer.data.length,
+        added: byId.size - before,
+        meta: pageInfoOf(answer),
+        bytes: Buffer.byteLength(JSON.stringify(answer.data)),
+      }
     },
     options,
   )
@@ -168,7 +234,7 @@ function endOf(page: {
   total: number | null
   totalPages: number | null
   reportedLimit: number | null
-}): Exclude<WalkEnd, 'bound'> | null {
+}): Exclude<WalkEnd, WalkBound> | null {
   if (page.rows === 0) return 'empty'
   if (!page.broughtNew) return 'repeat'
   // A total still ahead outweighs a short page: walk on until it, or an empty page.
@@ -192,24 +258,52 @@ function countOf(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null
 }
 
-function completenessOf(
-  end: WalkEnd,
-  received: number,
-  total: number | null,
-  pages: number,
-): ListCompleteness | null {
+interface Walked {
+  received: number
+  total: number | null
+  pages: number
+  bytes: number
+  maxRows: number
+  maxBytes: number
+}
+
+/** The words for what the app had taken when one of its bounds ended the walk. */
+function boundWords(end: WalkBound, walked: Walked): string {
   const count = (value: number) => value.toLocaleString('en-US')
-  if (end === 'bound') {
+  const pages = `${count(walked.pages)} pages`
+  if (end === 'rows') {
+    return `the app stopped after ${pages}, past its bound of ${count(walked.maxRows)} certificates`
+  }
+  if (end === 'bytes') {
+    const mib = (value: number) => count(Math.floor(value / (1024 * 1024)))
+    return (
+      `the app stopped after ${pages}, past its bound of ${mib(walked.maxBytes)} MiB ` +
+      `of answers (${mib(walked.bytes)} MiB read)`
+    )
+  }
+  return `the app stopped after ${pages}`
+}
+
+const BOUND_REASONS = {
+  bound: 'page-bound',
+  rows: 'row-bound',
+  bytes: 'byte-bound',
+} as const satisfies Record<WalkBound, ListCompleteness['reason']>
+
+function completenessOf(end: WalkEnd, walked: Walked): ListCompleteness | null {
+  const { received, total, pages } = walked
+  const count = (value: number) => value.toLocaleString('en-US')
+  if (end === 'bound' || end === 'rows' || end === 'bytes') {
     // The service was still sending new certificates when the app stopped asking.
     const expected = Math.max(total ?? 0, received + 1)
     return {
-      reason: 'page-bound',
+      reason: BOUND_REASONS[end],
       received,
       expected,
       pages,
       message:
-        `${count(received)} of at least ${count(expected)}: the app stopped after ` +
-        `${count(pages)} pages while the service was still sending new certificates`,
+        `${count(received)} of at least ${count(expected)}: ${boundWords(end, walked)} ` +
+        'while the service was still sending new certificates',
     }
   }
   if (total === null || total === received) return null

@@ -57,12 +57,13 @@ export type CertificateFolder = z.infer<typeof certificateFolderSchema>
 /**
  * Why the last refresh's list may lack certificates (null when nothing says so). Op 16's paging
  * is not in the spec, so the walk over its pages can end without proof it saw everything: at
- * the app's bound on pages, or with `meta.total` disagreeing with what arrived. The screen says
- * so rather than show a part as the whole.
+ * the app's bounds on pages, certificates held or bytes of answers read (a service may keep
+ * sending new ones), or with `meta.total` disagreeing with what arrived. The screen says so
+ * rather than show a part as the whole.
  */
 export const listCompletenessSchema = z.lazy(() =>
   z.object({
-    reason: z.enum(['page-bound', 'total-mismatch']),
+    reason: z.enum(['page-bound', 'row-bound', 'byte-bound', 'total-mismatch']),
     /** Distinct certificates that arrived. */
     received: z.int().nonnegative(),
     /** The service's `meta.total`, or the least the walk proves exists; null when unknown. */
