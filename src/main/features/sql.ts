@@ -5,12 +5,14 @@ import { APP_ERROR_CODES } from '../../shared/bridge'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
 import type { SqlResultMeta, sqlChannels } from '../../shared/bridge/channels/sql'
 import {
-  classifyStatement,
-  commandOf,
-  destructiveReason,
-  TRANSACTION_CONTROL,
-} from '../../shared/sql/classifier'
-import { splitStatements } from '../../shared/sql/splitter'
+  analyzeSql,
+  destructiveReasonOf,
+  loadPgParser,
+  needsConformingStrings,
+  readOnlyConflict,
+  splitSqlLoaded,
+  verdictOf,
+} from '../sql-guard'
 import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
@@ -81,46 +83,57 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
 
   /**
    * Refuses what the tab, the profile or the settings do not allow; nothing is sent then. The
-   * text is judged statement by statement (a service runs every one of them): one write makes
-   * the call a write.
+   * text is judged by PostgreSQL's own parser (src/main/sql-guard), statement by statement (a
+   * service runs every one of them): one write makes the call a write, and text the parser
+   * refuses is never a read. Resolves with whether the text, a read on a protected profile, is
+   * to be sent inside a read-only transaction too (defence in depth: what no parse tree shows,
+   * a user's function shadowing a built-in or a view that writes, PostgreSQL then refuses).
    */
-  function guard(profile: StoredProfile, sql: string, input: Guarded): void {
+  async function guard(
+    profile: StoredProfile,
+    sql: string,
+    input: Guarded,
+  ): Promise<{ protect: boolean }> {
+    let analysis = await analyzeSql(sql, {
+      standardConformingStrings: knownConformingStrings(profile.id, input.databaseId),
+    })
+    if (needsConformingStrings(analysis)) {
+      const learned = await learnConformingStrings(profile, input.databaseId)
+      if (learned !== undefined) {
+        analysis = await analyzeSql(sql, { standardConformingStrings: learned })
+      }
+    }
+    const verdict = verdictOf(analysis)
     if (input.readOnly) {
-      const control = splitStatements(sql).find(
-        (statement) =>
-          TRANSACTION_CONTROL.has(commandOf(statement.text) ?? '') ||
-          CHANGES_TRANSACTION.test(statement.text),
-      )
-      if (control !== undefined) {
-        const reason = CHANGES_TRANSACTION.test(control.text)
-          ? `${CHANGES_TRANSACTION.exec(control.text)?.[0].toUpperCase().replace(/\s+/g, ' ')} would change the read-only transaction this tab runs in`
-          : `${commandOf(control.text)?.toUpperCase()} would end the read-only transaction this tab runs in`
-        throw new ServiceError(
+      const refuse = (reason: string) =>
+        new ServiceError(
           SQL_ERROR_CODES.READ_ONLY_TAB,
           `This tab is read-only and the statement was not sent: ${reason}`,
           { details: { reason } },
         )
+      if (!analysis.ok) {
+        // Sent, it would fail inside the tab's transaction, which a real deployment leaves open.
+        const unterminated = /unterminated/i.test(analysis.message)
+          ? 'the text does not end where it seems to: '
+          : ''
+        throw refuse(
+          `${unterminated}PostgreSQL's parser refuses it (${analysis.message}` +
+            `${analysis.position === null ? '' : `, at character ${analysis.position}`})`,
+        )
       }
+      const conflict = readOnlyConflict(analysis)
+      if (conflict !== null) throw refuse(conflict)
+      if (verdict.kind !== 'read') throw refuse(verdict.reason)
     }
-    const classification = classifyStatement(sql)
-    if (classification.kind === 'write') {
-      if (input.readOnly) {
-        throw new ServiceError(
-          SQL_ERROR_CODES.READ_ONLY_TAB,
-          `This tab is read-only and the statement was not sent: ${classification.reason}`,
-          { details: { reason: classification.reason } },
-        )
-      }
-      if (profile.protected && !input.confirmedWrite) {
-        throw new ServiceError(
-          SQL_ERROR_CODES.WRITE_NOT_CONFIRMED,
-          `"${profile.name}" is protected: confirm this statement before it is sent (${classification.reason})`,
-          { details: { reason: classification.reason } },
-        )
-      }
+    if (verdict.kind !== 'read' && profile.protected && !input.confirmedWrite) {
+      throw new ServiceError(
+        SQL_ERROR_CODES.WRITE_NOT_CONFIRMED,
+        `"${profile.name}" is protected: confirm this statement before it is sent (${verdict.reason})`,
+        { details: { reason: verdict.reason } },
+      )
     }
     if (context.settings.get().confirmDestructive && !input.confirmedWrite) {
-      const reason = destructiveReason(sql)
+      const reason = destructiveReasonOf(analysis)
       if (reason !== null) {
         throw new ServiceError(
           SQL_ERROR_CODES.DESTRUCTIVE_NOT_CONFIRMED,
@@ -128,6 +141,38 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           { details: { reason } },
         )
       }
+    }
+    return { protect: profile.protected && !input.readOnly && verdict.kind === 'read' }
+  }
+
+  /**
+   * Each database's standard_conforming_strings, learned once (per run) when a text needs it:
+   * a plain literal with a backslash reads differently when it is off. Unknown when the service
+   * would not say; such a literal then keeps the text from being a read.
+   */
+  const conformingStrings = new Map<string, boolean>()
+  const conformingKey = (profileId: string, databaseId: string) => `${profileId}\u0000${databaseId}`
+  function knownConformingStrings(profileId: string, databaseId: string): boolean | undefined {
+    return conformingStrings.get(conformingKey(profileId, databaseId))
+  }
+  async function learnConformingStrings(
+    profile: StoredProfile,
+    databaseId: string,
+  ): Promise<boolean | undefined> {
+    try {
+      // The app's own question, not the user's statement: neither logged nor kept in history.
+      const body = await withProfileClient(context, profile.id, (client) =>
+        client.callBytes('runPostgresQuery', {
+          params: { id: databaseId },
+          body: { sql: 'SHOW standard_conforming_strings', maxRows: 1 },
+        }),
+      )
+      const value = parseSqlAnswer(body.toString('utf8')).rows[0]?.[0]
+      if (value !== 'on' && value !== 'off') return undefined
+      conformingStrings.set(conformingKey(profile.id, databaseId), value === 'on')
+      return value === 'on'
+    } catch {
+      return undefined
     }
   }
 
@@ -647,21 +692,23 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   return {
     async 'sql.run'(input) {
       const profile = requireProfile(context, input.profileId)
-      guard(profile, input.sql, input)
-      return runWithFirstPage(profile, input)
+      const { protect } = await guard(profile, input.sql, input)
+      return runWithFirstPage(profile, protect ? { ...input, readOnly: true } : input)
     },
 
     async 'sql.runBlock'(input) {
       const profile = requireProfile(context, input.profileId)
       const sql = input.statements.join(';\n')
-      guard(profile, sql, input)
+      const { protect } = await guard(profile, sql, input)
+      if (protect) input = { ...input, readOnly: true }
       if (serviceOf(profile.id).splits === false) return { separately: true as const }
       return { results: await runBlockInOneRequest(profile, { ...input, sql }) }
     },
 
     async 'sql.explain'(input) {
       const profile = requireProfile(context, input.profileId)
-      const count = splitStatements(input.sql).length
+      await loadPgParser()
+      const count = splitSqlLoaded(input.sql).length
       if (count > 1) {
         // EXPLAIN plans one statement; the service would run the others as they are.
         throw new ServiceError('VALIDATION_ERROR', 'Request validation failed', {
@@ -672,7 +719,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       }
       const prefix = input.analyze ? 'EXPLAIN (ANALYZE, FORMAT JSON) ' : 'EXPLAIN (FORMAT JSON) '
       const sql = prefix + input.sql
-      guard(profile, sql, input)
+      await guard(profile, sql, input)
       try {
         const { parsed, elapsedMs } = await send(
           profile,
@@ -885,12 +932,6 @@ export const READ_ONLY_PREFIX = 'SET TRANSACTION READ ONLY;\n'
 
 /** Ends the read-only transaction a failed wrapped text may have left open (read-only-wrap.ts). */
 const READ_ONLY_CLEANUP = 'ROLLBACK'
-
-/**
- * Statements that change the read-only transaction without ending it; a read-only tab refuses
- * them as it refuses COMMIT.
- */
-const CHANGES_TRANSACTION = /^set\s+(?:transaction|session\s+characteristics)\b/i
 
 /**
  * A service that runs op 5 as one prepared statement refuses two in one call (PostgreSQL:

@@ -13,7 +13,12 @@ import { STABLE_CATALOG_FUNCTIONS } from './stable-functions'
 
 export type StatementKind =
   | { kind: 'read' }
-  | { kind: 'write'; reason: string }
+  | {
+      kind: 'write'
+      reason: string
+      /** Set when only a literal's backslash keeps it from being a read (standard_conforming_strings). */
+      literal?: true
+    }
   /** BEGIN, COMMIT, SET TRANSACTION ...: never inside a guarded read-only run. */
   | { kind: 'transaction'; reason: string }
 
@@ -71,6 +76,15 @@ const READ_ONLY_SETTINGS = new Set(['transaction_read_only', 'default_transactio
 
 export function commandNameOf(node: PgNode): string {
   const type = Object.keys(node)[0] ?? 'Unknown'
+  const set = (node as { VariableSetStmt?: { kind?: unknown; name?: unknown } }).VariableSetStmt
+  if (set?.kind === 'VAR_SET_MULTI' && typeof set.name === 'string') return `SET ${set.name}`
+  if (set !== undefined && typeof set.name === 'string') {
+    return READ_ONLY_SETTINGS.has(set.name.toLowerCase()) ? `SET ${set.name}` : 'SET'
+  }
+  if (type === 'TransactionStmt') {
+    const kind = (node as { TransactionStmt?: { kind?: unknown } }).TransactionStmt?.kind
+    return typeof kind === 'string' ? kind.replace(/^TRANS_STMT_/, '').replace(/_/g, ' ') : 'BEGIN'
+  }
   return (
     COMMAND_WORDS[type] ??
     type
@@ -134,8 +148,23 @@ export function classifyNode(node: PgNode, context: ClassifyContext): StatementK
     case 'TransactionStmt':
       return { kind: 'transaction', reason: `${transactionWord(fields)} controls the transaction` }
     default:
-      return { kind: 'write', reason: `${commandNameOf(node)} changes data or the schema` }
+      return { kind: 'write', reason: `${commandNameOf(node)} ${effectOf(type)}` }
   }
+}
+
+/** What a statement kind that is not a read does, in words. */
+function effectOf(type: string): string {
+  if (/^(Insert|Update|Delete|Merge|Truncate)Stmt$/.test(type)) return 'changes data'
+  if (type === 'DropStmt' || type === 'DropRoleStmt' || type === 'DropdbStmt') {
+    return 'removes objects'
+  }
+  if (/^(Create|Alter|Comment|Rename|Define|Index|View|Rule|CompositeType)/.test(type)) {
+    return 'changes the schema'
+  }
+  if (type === 'GrantStmt' || type === 'GrantRoleStmt') return 'changes privileges'
+  if (type === 'CopyStmt') return 'reads or writes files and tables'
+  if (type === 'CallStmt' || type === 'DoStmt') return 'runs code that may write'
+  return 'is not known to be read-only'
 }
 
 /** A query (SELECT, VALUES, TABLE, or what a cursor or PREPARE holds): read unless shown not. */
@@ -146,7 +175,7 @@ function classifyQuery(node: PgNode | null): StatementKind {
     return { kind: 'write', reason: `${COMMAND_WORDS[type] ?? type} changes data` }
   }
   if (type !== 'SelectStmt') {
-    return { kind: 'write', reason: `${commandNameOf(node)} changes data or the schema` }
+    return { kind: 'write', reason: `${commandNameOf(node)} ${effectOf(type)}` }
   }
   let verdict: StatementKind = { kind: 'read' }
   walk(node, (key, value) => {
@@ -154,7 +183,7 @@ function classifyQuery(node: PgNode | null): StatementKind {
     if (WRITING_NODES.has(key)) {
       verdict = { kind: 'write', reason: `a ${COMMAND_WORDS[key]} inside the query changes data` }
     } else if (key === 'intoClause') {
-      verdict = { kind: 'write', reason: 'SELECT INTO creates a table' }
+      verdict = { kind: 'write', reason: 'SELECT … INTO creates a table' }
     } else if (key === 'lockingClause') {
       verdict = { kind: 'write', reason: 'FOR UPDATE/SHARE locks rows for a change' }
     } else if (key === 'FuncCall') {
@@ -178,7 +207,7 @@ function functionProblem(funcname: unknown): string | null {
   const schema = parts.length > 1 ? parts[parts.length - 2] : null
   const shown = parts.join('.')
   if (schema !== null && schema !== 'pg_catalog') {
-    return `${shown}() is not a built-in function, and may change data`
+    return `it calls ${shown}(), which is not a built-in function and may change data`
   }
   if (
     STABLE_CATALOG_FUNCTIONS.has(name) ||
@@ -187,7 +216,7 @@ function functionProblem(funcname: unknown): string | null {
   ) {
     return null
   }
-  return `${shown}() is not known to be read-only, and may change data`
+  return `it calls ${shown}(), which is not known to be read-only`
 }
 
 /** EXPLAIN plans without running; EXPLAIN ANALYZE runs the statement it explains. */

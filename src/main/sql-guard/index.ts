@@ -1,4 +1,4 @@
-import { classifyNode, commandNameOf } from './classify'
+import { classifyNode, commandNameOf, walk } from './classify'
 import type { StatementKind } from './classify'
 import { isPgParserLoaded, loadPgParser, parseSql, scanSql } from './pg-parser'
 
@@ -13,6 +13,8 @@ export type { StatementKind } from './classify'
 export { loadPgParser } from './pg-parser'
 
 export interface GuardedStatement {
+  /** The statement's node in PostgreSQL's parse tree (`{ SelectStmt: {...} }`). */
+  node: Record<string, unknown>
   text: string
   start: number
   end: number
@@ -52,6 +54,7 @@ export function analyzeSqlLoaded(sql: string, options: GuardOptions = {}): Guard
     if (verdict.kind === 'read' && ambiguous !== null && overlaps(statement, ambiguous)) {
       verdict = {
         kind: 'write',
+        literal: true,
         reason:
           `the literal ${ambiguous.text.slice(0, 40)} holds a backslash, which reads differently ` +
           "when standard_conforming_strings is off; write it as E'…' or with $$…$$",
@@ -62,6 +65,7 @@ export function analyzeSqlLoaded(sql: string, options: GuardOptions = {}): Guard
       preparedReads.add(prepare.name)
     }
     return {
+      node: statement.node,
       text: statement.text,
       start: statement.start,
       end: statement.end,
@@ -89,6 +93,19 @@ export function verdictOf(analysis: GuardAnalysis): StatementKind {
   const control = analysis.statements.find((statement) => statement.verdict.kind === 'transaction')
   if (control) return control.verdict
   return { kind: 'read' }
+}
+
+/**
+ * Whether knowing the database's standard_conforming_strings would change the verdict: some
+ * statement is a write only because of a plain literal holding a backslash.
+ */
+export function needsConformingStrings(analysis: GuardAnalysis): boolean {
+  return (
+    analysis.ok &&
+    analysis.statements.some(
+      (statement) => statement.verdict.kind === 'write' && statement.verdict.literal === true,
+    )
+  )
 }
 
 /** The first plain `'…'` literal holding a backslash, by its place in the text. */
@@ -136,4 +153,74 @@ export function splitSqlLoaded(sql: string): StatementSpan[] {
   }
   push(sql.length)
   return spans
+}
+
+/**
+ * Why the text cannot run inside a read-only tab's own transaction, or null: transaction
+ * control would end it (`COMMIT would end …`, named as the user wrote it: END, ABORT), and
+ * `SET TRANSACTION …` or the read-only settings would change it.
+ */
+export function readOnlyConflict(analysis: GuardAnalysis): string | null {
+  if (!analysis.ok) return null
+  const control = analysis.statements.find((statement) => statement.verdict.kind === 'transaction')
+  if (control === undefined) return null
+  if (control.command.startsWith('SET')) {
+    return `${control.command} would change the read-only transaction this tab runs in`
+  }
+  const word = /^[A-Za-z]+/.exec(control.text)?.[0]?.toUpperCase() ?? control.command
+  return `${word} would end the read-only transaction this tab runs in`
+}
+
+/**
+ * Why a statement of the text destroys much at once, or null: `UPDATE`/`DELETE` without `WHERE`
+ * (a CTE's too), `DROP`, `ALTER … DROP` and `TRUNCATE`; EXPLAIN without ANALYZE runs nothing.
+ * Every profile asks before these (a setting, on by default).
+ */
+export function destructiveReasonOf(analysis: GuardAnalysis): string | null {
+  if (!analysis.ok) return null
+  for (const statement of analysis.statements) {
+    const reason = destructiveNode(statement.node)
+    if (reason !== null) return reason
+  }
+  return null
+}
+
+function destructiveNode(node: Record<string, unknown>): string | null {
+  const [type, body] = Object.entries(node)[0] ?? ['', {}]
+  const fields = (body ?? {}) as Record<string, unknown>
+  if (type === 'DropStmt') return 'DROP removes objects and their data'
+  if (type === 'TruncateStmt') return 'TRUNCATE empties whole tables'
+  if (type === 'ExplainStmt') {
+    const options = Array.isArray(fields['options']) ? fields['options'] : []
+    const analyzes = options.some(
+      (option) => (option as { DefElem?: { defname?: unknown } }).DefElem?.defname === 'analyze',
+    )
+    const query = fields['query']
+    return analyzes && typeof query === 'object' && query !== null
+      ? destructiveNode(query as Record<string, unknown>)
+      : null
+  }
+  if (type === 'AlterTableStmt') {
+    const commands = Array.isArray(fields['cmds']) ? fields['cmds'] : []
+    const drops = commands.some((command) =>
+      /^AT_Drop/.test(
+        String((command as { AlterTableCmd?: { subtype?: unknown } }).AlterTableCmd?.subtype),
+      ),
+    )
+    if (drops) return 'ALTER … DROP removes objects and their data'
+  }
+  let reason: string | null = null
+  walk(node, (key, value) => {
+    if (reason !== null) return false
+    if (key !== 'DeleteStmt' && key !== 'UpdateStmt') return true
+    const statement = value as { whereClause?: unknown; whereCurrentOf?: unknown }
+    if (statement.whereClause === undefined) {
+      reason =
+        key === 'DeleteStmt'
+          ? 'DELETE without WHERE removes every row of the table'
+          : 'UPDATE without WHERE changes every row of the table'
+    }
+    return true
+  })
+  return reason
 }
