@@ -7,6 +7,7 @@ import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { shownError, useCachedList } from '../../lib/cached-list-store'
 import { useNow } from '../../ui/useNow'
 import { CertificateList } from './CertificateList'
+import { CompletenessBanner } from './CompletenessBanner'
 import { DetailsPane } from './DetailsPane'
 import { ExportDialog } from './ExportDialog'
 import { FolderTree, type FolderSelection } from './FolderTree'
@@ -211,13 +212,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
         </div>
       ) : null}
       {current && state.completeness ? (
-        // Never a part shown as the whole: op 16's paging is not in the spec (see main's walk).
-        <div className="banner banner-warning" role="status" aria-label="List may be incomplete">
-          <div className="banner-text">
-            <div className="banner-title">The service may hold more certificates than listed</div>
-            <div className="banner-message">{state.completeness.message}</div>
-          </div>
-        </div>
+        <CompletenessBanner completeness={state.completeness} />
       ) : null}
       <ErrorBanner error={error} context="Could not load certificates" onRetry={state.refresh} />
 
