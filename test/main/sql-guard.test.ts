@@ -221,3 +221,85 @@ describe('destructive statements ask first on every profile (setting on by defau
     expect(all).toMatchObject({ command: 'UPDATE', rowCount: 3 })
   })
 })
+
+describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", () => {
+  beforeAll(async () => {
+    // The block before made the profile unprotected.
+    await harness.value('profiles.update', { id: profile.id, protected: true })
+  })
+
+  it.each([
+    ["select E'a'\n'\\'' ; delete from guard_probe ; -- '", /DELETE/],
+    ['select 1 --\r; delete from guard_probe returning 1', /DELETE/],
+    ['select 1 as \u00a0$x$; delete from guard_probe; select 2 as \u00a0$x$', /DELETE/],
+    [`select $${'t'.repeat(70)}$ ; $${'t'.repeat(70)}$; delete from guard_probe`, /DELETE/],
+    ['explain ("analyze") delete from guard_probe', /EXPLAIN ANALYZE runs the statement/],
+    ['select rollup(1)', /rollup\(\)/],
+    ['select (array[1,2,3])[1:guard_w()]', /guard_w\(\)/],
+  ])('a protected profile asks before %j, and nothing is sent', async (sql, reason) => {
+    const refused = await harness.failure('sql.run', runInput(sql))
+    expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
+    expect(refused.message).toMatch(reason)
+    expect(statementsSent()).toEqual([])
+    expect(await count('guard_probe')).toBe('3')
+  })
+
+  it('a read-only tab refuses COMMIT hidden behind a comment ended by CR', async () => {
+    const refused = await harness.failure(
+      'sql.run',
+      runInput('SELECT 1 --\r; COMMIT; DELETE FROM guard_probe RETURNING 1', { readOnly: true }),
+    )
+    expect(refused.code).toBe('READ_ONLY_TAB')
+    expect(refused.message).toMatch(/COMMIT would end the read-only transaction/)
+    expect(statementsSent()).toEqual([])
+  })
+
+  it('a read on a protected profile runs read-only: a user function shadowing a built-in cannot write', async () => {
+    // public.upper(int) is chosen over pg_catalog.upper(text) for an int; it writes.
+    await harness.value(
+      'sql.run',
+      runInput(
+        'create function public.upper(int) returns int language sql as ' +
+          '$$ insert into guard_probe values (99) returning 1 $$',
+        { confirmedWrite: true },
+      ),
+    )
+    relay.received.length = 0
+    const refused = await harness.failure('sql.run', runInput('select upper(1)'))
+    expect(refused.details).toMatchObject({ sqlState: '25006' })
+    expect(statementsSent()[0]).toMatch(/read only/i)
+    expect(await count('guard_probe')).toBe('3')
+    await harness.value(
+      'sql.run',
+      runInput('drop function public.upper(int)', { confirmedWrite: true }),
+    )
+  })
+
+  it('learns standard_conforming_strings before judging a literal with a backslash', async () => {
+    const sql = "select 'a\\'' ; delete from guard_probe ; -- '"
+    // On (PostgreSQL's default): one string, a read, sent read-only after asking once.
+    const meta = await harness.value<RunMeta>('sql.run', runInput(sql))
+    expect(meta.firstRows[0]?.[0]).toBe("a\\' ; delete from guard_probe ; -- ")
+    expect(statementsSent()[0]).toBe('SHOW standard_conforming_strings')
+    expect(await count('guard_probe')).toBe('3')
+    // Off (set by a confirmed statement, which makes the app ask again): the same text holds a
+    // DELETE for PostgreSQL, and is refused unconfirmed.
+    await harness.value(
+      'sql.run',
+      runInput('set standard_conforming_strings = off', { confirmedWrite: true }),
+    )
+    try {
+      relay.received.length = 0
+      const refused = await harness.failure('sql.run', runInput(sql))
+      expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
+      expect(refused.message).toMatch(/backslash/)
+      expect(statementsSent()).toEqual(['SHOW standard_conforming_strings'])
+    } finally {
+      await harness.value(
+        'sql.run',
+        runInput('set standard_conforming_strings = on', { confirmedWrite: true }),
+      )
+    }
+    expect(await count('guard_probe')).toBe('3')
+  })
+})

@@ -10,6 +10,7 @@ import {
   loadPgParser,
   needsConformingStrings,
   readOnlyConflict,
+  setsConformingStrings,
   splitSqlLoaded,
   verdictOf,
 } from '../sql-guard'
@@ -104,6 +105,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       }
     }
     const verdict = verdictOf(analysis)
+    if (setsConformingStrings(analysis)) {
+      // Once this runs the learned value may be stale: asked again next time it matters.
+      conformingStrings.delete(conformingKey(profile.id, input.databaseId))
+    }
     if (input.readOnly) {
       const refuse = (reason: string) =>
         new ServiceError(

@@ -108,6 +108,23 @@ export function needsConformingStrings(analysis: GuardAnalysis): boolean {
   )
 }
 
+/** Whether a statement of the text sets (or resets) standard_conforming_strings. */
+export function setsConformingStrings(analysis: GuardAnalysis): boolean {
+  return (
+    analysis.ok &&
+    analysis.statements.some((statement) => {
+      const set = (statement.node as { VariableSetStmt?: { kind?: unknown; name?: unknown } })
+        .VariableSetStmt
+      return (
+        set !== undefined &&
+        (set.kind === 'VAR_RESET_ALL' ||
+          (typeof set.name === 'string' &&
+            set.name.toLowerCase() === 'standard_conforming_strings'))
+      )
+    })
+  )
+}
+
 /** The first plain `'…'` literal holding a backslash, by its place in the text. */
 function backslashLiteral(sql: string): { start: number; end: number; text: string } | null {
   if (!sql.includes('\\')) return null
