@@ -43,7 +43,7 @@ beforeAll(async () => {
   const uploaded = await callOperation(sandbox, 'uploadCertificate', {
     body: { name: HOSTILE_NAME, ...material },
   })
-  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201)
+  expect(uploaded.status, uploaded.text()).toBe(201)
 })
 
 afterAll(async () => {
