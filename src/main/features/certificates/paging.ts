@@ -22,11 +22,11 @@ export const MAX_PAGES = 2_000
  * Bounds on what one walk holds, should a service keep sending new certificates (issue 38's
  * probe: one new 2 MiB item per page took the walk to ~4 GB before MAX_PAGES ended it). Every
  * certificate the walk brought is held until the walk ends (in the list worker, or here for the
- * CLI), so these bound its memory. 200,000 certificates is twice the largest list the app is
- * measured with (100,000 rows: docs/ARCHITECTURE-NOTES.md) and forty times the real
- * deployment's scale of thousands; 256 MiB of answers is ~50,000 of a real deployment's
- * items (~5 KB: a PEM with its chain) and ~190,000 of the sandbox's, about what the list
- * worker can hold at twice its size as parsed objects without risking the app. A bound is
+ * CLI), so these bound its memory. 200,000 certificates is twice the largest certificate
+ * list the app is measured with (100,000: rankCertificateNames in docs/ARCHITECTURE-NOTES.md);
+ * 256 MiB of answers is some 50,000 items of a real deployment's list if each carries a PEM
+ * with its chain (~5 KB, an estimate), and what the list worker can hold, about twice that
+ * as parsed objects, without risking the app. A bound is
  * checked once a page has arrived, so a walk passes it by one page (at most a page size of
  * rows, and one answer of the client's maxResponseBytes).
  */
