@@ -44,17 +44,18 @@ export function expiringCsv({ items, profiles, now }: ExpiringFileInput): string
     // Whole days, as the screens count them (certificates/model.ts): 35.4 days ago is -35,
     // "Expired 35 d ago" there, not -36; 0 is within a day either side (see `status`).
     // The app's own number, never a service's string: csvField leaves a plain "-35" a number.
-    const daysLeft = Number.isNaN(end) ? '' : String(Math.trunc((end - now) / DAY_MS))
+    const daysLeft = Number.isNaN(end) ? null : String(Math.trunc((end - now) / DAY_MS))
     lines.push(
       csvLine([
-        profile?.name ?? '',
-        profile?.baseUrl ?? '',
+        // What is missing is an empty field (null), as before the shared writer.
+        profile?.name ?? null,
+        profile?.baseUrl ?? null,
         row.name,
-        row.commonName ?? '',
-        row.notAfter ?? '',
+        row.commonName,
+        row.notAfter,
         daysLeft,
-        row.status ?? '',
-        row.type ?? '',
+        row.status,
+        row.type,
         row.folderPath.join('/'),
         row.id,
         profileId,
