@@ -52,3 +52,16 @@ describe('infradesk:// deep links', () => {
     expect(deepLinkFromArgv(['/opt/Infradesk/infradesk', 'infradesk://nope'])).toBeNull()
   })
 })
+
+describe('ids with format characters', () => {
+  it.each(['\u202e', '\u200b', '\u2066', '\ufeff', '\u00ad'])(
+    'refuses an id holding U+%s, as it refuses control characters',
+    (char) => {
+      const raw = `infradesk://migrations/${encodeURIComponent(`${id.slice(0, 8)}${char}${id.slice(8)}`)}/resolve`
+      expect(parseDeepLink(raw)).toBeNull()
+      expect(
+        parseDeepLink(`infradesk://migrations/${encodeURIComponent(`INC-1${char}`)}/resolve`),
+      ).toBeNull()
+    },
+  )
+})

@@ -36,8 +36,9 @@ export function parseDeepLink(candidate: string): DeepLink | null {
   } catch {
     return null
   }
-  // An id is one path segment on the service too: no slashes, no control characters.
-  if (/[/\\\p{Cc}]/u.test(decoded)) return null
+  // An id is one path segment on the service too: no slashes, no control characters, and no
+  // format characters (U+202E turns the rest of a line around, U+200B hides itself).
+  if (/[/\\\p{Cc}\p{Cf}]/u.test(decoded)) return null
   const parsed = migrationId.safeParse(decoded)
   return parsed.success ? { kind: 'resolveMigration', id: parsed.data } : null
 }
