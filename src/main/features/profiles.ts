@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { ProfileNetworkView, proxyInputSchema } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { isServiceError, ServiceError } from '../api'
-import { parseProxyUrl, readCaCertificates, viewOf } from '../net'
+import { parseProxyUrl, readCaCertificates, systemTrustSummary, viewOf } from '../net'
 import type { ProfileNetwork, ProxyChoice } from '../net'
 import type { StoredProfile } from '../profiles'
 import type { ProxyLogin } from '../vault'
@@ -197,11 +197,13 @@ async function networkView(
   profile: StoredProfile,
 ): Promise<ProfileNetworkView> {
   const trustedCas = (profile.trustedCas ?? []).map((pem) => viewOf(new X509Certificate(pem)))
+  const systemCas = systemTrustSummary()
   const proxy = profile.proxy ?? { mode: 'system' as const }
-  if (proxy.mode !== 'custom') return { trustedCas, proxy }
+  if (proxy.mode !== 'custom') return { trustedCas, systemCas, proxy }
   const login = await context.vault.getProxyCredentials(profile.id)
   return {
     trustedCas,
+    systemCas,
     proxy: {
       mode: 'custom',
       url: proxy.url,

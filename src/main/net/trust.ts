@@ -26,6 +26,21 @@ export interface CaCertificateView {
 export const MAX_CA_FILE_BYTES = 256 * 1024
 
 let baseCas: readonly string[] | null = null
+/** What the OS store gave when it was read, for the profile's network view. */
+let systemSummary: SystemTrustSummary = { count: 0, problem: 'not read yet' }
+
+export interface SystemTrustSummary {
+  /** Certificates the operating system's store gave (0 when it gave none). */
+  count: number
+  /** Why it gave none, in words; null when it gave certificates. */
+  problem: string | null
+}
+
+/** How many CAs the operating system's store gave the connections, or why none. */
+export function systemTrustSummary(): SystemTrustSummary {
+  baseCertificateAuthorities()
+  return systemSummary
+}
 
 /** The system store plus the bundled roots, read once (the system store is ~600 certificates). */
 export function baseCertificateAuthorities(): readonly string[] {
@@ -39,11 +54,23 @@ export function baseCertificateAuthorities(): readonly string[] {
 
 /** The OS store; getCACertificates arrived in Node 22.15/23.5: an older runtime reads none. */
 function systemCas(reader: ((type: 'system') => string[]) | undefined): string[] {
-  if (reader === undefined) return []
+  if (reader === undefined) {
+    systemSummary = {
+      count: 0,
+      problem: 'this runtime cannot read the system store (no getCACertificates)',
+    }
+    return []
+  }
   try {
-    return reader('system')
-  } catch {
+    const found = reader('system')
+    systemSummary =
+      found.length > 0
+        ? { count: found.length, problem: null }
+        : { count: 0, problem: 'the system store is empty' }
+    return found
+  } catch (error) {
     // An unreadable system store must not stop the app: the bundled roots still apply.
+    systemSummary = { count: 0, problem: error instanceof Error ? error.message : String(error) }
     return []
   }
 }

@@ -30,6 +30,8 @@ export interface NetworkDraft {
   /** Empty with `hasStoredPassword`: keep the stored password. */
   proxyPassword: string
   hasStoredPassword: boolean
+  /** What the operating system's store gave (shown, never sent back); unknown for a new profile. */
+  systemCas?: { count: number; problem: string | null }
 }
 
 export const EMPTY_NETWORK: NetworkDraft = {
@@ -43,10 +45,12 @@ export const EMPTY_NETWORK: NetworkDraft = {
 
 /** The draft for a profile's stored settings (edit mode). */
 export function draftOf(view: ProfileNetworkView): NetworkDraft {
+  const system = view.systemCas === undefined ? {} : { systemCas: view.systemCas }
   if (view.proxy.mode !== 'custom') {
-    return { ...EMPTY_NETWORK, trustedCas: view.trustedCas, proxyMode: view.proxy.mode }
+    return { ...EMPTY_NETWORK, ...system, trustedCas: view.trustedCas, proxyMode: view.proxy.mode }
   }
   return {
+    ...system,
     trustedCas: view.trustedCas,
     proxyMode: 'custom',
     proxyUrl: view.proxy.url,
@@ -107,6 +111,7 @@ export function ProfileNetworkFields({ draft, onChange, errors }: ProfileNetwork
       <summary className="field-label">Network: proxy and trusted CA certificates</summary>
       <TrustedCaList
         cas={draft.trustedCas}
+        systemCas={draft.systemCas}
         error={errors.trustedCas}
         onChange={(trustedCas) => set({ trustedCas })}
       />
@@ -175,10 +180,12 @@ const PROXY_MODES: { value: ProxyMode; label: string; hint: string }[] = [
 
 function TrustedCaList({
   cas,
+  systemCas,
   error,
   onChange,
 }: {
   cas: CaCertificate[]
+  systemCas: NetworkDraft['systemCas']
   error: string | undefined
   onChange: (cas: CaCertificate[]) => void
 }) {
@@ -214,6 +221,13 @@ function TrustedCaList({
         Trusted for this profile only, beside the system&rsquo;s certificate authorities (for a
         company&rsquo;s internal CA).
       </div>
+      {systemCas === undefined ? null : (
+        <div className="field-hint" data-testid="system-cas">
+          {systemCas.problem === null
+            ? `The operating system's store gives ${systemCas.count.toLocaleString('en-US')} certificate authorities; Node's bundled roots are trusted too.`
+            : `The operating system's store gave none (${systemCas.problem}): only Node's bundled roots and the certificates below are trusted.`}
+        </div>
+      )}
       {cas.length > 0 ? (
         <ul className="ca-list">
           {cas.map((ca) => (

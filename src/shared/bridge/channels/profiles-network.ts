@@ -64,6 +64,13 @@ export type CaCertificate = z.infer<typeof caCertificateSchema>
 export const profileNetworkSchema = z.lazy(() =>
   z.object({
     trustedCas: z.array(caCertificateSchema),
+    /**
+     * What the operating system's store gave every connection (beside Node's bundled roots and
+     * the profile's own CAs): its count, or why none (Electron's BoringSSL may read none).
+     */
+    systemCas: z
+      .object({ count: z.number().int().nonnegative(), problem: z.string().nullable() })
+      .optional(),
     proxy: z.discriminatedUnion('mode', [
       z.object({ mode: z.literal('none') }),
       z.object({ mode: z.literal('system') }),
