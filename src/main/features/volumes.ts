@@ -228,13 +228,30 @@ function isFile(file: string): Promise<boolean> {
   )
 }
 
-/** `<volume>.tar.gz` unless the service names the file; sanitised again when it is opened. */
-function defaultArchiveName(exported: VolumeExport, volumeName: string): string {
-  const named = exported['filename']
-  if (typeof named === 'string' && named.trim() !== '') return safeFileName(named)
+/** Archive extensions the name may end in; anything else the service says is not one. */
+const ARCHIVE_FORMAT = /^(tar\.gz|tgz|tar|tar\.zst|tar\.xz|tar\.bz2|zip)$/i
+/** Archive suffixes a service's file name may already carry, taken off before ours goes on. */
+const ARCHIVE_SUFFIX = /\.(tar\.gz|tgz|tar|tar\.zst|tar\.xz|tar\.bz2|zip)$/i
+
+/**
+ * The archive's default name: the service's file name (or the volume's), its extension
+ * always the archive's format (a service's `Report.pdf      .desktop` must not choose what
+ * the file opens as, in web mode least of all, where no dialog shows it), runs of whitespace
+ * made one space; sanitised again when the file is opened.
+ */
+export function defaultArchiveName(exported: VolumeExport, volumeName: string): string {
   const format =
-    typeof exported.format === 'string' && exported.format !== '' ? exported.format : 'tar.gz'
-  return safeFileName(`${volumeName}.${format}`, 'volume.tar.gz')
+    typeof exported.format === 'string' && ARCHIVE_FORMAT.test(exported.format)
+      ? exported.format.toLowerCase()
+      : 'tar.gz'
+  const named = exported['filename']
+  const base = typeof named === 'string' && named.trim() !== '' ? named : volumeName
+  const last = base.split(/[/\\]/).pop() ?? ''
+  const stem = ARCHIVE_SUFFIX.test(last)
+    ? last.replace(ARCHIVE_SUFFIX, '')
+    : last.replace(/\.[^.]*$/, '')
+  const collapsed = stem.replace(/\s+/g, ' ').trim()
+  return safeFileName(`${collapsed === '' ? volumeName : collapsed}.${format}`, `volume.${format}`)
 }
 
 /**
