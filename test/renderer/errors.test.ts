@@ -115,3 +115,10 @@ describe('error classes', () => {
     expect(isAuthError(null)).toBe(false)
   })
 })
+
+describe('headlines of the codes the app makes of what a service said', () => {
+  it('words a 200 that says the work failed, and a desktop page without its preload', () => {
+    expect(errorHeadline({ code: 'WORK_FAILED', message: 'x' })).toMatch(/says the work failed/)
+    expect(errorHeadline({ code: 'DESKTOP_BRIDGE_MISSING', message: 'x' })).toMatch(/preload/)
+  })
+})

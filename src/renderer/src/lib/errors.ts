@@ -31,6 +31,8 @@ const EXPLANATIONS: Record<string, string> = {
     'the service stopped the request: it ran past its time budget (query budget or request timeout)',
   SERVICE_CANCELLED: 'the service cancelled the request before it finished',
   PAYLOAD_TOO_LARGE: 'the request is larger than the service accepts',
+  WORK_FAILED: 'the service answered, but says the work failed (its last error follows)',
+  DESKTOP_BRIDGE_MISSING: "the window's preload did not load, so the app cannot reach its core",
 }
 
 /**
