@@ -503,20 +503,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           const body = response.body
           const declared = Number(response.headers.get('content-length'))
           const attemptMs = callOptions.timeoutMs ?? timeoutMs
+          // Read from the moment the answer arrives, not when the writer first asks: a stream
+          // that errors drops what it had queued, so a cut after 40 bytes would read as "after
+          // 0 bytes" whenever the writer was slow to start. At most EAGER_BYTES wait unread.
+          const eager = body === null ? null : eagerChunks(body)
           async function* chunks(): AsyncIterable<Uint8Array> {
-            if (body === null) return
-            let received = 0
+            if (eager === null) return
             try {
-              for await (const chunk of body) {
-                received += chunk.byteLength
-                yield chunk
-              }
+              yield* eager.chunks()
             } catch (error) {
               // Said here, as the network error it is (a cut, the attempt's timeout, a cancel):
               // the writer between this and the exchange would word it as a disk's failure.
               const timedOut = error instanceof DOMException && error.name === 'TimeoutError'
               throw await transportError(
-                bodyBreak(error, request.url, received, declared),
+                bodyBreak(error, request.url, eager.received(), declared),
                 request.url,
                 null,
                 {
@@ -638,6 +638,73 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 }
 
 /* ------------------------------------------------------------------ helpers */
+
+/** The most of an answer read ahead of its consumer (eagerChunks). */
+const EAGER_BYTES = 4 * 1024 * 1024
+
+/**
+ * A body read as soon as it arrives, handed out in order; reading pauses while EAGER_BYTES
+ * wait for the consumer. `received()` counts what arrived, consumed or not.
+ */
+function eagerChunks(body: ReadableStream<Uint8Array>): {
+  chunks(): AsyncIterable<Uint8Array>
+  received(): number
+} {
+  const reader = body.getReader()
+  const queue: Uint8Array[] = []
+  let queued = 0
+  let received = 0
+  let finished = false
+  let failure: { error: unknown } | null = null
+  let wakeConsumer: (() => void) | null = null
+  let wakeReader: (() => void) | null = null
+  const wake = (which: 'consumer' | 'reader') => {
+    const waiting = which === 'consumer' ? wakeConsumer : wakeReader
+    if (which === 'consumer') wakeConsumer = null
+    else wakeReader = null
+    waiting?.()
+  }
+  void (async () => {
+    try {
+      for (;;) {
+        while (queued >= EAGER_BYTES) await new Promise<void>((resolve) => (wakeReader = resolve))
+        const next = await reader.read()
+        if (next.done) break
+        received += next.value.byteLength
+        queued += next.value.byteLength
+        queue.push(next.value)
+        wake('consumer')
+      }
+    } catch (error) {
+      failure = { error }
+    } finally {
+      finished = true
+      wake('consumer')
+    }
+  })()
+  return {
+    received: () => received,
+    async *chunks() {
+      try {
+        for (;;) {
+          const chunk = queue.shift()
+          if (chunk !== undefined) {
+            queued -= chunk.byteLength
+            wake('reader')
+            yield chunk
+            continue
+          }
+          if (failure !== null) throw (failure as { error: unknown }).error
+          if (finished) return
+          await new Promise<void>((resolve) => (wakeConsumer = resolve))
+        }
+      } finally {
+        // A consumer that stops early (a damaged file) lets the connection go.
+        if (!finished) await reader.cancel().catch(() => undefined)
+      }
+    },
+  }
+}
 
 /** The body as JSON, or BAD_RESPONSE saying what it is instead. */
 function readJson(name: OperationName, result: Exchange): unknown {
