@@ -372,3 +372,26 @@ describe('cached list store', () => {
     expect(pending).toHaveLength(0)
   })
 })
+
+describe('a list the service keeps for browser sessions', () => {
+  it('keeps saying so when the cache is read again after the refusal', async () => {
+    const BROWSER_ONLY: BridgeError = {
+      code: 'BROWSER_SESSION_ONLY',
+      message: 'an API token cannot list or end them',
+      status: 403,
+    }
+    const { store, release, cacheChanged } = scriptedStore()
+    const stop = store.getState().followCache('p1')
+    const shown = store.getState().show('p1', { refresh: true })
+    await release({ profileId: 'p1', source: 'cache' }, answer([]))
+    await release({ profileId: 'p1', source: 'service' }, new BridgeCallError('x', BROWSER_ONLY))
+    await shown
+    expect(store.getState().error).toEqual(BROWSER_ONLY)
+    // Main wrote the cache meanwhile (the refusal's own bookkeeping): the re-read finds it empty.
+    cacheChanged({ topics: ['sessions'] })
+    await release({ profileId: 'p1', source: 'cache' }, answer([]))
+    await until(() => store.getState().loaded)
+    expect(store.getState().error).toEqual(BROWSER_ONLY)
+    stop()
+  })
+})

@@ -5,7 +5,7 @@ import type { BridgeError, Profile } from '../../../shared/bridge'
 import { asBridgeError } from '../bridge-client'
 import type { CacheTopic } from '../../../shared/bridge/cache-topics'
 import { concerns, type CacheChange } from './cache-events'
-import { isAuthError, isConnectivityError } from './errors'
+import { isAuthError, isBrowserSessionOnly, isConnectivityError } from './errors'
 
 /*
  * The state every cached list screen shares (sessions, certificates, the status page): the
@@ -144,10 +144,20 @@ export function createCachedListStore<S extends CachedListState, Answer extends 
 
     function apply(profileId: string, answer: Answer, source: ListSource) {
       const offline = answer.offline || isConnectivityError(answer.error)
+      // A service that keeps this list for browser sessions said so on the last read of it: a
+      // fact about the token, which a re-read of the (empty) cache must not wipe from the screen.
+      const previous = get().error
+      const kept =
+        source === 'cache' &&
+        answer.error === null &&
+        get().profileId === profileId &&
+        isBrowserSessionOnly(previous)
+          ? previous
+          : answer.error
       patch(options.fields(answer, get()), {
         fetchedAt: answer.fetchedAt,
         offline,
-        error: offline && options.hideErrorWhenOffline ? null : answer.error,
+        error: offline && options.hideErrorWhenOffline ? null : kept,
         loaded: true,
       })
       const reporter = options.reporter()
