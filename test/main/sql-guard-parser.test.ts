@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { analyzeSql, loadPgParser, verdictOf } from '../../src/main/sql-guard'
+import { analyzeSql, destructiveReasonOf, loadPgParser, verdictOf } from '../../src/main/sql-guard'
 import type { GuardOptions } from '../../src/main/sql-guard'
 
 /*
@@ -72,6 +72,11 @@ describe('the holes of the hand-written lexer', () => {
     expect(await kindOf('EXPLAIN (ANALYZE off) DELETE FROM t')).toBe('read')
     expect(await kindOf('EXPLAIN DELETE FROM t')).toBe('read')
     expect(await kindOf('EXPLAIN ANALYZE SELECT 1')).toBe('read')
+    // The destructive check reads the options the same way: a plan alone destroys nothing.
+    expect(destructiveReasonOf(await analyzeSql('EXPLAIN (ANALYZE off) DELETE FROM t'))).toBeNull()
+    expect(destructiveReasonOf(await analyzeSql('EXPLAIN (ANALYZE) DELETE FROM t'))).toMatch(
+      /DELETE without WHERE/,
+    )
   })
 
   it('7: unreserved keywords called as functions, and calls after `:` in a slice', async () => {

@@ -219,13 +219,18 @@ function functionProblem(funcname: unknown): string | null {
   return `it calls ${shown}(), which is not known to be read-only`
 }
 
-/** EXPLAIN plans without running; EXPLAIN ANALYZE runs the statement it explains. */
-function classifyExplain(fields: Record<string, unknown>): StatementKind {
+/** Whether an ExplainStmt's options make it run its statement: ANALYZE, not set false. */
+export function explainRuns(fields: Record<string, unknown>): boolean {
   const options = Array.isArray(fields['options']) ? fields['options'] : []
-  const analyzes = options.some((option) => {
+  return options.some((option) => {
     const element = (option as { DefElem?: { defname?: unknown; arg?: unknown } }).DefElem
     return element?.defname === 'analyze' && !isFalseOption(element.arg)
   })
+}
+
+/** EXPLAIN plans without running; EXPLAIN ANALYZE runs the statement it explains. */
+function classifyExplain(fields: Record<string, unknown>): StatementKind {
+  const analyzes = explainRuns(fields)
   const query = asNode(fields['query'])
   if (!analyzes) {
     // The plan alone runs nothing; a writing function in it would not be called either.

@@ -1,4 +1,4 @@
-import { classifyNode, commandNameOf, walk } from './classify'
+import { classifyNode, commandNameOf, explainRuns, walk } from './classify'
 import type { StatementKind } from './classify'
 import { isPgParserLoaded, loadPgParser, parseSql, scanSql } from './pg-parser'
 
@@ -208,12 +208,8 @@ function destructiveNode(node: Record<string, unknown>): string | null {
   if (type === 'DropStmt') return 'DROP removes objects and their data'
   if (type === 'TruncateStmt') return 'TRUNCATE empties whole tables'
   if (type === 'ExplainStmt') {
-    const options = Array.isArray(fields['options']) ? fields['options'] : []
-    const analyzes = options.some(
-      (option) => (option as { DefElem?: { defname?: unknown } }).DefElem?.defname === 'analyze',
-    )
     const query = fields['query']
-    return analyzes && typeof query === 'object' && query !== null
+    return explainRuns(fields) && typeof query === 'object' && query !== null
       ? destructiveNode(query as Record<string, unknown>)
       : null
   }
