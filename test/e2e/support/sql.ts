@@ -29,10 +29,14 @@ export function sqlEditor(page: Page) {
   return page.getByTestId('sql-editor').locator('.cm-content')
 }
 
-/** Replaces the editor's text (inserted as a whole, so completion and brackets stay out). */
+/**
+ * Replaces the editor's text (inserted as a whole, so completion and brackets stay out).
+ * Focus, not a click: the completion list the last insert opened may lie over the editor, and
+ * a click would land on it.
+ */
 export async function setEditorText(page: Page, text: string): Promise<void> {
   const editor = sqlEditor(page)
-  await editor.click()
+  await editor.focus()
   await page.keyboard.press('ControlOrMeta+a')
   await page.keyboard.press('Delete')
   await page.keyboard.insertText(text)
