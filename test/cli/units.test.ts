@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expiringWithin } from '../../src/cli/commands/certs'
+import { expiringWithin, parseExpiringDays } from '../../src/cli/commands/certs'
 import { completionScript } from '../../src/cli/completion'
 import { CliError, EXIT, exitCodeOf } from '../../src/cli/exit-codes'
 import { collectKeyValue, parseSince } from '../../src/cli/parse'
@@ -59,18 +59,29 @@ describe('option values', () => {
 })
 
 describe('certs list --expiring', () => {
-  it('keeps those from now to DAYS ahead: not the expired, not the later, not the undated', () => {
+  it('keeps those ending before DAYS ahead, expired ones too, soonest first; not the undated', () => {
     const now = Date.parse('2026-11-25T00:00:00Z')
     const entry = (id: string, notAfter: string | null) =>
       ({ row: { id, notAfter }, item: { id } }) as unknown as CertificateCacheEntry
     const entries = [
-      entry('expired', '2026-11-24T00:00:00Z'),
       entry('soon', '2026-12-01T00:00:00Z'),
-      entry('edge', '2026-12-25T00:00:00Z'),
-      entry('later', '2026-12-25T00:00:01Z'),
+      entry('expired', '2026-11-24T00:00:00Z'),
+      entry('edge', '2026-12-24T23:59:59Z'),
+      entry('at-the-bound', '2026-12-25T00:00:00Z'),
       entry('undated', null),
     ]
-    expect(expiringWithin(entries, 30, now).map((kept) => kept.row.id)).toEqual(['soon', 'edge'])
+    expect(expiringWithin(entries, 30, now).map((kept) => kept.row.id)).toEqual([
+      'expired',
+      'soon',
+      'edge',
+    ])
+  })
+
+  it('reads DAYS as the app does: whole days from 1 to 3650', () => {
+    expect(parseExpiringDays('30')).toBe(30)
+    expect(parseExpiringDays('3650')).toBe(3650)
+    for (const bad of ['0', '-5', '5000', '1.5', 'x', ''])
+      expect(() => parseExpiringDays(bad)).toThrow(/1 to 3650/)
   })
 })
 

@@ -1,16 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
-import { Option } from 'commander'
+import { InvalidArgumentError, Option } from 'commander'
 import { EXPORT_FORMATS } from '../../shared/api'
 import type { ExportFormat } from '../../shared/api'
 import type { CertificateRow, FormatAvailability } from '../../shared/bridge'
 import { formatAvailability } from '../../shared/bridge'
+import { expiringDays } from '../../shared/bridge/channels/overview'
+import { daysLeft, endsWithin, notAfterMs } from '../../shared/certificate-expiry'
 import { fetchAllPages } from '../../main/features/certificates'
 import type { CertificateCacheEntry } from '../../main/cache/certificates'
 import { CliError, EXIT } from '../exit-codes'
 import type { Column } from '../output'
 import { note, writeJson, writeRows } from '../output'
-import { parseNonNegativeInt } from '../parse'
 import type { DeskSession } from '../session'
 import type { CommandRunner } from './runner'
 
@@ -23,8 +24,6 @@ import type { CommandRunner } from './runner'
  * uploaded certificate's key), is the app's formatAvailability: `certs formats` prints it, and
  * an export of a format it refuses fails with that reason before anything is asked.
  */
-
-const DAY_MS = 86_400_000
 
 const CERT_COLUMNS: readonly Column<CertificateRow>[] = [
   { name: 'ID', value: (row) => row.id },
@@ -44,28 +43,66 @@ interface ListOptions {
   csv?: boolean
 }
 
-/** Certificates whose notAfter lies between now and `days` days from now (expired ones excluded). */
+/**
+ * `--expiring DAYS`: the app's Expiring list of this profile, row for row. Every certificate
+ * (system ones too, as the app's list has them) that ends before DAYS days from now, expired
+ * ones included, soonest first; undated ones are not in it (certificate-expiry.ts).
+ */
 export function expiringWithin(
   entries: readonly CertificateCacheEntry[],
   days: number,
   now: number = Date.now(),
 ): CertificateCacheEntry[] {
-  const until = now + days * DAY_MS
-  return entries.filter((entry) => {
-    if (entry.row.notAfter === null) return false
-    const at = Date.parse(entry.row.notAfter)
-    return at >= now && at <= until
-  })
+  const ends = new Map<CertificateCacheEntry, number>()
+  for (const entry of entries) {
+    const end = notAfterMs(entry.row.notAfter)
+    if (end !== null && endsWithin(end, now, days)) ends.set(entry, end)
+  }
+  // The app's order: by end, then by id (its list adds the profile, one here).
+  return [...ends.keys()].sort(
+    (a, b) =>
+      (ends.get(a) ?? 0) - (ends.get(b) ?? 0) ||
+      (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0),
+  )
+}
+
+/** The days box's range, the bridge contract's own (1 to 3650): the same bound as the app's. */
+export function parseExpiringDays(value: string): number {
+  const text = value.trim()
+  const parsed = expiringDays.safeParse(/^\d+$/.test(text) ? Number(text) : Number.NaN)
+  if (!parsed.success) {
+    throw new InvalidArgumentError(
+      `expected whole days from ${expiringDays.minValue} to ${expiringDays.maxValue}`,
+    )
+  }
+  return parsed.data
+}
+
+/** The listing's columns with --expiring: DAYS LEFT first, as the app's list says it. */
+function expiringColumns(now: number): readonly Column<CertificateRow>[] {
+  return [
+    {
+      name: 'DAYS LEFT',
+      numeric: true,
+      value: (row) => {
+        const end = notAfterMs(row.notAfter)
+        return end === null ? null : daysLeft(end, now)
+      },
+    },
+    ...CERT_COLUMNS,
+  ]
 }
 
 async function listAll(
   session: DeskSession,
   options: ListOptions,
+  now: number,
 ): Promise<CertificateCacheEntry[]> {
   const profileId = await session.profileIdToUse()
   const filter = {
     ...(options.search === undefined ? {} : { search: options.search }),
-    showSystem: options.system === true,
+    // The app's Expiring list holds system certificates too: so does --expiring.
+    showSystem: options.system === true || options.expiring !== undefined,
   }
   const { entries, completeness } = await fetchAllPages(filter, async (query) => {
     const answer = await session.call('service.call', {
@@ -79,7 +116,7 @@ async function listAll(
   if (completeness !== null) {
     throw new CliError(`The list is incomplete: ${completeness.message}`, EXIT.badAnswer)
   }
-  return options.expiring === undefined ? entries : expiringWithin(entries, options.expiring)
+  return options.expiring === undefined ? entries : expiringWithin(entries, options.expiring, now)
 }
 
 /**
@@ -114,26 +151,28 @@ export function certCommands(program: Command, run: CommandRunner): void {
 
   certs
     .command('list')
-    .description('list certificates (every page of op 16)')
+    .description('list certificates (every page the service has)')
     .option(
       '--expiring <days>',
-      'only those expiring within DAYS days from now',
-      parseNonNegativeInt,
+      "the app's Expiring list: those ending within DAYS (1 to 3650) days, expired and " +
+        'system ones included, soonest first, with a DAYS LEFT column',
+      parseExpiringDays,
     )
     .option('--search <text>', "the service's own search")
-    .option('--system', 'include system certificates')
+    .option('--system', 'include system certificates (--expiring always does)')
     .addOption(
       new Option('--json', "an array of the service's certificate objects").conflicts('csv'),
     )
     .option('--csv', 'CSV with a header row')
     .action((options: ListOptions, command: Command) =>
       run(command, { needsProfile: true }, async (session) => {
-        const entries = await listAll(session, options)
+        const now = Date.now()
+        const entries = await listAll(session, options, now)
         if (options.json === true) writeJson(entries.map((entry) => entry.item))
         else
           writeRows(
             options.csv === true ? 'csv' : 'table',
-            CERT_COLUMNS,
+            options.expiring === undefined ? CERT_COLUMNS : expiringColumns(now),
             entries.map((entry) => entry.row),
           )
       }),

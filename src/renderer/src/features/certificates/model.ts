@@ -1,5 +1,12 @@
 import type { CertificateFolder, CertificateRow } from '../../../../shared/bridge'
 import { nameCollator } from '../../../../shared/certificate-order'
+import {
+  daysLeft,
+  DAY_MS,
+  expiresWithin,
+  isExpired,
+  notAfterMs,
+} from '../../../../shared/certificate-expiry'
 import type { Sort } from './store'
 
 /*
@@ -8,7 +15,6 @@ import type { Sort } from './store'
  */
 
 export const EXPIRING_SOON_DAYS = 30
-const DAY_MS = 24 * 60 * 60 * 1000
 
 export type Expiry =
   | { kind: 'unknown' }
@@ -16,14 +22,16 @@ export type Expiry =
   | { kind: 'soon'; days: number }
   | { kind: 'ok'; days: number }
 
-/** Whole days left (negative once expired), computed now rather than trusted from the cache. */
+/**
+ * Whole days left, computed now rather than trusted from the cache; `days` of an expired one is
+ * how long ago (certificate-expiry.ts holds the one definition the CSV and the CLI share).
+ */
 export function expiryOf(row: Pick<CertificateRow, 'notAfter'>, now: number): Expiry {
-  const end = row.notAfter === null ? Number.NaN : Date.parse(row.notAfter)
-  if (Number.isNaN(end)) return { kind: 'unknown' }
-  const left = end - now
-  if (left <= 0) return { kind: 'expired', days: Math.floor(-left / DAY_MS) }
-  const days = Math.floor(left / DAY_MS)
-  return days < EXPIRING_SOON_DAYS ? { kind: 'soon', days } : { kind: 'ok', days }
+  const end = notAfterMs(row.notAfter)
+  if (end === null) return { kind: 'unknown' }
+  const days = daysLeft(end, now)
+  if (isExpired(end, now)) return { kind: 'expired', days: Math.abs(days) }
+  return expiresWithin(end, now, EXPIRING_SOON_DAYS) ? { kind: 'soon', days } : { kind: 'ok', days }
 }
 
 export function expiryLabel(expiry: Expiry): string {
