@@ -1,9 +1,11 @@
-import { EXPIRING_FIRST_WINDOW } from '../../shared/bridge/channels/overview'
+import { EXPIRING_FIRST_WINDOW, EXPIRY_CHART_DAYS } from '../../shared/bridge/channels/overview'
 import type {
   ExpiringCertificate,
+  ExpiryDays,
   ExpiringList,
   OverviewProfile,
 } from '../../shared/bridge/channels/overview'
+import type Database from 'better-sqlite3'
 import { readIncident } from '../../shared/status-page'
 import { answersAsJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
@@ -24,6 +26,7 @@ import { chooseSaveTarget } from './save-to-disk'
 type Handlers = Pick<
   BridgeHandlers,
   | 'overview.summary'
+  | 'overview.expiryDays'
   | 'overview.expiring'
   | 'overview.expiringWindow'
   | 'overview.exportExpiring'
@@ -35,6 +38,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export function overviewHandlers(context: DeskContext, clock: () => number = Date.now): Handlers {
   const reads = createOverviewReads(context.cache)
   const certificateListRead = context.cache.extend((db) => certificateListReadOn(db))
+  const expiryDays = context.cache.extend((db) => expiryDaysOn(db))
 
   function window(days: number | undefined): { days: number; until: string } {
     const chosen = days ?? context.settings.get().expiringDays
@@ -69,6 +73,12 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
         transfersRunning: running.get(profile.id) ?? 0,
       }))
       return { now, profiles }
+    },
+
+    async 'overview.expiryDays'() {
+      const now = clock()
+      const until = new Date(now + EXPIRY_CHART_DAYS * DAY_MS).toISOString()
+      return { now, until, days: expiryDays(new Date(now).toISOString(), until) }
     },
 
     'overview.expiring': answersAsJson(
@@ -137,6 +147,22 @@ export function overviewHandlers(context: DeskContext, clock: () => number = Dat
       return JSON.parse(text) as ExpiringCertificate[]
     },
   }
+}
+
+/**
+ * The expiry chart's read: per profile and UTC day (the first ten characters of `not_after`, as
+ * toISOString wrote it), certificates ending after `now` and before `until`. A range of the
+ * expiry index, as the overview's counts read it (cache/overview.ts); kept beside its one
+ * caller. Its own bridge call, after the summary's: the table does not wait for it.
+ */
+function expiryDaysOn(db: Database.Database) {
+  const perDay = db.prepare<[now: string, until: string], ExpiryDays['days'][number]>(
+    `SELECT profile_id AS profileId, substr(not_after, 1, 10) AS day, count(*) AS count
+       FROM certificate_rows INDEXED BY certificate_rows_by_not_after
+      WHERE not_after > ? AND not_after < ?
+      GROUP BY profile_id, day ORDER BY profile_id, day`,
+  )
+  return (now: string, until: string) => perDay.all(now, until)
 }
 
 /** How many certificates the Expiring list holds, from its per-profile counts. */

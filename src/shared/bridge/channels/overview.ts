@@ -79,11 +79,38 @@ export const expiringListSchema = z.lazy(() =>
 )
 export type ExpiringList = z.infer<typeof expiringListSchema>
 
+/** Days ahead the Overview's expiry chart reads: 90 days, rounded out to whole weeks. */
+export const EXPIRY_CHART_DAYS = 98
+
+/**
+ * Per profile and UTC day, how many cached certificates not yet expired end on that day, from
+ * now to `until` (days without any are left out): the Overview draws them by week.
+ */
+export const expiryDaysSchema = z.lazy(() =>
+  z.object({
+    /** The instant counted from (epoch ms): certificates ending at or before it are expired. */
+    now: z.number(),
+    /** Certificates ending before this instant are counted (ISO 8601, UTC). */
+    until: z.string(),
+    days: z.array(
+      z.object({
+        profileId: id,
+        /** The UTC date of their end, `YYYY-MM-DD`. */
+        day: z.string(),
+        count: z.int(),
+      }),
+    ),
+  }),
+)
+export type ExpiryDays = z.infer<typeof expiryDaysSchema>
+
 export const EXPIRING_EXPORT_FORMATS = ['csv', 'ics'] as const
 export type ExpiringExportFormat = (typeof EXPIRING_EXPORT_FORMATS)[number]
 
 export const overviewChannels = {
   'overview.summary': () => ({ input: empty, output: overviewSchema }),
+  /** The Overview's expiry chart: certificates ending in the next EXPIRY_CHART_DAYS, per day. */
+  'overview.expiryDays': () => ({ input: empty, output: expiryDaysSchema }),
   /** Every profile's cached certificates ending within `days` (default: the setting). */
   'overview.expiring': () => ({
     input: z.object({ days: expiringDays.optional() }),

@@ -14,7 +14,7 @@ import { FolderTree, type FolderSelection } from './FolderTree'
 import { distinctValues, expiryCounts, folderTree, sortRows } from './model'
 import { MoveCertificatesDialog, MoveFolderDialog } from './MoveDialogs'
 import {
-  EXPIRY_WINDOW_LABELS,
+  expiryWindowLabel,
   inExpiryWindow,
   useCertificateRouteParams,
   useExportCertificateRequest,
@@ -69,6 +69,8 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   }, [state.rows, folder, expiryWindow, filterNow])
   const rows = useMemo(() => sortRows(inFolder, state.sort), [inFolder, state.sort])
   const counts = useMemo(() => expiryCounts(inFolder, now), [inFolder, now])
+  // Hidden system certificates are counted over the whole list: said with it, not a folder.
+  const systemHidden = current && folder.kind === 'all' ? state.systemHidden : 0
   const selectedRows = rows.filter((row) => state.selected.has(row.id))
   const single = selectedRows.length === 1 ? selectedRows[0] : undefined
   const types = useMemo(
@@ -179,7 +181,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
         </label>
         {expiryWindow === null ? null : (
           <span className="cert-expiry-filter" role="status" aria-label="Expiry filter">
-            {EXPIRY_WINDOW_LABELS[expiryWindow]}{' '}
+            {expiryWindowLabel(expiryWindow)}{' '}
             <Button size="small" onClick={() => useAppStore.getState().navigate('certificates')}>
               Show all
             </Button>
@@ -229,7 +231,17 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           <>
             <span>
               <strong>{rows.length}</strong> {rows.length === 1 ? 'certificate' : 'certificates'}
+              {systemHidden > 0 ? ' shown' : null}
             </span>
+            {systemHidden > 0 ? (
+              // The Overview counts every cached certificate; said here so the two add up.
+              <span className="cert-system-hidden">
+                <strong>{systemHidden}</strong> system hidden{' '}
+                <Button size="small" onClick={() => state.setFilter({ showSystem: true })}>
+                  Show
+                </Button>
+              </span>
+            ) : null}
             <span className={counts.expired > 0 ? 'cert-count-expired' : undefined}>
               <strong>{counts.expired}</strong> expired
             </span>

@@ -6,7 +6,7 @@ import type { RouteParams } from '../../app/routes'
 import { expiryWindowOf, type ExpiryWindow } from './expiry-window'
 import { useCertificatesStore } from './store'
 
-export { EXPIRY_WINDOW_LABELS, inExpiryWindow } from './expiry-window'
+export { expiryWindowLabel, inExpiryWindow } from './expiry-window'
 
 /*
  * What the Overview and the palette open the certificates screen with (issue 21), in the hash:
@@ -33,18 +33,23 @@ export function useCertificateRouteParams(profileId: string): ExpiryWindow | nul
     const key = `${profileId}|${expiry ?? ''}|${search ?? ''}`
     if (applied.current === key) return
     applied.current = key
-    const patch: Partial<CertificateFilter> = {}
-    if (expiry !== null) {
-      // The figure clicked counted every cached certificate: a search, type or status left
-      // from before would show fewer rows than it said.
-      if (state.filter.showSystem !== true) patch.showSystem = true
-      if (search === undefined && state.filter.search) patch.search = ''
-      if (state.filter.type) patch.type = ''
-      if (state.filter.status) patch.status = ''
+    if (expiry === null && search === undefined) return
+    // A link opens with its own filter (issue 40): the figure clicked counted every cached
+    // certificate, a found name is looked for among them all; a search, type or status typed
+    // before would show fewer rows than the link said.
+    const wanted: CertificateFilter = {
+      search: search ?? '',
+      type: '',
+      status: '',
+      showSystem: true,
     }
-    if (search !== undefined && state.filter.search !== search) patch.search = search
-    if (search !== undefined && state.filter.showSystem !== true) patch.showSystem = true
-    if (Object.keys(patch).length > 0) state.setFilter(patch)
+    const { filter } = state
+    const differs =
+      (filter.search ?? '') !== wanted.search ||
+      (filter.type ?? '') !== '' ||
+      (filter.status ?? '') !== '' ||
+      filter.showSystem !== true
+    if (differs) state.setFilter(wanted)
   }, [ready, profileId, expiry, search, state])
 
   const selected = useRef<string | null>(null)
