@@ -19,6 +19,10 @@ test('resolve shows the phase and the progress readably', async ({ page, staging
   await dialog.getByLabel('Migration id').fill(id)
   await dialog.getByRole('radio', { name: /Target node/ }).check()
   await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  // Unseen by Infradesk: checked in the console, confirmed by a second tick.
+  await dialog
+    .getByRole('checkbox', { name: /checked this migration in the service’s console/ })
+    .check()
   await dialog.getByRole('button', { name: 'Resolve migration' }).click()
   await expect(dialog).toHaveCount(0)
 

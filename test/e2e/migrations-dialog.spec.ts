@@ -3,6 +3,8 @@ import { bridgeCall } from './support/bridge'
 import { connectViewerToSandbox, expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
 
+const CHECKED_IN_CONSOLE = /checked this migration in the service’s console/
+
 async function openResolveDialog(page: Page, id: string) {
   await page.getByRole('link', { name: /Migrations/ }).click()
   await page.getByRole('button', { name: 'Resolve a migration…' }).click()
@@ -25,6 +27,9 @@ test('the migration dialog cannot send without the reconciliation tick', async (
   const resolve = dialog.getByRole('button', { name: 'Resolve migration' })
   const tick = dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' })
   await dialog.getByRole('radio', { name: /Source node/ }).check()
+  await expect(resolve).toBeDisabled()
+  // Infradesk knows nothing of it: the operator confirms checking it in the console as well.
+  await dialog.getByRole('checkbox', { name: CHECKED_IN_CONSOLE }).check()
   await expect(resolve).toBeDisabled()
   await tick.check()
   await expect(resolve).toBeEnabled()
@@ -66,6 +71,7 @@ test('a migration that does not need attention shows the 409 explained; a protec
   const dialog = await openResolveDialog(page, completed)
   await dialog.getByRole('radio', { name: /Target node/ }).check()
   await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  await dialog.getByRole('checkbox', { name: CHECKED_IN_CONSOLE }).check()
   await dialog.getByRole('button', { name: 'Resolve migration' }).click()
   const confirm = page.getByRole('dialog', { name: `Resolve migration ${completed}?` })
   await expect(confirm).toContainText('protected profile')
@@ -74,7 +80,7 @@ test('a migration that does not need attention shows the 409 explained; a protec
   await expect(confirm).toHaveCount(0)
 
   await expect(dialog.getByText('This migration does not need attention')).toBeVisible()
-  await expect(dialog).toContainText(`Migration ${completed} is "completed"`)
+  await expect(dialog).toContainText(`Migration ${completed} is completed (completed)`)
   await expect(dialog).toContainText('Nothing was changed')
   await expect(dialog.getByRole('alert')).toContainText('CONFLICT')
   expect((await sandboxSeed(sandbox)).migrations['completed']).toContain(completed)
@@ -98,6 +104,7 @@ test('resolving as a viewer shows the 403 clearly and changes nothing', async ({
   const dialog = await openResolveDialog(page, id)
   await dialog.getByRole('radio', { name: /Target node/ }).check()
   await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  await dialog.getByRole('checkbox', { name: CHECKED_IN_CONSOLE }).check()
   await dialog.getByRole('button', { name: 'Resolve migration' }).click()
 
   await expect(dialog.getByText('The token of "Viewer" may not resolve migrations')).toBeVisible()
@@ -107,4 +114,51 @@ test('resolving as a viewer shows the 403 clearly and changes nothing', async ({
   await expect(banner).toContainText('(403)')
   await expect(banner).toContainText('Missing permission')
   expect((await sandboxSeed(sandbox)).migrations['needs_attention']).toContain(id)
+})
+
+test('a migration Infradesk knows nothing of is not resolved blind; one it has seen shows what was seen', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const [seenId, unseenId] = (await sandboxSeed(sandbox)).migrations['needs_attention'] ?? []
+  if (!seenId || !unseenId) throw new Error('the seed has too few migrations that need attention')
+  const { profiles } = await bridgeCall(page, 'profiles.list')
+  // An answer of the service carries one of them (it is resolved, so no longer needs attention).
+  const seen = await bridgeCall(page, 'migrations.resolve', {
+    profileId: profiles[0]?.id,
+    id: seenId,
+    authoritativeSide: 'target',
+  })
+
+  const dialog = await openResolveDialog(page, unseenId)
+  const note = dialog.getByRole('note', { name: 'What Infradesk knows' })
+  await expect(note).toContainText('Infradesk knows nothing of this migration yet')
+  await expect(note).toContainText('its status or why it stopped')
+  const resolve = dialog.getByRole('button', { name: 'Resolve migration' })
+  const reconciled = dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' })
+  const checked = dialog.getByRole('checkbox', { name: CHECKED_IN_CONSOLE })
+  await dialog.getByRole('radio', { name: /Source node/ }).check()
+  await reconciled.check()
+  // The reconciliation tick alone no longer sends a decision about an unseen migration.
+  await expect(resolve).toBeDisabled()
+  await expect(dialog.getByText('Resolve is enabled once you tick both boxes')).toBeVisible()
+  await checked.check()
+  await expect(resolve).toBeEnabled()
+
+  // A migration an answer carried: what it carried is shown, and no console tick is asked for.
+  await dialog.getByLabel('Migration id').fill(seenId)
+  const known = dialog.getByRole('table', { name: 'Known migration' })
+  await expect(known.getByRole('row', { name: /^Last known status / })).toContainText(seen.status)
+  await expect(known.getByRole('row', { name: /^Resource / })).toContainText(seen.resourceName)
+  await expect(known.getByRole('row', { name: /^Phase / })).toContainText('Resolved: the target')
+  await expect(known.getByRole('row', { name: /^Reason / })).toBeVisible()
+  await expect(note).toContainText('it may not need resolving any more')
+  await expect(checked).toHaveCount(0)
+  await expect(resolve).toBeEnabled()
+  // Back to the unseen one: the confirmation was for the id checked, so it is asked again.
+  await dialog.getByLabel('Migration id').fill(unseenId)
+  await expect(dialog.getByRole('checkbox', { name: CHECKED_IN_CONSOLE })).not.toBeChecked()
+  await expect(resolve).toBeDisabled()
+  await page.keyboard.press('Escape')
+  expect((await sandboxSeed(sandbox)).migrations['needs_attention']).toContain(unseenId)
 })

@@ -9,6 +9,7 @@ test('resolve a migration that needs attention: status changed on the service, l
 }, testInfo) => {
   // The status after a resolve is the service's choice (docs/SERVICE.md): the app shows it.
   const newStatus = sandboxVariant ? 'cleanup_pending' : 'completed'
+  const newStatusWords = sandboxVariant ? 'Cleanup pending' : 'Completed'
   const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
   await page.goto(app.url)
   await connectStagingToSandbox(page, sandbox)
@@ -31,16 +32,30 @@ test('resolve a migration that needs attention: status changed on the service, l
   const resolve = dialog.getByRole('button', { name: 'Resolve migration' })
   await expect(resolve).toBeDisabled()
   await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  // Infradesk has seen nothing of this migration: resolving it asks for a second tick.
+  await expect(resolve).toBeDisabled()
+  await dialog
+    .getByRole('checkbox', { name: /checked this migration in the service’s console/ })
+    .check()
   await resolve.click()
   await expect(dialog).toHaveCount(0)
   await expect(page.getByRole('status').filter({ hasText: `Migration ${id}` })).toContainText(
-    `resolved: status ${newStatus}`,
+    `resolved: ${newStatusWords.toLowerCase()}`,
   )
 
   // The answer, whole: status, fields, progress and verification as tables, local times.
   const result = page.getByRole('article', { name: `Resolved migration ${id}` })
   const details = result.getByRole('table', { name: /^Migration / }).first()
-  await expect(details.getByRole('row', { name: /^Status / })).toContainText(newStatus)
+  // In words, the value as sent beside them; a yes/no field reads Yes or No.
+  const statusRow = details.getByRole('row', { name: /^Status / })
+  await expect(statusRow).toContainText(newStatusWords)
+  await expect(statusRow.locator('code')).toHaveText(newStatus)
+  await expect(details.getByRole('row', { name: /^Phase / })).toContainText(
+    'Resolved: the target node is authoritative',
+  )
+  await expect(details.getByRole('row', { name: /^Keep source / }).getByRole('cell')).toHaveText(
+    /^(Yes|No)$/,
+  )
   await expect(result.getByRole('table', { name: 'Progress', exact: true })).toContainText(
     'totalSteps',
   )

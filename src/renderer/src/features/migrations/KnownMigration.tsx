@@ -1,15 +1,17 @@
 import { operationTitle } from '../activity/filters'
 import { useKnownLookup } from '../../lib/known-objects'
 import { formatLocalFull } from '../../lib/time'
-import { Badge } from '../../ui/Badge'
 import { KnownName } from '../../ui/KnownName'
-import { statusTone } from './MigrationDetails'
+import { MigrationPhase, MigrationStatus } from './MigrationStatus'
+import { migrationStatusLabel } from './words'
 
 /*
  * What the app knows of a migration before it is resolved. The service has no operation that
  * reads a migration, so this is only what an earlier answer carried (op 13's, on this
- * profile): its nodes, what it moves and its last known status, with when that was. Saying
- * "nothing yet" plainly matters as much: the operator then checks the service's console.
+ * profile): its nodes, what it moves, its last known status, phase and, when the answer gave
+ * one, its reason (error code and message), with when that was. Saying "nothing yet" plainly
+ * matters as much: the dialog then asks the operator to confirm they checked the service's
+ * console (ResolveMigrationDialog).
  */
 export function KnownMigration({ profileId, id }: { profileId: string; id: string }) {
   const { object, settled } = useKnownLookup(profileId, id)
@@ -19,7 +21,8 @@ export function KnownMigration({ profileId, id }: { profileId: string; id: strin
       <div className="known-migration" role="note" aria-label="What Infradesk knows">
         <p>
           Infradesk knows nothing of this migration yet: no answer of the service has carried it on
-          this profile. Check its nodes and status in the service's console before resolving.
+          this profile, so it cannot show what it moves, its nodes, its status or why it stopped.
+          Check them in the service's console before resolving.
           {object !== null ? (
             <>
               {' '}
@@ -33,6 +36,7 @@ export function KnownMigration({ profileId, id }: { profileId: string; id: strin
   }
   const { fields } = object
   const resource = [fields['resourceType'], fields['resourceName']].filter(Boolean).join(' ')
+  const reason = [fields['errorCode'], fields['errorMessage']].filter(Boolean)
   return (
     <div className="known-migration" role="note" aria-label="What Infradesk knows">
       <p className="known-migration-intro">
@@ -47,7 +51,29 @@ export function KnownMigration({ profileId, id }: { profileId: string; id: strin
               {object.status === null ? (
                 <span className="muted">not known</span>
               ) : (
-                <Badge tone={statusTone(object.status)}>{object.status}</Badge>
+                <MigrationStatus status={object.status} raw />
+              )}
+            </td>
+          </tr>
+          {fields['phase'] !== undefined ? (
+            <tr>
+              <th scope="row">Phase</th>
+              <td>
+                <MigrationPhase phase={fields['phase']} />
+              </td>
+            </tr>
+          ) : null}
+          <tr>
+            <th scope="row">Reason</th>
+            <td>
+              {reason.length === 0 ? (
+                <span className="muted">not in that answer</span>
+              ) : (
+                <>
+                  {fields['errorCode'] ? <code>{fields['errorCode']}</code> : null}
+                  {fields['errorCode'] && fields['errorMessage'] ? ' — ' : null}
+                  {fields['errorMessage'] ?? null}
+                </>
               )}
             </td>
           </tr>
@@ -59,6 +85,12 @@ export function KnownMigration({ profileId, id }: { profileId: string; id: strin
           <NodeRow label="Target node" profileId={profileId} id={fields['targetNodeId']} />
         </tbody>
       </table>
+      {object.status !== null && object.status !== 'needs_attention' ? (
+        <p className="known-migration-stale">
+          Then it was {migrationStatusLabel(object.status).toLowerCase()}, not waiting for an
+          operator: it may not need resolving any more.
+        </p>
+      ) : null}
     </div>
   )
 }

@@ -1,13 +1,15 @@
 import type { Migration } from '../../../../shared/api'
 import { extraFields } from '../../lib/extra-fields'
-import { Badge } from '../../ui/Badge'
 import { KeyValue, KeyValueTable } from '../../ui/KeyValueTable'
 import { KnownName } from '../../ui/KnownName'
 import { MigrationProgress } from './MigrationProgress'
+import { MigrationPhase, MigrationStatus } from './MigrationStatus'
+import { yesNo } from './words'
 
 /*
  * A migration object (the spec's 2.4) shown whole: every field the contract names, in a
- * fixed order and with words for labels; `progress` and `verification` as key/value tables;
+ * fixed order and with words for labels and for the status, phase and yes/no values (the value
+ * as sent beside the words); `progress` and `verification` as key/value tables;
  * timestamps in local time; then every field the service added (lock, maintenance mode...).
  */
 
@@ -38,13 +40,6 @@ const ID_FIELDS: readonly (keyof Migration)[] = ['deploymentId', 'sourceNodeId',
 
 const KNOWN = ['status', 'progress', 'verification', ...FIELDS.map((field) => field.key)]
 
-export function statusTone(status: string) {
-  if (status === 'completed') return 'success' as const
-  if (status === 'needs_attention' || status === 'failed') return 'danger' as const
-  if (status === 'cancelled') return 'neutral' as const
-  return 'info' as const
-}
-
 export function MigrationDetails({ migration }: { migration: Migration }) {
   const extras = extraFields(migration, KNOWN)
   const label = `Migration ${migration.resourceName}`
@@ -55,7 +50,7 @@ export function MigrationDetails({ migration }: { migration: Migration }) {
           <tr>
             <th scope="row">Status</th>
             <td>
-              <Badge tone={statusTone(migration.status)}>{migration.status}</Badge>
+              <MigrationStatus status={migration.status} raw />
             </td>
           </tr>
           {FIELDS.map(({ key, label: fieldLabel }) => (
@@ -64,6 +59,10 @@ export function MigrationDetails({ migration }: { migration: Migration }) {
               <td>
                 {ID_FIELDS.includes(key) && typeof migration[key] === 'string' ? (
                   <KnownName id={migration[key]} />
+                ) : key === 'phase' && typeof migration.phase === 'string' ? (
+                  <MigrationPhase phase={migration.phase} />
+                ) : yesNo(migration[key]) !== null ? (
+                  <span className="kv-value">{yesNo(migration[key])}</span>
                 ) : (
                   <KeyValue name={key} value={migration[key]} label={`${label}: ${fieldLabel}`} />
                 )}

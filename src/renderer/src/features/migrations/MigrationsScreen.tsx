@@ -2,12 +2,13 @@ import { useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { formatLocalFull } from '../../lib/time'
-import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { KnownObjectsProfile } from '../../lib/known-objects'
-import { MigrationDetails, statusTone } from './MigrationDetails'
+import { MigrationDetails } from './MigrationDetails'
+import { MigrationStatus } from './MigrationStatus'
 import { ResolveMigrationDialog } from './ResolveMigrationDialog'
 import { useMigrationsStore } from './store'
+import { migrationStatusLabel } from './words'
 import './migrations.css'
 
 /*
@@ -63,10 +64,11 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
 
       <div className="card migrations-intro">
         <p>
-          A migration stops in <code>needs_attention</code> when the service cannot tell which node
-          holds the truth (both accepted writes, volumes differ, the target failed after cut-over).
-          Reconcile both nodes yourself, then resolve it here, naming the authoritative side.
-          Desktop links <code>infradesk://migrations/&lt;id&gt;/resolve</code> open the same dialog.
+          A migration stops as <strong>needs attention</strong> when the service cannot tell which
+          node holds the truth (both accepted writes, volumes differ, the target failed after
+          cut-over). Reconcile both nodes yourself, then resolve it here, naming the authoritative
+          side. Desktop links <code>infradesk://migrations/&lt;id&gt;/resolve</code> open the same
+          dialog.
         </p>
       </div>
 
@@ -91,7 +93,7 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
                 <h3>
                   {migration.resourceName} <span className="muted">({migration.resourceType})</span>
                 </h3>
-                <Badge tone={statusTone(migration.status)}>{migration.status}</Badge>
+                <MigrationStatus status={migration.status} />
                 <span className="muted">resolved {formatLocalFull(resolvedAt)}</span>
               </header>
               <KnownObjectsProfile.Provider value={profile.id}>
@@ -111,7 +113,7 @@ export function MigrationsScreen({ profile }: { profile: Profile }) {
           onResolved={(migration) => {
             add(profile.id, migration)
             setOutcome(
-              `Migration ${migration.id} (${migration.resourceName}) resolved: status ${migration.status}.`,
+              `Migration ${migration.id} (${migration.resourceName}) resolved: ${migrationStatusLabel(migration.status).toLowerCase()}.`,
             )
             close()
           }}

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { Migration } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
+import { useKnownLookup } from '../../lib/known-objects'
 import { namesFields, useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
@@ -19,6 +20,11 @@ import { resolveFormSchema, type AuthoritativeSide } from './form-schema'
  * Op 13, sent in deliberate steps: the dialog first says what resolving does (in the spec's own
  * terms), the operator picks the authoritative side and ticks "I have reconciled both nodes"
  * before Resolve is enabled; a protected profile asks once more, naming the migration.
+ *
+ * The service cannot read a migration (op 13 is its only migration operation), so the dialog
+ * shows what an earlier answer carried (KnownMigration). When nothing did, the decision would be
+ * taken blind: a second tick asks the operator to confirm they checked the migration in the
+ * service's console, where its resource, nodes, status and reason are.
  */
 
 const SIDES: { value: AuthoritativeSide; title: string; text: string }[] = [
@@ -55,6 +61,14 @@ export function ResolveMigrationDialog({
     authoritativeSide: '' as AuthoritativeSide,
   })
   const [reconciled, setReconciled] = useState(false)
+  // The id the operator confirmed checking in the console: any change of the id asks again
+  // (state adjusted while rendering, as React advises, rather than in an effect).
+  const [checkedBlindId, setCheckedBlindId] = useState<string | null>(null)
+  const [idSeen, setIdSeen] = useState(form.values.id)
+  if (idSeen !== form.values.id) {
+    setIdSeen(form.values.id)
+    setCheckedBlindId(null)
+  }
   // Resolving only records a decision: asked once more on a protected profile only.
   const resolve = useWrite<Migration>(profile, form, false)
   const { busy, confirming, error } = resolve
@@ -62,15 +76,21 @@ export function ResolveMigrationDialog({
     const migrations = seed['migrations'] as Record<string, string[]> | undefined
     return migrations?.['needs_attention'] ?? []
   })
-  const ready = form.valid && reconciled
+  const idToLookUp =
+    form.values.id !== '' && form.errorOf('id') === undefined ? form.values.id : null
+  const known = useKnownLookup(profile.id, idToLookUp)
+  // Until main answers, or if it cannot, nothing is known: the second tick is asked for then too.
+  const blind = idToLookUp !== null && known.object?.kind !== 'migration'
+  const checkedBlind = !blind || checkedBlindId === form.values.id
+  const ready = form.valid && reconciled && checkedBlind
 
   function requestResolve() {
-    if (reconciled) resolve.submit(() => void send())
+    if (reconciled && checkedBlind) resolve.submit(() => void send())
   }
 
   async function send() {
     const input = form.check()
-    if (!input || !reconciled) return
+    if (!input || !reconciled || !checkedBlind) return
     const outcome = await resolve.send(() =>
       bridge.call('migrations.resolve', {
         profileId: profile.id,
@@ -119,7 +139,7 @@ export function ResolveMigrationDialog({
         }
       >
         <p>
-          For a migration whose status is <code>needs_attention</code>, on{' '}
+          For a migration that needs attention (status <code>needs_attention</code>), on{' '}
           <strong>{profile.name}</strong>. Resolving records your decision:
         </p>
         <ul className="resolve-effects" aria-label="What resolving does">
@@ -140,9 +160,7 @@ export function ResolveMigrationDialog({
           hint="Recent ids, migrations an answer named and, on the sandbox, those that need attention are suggested. A link from the service's console gives its id."
           placeholder="e.g. 7d9f0c1e-…"
         />
-        {form.values.id !== '' && form.errorOf('id') === undefined ? (
-          <KnownMigration profileId={profile.id} id={form.values.id} />
-        ) : null}
+        {idToLookUp !== null ? <KnownMigration profileId={profile.id} id={idToLookUp} /> : null}
 
         <fieldset
           className="field resolve-sides"
@@ -179,7 +197,22 @@ export function ResolveMigrationDialog({
           />
           I have reconciled both nodes
         </label>
-        {!reconciled ? <p className="field-hint">Resolve is enabled once you tick this.</p> : null}
+        {blind ? (
+          <label className="checkbox resolve-checked-blind">
+            <input
+              type="checkbox"
+              checked={checkedBlindId === form.values.id}
+              onChange={(event) => setCheckedBlindId(event.target.checked ? form.values.id : null)}
+            />
+            I have checked this migration in the service’s console: what it moves, its nodes, its
+            status and why it stopped (Infradesk cannot show them)
+          </label>
+        ) : null}
+        {!reconciled || !checkedBlind ? (
+          <p className="field-hint">
+            Resolve is enabled once you tick {blind ? 'both boxes' : 'this'}.
+          </p>
+        ) : null}
 
         <FormIssues issues={resolve.issues} />
         {shownError ? (
@@ -209,6 +242,12 @@ export function ResolveMigrationDialog({
           <code>{form.values.id}</code> with the{' '}
           <strong>{chosen?.title.toLowerCase() ?? 'chosen node'}</strong> as authoritative.
         </p>
+        {blind ? (
+          <p>
+            Infradesk knows nothing else of this migration: you confirmed checking it in the
+            service’s console.
+          </p>
+        ) : null}
         <p>This releases its lock and maintenance mode and cannot be undone from Infradesk.</p>
       </ConfirmDialog>
     </>

@@ -1,5 +1,6 @@
 import type { BridgeError } from '../../../../shared/bridge'
 import { missingPermissionOf } from '../../lib/errors'
+import { migrationStatusLabel } from './words'
 
 /*
  * Op 13's refusals in the operator's terms: what happened, whether anything changed, and what
@@ -22,8 +23,8 @@ export function explainResolveError(
       return {
         title: 'This migration does not need attention',
         text:
-          `Migration ${migrationId} is ${status ? `"${status}"` : 'not in needs_attention'}. ` +
-          'Only a migration whose status is needs_attention can be resolved: it may have been ' +
+          `Migration ${migrationId} is ${status ? `${migrationStatusLabel(status).toLowerCase()} (${status})` : 'not waiting for an operator'}. ` +
+          'Only a migration that needs attention can be resolved: it may have been ' +
           'resolved already, or it is still under way. Nothing was changed.',
       }
     }

@@ -1,0 +1,65 @@
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { MIGRATION_STATUSES } from '../../src/shared/api'
+import {
+  MigrationPhase,
+  MigrationStatus,
+} from '../../src/renderer/src/features/migrations/MigrationStatus'
+import {
+  migrationPhaseLabel,
+  migrationStatusLabel,
+  yesNo,
+} from '../../src/renderer/src/features/migrations/words'
+
+/*
+ * A migration's status, phase and yes/no fields read as words (issue 40, item 22: the screen
+ * showed `needs_attention`, `resolved_target_authoritative` and "Keep source true"); the value
+ * as sent stays beside the words as code.
+ */
+
+describe('migration words', () => {
+  it('every status of the interface has a label without underscores', () => {
+    for (const status of MIGRATION_STATUSES) {
+      expect(migrationStatusLabel(status), status).not.toMatch(/_/)
+    }
+    expect(migrationStatusLabel('needs_attention')).toBe('Needs attention')
+    expect(migrationStatusLabel('cleanup_pending')).toBe('Cleanup pending')
+    // A status the interface does not list is worded, not dropped.
+    expect(migrationStatusLabel('rolled_back')).toBe('Rolled back')
+  })
+
+  it('a resolved phase says which side is authoritative', () => {
+    expect(migrationPhaseLabel('resolved_target_authoritative')).toBe(
+      'Resolved: the target node is authoritative',
+    )
+    expect(migrationPhaseLabel('resolved_source_authoritative')).toBe(
+      'Resolved: the source node is authoritative',
+    )
+    expect(migrationPhaseLabel('cutover')).toBe('Cutover')
+  })
+
+  it('keepSource reads yes or no', () => {
+    expect(yesNo(true)).toBe('Yes')
+    expect(yesNo(false)).toBe('No')
+    expect(yesNo('true')).toBeNull()
+  })
+
+  it('the badge leads with the words; the raw value follows as code where asked', () => {
+    const withRaw = renderToStaticMarkup(
+      createElement(MigrationStatus, { status: 'needs_attention', raw: true }),
+    )
+    expect(withRaw).toMatch(
+      />Needs attention<\/span><code class="raw-value">needs_attention<\/code>/,
+    )
+    const plain = renderToStaticMarkup(
+      createElement(MigrationStatus, { status: 'needs_attention' }),
+    )
+    expect(plain).toContain('title="needs_attention"')
+    expect(plain).not.toContain('<code')
+    const phase = renderToStaticMarkup(
+      createElement(MigrationPhase, { phase: 'resolved_target_authoritative' }),
+    )
+    expect(phase).toContain('Resolved: the target node is authoritative<code')
+  })
+})
