@@ -31,7 +31,17 @@ describe("the profile's network view", () => {
   it("says what the operating system's store gave, as the start-up log reads it", async () => {
     const view = await desk.value<ProfileNetworkView>('profiles.network', { id: profile.id })
     const report = readSystemTrust()
-    expect(view.systemCas).toEqual({ count: report.count, problem: report.problem })
+    expect(view.systemCas).toMatchObject({ count: report.count, problem: report.problem })
     if (report.problem === null) expect(view.systemCas?.count).toBeGreaterThan(0)
+  })
+
+  it('says what NODE_EXTRA_CA_CERTS added: plain Node (this process) honours it', async () => {
+    const view = await desk.value<ProfileNetworkView>('profiles.network', { id: profile.id })
+    // The variable of the process running the tests, set or not (test/cli/extra-ca-certs.test.ts
+    // sets it to a private CA for a child and reaches an HTTPS sandbox with it).
+    const file = process.env['NODE_EXTRA_CA_CERTS'] || null
+    expect(view.systemCas?.environment?.file ?? null).toBe(file)
+    if (file === null) expect(view.systemCas?.environment).toMatchObject({ count: 0 })
+    else expect(view.systemCas?.environment?.count).toBeGreaterThan(0)
   })
 })

@@ -5,10 +5,13 @@ import { ServiceError } from '../api/errors'
 
 /*
  * Which certificate authorities a connection trusts: the operating system's store (where the
- * runtime can read it) plus Node's bundled roots, plus the CA certificates a profile added.
- * Node's `ca` option replaces the defaults rather than adding to them, so the whole list is
- * always given. Electron's Node ignores NODE_EXTRA_CA_CERTS (electron #41590): a per-profile
- * list is how an internal CA is trusted. There is no way to switch verification off.
+ * runtime can read it) plus Node's bundled roots, plus the certificates NODE_EXTRA_CA_CERTS
+ * names where the runtime reads that variable, plus the CA certificates a profile added.
+ * Node's `ca` option replaces the defaults rather than adding to them (extras included), so the
+ * whole list is always given. Plain Node (the CLI, web mode) reads NODE_EXTRA_CA_CERTS at start,
+ * as every Node tool on a corporate machine does, and we take what it read; Electron's Node
+ * ignores the variable (electron #41590), so on the desktop a per-profile list is how an
+ * internal CA is trusted. There is no way to switch verification off.
  */
 
 /** What the app tells the user about one CA certificate. */
@@ -28,32 +31,85 @@ export const MAX_CA_FILE_BYTES = 256 * 1024
 let baseCas: readonly string[] | null = null
 /** What the OS store gave when it was read, for the profile's network view. */
 let systemSummary: SystemTrustSummary = { count: 0, problem: 'not read yet' }
+/** What NODE_EXTRA_CA_CERTS gave when it was read. */
+let environmentSummary: EnvironmentTrustSummary = { file: null, count: 0, problem: null }
 
 export interface SystemTrustSummary {
   /** Certificates the operating system's store gave (0 when it gave none). */
   count: number
   /** Why it gave none, in words; null when it gave certificates. */
   problem: string | null
+  /** NODE_EXTRA_CA_CERTS: the file it names and what the runtime took from it. */
+  environment?: EnvironmentTrustSummary
 }
+
+export interface EnvironmentTrustSummary {
+  /** The file NODE_EXTRA_CA_CERTS names; null when the variable is not set. */
+  file: string | null
+  /** Certificates the runtime read from it (0 when none). */
+  count: number
+  /** Why a file that is named gave none (unreadable, or a runtime that ignores it); else null. */
+  problem: string | null
+}
+
+type CaReader = (type: 'system' | 'extra') => string[]
 
 /** How many CAs the operating system's store gave the connections, or why none. */
 export function systemTrustSummary(): SystemTrustSummary {
   baseCertificateAuthorities()
-  return systemSummary
+  return { ...systemSummary, environment: environmentSummary }
 }
 
-/** The system store plus the bundled roots, read once (the system store is ~600 certificates). */
+/**
+ * The system store, the bundled roots and NODE_EXTRA_CA_CERTS's certificates, read once (the
+ * system store is ~600 certificates).
+ */
 export function baseCertificateAuthorities(): readonly string[] {
   if (baseCas === null) {
     // getCACertificates arrived in Node 22.15/23.5; an older runtime has the bundled roots only.
-    const reader = (tls as { getCACertificates?: (type: 'system') => string[] }).getCACertificates
-    baseCas = [...new Set([...systemCas(reader), ...tls.rootCertificates])]
+    const reader = (tls as { getCACertificates?: CaReader }).getCACertificates
+    baseCas = [
+      ...new Set([...systemCas(reader), ...tls.rootCertificates, ...environmentCas(reader)]),
+    ]
   }
   return baseCas
 }
 
+/**
+ * NODE_EXTRA_CA_CERTS's certificates as the runtime read them when it started (Node reads the
+ * variable once, before any code runs, and warns on its own when the file cannot be read): never
+ * read again here, so the trust is the one every other Node tool on the machine has.
+ */
+function environmentCas(reader: CaReader | undefined): string[] {
+  const file = process.env['NODE_EXTRA_CA_CERTS'] || null
+  if (file === null) {
+    environmentSummary = { file: null, count: 0, problem: null }
+    return []
+  }
+  let found: string[]
+  try {
+    found = reader === undefined ? [] : reader('extra')
+  } catch {
+    // A runtime that knows no 'extra' store: the variable is then not honoured here.
+    found = []
+  }
+  environmentSummary = {
+    file,
+    count: found.length,
+    problem:
+      found.length > 0
+        ? null
+        : process.versions['electron'] !== undefined
+          ? 'the desktop app (Electron) ignores this variable: add the CA to the profile instead'
+          : reader === undefined
+            ? 'this runtime cannot report it (no getCACertificates)'
+            : 'the runtime could not read a certificate from it',
+  }
+  return found
+}
+
 /** The OS store; getCACertificates arrived in Node 22.15/23.5: an older runtime reads none. */
-function systemCas(reader: ((type: 'system') => string[]) | undefined): string[] {
+function systemCas(reader: CaReader | undefined): string[] {
   if (reader === undefined) {
     systemSummary = {
       count: 0,

@@ -31,7 +31,7 @@ export interface NetworkDraft {
   proxyPassword: string
   hasStoredPassword: boolean
   /** What the operating system's store gave (shown, never sent back); unknown for a new profile. */
-  systemCas?: { count: number; problem: string | null }
+  systemCas?: ProfileNetworkView['systemCas']
 }
 
 export const EMPTY_NETWORK: NetworkDraft = {
@@ -228,6 +228,11 @@ function TrustedCaList({
             : `The operating system's store gave none (${systemCas.problem}): only Node's bundled roots and the certificates below are trusted.`}
         </div>
       )}
+      {systemCas?.environment?.file == null ? null : (
+        <div className="field-hint" data-testid="environment-cas">
+          {environmentCasText(systemCas.environment)}
+        </div>
+      )}
       {cas.length > 0 ? (
         <ul className="ca-list">
           {cas.map((ca) => (
@@ -276,4 +281,14 @@ function problemOf(error: BridgeError): string {
     }
   }
   return error.message
+}
+
+/** What NODE_EXTRA_CA_CERTS added to every profile's trust, or why it added nothing. */
+function environmentCasText(
+  environment: NonNullable<NonNullable<NetworkDraft['systemCas']>['environment']>,
+): string {
+  const file = environment.file ?? ''
+  return environment.problem === null
+    ? `NODE_EXTRA_CA_CERTS (${file}) adds ${environment.count.toLocaleString('en-US')} certificate ${environment.count === 1 ? 'authority' : 'authorities'} to every profile.`
+    : `NODE_EXTRA_CA_CERTS names ${file}, but adds nothing: ${environment.problem}.`
 }

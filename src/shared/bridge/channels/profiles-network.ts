@@ -69,7 +69,22 @@ export const profileNetworkSchema = z.lazy(() =>
      * the profile's own CAs): its count, or why none (Electron's BoringSSL may read none).
      */
     systemCas: z
-      .object({ count: z.number().int().nonnegative(), problem: z.string().nullable() })
+      .object({
+        count: z.number().int().nonnegative(),
+        problem: z.string().nullable(),
+        /**
+         * NODE_EXTRA_CA_CERTS: the file it names (null when unset), the certificates the runtime
+         * took from it, or why none (Electron ignores the variable; plain Node, web mode and the
+         * CLI honour it).
+         */
+        environment: z
+          .object({
+            file: z.string().nullable(),
+            count: z.number().int().nonnegative(),
+            problem: z.string().nullable(),
+          })
+          .optional(),
+      })
       .optional(),
     proxy: z.discriminatedUnion('mode', [
       z.object({ mode: z.literal('none') }),
