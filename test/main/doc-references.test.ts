@@ -114,8 +114,8 @@ describe('the matcher', () => {
   })
 
   it('reports a document that is not here and a section that does not exist', () => {
-    expect(check(' * (ARCHITECTURE.md, "The sandbox")')).toEqual([
-      'x.ts:1: ARCHITECTURE.md is not in this repository',
+    expect(check(' * (DESIGN.md, "The sandbox")')).toEqual([
+      'x.ts:1: DESIGN.md is not in this repository',
     ])
     expect(check(' * SERVICE_API.md 2.2')).toEqual([
       'x.ts:1: SERVICE_API.md is not in this repository',
