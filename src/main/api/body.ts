@@ -16,7 +16,7 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`
 }
 
-function tooLarge(url: URL, limit: number, size: string): ServiceError {
+export function tooLarge(url: URL, limit: number, size: string): ServiceError {
   return new ServiceError(
     APP_ERROR_CODES.BAD_RESPONSE,
     `The answer from ${describeOrigin(url)} is too large (${size}; the limit is ` +

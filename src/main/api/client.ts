@@ -17,6 +17,8 @@ import { exportShapeProblem } from './export-shape'
 import type { ExportAnswer } from './export-stream'
 import { readListAnswer, SinkFailure } from './list-answer'
 import type { RowSink } from './list-answer'
+import { attemptTimer, feedAnswer, NO_CLOCK } from './streamed-answer'
+import type { AnswerSink, AttemptClock } from './streamed-answer'
 import { createNetworkStack, DEFAULT_PROFILE_NETWORK, loadUndici, ProxyRefusedError } from '../net'
 import type { ClientNetwork, NetworkRoute } from '../net'
 import { isPermanentProxyRefusal, proxyRefusal, transportError } from '../net/errors'
@@ -107,6 +109,7 @@ export interface RawFetchOptions {
 }
 
 export type { ListRow, RowSink } from './list-answer'
+export type { AnswerControl, AnswerSink } from './streamed-answer'
 
 export interface ServiceClient {
   readonly baseUrl: string
@@ -136,6 +139,20 @@ export interface ServiceClient {
    * request is validated and errors are ServiceErrors exactly as with `call`.
    */
   callBytes(name: OperationName, input?: CallInput, options?: CallOptions): Promise<Buffer>
+  /**
+   * A GET whose 2xx answer is handed to `sink` as it arrives (streamed-answer.ts): op 15, which
+   * a real deployment answers with the archive itself, of any size. Retried, timed out and
+   * refused exactly as `call` (a retry begins the sink again); the sink says whether the answer
+   * is held (the response size limit and the whole-answer timeout apply) or written out (no
+   * limit; the timeout is the longest wait for the next byte). Resolves with what `sink.end`
+   * returns; what the sink throws that is not a ServiceError is thrown as it is.
+   */
+  streamAnswer<T>(
+    name: OperationName,
+    sink: AnswerSink<T>,
+    input?: CallInput,
+    options?: CallOptions & { accept?: string },
+  ): Promise<T>
   exportCertificateFile(
     id: string,
     body: ExportRequest,
@@ -289,7 +306,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
     callTimeoutMs = timeoutMs,
-    stream?: (response: Response) => Promise<void>,
+    stream?: (response: Response, clock: AttemptClock) => Promise<void>,
   ): Promise<Exchange> {
     const waits: WaitBudget = { waits: 0, waitedMs: 0 }
     for (let attempt = 0; ; attempt += 1) {
@@ -329,9 +346,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     headers: Record<string, string>,
     caller: AbortSignal | undefined,
     attemptTimeoutMs: number,
-    stream?: (response: Response) => Promise<void>,
+    stream?: (response: Response, clock: AttemptClock) => Promise<void>,
   ): Promise<Exchange> {
-    const timeout = attemptTimeoutMs > 0 ? AbortSignal.timeout(attemptTimeoutMs) : undefined
+    // Our own timer rather than AbortSignal.timeout: a streamed answer turns it into a wait
+    // between bytes (streamed-answer.ts).
+    const timer = attemptTimeoutMs > 0 ? attemptTimer(attemptTimeoutMs) : null
+    const timeout = timer?.signal
     const signals = [timeout, caller].filter((item): item is AbortSignal => item !== undefined)
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined
     let route: NetworkRoute | null = null
@@ -355,7 +375,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         throw new ProxyRefusedError(route.proxy.origin, 407, response.statusText)
       }
       if (stream !== undefined && isSuccess(response.status)) {
-        await stream(response)
+        await stream(response, timer ?? NO_CLOCK)
         return {
           url: request.url,
           status: response.status,
@@ -372,6 +392,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         timeoutMs: attemptTimeoutMs,
         caller,
       })
+    } finally {
+      timer?.stop()
     }
   }
 
@@ -399,16 +421,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     name: OperationName,
     input: CallInput,
     callOptions: CallOptions,
-    stream?: (response: Response, url: URL) => Promise<void>,
+    stream?: (response: Response, url: URL, clock: AttemptClock) => Promise<void>,
+    accept = 'application/json',
   ): Promise<Exchange> {
     const request = prepare(name, input)
-    const headers = { ...authHeaders(), accept: 'application/json' }
+    const headers = { ...authHeaders(), accept }
     const result = await exchange(
       request,
       headers,
       callOptions.signal,
       callOptions.timeoutMs ?? timeoutMs,
-      stream === undefined ? undefined : (response) => stream(response, request.url),
+      stream === undefined ? undefined : (response, clock) => stream(response, request.url, clock),
     )
     if (!isSuccess(result.status)) throw errorFromExchange(result, name)
     return result
@@ -449,6 +472,28 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return guarded(async () => {
       const result = await jsonExchange(name, input, callOptions)
       return result.bytes
+    })
+  }
+
+  async function streamAnswer<T>(
+    name: OperationName,
+    sink: AnswerSink<T>,
+    input: CallInput = {},
+    callOptions: CallOptions & { accept?: string } = {},
+  ): Promise<T> {
+    return guarded(async () => {
+      let ended: { value: T } | null = null
+      await jsonExchange(
+        name,
+        input,
+        callOptions,
+        async (response, url, clock) => {
+          ended = { value: await feedAnswer(response, url, sink, maxResponseBytes, clock) }
+        },
+        callOptions.accept,
+      )
+      if (ended === null) throw badResponse(name, 'its answer was not read')
+      return (ended as { value: T }).value
     })
   }
 
@@ -630,6 +675,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
     call,
     callBytes,
+    streamAnswer,
     exportCertificateFile,
     streamCertificateExport,
     fetchRaw,

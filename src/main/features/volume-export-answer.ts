@@ -2,93 +2,243 @@ import type { VolumeExport } from '../../shared/api'
 import { operations } from '../../shared/api'
 import { APP_ERROR_CODES } from '../../shared/bridge'
 import { ServiceError } from '../api'
-import type { ServiceClient } from '../api'
-import { parseAnswer, parseJsonBody } from '../api/answer-checks'
+import type { AnswerControl, AnswerSink, ServiceClient } from '../api/client'
+import { badResponse, mainMediaType, parseAnswer, parseJsonBody } from '../api/answer-checks'
+import { filenameFromContentDisposition } from '../api/content-disposition'
 import type { AtomicFile, Collision, CommittedFile } from '../transfers'
-import type { JobReporter } from '../transfers/jobs'
+import type { JobProgress, JobReporter } from '../transfers/jobs'
 import { verifyArchive } from '../transfers/volume-archive'
 
 /*
  * Op 15's answer, whichever of its shapes the service sends: the JSON description (a download
  * link, or inline base64 content), or a real deployment's `.tar.gz` itself (`application/gzip`).
- * One request decides, made as every GET of the app is (client.callBytes: retried on a 5xx or a
- * reset, timed out, its errors named): a body that begins as gzip does is the archive; any
- * other body is read as the JSON description, with the contract's checks. Asking twice is no
- * option: a real deployment builds the whole export before it answers.
- *
- * The archive comes whole, as the client reads any answer (at most its 64 MiB answer limit): a
- * real deployment holds the whole export in memory to send it, too. A larger one fails with the
- * client's own "too large" error; streaming it needs a streaming GET in the client.
+ * One request decides (asking twice is no option: a real deployment builds the whole export
+ * before it answers), made as every GET of the app is (retried on a 5xx, a reset or a cut,
+ * timed out, its errors named) through the client's streamed answer: a JSON answer is held and
+ * read with the contract's checks; the archive is written to the export's temp file as it
+ * arrives, hashed on the way by the writer, never held whole, whatever its size. A retry after
+ * a break starts the file again.
  */
 
-export type OpenedExport =
-  | { kind: 'described'; exported: VolumeExport }
-  | { kind: 'raw'; exported: VolumeExport; archive: Buffer }
+/** How op 15's answer ended. */
+export type VolumeExportEnd =
+  { kind: 'described'; exported: VolumeExport } | { kind: 'raw'; exported: VolumeExport }
+
+/** A streamed op 15 under way. */
+export interface VolumeExportRequest {
+  /** The answer read to its end (the archive written whole into `file`, not yet committed). */
+  ended: Promise<VolumeExportEnd>
+  /**
+   * Resolves as soon as the answer is known to be the archive itself, with what its headers
+   * said; never resolves for a described answer (then `ended` says so).
+   */
+  archiveBegan: Promise<VolumeExport>
+  /** Where the archive's progress goes once a transfer shows it. */
+  onProgress(report: (progress: JobProgress) => void): void
+}
 
 /** The two bytes every gzip stream starts with (RFC 1952, ID1 and ID2). */
-function isGzip(bytes: Buffer): boolean {
+function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
 }
 
-/** Asks op 15 once and says which answer came: described (JSON) or the archive itself. */
-export async function openVolumeExport(
+/** Media types that say the answer is the archive, not a description of it. */
+const ARCHIVE_MEDIA_TYPE =
+  /^application\/(gzip|x-gzip|x-tar|x-gtar|x-compressed-tar|octet-stream|zstd|x-xz|x-bzip2|zip)$/i
+const JSON_MEDIA_TYPE = /[/+]json$/i
+
+/**
+ * Asks op 15 once; a raw archive goes into `file` as it arrives. `signal` cancels the request
+ * (and so the write) at any point.
+ */
+export function requestVolumeExport(
   client: ServiceClient,
   nodeId: string,
   name: string,
-): Promise<OpenedExport> {
-  const bytes = await client.callBytes('exportVolume', { params: { nodeId, name } })
-  if (isGzip(bytes)) {
-    return {
-      kind: 'raw',
-      archive: bytes,
-      exported: { name, nodeId, format: 'tar.gz', sizeBytes: bytes.length },
-    }
+  file: AtomicFile,
+  signal: AbortSignal,
+): VolumeExportRequest {
+  let announce: (exported: VolumeExport) => void = () => undefined
+  const archiveBegan = new Promise<VolumeExport>((resolve) => (announce = resolve))
+  let report: (progress: JobProgress) => void = () => undefined
+  const sink = volumeExportSink(file, name, nodeId, {
+    announce: (exported) => announce(exported),
+    progress: (progress) => report(progress),
+  })
+  const ended = client.streamAnswer(
+    'exportVolume',
+    sink,
+    { params: { nodeId, name } },
+    {
+      signal,
+      accept: 'application/json, application/gzip;q=0.9, */*;q=0.5',
+    },
+  )
+  return {
+    ended,
+    archiveBegan,
+    onProgress(next) {
+      report = next
+    },
   }
-  // The content type is not kept by callBytes: a body that is not JSON is said as such.
-  const value = parseJsonBody('exportVolume', 200, null, bytes.toString('utf8'))
-  const answer = parseAnswer('exportVolume', operations.exportVolume.response, value)
-  return { kind: 'described', exported: answer.data }
+}
+
+type Mode = 'undecided' | 'json' | 'raw'
+
+/** Bytes written to the file at a time at most (a drip of single bytes is gathered). */
+const WRITE_BYTES = 64 * 1024
+
+function volumeExportSink(
+  file: AtomicFile,
+  name: string,
+  nodeId: string,
+  tell: { announce(exported: VolumeExport): void; progress(progress: JobProgress): void },
+): AnswerSink<VolumeExportEnd> {
+  let mode: Mode = 'undecided'
+  let control: AnswerControl | null = null
+  let headers: Headers = new Headers()
+  /** The JSON answer (or the first bytes, until they say which answer this is). */
+  let held: Buffer[] = []
+  let heldBytes = 0
+  let exported: VolumeExport | null = null
+  let restarts = 0
+  let announced = false
+  let pending: Buffer[] = []
+  let pendingBytes = 0
+
+  const flush = async () => {
+    if (pendingBytes === 0) return
+    const bytes = Buffer.concat(pending, pendingBytes)
+    pending = []
+    pendingBytes = 0
+    await file.write(bytes)
+    tell.progress({
+      bytesDone: file.size,
+      bytesTotal: typeof exported?.sizeBytes === 'number' ? exported.sizeBytes : null,
+      resumes: 0,
+      restarts,
+    })
+  }
+
+  const becomeRaw = async () => {
+    mode = 'raw'
+    control?.streamed()
+    const declared = Number(headers.get('content-length'))
+    const described: VolumeExport = {
+      name,
+      nodeId,
+      format: 'tar.gz',
+      ...(Number.isSafeInteger(declared) && declared >= 0 ? { sizeBytes: declared } : {}),
+    }
+    const filename = filenameFromContentDisposition(headers.get('content-disposition'))
+    if (filename !== null) described['filename'] = filename
+    if (exported === null) exported = described
+    if (!announced) {
+      announced = true
+      tell.announce(exported)
+    }
+    // What arrived before the answer was known to be the archive is its first bytes.
+    pending = held
+    pendingBytes = heldBytes
+    held = []
+    heldBytes = 0
+  }
+
+  return {
+    async begin(answer, attemptControl) {
+      control = attemptControl
+      headers = answer.headers
+      held = []
+      heldBytes = 0
+      pending = []
+      pendingBytes = 0
+      if (file.size > 0) {
+        // A retry after a break: the file starts again from nothing.
+        await file.restart()
+        restarts += 1
+      }
+      const mediaType = mainMediaType(headers.get('content-type'))
+      mode = 'undecided'
+      if (mediaType !== null && JSON_MEDIA_TYPE.test(mediaType)) mode = 'json'
+      else if (mediaType !== null && ARCHIVE_MEDIA_TYPE.test(mediaType)) await becomeRaw()
+    },
+    async chunk(bytes) {
+      // A copy: fetch may reuse the chunk's memory once it is handed on.
+      const copy = Buffer.from(bytes)
+      if (mode === 'raw') {
+        pending.push(copy)
+        pendingBytes += copy.length
+        if (pendingBytes >= WRITE_BYTES) await flush()
+        return
+      }
+      held.push(copy)
+      heldBytes += copy.length
+      if (mode !== 'undecided' || heldBytes < 2) return
+      if (!isGzip(Buffer.concat(held, heldBytes).subarray(0, 2))) {
+        mode = 'json'
+        return
+      }
+      await becomeRaw()
+      if (pendingBytes >= WRITE_BYTES) await flush()
+    },
+    async end() {
+      if (mode === 'raw') {
+        await flush()
+        return { kind: 'raw', exported: exported as VolumeExport }
+      }
+      if (announced) {
+        // A retry answered with a description where the first attempt sent the archive.
+        throw badResponse('exportVolume', 'it sent the archive, then a description instead')
+      }
+      const text = Buffer.concat(held, heldBytes).toString('utf8')
+      const value = parseJsonBody('exportVolume', 200, headers.get('content-type'), text)
+      const answer = parseAnswer('exportVolume', operations.exportVolume.response, value)
+      return { kind: 'described', exported: answer.data }
+    },
+  }
+}
+
+/** The error a raw archive's transfer ends with when the user cancelled it. */
+export function cancelledExport(): ServiceError {
+  return new ServiceError(APP_ERROR_CODES.CANCELLED, 'Cancelled: no file was written')
 }
 
 export interface RawArchiveJob {
-  opened: Extract<OpenedExport, { kind: 'raw' }>
+  request: VolumeExportRequest
   file: AtomicFile
+  /** The name the file takes, learnt from the answer; null keeps the one it was opened with. */
+  name: string | null
   collision: Collision
   signal: AbortSignal
+  /** Cancels op 15's request, which is still arriving when the transfer begins. */
+  abort: AbortController
   reporter: JobReporter
 }
 
-/** Bytes written between progress reports and cancel checks. */
-const SLICE_BYTES = 1024 * 1024
-
 /**
- * Writes the archive op 15 sent as its answer, in slices so that progress and cancel work as
- * they do for a download; the SHA-256 is computed as it is written (the answer announces none)
- * and kept with the transfer.
+ * The rest of an archive that op 15 sends as its answer: the transfer shows its progress while
+ * it arrives; once it is whole, the file is checked (against the size the headers declared) and
+ * given its name with the SHA-256 the writer computed on the way. A cancel stops the request.
  */
-export async function writeRawArchive(job: RawArchiveJob): Promise<CommittedFile> {
-  const { opened, file, reporter, signal } = job
-  const { archive } = opened
+export async function finishRawArchive(job: RawArchiveJob): Promise<CommittedFile> {
+  const { request, file, signal, reporter } = job
+  const stop = () => job.abort.abort(signal.reason)
+  signal.addEventListener('abort', stop, { once: true })
+  if (signal.aborted) stop()
+  request.onProgress((progress) => reporter.progress(progress))
   try {
-    for (let offset = 0; offset < archive.length; offset += SLICE_BYTES) {
-      if (signal.aborted) {
-        throw new ServiceError(APP_ERROR_CODES.CANCELLED, 'Cancelled: no file was written')
-      }
-      await file.write(archive.subarray(offset, offset + SLICE_BYTES))
-      reporter.progress({
-        bytesDone: file.size,
-        bytesTotal: archive.length,
-        resumes: 0,
-        restarts: 0,
-      })
-    }
+    const ended = await request.ended
+    if (signal.aborted) throw cancelledExport()
     reporter.verifying()
     return await file.commit({
       collision: job.collision,
-      verify: (written) => verifyArchive(written, opened.exported),
+      ...(job.name === null ? {} : { name: job.name }),
+      verify: (written) => verifyArchive(written, ended.exported),
     })
   } catch (error) {
     await file.abort()
-    throw error
+    throw signal.aborted ? cancelledExport() : error
+  } finally {
+    signal.removeEventListener('abort', stop)
   }
 }

@@ -15,7 +15,8 @@ import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
 import { nameBesideId } from './known-objects'
 import { objectsOfAnswer } from './known-objects/answer-objects'
-import { openVolumeExport, writeRawArchive, type OpenedExport } from './volume-export-answer'
+import { finishRawArchive, requestVolumeExport } from './volume-export-answer'
+import type { VolumeExportEnd, VolumeExportRequest } from './volume-export-answer'
 import { isDefaultDownloadsFolder, webDownloadsFolder } from './save-to-disk'
 
 /*
@@ -74,48 +75,93 @@ export function volumeHandlers(
       })
       if (ended !== undefined) context.events.emit('transfers.finished', ended)
     }
-    let answered: { client: ServiceClient; opened: OpenedExport }
-    try {
-      answered = await withProfileClient(context, profileId, async (client) => ({
-        client,
-        opened: await openVolumeExport(client, nodeId, name),
-      }))
-    } catch (error) {
-      // Op 15 failed (timeout, 5xx, reset, a malformed answer): as certificate exports do.
-      logFailure(logStart(null), error)
-      throw error
-    }
-    const { client, opened } = answered
-    const exported = opened.exported
-    rememberVolume(context, profileId, nodeId, name, exported)
+    // The file first (Electron: the save dialog; web mode: the downloads folder), so a folder
+    // that cannot take it fails at once, on the form, and a raw archive has somewhere to go the
+    // moment it begins to arrive.
     let target: Awaited<ReturnType<typeof chooseTarget>>
-    let transfer: Transfer | null = null
     let file: AtomicFile
     try {
-      target = await chooseTarget(context, defaultArchiveName(exported, name))
-      transfer = logStart(exported)
+      target = await chooseTarget(context, safeFileName(`${name}.tar.gz`, 'volume.tar.gz'))
       file = await AtomicFile.create(target.folder, target.name, {
         fallbackName: 'volume.tar.gz',
       })
     } catch (error) {
-      // A folder that cannot take the file is a failed export too.
-      if (transfer !== null) logFailure(transfer, error)
+      // A folder that cannot take the file is a failed export too; a dialog closed is not.
+      if (bridgeErrorOf(context, error).code !== APP_ERROR_CODES.CANCELLED) {
+        logFailure(logStart(null), error)
+      }
       throw error
     }
+    const requestAbort = new AbortController()
+    let started: {
+      client: ServiceClient
+      request: VolumeExportRequest
+      first: { raw: VolumeExport } | { ended: VolumeExportEnd }
+    }
+    try {
+      started = await withProfileClient(context, profileId, async (client) => {
+        const request = requestVolumeExport(client, nodeId, name, file, requestAbort.signal)
+        // Errors after the archive began belong to the transfer (below), not to this call.
+        request.ended.catch(() => undefined)
+        const first = await Promise.race([
+          request.ended.then((ended) => ({ ended })),
+          request.archiveBegan.then((raw) => ({ raw })),
+        ])
+        return { client, request, first }
+      })
+    } catch (error) {
+      // Op 15 failed (timeout, 5xx, reset, a malformed answer): as certificate exports do.
+      await file.abort()
+      logFailure(logStart(null), error)
+      throw error
+    }
+    const { client: profileClient, request, first } = started
+    const exported = 'raw' in first ? first.raw : first.ended.exported
+    rememberVolume(context, profileId, nodeId, name, exported)
+    const transfer = logStart(exported)
     const timing = context.downloadTiming
+
+    if ('raw' in first) {
+      void jobs.run(transfer, (signal, reporter) =>
+        finishRawArchive({
+          request,
+          file,
+          // Web mode names the file as the service did; a name the user chose stays.
+          name: target.chosen ? null : defaultArchiveName(exported, name),
+          collision: target.collision,
+          signal,
+          abort: requestAbort,
+          reporter,
+        }),
+      )
+      return transfer
+    }
+
+    // A description: the archive is fetched from its link, or was sent inline. The name it
+    // gives is the file's, unless the user chose one.
+    let described: AtomicFile = file
+    if (!target.chosen) {
+      await file.abort()
+      try {
+        described = await AtomicFile.create(target.folder, defaultArchiveName(exported, name), {
+          fallbackName: 'volume.tar.gz',
+        })
+      } catch (error) {
+        logFailure(transfer, error)
+        throw error
+      }
+    }
     void jobs.run(transfer, (signal, reporter) =>
-      opened.kind === 'raw'
-        ? writeRawArchive({ opened, file, collision: target.collision, signal, reporter })
-        : writeVolumeArchive({
-            exported,
-            client,
-            file,
-            collision: target.collision,
-            signal,
-            reporter,
-            renewUrl: () => renewDownloadUrl(client, nodeId, name),
-            ...(timing === undefined ? {} : { timing }),
-          }),
+      writeVolumeArchive({
+        exported,
+        client: profileClient,
+        file: described,
+        collision: target.collision,
+        signal,
+        reporter,
+        renewUrl: () => renewDownloadUrl(profileClient, nodeId, name),
+        ...(timing === undefined ? {} : { timing }),
+      }),
     )
     return transfer
   }
@@ -261,13 +307,13 @@ export function defaultArchiveName(exported: VolumeExport, volumeName: string): 
 async function chooseTarget(
   context: DeskContext,
   defaultName: string,
-): Promise<{ folder: string; name: string; collision: Collision }> {
+): Promise<{ folder: string; name: string; collision: Collision; chosen: boolean }> {
   if (context.desktop === null) {
     const folder = context.settings.get().downloadsDir
     // The default folder is made when missing. A chosen one that went away is told by the
     // writer, inside the transfer, so the failed attempt is in the transfers log too.
     if (isDefaultDownloadsFolder(context, folder)) await webDownloadsFolder(context)
-    return { folder, name: defaultName, collision: 'number' }
+    return { folder, name: defaultName, collision: 'number', chosen: false }
   }
   const chosen = await context.desktop.chooseSavePath({
     title: 'Save the volume archive',
@@ -277,7 +323,12 @@ async function chooseTarget(
   if (chosen === null) {
     throw new ServiceError(APP_ERROR_CODES.CANCELLED, 'No file was chosen: nothing was exported')
   }
-  return { folder: path.dirname(chosen), name: path.basename(chosen), collision: 'replace' }
+  return {
+    folder: path.dirname(chosen),
+    name: path.basename(chosen),
+    collision: 'replace',
+    chosen: true,
+  }
 }
 
 async function renewDownloadUrl(

@@ -38,6 +38,11 @@ export interface CommitOptions {
   collision: Collision
   /** Runs after fsync, before the file takes its name; throw to refuse it (e.g. a bad hash). */
   verify?(written: { size: number; sha256: string }): void | Promise<void>
+  /**
+   * The name the file takes instead of the one it was opened with: learnt once the answer
+   * arrived (its Content-Disposition). Sanitised here as at `create`, with the same fallback.
+   */
+  name?: string
 }
 
 export const TEMP_FILE_PATTERN = /^\.infradesk-[0-9a-f]{16}\.part$/
@@ -61,6 +66,8 @@ export class AtomicFile {
     readonly name: string,
     readonly tempPath: string,
     private readonly handle: FileHandle,
+    /** What a name that sanitises to nothing becomes. */
+    private readonly fallbackName: string | undefined,
   ) {
     this.thread = threadFile(handle.fd)
     this.writeBack = new WriteBack(() => handle.datasync())
@@ -85,7 +92,7 @@ export class AtomicFile {
     } catch (error) {
       throw fileSystemError(error, resolvedFolder)
     }
-    return new AtomicFile(resolvedFolder, safeName, tempPath, handle)
+    return new AtomicFile(resolvedFolder, safeName, tempPath, handle, options.fallbackName)
   }
 
   /** Bytes written so far. */
@@ -156,7 +163,9 @@ export class AtomicFile {
         await this.handle.close()
       }
       await options.verify?.({ size, sha256 })
-      const finalPath = await place(this.tempPath, this.folder, this.name, options.collision)
+      const name =
+        options.name === undefined ? this.name : safeFileName(options.name, this.fallbackName)
+      const finalPath = await place(this.tempPath, this.folder, name, options.collision)
       await syncFolder(this.folder)
       return { path: finalPath, size, sha256 }
     } catch (error) {
