@@ -244,3 +244,86 @@ test('the overview counts every cache, opens filtered lists, and exports the Exp
     await downloads.remove()
   }
 })
+
+/** Monday 00:00 UTC of the week holding `at` (written here again, not imported: a second reading). */
+function weekOf(at: number): number {
+  const day = Math.floor(at / DAY_MS) * DAY_MS
+  return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS
+}
+
+test('the expiry chart draws each week of the next 90 days per profile, named, by keyboard', async ({
+  page,
+  staging: _staging,
+}) => {
+  const { profiles } = await bridgeCall(page, 'profiles.list')
+  const profile = profiles[0]
+  if (profile === undefined) throw new Error('no profile')
+  const filter = { showSystem: true }
+  await bridgeCall(page, 'certificates.refresh', { profileId: profile.id, filter })
+  const { rows } = await bridgeCall(page, 'certificates.cached', { profileId: profile.id, filter })
+
+  // What the chart should say, counted from the cache: not yet expired, ending in a week that
+  // the next 90 days touch.
+  const now = Date.now()
+  const lastWeek = weekOf(now + 90 * DAY_MS)
+  const perWeek = new Map<number, number>()
+  for (const row of rows) {
+    const end = row.notAfter === null ? Number.NaN : Date.parse(row.notAfter)
+    if (!(end > now) || weekOf(end) > lastWeek) continue
+    perWeek.set(weekOf(end), (perWeek.get(weekOf(end)) ?? 0) + 1)
+  }
+  const weeks = [...perWeek.keys()].sort((a, b) => a - b)
+  expect(weeks.length).toBeGreaterThanOrEqual(2)
+  const label = (week: number) => {
+    const count = perWeek.get(week) ?? 0
+    const what = count === 1 ? '1 certificate expires' : `${count} certificates expire`
+    return `${profile.name}: ${what} in the week of ${new Date(week).toISOString().slice(0, 10)}`
+  }
+
+  await page.keyboard.press('Alt+0')
+  const chart = page.getByRole('region', { name: 'Certificates expiring in the next 90 days' })
+  await expect(chart).toBeVisible()
+  // Drawn: one link per week with certificates, named with its numbers, its bar taller than 0.
+  const bars = chart.getByRole('link')
+  await expect(bars).toHaveCount(weeks.length)
+  for (const [index, week] of weeks.entries()) {
+    await expect(bars.nth(index)).toHaveAccessibleName(label(week))
+    const box = await bars.nth(index).locator('.expiry-chart-bar').boundingBox()
+    expect(box?.height ?? 0).toBeGreaterThan(2)
+    expect(box?.width ?? 0).toBeGreaterThan(2)
+  }
+  const total = [...perWeek.values()].reduce((sum, count) => sum + count, 0)
+  await expect(chart).toContainText(`${total} certificate${total === 1 ? '' : 's'}`)
+
+  // The numbers as text: the table behind the toggle.
+  await chart.getByText("The chart's numbers as a table").click()
+  const numbers = chart.getByRole('table', { name: 'Certificates expiring per week and profile' })
+  const firstWeek = new Date(weeks[0] as number).toISOString().slice(0, 10)
+  await expect(numbers.getByRole('row', { name: new RegExp(`^${firstWeek}`) })).toContainText(
+    String(perWeek.get(weeks[0] as number)),
+  )
+
+  // By keyboard: one Tab stop after the profiles table; arrows move; Enter opens the week.
+  await page
+    .getByRole('table', { name: 'Profiles' })
+    .getByRole('button', { name: /transfers running$/ })
+    .focus()
+  await page.keyboard.press('Tab')
+  await expect(bars.nth(0)).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(bars.nth(1)).toBeFocused()
+  await page.keyboard.press('Home')
+  await expect(bars.nth(0)).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { name: 'Certificates', level: 1 })).toBeVisible()
+  const second = new Date(weeks[1] as number).toISOString().slice(0, 10)
+  await expect(page.getByRole('status', { name: 'Expiry filter' })).toContainText(
+    `Expiring in the week of ${second}`,
+  )
+  await expect(certificateGrid(page)).toHaveAttribute(
+    'aria-rowcount',
+    String((perWeek.get(weeks[1] as number) ?? 0) + 1),
+  )
+  expect(page.url()).toContain(`expiry=week%3A${second}`)
+})

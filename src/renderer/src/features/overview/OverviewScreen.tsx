@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useMemo, type ReactNode } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type { OverviewProfile } from '../../../../shared/bridge/channels/overview'
 import { useAppStore } from '../../app/store'
@@ -9,6 +9,8 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { plural } from '../../lib/time'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
+import { bucketByWeek } from './expiry-weeks'
+import { ExpiryChart } from './ExpiryChart'
 import { openForProfile, useOverviewStore } from './store'
 // A plain <table class="table">: its look lives beside the Table component, which this screen
 // (often the first one painted) does not load.
@@ -33,6 +35,18 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
   const profiles = useAppStore((s) => s.profiles)
   const activeId = useAppStore((s) => s.activeId)
   const { overview, overviewError, loadOverview, ensureOverview, follow } = useOverviewStore()
+  const expiryDays = useOverviewStore((s) => s.expiryDays)
+  const expiryDaysError = useOverviewStore((s) => s.expiryDaysError)
+  const chart = useMemo(
+    () =>
+      expiryDays === null
+        ? null
+        : bucketByWeek(
+            expiryDays,
+            profiles.map((profile) => profile.id),
+          ),
+    [expiryDays, profiles],
+  )
 
   useEffect(() => {
     void ensureOverview()
@@ -99,6 +113,25 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
           </table>
         </div>
       )}
+      <ErrorBanner
+        error={expiryDaysError}
+        context="Could not read the expiry chart"
+        onRetry={loadOverview}
+      />
+      {chart !== null && overview !== null && profiles.length > 0 ? (
+        <ExpiryChart
+          chart={chart}
+          profiles={profiles}
+          unread={
+            new Set(
+              overview.profiles
+                .filter((entry) => entry.certificates === null)
+                .map((entry) => entry.profileId),
+            )
+          }
+          open={open}
+        />
+      ) : null}
     </section>
   )
 }

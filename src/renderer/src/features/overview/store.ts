@@ -1,7 +1,11 @@
 import { create } from 'zustand'
 import type { BridgeError } from '../../../../shared/bridge'
 import type { CacheTopic } from '../../../../shared/bridge/cache-topics'
-import type { ExpiringList, Overview } from '../../../../shared/bridge/channels/overview'
+import type {
+  ExpiringList,
+  ExpiryDays,
+  Overview,
+} from '../../../../shared/bridge/channels/overview'
 import { useAppStore } from '../../app/store'
 import type { Route, RouteParams } from '../../app/routes'
 import { asBridgeError, bridge } from '../../bridge'
@@ -17,6 +21,9 @@ import { concerns } from '../../lib/cache-events'
 interface OverviewState {
   overview: Overview | null
   overviewError: BridgeError | null
+  /** The expiry chart's counts, read after the summary (the table does not wait for them). */
+  expiryDays: ExpiryDays | null
+  expiryDaysError: BridgeError | null
   expiring: ExpiringList | null
   expiringError: BridgeError | null
   loadOverview(): Promise<void>
@@ -46,6 +53,8 @@ let overviewCurrent = false
 export const useOverviewStore = create<OverviewState>()((set, get) => ({
   overview: null,
   overviewError: null,
+  expiryDays: null,
+  expiryDaysError: null,
   expiring: null,
   expiringError: null,
 
@@ -58,6 +67,14 @@ export const useOverviewStore = create<OverviewState>()((set, get) => ({
       try {
         const overview = await bridge.call('overview.summary', {})
         if (mine === overviewGeneration) set({ overview, overviewError: null })
+        // The chart's read leaves once the table's is answered: the table paints first.
+        const expiryDays = await bridge.call('overview.expiryDays', {}).catch((error: unknown) => {
+          if (mine === overviewGeneration) set({ expiryDaysError: asBridgeError(error) })
+          return null
+        })
+        if (mine === overviewGeneration && expiryDays !== null) {
+          set({ expiryDays, expiryDaysError: null })
+        }
       } catch (error) {
         overviewCurrent = false
         if (mine === overviewGeneration) set({ overviewError: asBridgeError(error) })
