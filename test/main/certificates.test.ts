@@ -140,6 +140,31 @@ describe('the list: cache first, every page from the service', () => {
     expect(everything.rows).toHaveLength(TOTAL)
   })
 
+  it('says how many system certificates the filter hides, so its count adds up to every cached one (issue 40)', async () => {
+    const every = await desk.value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { showSystem: true },
+    })
+    const system = every.rows.filter((row) => row.isSystem)
+    expect(system.length).toBeGreaterThan(0)
+    expect(every.systemHidden).toBe(0)
+    const opening = await desk.value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: OPENING_CERTIFICATE_FILTER,
+    })
+    expect(opening.rows.length + (opening.systemHidden ?? -1)).toBe(every.rows.length)
+    expect(opening.systemHidden).toBe(system.length)
+    // With a search, of the certificates it finds.
+    const name = system[0]?.name ?? ''
+    const searched = await desk.value<List>('certificates.cached', {
+      profileId: profile.id,
+      filter: { search: name },
+    })
+    const found = every.rows.filter((row) => row.name.toLowerCase().includes(name.toLowerCase()))
+    expect(searched.systemHidden).toBe(found.filter((row) => row.isSystem).length)
+    expect(searched.systemHidden).toBeGreaterThan(0)
+  })
+
   it('answers the web host with the same list as JSON bytes, the rows unparsed in main', async () => {
     const parsedJson = async (channel: string, input: unknown) => {
       const text = (await desk.desk.dispatchJson(channel, input)).toString('utf8')

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { repeatedServiceFields } from '../../src/renderer/src/features/certificates/details-fields'
+import {
+  fieldLabel,
+  labelledFields,
+  statusWords,
+} from '../../src/renderer/src/features/certificates/field-labels'
 import type { CertificateFacts } from '../../src/shared/bridge'
 
 /* The certificate details pane shows each fact once (issue 20): which service fields fold away. */
@@ -66,5 +71,38 @@ describe('service fields beside the certificate facts', () => {
     )
     expect(keys(shown)).toEqual(['serialNumber', 'notAfter'])
     expect(keys(folded)).toEqual(['name'])
+  })
+})
+
+describe('the service fields in words (issue 40)', () => {
+  it('labels the fields it knows and keeps every other one under its own key', () => {
+    const { known, other } = labelledFields<unknown>([
+      ['folderId', null],
+      ['isSystem', false],
+      ['hasPrivateKey', true],
+      ['status', 'expiring_soon'],
+      ['OWNED_BY', 'team-a'],
+      ['CONTEXT_LENGTH', 8192],
+      ['autoRenew', true],
+    ])
+    expect(known.map((field) => [field.key, field.label])).toEqual([
+      ['folderId', 'Folder id'],
+      ['isSystem', 'System certificate'],
+      ['hasPrivateKey', 'Private key held'],
+      ['status', 'Status'],
+      ['autoRenew', 'Renews automatically'],
+    ])
+    expect(other).toEqual([
+      { key: 'OWNED_BY', value: 'team-a' },
+      { key: 'CONTEXT_LENGTH', value: 8192 },
+    ])
+  })
+
+  it('says statuses in words and never takes a prototype name for a field it knows', () => {
+    expect(statusWords('expiring_soon')).toBe('expiring soon')
+    expect(statusWords('renewal_pending')).toBe('renewal pending')
+    expect(statusWords('active')).toBe('active')
+    expect(fieldLabel('constructor')).toBeNull()
+    expect(fieldLabel('toString')).toBeNull()
   })
 })

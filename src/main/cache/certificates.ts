@@ -54,6 +54,8 @@ export interface CertificateCache {
    * bytes, never parsed here): what the web transport sends as it is.
    */
   listJson(profileId: string, filter: CertificateFilter): Buffer
+  /** How many rows match the filter (the screen's "4 system hidden" is a difference of two). */
+  count(profileId: string, filter: CertificateFilter): number
   /**
    * The first `count` rows matching the filter in the list's default order as the screen sorts
    * it in `locale` (certificate-order.ts), as a JSON array, and how many match; null when no
@@ -155,6 +157,7 @@ export interface CertificateStatements {
   put(profileId: string, entries: CertificateCacheEntry[]): void
   clear(profileId: string): void
   listJson(profileId: string, filter: CertificateFilter): Buffer
+  count(profileId: string, filter: CertificateFilter): number
   firstRowsJson(
     profileId: string,
     filter: CertificateFilter,
@@ -417,6 +420,8 @@ export function certificateStatementsOn(db: Database.Database): CertificateState
     put: (profileId, entries) => put(profileId, entries),
     clear: (profileId) => clear(profileId),
     listJson,
+    count: (profileId, filter) =>
+      countMatching(filterParams(profileId, filter)).get()?.matching ?? 0,
     meta: (profileId) => selectMeta.get(profileId),
     item: (profileId, id) => selectItem.get(profileId, id),
     folders: (profileId) => selectFolders.all(profileId),
@@ -436,6 +441,7 @@ export function createCertificateCache(cache: Cache): CertificateCache {
         return Array.isArray(rows) ? (rows as CertificateRow[]) : []
       },
       listJson,
+      count: statements.count,
       firstRowsJson: statements.firstRowsJson,
       rankedIn: statements.rankedIn,
       replace(profileId, filter, entries, fetchedAt, completeness = null) {

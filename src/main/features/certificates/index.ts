@@ -50,8 +50,9 @@ export function certificateHandlers(
   context.onClose(() => staged.clear())
 
   /** The cached list without its rows (those are read either as objects or as JSON bytes). */
-  function listBesideRows(profileId: string, error: BridgeError | null) {
+  function listBesideRows(profileId: string, filter: CertificateFilter, error: BridgeError | null) {
     return {
+      systemHidden: systemHiddenBy(profileId, filter),
       folders: certificates.folders(profileId),
       fetchedAt: certificates.fetchedAt(profileId),
       completeness: certificates.completeness(profileId),
@@ -60,12 +61,24 @@ export function certificateHandlers(
     }
   }
 
+  /** The cached system certificates the filter would show but for showSystem being off. */
+  function systemHiddenBy(profileId: string, filter: CertificateFilter): number {
+    if (filter.showSystem === true) return 0
+    return (
+      certificates.count(profileId, { ...filter, showSystem: true }) -
+      certificates.count(profileId, filter)
+    )
+  }
+
   function cachedList(
     profileId: string,
     filter: CertificateFilter,
     error: BridgeError | null,
   ): CertificateList {
-    return { rows: certificates.list(profileId, filter), ...listBesideRows(profileId, error) }
+    return {
+      rows: certificates.list(profileId, filter),
+      ...listBesideRows(profileId, filter, error),
+    }
   }
 
   /**
@@ -74,13 +87,14 @@ export function certificateHandlers(
    */
   function listJsonOf(
     profileId: string,
+    filter: CertificateFilter,
     rows: Buffer,
     error: BridgeError | null,
     firstOf?: number,
   ): OkResultJson {
-    // `{"folders":…}` without its `{` (five fields or six, never empty): the fields after the
+    // `{"systemHidden":…}` without its `{` (six fields or seven, never empty): the fields after the
     // rows.
-    const beside = listBesideRows(profileId, error)
+    const beside = listBesideRows(profileId, filter, error)
     const rest = JSON.stringify(firstOf === undefined ? beside : { ...beside, firstOf }).slice(1)
     return new OkResultJson(Buffer.concat([ROWS_OPENING, rows, Buffer.from(`,${rest}}`)]))
   }
@@ -93,7 +107,11 @@ export function certificateHandlers(
   ): CertificateList {
     const window = firstRowsOf(profileId, filter, first)
     if (window === null) return cachedList(profileId, filter, null)
-    return { rows: rowsOf(window.rows), firstOf: window.of, ...listBesideRows(profileId, null) }
+    return {
+      rows: rowsOf(window.rows),
+      firstOf: window.of,
+      ...listBesideRows(profileId, filter, null),
+    }
   }
 
   /** The first screenful asked for, when the list holds more (null: answer with all of it). */
@@ -157,9 +175,9 @@ export function certificateHandlers(
         requireProfile(context, profileId)
         const window = firstRowsOf(profileId, filter, first)
         if (window === null) {
-          return listJsonOf(profileId, certificates.listJson(profileId, filter), null)
+          return listJsonOf(profileId, filter, certificates.listJson(profileId, filter), null)
         }
-        return listJsonOf(profileId, window.rows, null, window.of)
+        return listJsonOf(profileId, filter, window.rows, null, window.of)
       },
     ),
 
@@ -173,10 +191,10 @@ export function certificateHandlers(
       ({ profileId, filter }) =>
         refreshed(profileId, filter, (error, rows) => ({
           rows: rowsOf(rows),
-          ...listBesideRows(profileId, error),
+          ...listBesideRows(profileId, filter, error),
         })),
       ({ profileId, filter }) =>
-        refreshed(profileId, filter, (error, rows) => listJsonOf(profileId, rows, error)),
+        refreshed(profileId, filter, (error, rows) => listJsonOf(profileId, filter, rows, error)),
     ),
 
     async 'certificates.details'({ profileId, id, readPem }) {

@@ -81,8 +81,11 @@ export interface ListReporter {
 type ListFields<S> = Omit<S, keyof CachedListState>
 
 export interface CachedListOptions<S extends CachedListState, Answer extends ListAnswer> {
-  /** The screen's own fields as they are before a profile's list arrives. */
-  blank(): Partial<ListFields<S>>
+  /**
+   * The screen's own fields as they are before `profileId`'s list arrives (a screen may keep
+   * some per profile, as the certificates screen keeps its filter).
+   */
+  blank(profileId: string): Partial<ListFields<S>>
   /** Reads the profile's list (the state gives the filter or order to read it in). */
   read(profileId: string, source: ListSource, state: S): Promise<Answer>
   /** The screen's own fields an answer sets. */
@@ -222,7 +225,7 @@ export function createCachedListStore<S extends CachedListState, Answer extends 
     /** A profile other than the one shown: its list starts blank. */
     function switchTo(profileId: string) {
       if (get().profileId === profileId) return
-      patch(options.blank(), {
+      patch(options.blank(profileId), {
         profileId,
         fetchedAt: null,
         loaded: false,

@@ -91,6 +91,13 @@ export const certificateListSchema = z.lazy(() =>
      * read the list again without it for the rest.
      */
     firstOf: z.int().nonnegative().optional(),
+    /**
+     * How many system certificates the cache holds that the filter hides (showSystem off) but
+     * would otherwise show: the screen says "36 shown · 4 system hidden", so its count adds up
+     * to the Overview's, which counts every cached certificate. 0 when shown; absent from older
+     * answers.
+     */
+    systemHidden: z.int().nonnegative().optional(),
   }),
 )
 export type CertificateList = z.infer<typeof certificateListSchema>

@@ -3,6 +3,7 @@ import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react'
 import type { CertificateRow } from '../../../../shared/bridge'
 import { Badge } from '../../ui/Badge'
 import { expiryLabel, expiryOf, folderLabel } from './model'
+import { statusWords } from './field-labels'
 import type { Sort, SortKey } from './store'
 
 /*
@@ -290,5 +291,5 @@ const STATUS_TONES: Record<string, 'success' | 'warning' | 'danger' | 'neutral'>
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={STATUS_TONES[status] ?? 'neutral'}>{status.replace(/_/g, ' ')}</Badge>
+  return <Badge tone={STATUS_TONES[status] ?? 'neutral'}>{statusWords(status)}</Badge>
 }

@@ -11,6 +11,7 @@ import { CompletenessBanner } from './CompletenessBanner'
 import { DetailsPane } from './DetailsPane'
 import { ExportDialog } from './ExportDialog'
 import { FolderTree, type FolderSelection } from './FolderTree'
+import { statusWords } from './field-labels'
 import { distinctValues, expiryCounts, folderTree, sortRows } from './model'
 import { MoveCertificatesDialog, MoveFolderDialog } from './MoveDialogs'
 import {
@@ -167,7 +168,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           <option value="">Any status</option>
           {statuses.map((status) => (
             <option key={status} value={status}>
-              {status.replace(/_/g, ' ')}
+              {statusWords(status)}
             </option>
           ))}
         </select>

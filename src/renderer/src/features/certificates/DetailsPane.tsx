@@ -6,6 +6,7 @@ import { useBridgeRead } from '../../lib/use-bridge-read'
 import { CopyButton } from '../../ui/CopyButton'
 import { StatusBadge } from './CertificateList'
 import { repeatedServiceFields } from './details-fields'
+import { booleanWords, fieldLabel, labelledFields, statusWords } from './field-labels'
 import { expiryLabel, expiryOf } from './model'
 
 /*
@@ -95,19 +96,43 @@ export function DetailsPane({ profileId, row, offline, now }: DetailsPaneProps) 
   )
 }
 
+/**
+ * The service's fields: the ones the screen knows under their words (the key in the tooltip),
+ * then any other under its own key in an "Other fields" group, so nothing sent is hidden.
+ */
 function ServiceFields({ fields }: { fields: Array<[string, unknown]> }) {
   if (fields.length === 0) return null
+  const { known, other } = labelledFields(fields)
   return (
-    <dl className="cert-fields" data-testid="cert-service-fields">
-      {fields.map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd className={typeof value === 'string' ? undefined : 'cert-mono'}>
-            <ServiceValue name={key} value={value} />
-          </dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      {known.length > 0 ? (
+        <dl className="cert-fields" data-testid="cert-service-fields">
+          {known.map(({ key, label, value }) => (
+            <div key={key}>
+              <dt title={`${key} (as the service names it)`}>{label}</dt>
+              <dd className={typeof value === 'string' ? undefined : 'cert-mono'}>
+                <ServiceValue name={key} value={value} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {other.length > 0 ? (
+        <section className="cert-other-fields" aria-label="Other fields">
+          <h4>Other fields</h4>
+          <dl className="cert-fields" data-testid="cert-other-fields">
+            {other.map(({ key, value }) => (
+              <div key={key}>
+                <dt>{key}</dt>
+                <dd className={typeof value === 'string' ? undefined : 'cert-mono'}>
+                  <ServiceValue name={key} value={value} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ) : null}
+    </>
   )
 }
 
@@ -119,6 +144,13 @@ function ServiceValue({ name, value }: { name: string; value: unknown }) {
   if (typeof value === 'string' && /(At|^not(Before|After)|^valid(From|To))$/.test(name)) {
     const at = parseTimestamp(value)
     if (at !== null) return <LocalDate at={at} original={value} />
+  }
+  // A known yes/no field in words; the service's own value in the tooltip.
+  if (typeof value === 'boolean' && fieldLabel(name) !== null) {
+    return <span title={String(value)}>{booleanWords(value)}</span>
+  }
+  if (name === 'status' && typeof value === 'string') {
+    return <span title={value}>{statusWords(value)}</span>
   }
   return <>{displayValue(value)}</>
 }

@@ -40,6 +40,8 @@ interface CertificatesState extends CachedListState {
   folders: CertificateFolder[]
   /** The last refresh's note when the list may lack certificates (the screen says it). */
   completeness: ListCompleteness | null
+  /** System certificates the filter hides that it would otherwise show (the screen says so). */
+  systemHidden: number
   sort: Sort
   /** Ids of the selected certificates. */
   selected: ReadonlySet<string>
@@ -97,13 +99,29 @@ function keptSelection(
   return new Set([...selected].filter((id) => present.has(id)))
 }
 
-/** A profile other than the one shown: its list starts empty, nothing selected. */
-function blank() {
+/**
+ * Each profile's filter as it was last left (issue 40): a search typed for one profile is not
+ * applied to another's list. For the app's run only, as the screen's other state is.
+ */
+const filtersByProfile = new Map<string, CertificateFilter>()
+
+/** The filter `profileId`'s list was last shown with; the opening filter when none. */
+export function filterOfProfile(profileId: string): CertificateFilter {
+  return filtersByProfile.get(profileId) ?? OPENING_CERTIFICATE_FILTER
+}
+
+/**
+ * A profile other than the one shown: its list starts empty, nothing selected, with its own
+ * filter.
+ */
+function blank(profileId?: string) {
   return {
+    filter: profileId === undefined ? OPENING_CERTIFICATE_FILTER : filterOfProfile(profileId),
     rows: [],
     firstOf: null,
     folders: [],
     completeness: null,
+    systemHidden: 0,
     selected: new Set<string>(),
     anchorId: null,
     activeId: null,
@@ -123,6 +141,7 @@ export const useCertificatesStore = createCachedListStore<CertificatesState, Cer
       firstOf: list.firstOf ?? null,
       folders: list.folders,
       completeness: list.completeness,
+      systemHidden: list.systemHidden ?? 0,
       selected: keptSelection(selected, list.rows),
     }),
     reporter: () => useAppStore.getState(),
@@ -143,7 +162,6 @@ export const useCertificatesStore = createCachedListStore<CertificatesState, Cer
   },
   (set, get, list) => ({
     ...blank(),
-    filter: OPENING_CERTIFICATE_FILTER,
     sort: { key: 'name', direction: 'asc' },
 
     setFilter(patch) {
@@ -151,6 +169,7 @@ export const useCertificatesStore = createCachedListStore<CertificatesState, Cer
       set({ filter })
       const { profileId } = get()
       if (!profileId) return
+      filtersByProfile.set(profileId, filter)
       // The cache answers each keystroke; the service is asked once typing pauses.
       const mine = list.begin()
       void list.readCache(profileId, mine)
