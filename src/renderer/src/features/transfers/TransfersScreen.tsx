@@ -10,6 +10,7 @@ import { Table, type Column } from '../../ui/Table'
 import { useNow } from '../../ui/useNow'
 import { exactBytes, formatBytes } from './format'
 import { progressOf, useTransfersStore } from './store'
+import { ThroughputView } from './Throughput'
 import { RetryButton } from './TransferButtons'
 import { durationOf, FileActions, TransferProgressView, TransferStateBadge } from './TransferParts'
 import './transfers.css'
@@ -32,7 +33,7 @@ function shortHash(hash: string): string {
 }
 
 export function TransfersScreen({ profile }: { profile: Profile | null }) {
-  const { rows, progress, loaded, error, connect, cancel } = useTransfersStore()
+  const { rows, progress, throughput, loaded, error, connect, cancel } = useTransfersStore()
   const [onlyThisProfile, setOnlyThisProfile] = useState(false)
   const mode = useAppStore((s) => s.mode)
   const now = useNow()
@@ -115,6 +116,13 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
           {t.state === 'running' ? (
             <>
               <TransferProgressView progress={progressOf(t, progress)} label={t.label} />
+              <ThroughputView
+                label={t.label}
+                samples={throughput[t.id]}
+                progress={progressOf(t, progress)}
+                startedAt={t.startedAt}
+                now={now}
+              />
               <Button size="small" variant="danger" onClick={() => void cancel(t.id)}>
                 Cancel
               </Button>

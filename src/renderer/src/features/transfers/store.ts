@@ -3,6 +3,7 @@ import type { BridgeError, ListedTransfer, Transfer } from '../../../../shared/b
 import type { TransferProgress } from '../../../../shared/bridge/channels/volumes'
 import { asBridgeError, bridge } from '../../bridge'
 import { concerns } from '../../lib/cache-events'
+import { addSample, type ThroughputSample } from './throughput'
 
 /*
  * The transfers log as the renderer sees it: the rows (from SQLite, through `transfers.list`)
@@ -14,6 +15,8 @@ import { concerns } from '../../lib/cache-events'
 interface TransfersState {
   rows: ListedTransfer[]
   progress: Record<string, TransferProgress>
+  /** Per running transfer, bytes written over time (its sparkline), from the progress events. */
+  throughput: Record<string, ThroughputSample[]>
   loaded: boolean
   error: BridgeError | null
   load(): Promise<void>
@@ -30,6 +33,7 @@ let disconnect: (() => void) | null = null
 export const useTransfersStore = create<TransfersState>()((set, get) => ({
   rows: [],
   progress: {},
+  throughput: {},
   loaded: false,
   error: null,
 
@@ -54,17 +58,28 @@ export const useTransfersStore = create<TransfersState>()((set, get) => ({
     if (disconnect === null) {
       const stops = [
         bridge.on('transfers.progress', (progress) => {
-          set((state) => ({ progress: { ...state.progress, [progress.transferId]: progress } }))
+          set((state) => ({
+            progress: { ...state.progress, [progress.transferId]: progress },
+            throughput: {
+              ...state.throughput,
+              [progress.transferId]: addSample(state.throughput[progress.transferId], {
+                at: Date.now(),
+                bytesDone: progress.bytesDone,
+              }),
+            },
+          }))
         }),
         bridge.on('transfers.finished', (transfer) => {
           set((state) => {
             const progress = { ...state.progress }
             delete progress[transfer.id]
+            const throughput = { ...state.throughput }
+            delete throughput[transfer.id]
             const known = state.rows.some((row) => row.id === transfer.id)
             const rows = known
               ? state.rows.map((row) => (row.id === transfer.id ? transfer : row))
               : [transfer, ...state.rows]
-            return { rows, progress }
+            return { rows, progress, throughput }
           })
         }),
         bridge.on('cache.changed', (change) => {
