@@ -1,5 +1,5 @@
-import { validationIssuesOf } from '../shared/api'
 import type { BridgeError } from '../shared/bridge'
+import { bridgeErrorText } from './error-text'
 
 /*
  * The exit codes of `infradesk` (issue 23), one per kind of failure a script can act on. The
@@ -24,7 +24,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 export const EXIT_CODE_HELP = [
   'Exit codes:',
   '  0  success',
-  '  1  anything else (a file that cannot be written, a refused SQL write, ...)',
+  '  1  anything else (a file that cannot be written, a SQL write held back until',
+  '     --confirm-write, a statement PostgreSQL refused, ...)',
   '  2  usage: a wrong or missing argument, a value the service refused as invalid',
   '  3  authentication: no token, or the service answered 401/403 (a 403 on an endpoint the',
   '     service keeps for browser sessions too, where a command does not say it plainly)',
@@ -76,18 +77,6 @@ export class CliError extends Error {
   }
 
   static fromBridge(error: BridgeError): CliError {
-    const fields = fieldProblems(error.details)
-    const message = `${error.code}: ${error.message}${fields === '' ? '' : ` (${fields})`}`
-    return new CliError(message, exitCodeOf(error), error)
+    return new CliError(bridgeErrorText(error), exitCodeOf(error), error)
   }
-}
-
-/**
- * A validation error's `details` ([{ path, message }], the path an array or a dotted string) as
- * `query.limit: Expected number; …`.
- */
-function fieldProblems(details: unknown): string {
-  return validationIssuesOf(details)
-    .map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`)
-    .join('; ')
 }

@@ -2,6 +2,7 @@ import { Argument, Command } from 'commander'
 import { activityCommands } from './commands/activity'
 import { callCommand } from './commands/call'
 import { certCommands } from './commands/certs'
+import { databaseCommands } from './commands/databases'
 import { profileCommands } from './commands/profiles'
 import { createRunner } from './commands/runner'
 import { sessionCommands } from './commands/sessions'
@@ -24,6 +25,8 @@ Connecting:
   --url URL        the service at URL; the token from the environment variable ${TOKEN_ENV}
 A token is never taken as a command-line argument.`
 
+const EXIT_CODES_POINTER = 'Exit codes: see `infradesk --help` (the same for every command).'
+
 export function buildProgram(version: string): Command {
   const run = createRunner(version)
   const program = new Command('infradesk')
@@ -40,6 +43,7 @@ export function buildProgram(version: string): Command {
   sessionCommands(program, run)
   certCommands(program, run)
   volumeCommands(program, run)
+  databaseCommands(program, run)
   sqlCommand(program, run)
   callCommand(program, run)
   activityCommands(program, run)
@@ -52,10 +56,11 @@ export function buildProgram(version: string): Command {
       process.stdout.write(completionScript(program, shell))
     })
 
-  // Every command: its help lists the exit codes; commander's errors come to main.ts (exit 2).
+  // The exit codes are listed once, in `infradesk --help`; a command's help points there.
+  // Every command's errors (commander's own) come to main.ts (exit 2).
   for (const command of allCommands(program)) {
     command.exitOverride()
-    if (command !== program) command.addHelpText('after', `\n${EXIT_CODE_HELP}`)
+    if (command !== program) command.addHelpText('after', `\n${EXIT_CODES_POINTER}`)
   }
   return program
 }

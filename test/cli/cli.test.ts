@@ -388,7 +388,7 @@ describe('with --url and INFRADESK_TOKEN', () => {
 })
 
 describe('with a stored profile', () => {
-  it('adds a profile from stdin, works as it (sessions, sql, activity), and removes it', async () => {
+  it('adds a profile from stdin and works as it (sessions, sql, activity)', async () => {
     const added = await cli(
       ['profiles', 'add', 'Prod', '--url', sandbox.url, '--protected', '--json'],
       { input: `${sandbox.tokens.admin}\n` },
@@ -431,6 +431,8 @@ describe('with a stored profile', () => {
     const refused = await cli(['--profile', 'Prod', 'sql', '--db', db, '--file', sqlFile])
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/protected/)
+    // The line says how to send it.
+    expect(refused.stderr).toContain('run the command again with --confirm-write')
     const confirmed = await cli([
       ...['--profile', 'Prod', 'sql', '--db', db, '--file', sqlFile, '--confirm-write', '--json'],
     ])
@@ -464,7 +466,40 @@ describe('with a stored profile', () => {
       'errorCode',
       'message',
     ])
+  })
 
+  // The profile of the test above, still stored.
+  it("lists the databases the app has seen (names and ids), and prints PostgreSQL's errors whole", async () => {
+    const db = sandbox.seed.databases.postgres[0] as string
+    // A statement PostgreSQL refuses: its own message, where, and its SQLSTATE, as the app shows.
+    const missingTable = await cli([
+      ...['--profile', 'Prod', 'sql', '--db', db],
+      'SELECT * FROM no_such_table',
+    ])
+    expect(missingTable.code).toBe(1)
+    expect(missingTable.stderr).toContain('relation "no_such_table" does not exist')
+    expect(missingTable.stderr).toContain('at character 15 of the statement')
+    expect(missingTable.stderr).toContain('SQLSTATE 42P01')
+
+    // `databases list`: none known yet, said so; then the database a rotation's answer named.
+    const noneKnown = await cli(['databases', 'list', '--profile', 'Prod', '--json'])
+    expect(noneKnown.code, noneKnown.stderr).toBe(0)
+    expect(jsonOf(noneKnown)).toEqual([])
+    expect(noneKnown.stderr).toContain('The service cannot list databases')
+    const rotated = await cli([
+      ...['--profile', 'Prod', 'call', 'rotateDatabaseCertificate', '--param', `id=${db}`],
+    ])
+    expect(rotated.code, rotated.stderr).toBe(0)
+    const named = jsonOf<{ data: { name: string; engine: string } }>(rotated).data
+    const known = await cli(['databases', 'list', '--profile', 'Prod', '--json'])
+    expect(jsonOf(known)).toEqual([
+      expect.objectContaining({ name: named.name, id: db, engine: named.engine }),
+    ])
+    const table = await cli(['databases', 'list', '--profile', 'Prod'])
+    expect(table.stdout).toMatch(new RegExp(`^${named.name}\\s+${db}\\s`, 'm'))
+  })
+
+  it('removes the profile again', async () => {
     expect((await cli(['--profile', 'Nope', 'sessions', 'list'])).code).toBe(4)
     const removed = await cli(['profiles', 'remove', 'Prod'])
     expect(removed.code).toBe(0)
