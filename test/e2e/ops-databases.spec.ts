@@ -17,7 +17,9 @@ test('rotate a PostgreSQL certificate in place: restart not allowed by default, 
   await expect(explanation).toContainText('In-place reload')
   await expect(explanation).toContainText('Restart')
   await expect(explanation).toContainText('Scheduled reread')
-  const allowRestart = page.getByRole('checkbox', { name: 'Allow a restart (allowRestart)' })
+  const allowRestart = page.getByRole('checkbox', {
+    name: /^Allow a restart of the database engine/,
+  })
   await expect(allowRestart).not.toBeChecked()
 
   await page.getByLabel('Database ID').fill(databaseId)

@@ -19,7 +19,7 @@ test('settings: checked as typed, main’s refusal on its field, saved and kept;
 
     const folder = page.getByLabel('Downloads folder')
     const timeout = page.getByLabel('Request timeout (seconds)')
-    const maxRows = page.getByLabel('Default maxRows')
+    const maxRows = page.getByLabel('Row limit of a new SQL tab')
     const save = page.getByRole('button', { name: 'Save changes' })
     await expect(timeout).toHaveValue('30')
     await expect(maxRows).toHaveValue('1000')

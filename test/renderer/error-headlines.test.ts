@@ -5,7 +5,10 @@ import {
   SERVICE_ERROR_CODES,
   type OperationName,
 } from '../../src/shared/api'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { operationHeadline, operationHeadlines } from '../../src/renderer/src/lib/error-headlines'
+import { ErrorBanner } from '../../src/renderer/src/ui/ErrorBanner'
 
 /*
  * Issue 20, 8: an error's headline is the operation's own sentence for its code, never the
@@ -61,5 +64,34 @@ describe('error headlines per operation', () => {
     expect(operationHeadline({ code: 'OFFLINE', operation: 'listSessions' })).toBeNull()
     expect(operationHeadline({ code: 'CONFLICT' })).toBeNull()
     expect(operationHeadline({ code: 'CONFLICT', operation: 'toString' })).toBeNull()
+  })
+})
+
+describe('a refusal of PostgreSQL (issue 40, item 22)', () => {
+  const refusal = {
+    code: 'UNPROCESSABLE_ENTITY',
+    operation: 'runPostgresQuery',
+    status: 422,
+    message: ERROR_MESSAGES.UNPROCESSABLE_ENTITY,
+    details: { sqlState: '42601', position: 10, message: 'syntax error at or near "fromm"' },
+  }
+
+  it('is headlined as PostgreSQL refusing the statement, with its SQLSTATE', () => {
+    expect(operationHeadline(refusal)).toBe(
+      'PostgreSQL refused the statement (SQLSTATE 42601); its message is below.',
+    )
+    // Without PostgreSQL's details, a 422 may be a database that does not run PostgreSQL.
+    expect(operationHeadline({ ...refusal, details: undefined })).toMatch(/or this database/)
+  })
+
+  it('shows the code and status last, as a quiet line, after the service’s words', () => {
+    const html = renderToStaticMarkup(createElement(ErrorBanner, { error: refusal }))
+    const title = html.indexOf('PostgreSQL refused the statement')
+    const message = html.indexOf(ERROR_MESSAGES.UNPROCESSABLE_ENTITY)
+    const code = html.indexOf('<div class="banner-code">UNPROCESSABLE_ENTITY')
+    expect(title).toBeGreaterThan(-1)
+    expect(message).toBeGreaterThan(title)
+    expect(code, html).toBeGreaterThan(message)
+    expect(html).toContain('(422)')
   })
 })

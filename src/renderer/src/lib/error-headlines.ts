@@ -247,6 +247,11 @@ export function operationHeadline(error: {
     return null
   }
   const name = operation as OperationName
+  const sqlState = postgresStateOf(error.details)
+  if (name === 'runPostgresQuery' && code === 'UNPROCESSABLE_ENTITY' && sqlState !== null) {
+    // PostgreSQL's own refusal: say so plainly; its message and position follow the banner.
+    return `PostgreSQL refused the statement (SQLSTATE ${sqlState}); its message is below.`
+  }
   if (code === 'NOT_FOUND') {
     const resource = notFoundResourceOf(error.details)
     const precise = resource === null ? undefined : WORDS[name].notFoundOf?.[resource]
@@ -260,4 +265,11 @@ function notFoundResourceOf(details: unknown): string | null {
   if (typeof details !== 'object' || details === null || Array.isArray(details)) return null
   const resource = (details as Record<string, unknown>).resource
   return typeof resource === 'string' ? resource : null
+}
+
+/** The SQLSTATE of a PostgreSQL refusal (`{ sqlState, position, message }`), if the details hold one. */
+function postgresStateOf(details: unknown): string | null {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return null
+  const state = (details as Record<string, unknown>).sqlState
+  return typeof state === 'string' && /^[0-9A-Z]{5}$/.test(state) ? state : null
 }

@@ -19,7 +19,10 @@ interface ErrorBannerProps {
 
 /**
  * An error as the service or the app reported it. A service error of a known operation leads
- * with what it means for that operation; the code, status and the service's own words follow.
+ * with what it means for that operation, then the service's own words; its code and HTTP status
+ * come last, small, for whoever searches a log with them (a raw "UNPROCESSABLE_ENTITY (422)"
+ * read as the headline of a SQL error, above PostgreSQL's own message). An error without an
+ * operation's sentence (the app's own: offline, a bad URL) keeps "CODE — meaning" as its title.
  */
 export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerProps) {
   if (error === null) return null
@@ -31,7 +34,6 @@ export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerPr
       <div className="banner-text">
         {context ? <div className="banner-context">{context}</div> : null}
         <div className="banner-title">{sentence ?? errorHeadline(error)}</div>
-        {sentence ? <div className="banner-message banner-code">{errorHeadline(error)}</div> : null}
         <div className="banner-message">{error.message}</div>
         {permission ? (
           <div className="banner-message">
@@ -39,6 +41,7 @@ export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerPr
           </div>
         ) : null}
         <TrustCaFromError error={error} />
+        {sentence ? <div className="banner-code">{errorHeadline(error)}</div> : null}
       </div>
       {action ? <div className="banner-action">{action}</div> : null}
     </div>

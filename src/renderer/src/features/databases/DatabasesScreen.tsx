@@ -259,7 +259,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
             checked={allowRestart}
             onChange={(event) => setAllowRestart(event.target.checked)}
           />
-          Allow a restart (allowRestart)
+          Allow a restart of the database engine if it needs one (open connections drop)
         </label>
       </WriteForm>
     </OpScreen>

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { IssueList } from './IssueList'
 import { OrderEditor } from './OrderEditor'
+import { orderNote } from './order-note'
 import { Outcome } from './Outcome'
 import type { useStartingOrder } from './useStartingOrder'
 import { useWrite } from './useWrite'
@@ -92,9 +93,7 @@ export function OrderForm(props: OrderFormProps) {
           >
             Save order
           </Button>
-          <span className="muted">
-            Sends each {noun} with its position (sortOrder 1 to {Math.max(ids.length, 1)}).
-          </span>
+          <span className="muted">{orderNote(noun, ids.length)}</span>
         </div>
       </form>
       {save.error && !save.confirming ? (

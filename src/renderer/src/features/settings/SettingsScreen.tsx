@@ -14,7 +14,7 @@ import './settings.css'
 
 /*
  * Settings: the theme applies at once (a preview is the point of choosing one); the downloads
- * folder, the request timeout and the SQL console's default maxRows are a form, checked as the
+ * folder, the request timeout and the SQL console's default row limit (maxRows) are a form, checked as the
  * user types and saved together, main checking the folder exists and is writable.
  */
 
@@ -238,9 +238,9 @@ function SettingsForm({ settings, saved, onSaved }: SettingsFormProps) {
           )}
         </Field>
         <Field
-          label="Default maxRows"
+          label="Row limit of a new SQL tab"
           error={form.errorOf('defaultMaxRows')}
-          hint="Rows a new SQL console tab asks for at most (1 to 100000)."
+          hint="The most rows a result of a new SQL console tab asks the service for (1 to 100,000); a tab can change its own."
         >
           {(control) => (
             <input
