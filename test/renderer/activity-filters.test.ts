@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   activityRequest,
+  dayOf,
+  filterProblem,
   loggedOperations,
   exportRequest,
   NO_FILTERS,
@@ -77,5 +79,36 @@ describe('activity filters', () => {
     expect(rangeProblem({ fromDay: '2024-09-30', untilDay: '2024-10-01' })).toBeNull()
     expect(rangeProblem({ fromDay: '2024-03-31', untilDay: null })).toBeNull()
     expect(rangeProblem({ fromDay: null, untilDay: '2024-03-01' })).toBeNull()
+  })
+})
+
+describe('days typed as YYYY-MM-DD (issue 40, item 22: no mm/dd/yyyy beside ISO times)', () => {
+  it('reads a real day in the ISO form, padding one-digit months and days', () => {
+    expect(dayOf('2024-03-31')).toBe('2024-03-31')
+    expect(dayOf(' 2024-3-1 ')).toBe('2024-03-01')
+    expect(dayOf('2024-02-29')).toBe('2024-02-29')
+    for (const text of ['2023-02-29', '2024-13-01', '03/31/2024', '31.03.2024', '2024-03', '']) {
+      expect(dayOf(text), text).toBeNull()
+    }
+  })
+
+  it('points out a text that is not a day, on its field, before any range', () => {
+    expect(filterProblem({ fromDay: '03/31/2024', untilDay: null })).toEqual({
+      message: expect.stringMatching(/^From “03\/31\/2024” is not a day: write it as YYYY-MM-DD/),
+      fields: ['fromDay'],
+    })
+    expect(filterProblem({ fromDay: '2024-03-01', untilDay: '2024-02-30' })?.fields).toEqual([
+      'untilDay',
+    ])
+    expect(filterProblem({ fromDay: '2024-03-31', untilDay: '2024-03-01' })).toEqual({
+      message: expect.stringContaining('From 2024-03-31 is after Until 2024-03-01'),
+      fields: ['fromDay', 'untilDay'],
+    })
+    expect(filterProblem({ fromDay: '2024-3-1', untilDay: '2024-03-01' })).toBeNull()
+    // A day not yet whole asks for nothing: no bound is sent for it.
+    expect(timeRangeOf({ fromDay: '2024-03', untilDay: null })).toEqual({})
+    expect(timeRangeOf({ fromDay: '2024-3-1', untilDay: null })).toEqual({
+      from: new Date(2024, 2, 1).getTime(),
+    })
   })
 })

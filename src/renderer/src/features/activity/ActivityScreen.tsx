@@ -14,8 +14,8 @@ import { AuditExport } from './AuditExport'
 import {
   loggedOperations,
   NO_FILTERS,
+  filterProblem,
   operationTitle,
-  rangeProblem,
   type ActivityFilters,
 } from './filters'
 import { useActivityStore } from './store'
@@ -84,17 +84,18 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
     [],
   )
   const filtered = Object.values(filters).some((value) => value !== null)
-  // A reversed range is pointed out and never asked for: the last list read stays meanwhile.
-  const problem = rangeProblem(filters)
+  // A day that is not one, or a reversed range, is pointed out and never asked for: the last
+  // list read stays meanwhile.
+  const problem = filterProblem(filters)
 
   useEffect(() => {
-    if (rangeProblem(filters) === null) void load(filters)
+    if (filterProblem(filters) === null) void load(filters)
   }, [load, filters])
 
   useEffect(
     () =>
       bridge.on('cache.changed', (change) => {
-        if (concerns(change, ['activity']) && rangeProblem(filters) === null) void load(filters)
+        if (concerns(change, ['activity']) && filterProblem(filters) === null) void load(filters)
       }),
     [load, filters],
   )
@@ -137,32 +138,29 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
             choose({ outcome: outcome === 'success' || outcome === 'error' ? outcome : null })
           }
         />
-        <label className="activity-day">
-          <span>From</span>
-          <input
-            className="input"
-            type="date"
-            aria-label="From day"
-            aria-invalid={problem !== null || undefined}
-            aria-describedby={problem === null ? undefined : RANGE_PROBLEM_ID}
-            value={filters.fromDay ?? ''}
-            max={filters.untilDay ?? undefined}
-            onChange={(event) => choose({ fromDay: event.target.value || null })}
-          />
-        </label>
-        <label className="activity-day">
-          <span>Until</span>
-          <input
-            className="input"
-            type="date"
-            aria-label="Until day"
-            aria-invalid={problem !== null || undefined}
-            aria-describedby={problem === null ? undefined : RANGE_PROBLEM_ID}
-            value={filters.untilDay ?? ''}
-            min={filters.fromDay ?? undefined}
-            onChange={(event) => choose({ untilDay: event.target.value || null })}
-          />
-        </label>
+        {/* Days typed as YYYY-MM-DD, like the times the log shows: a date picker writes the
+            locale's mm/dd/yyyy beside ISO times. */}
+        {DAY_FIELDS.map(({ field, label }) => {
+          const invalid = problem !== null && problem.fields.includes(field)
+          return (
+            <label key={field} className="activity-day">
+              <span>{label}</span>
+              <input
+                className="input activity-day-input"
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="YYYY-MM-DD"
+                aria-label={`${label} day`}
+                aria-invalid={invalid || undefined}
+                aria-describedby={invalid ? RANGE_PROBLEM_ID : undefined}
+                value={filters[field] ?? ''}
+                onChange={(event) => choose({ [field]: event.target.value.trim() || null })}
+              />
+            </label>
+          )
+        })}
         {filtered ? (
           <Button size="small" onClick={() => setFilters(NO_FILTERS)}>
             Clear filters
@@ -171,7 +169,7 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
       </div>
       {problem === null ? null : (
         <p className="field-error activity-range-problem" id={RANGE_PROBLEM_ID} role="alert">
-          {problem}
+          {problem.message}
         </p>
       )}
       <AuditExport filters={filters} />
@@ -198,6 +196,11 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
 }
 
 const RANGE_PROBLEM_ID = 'activity-range-problem'
+
+const DAY_FIELDS = [
+  { field: 'fromDay', label: 'From' },
+  { field: 'untilDay', label: 'Until' },
+] as const
 
 const OUTCOME_CHOICES = [
   { value: 'success', text: 'Success' },

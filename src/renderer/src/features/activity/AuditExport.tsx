@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { formatBytes } from '../transfers/format'
 import { plural } from '../../lib/time'
-import { exportRequest, rangeProblem, type ActivityFilters } from './filters'
+import { exportRequest, filterProblem, type ActivityFilters } from './filters'
 
 /*
  * The audit trail's export: every line the screen's filters let through (not only the 500
@@ -19,8 +19,8 @@ export function AuditExport({ filters }: { filters: ActivityFilters }) {
   const [busy, setBusy] = useState<'csv' | 'ndjson' | null>(null)
   const [saved, setSaved] = useState<Exported | null>(null)
   const [error, setError] = useState<BridgeError | null>(null)
-  // A reversed range (the screen says so) would export no line: no export until it is fixed.
-  const blocked = rangeProblem(filters) !== null
+  // A day that is not one or a reversed range (the screen says so): no export until it is fixed.
+  const blocked = filterProblem(filters) !== null
 
   async function run(format: 'csv' | 'ndjson') {
     setBusy(format)

@@ -14,9 +14,12 @@ export interface ActivityFilters {
   profileId: string | null
   operation: string | null
   outcome: Outcome | null
-  /** The first day shown (`YYYY-MM-DD`, a day of this computer's time zone), or none. */
+  /**
+   * The first day shown (`YYYY-MM-DD`, a day of this computer's time zone), or none. Held as
+   * typed: a text that is not such a day is pointed out (filterProblem) and never asked for.
+   */
   fromDay: string | null
-  /** The last day shown, whole (`YYYY-MM-DD`, local), or none. */
+  /** The last day shown, whole (`YYYY-MM-DD`, local), or none; as typed, like fromDay. */
   untilDay: string | null
 }
 
@@ -43,19 +46,68 @@ export function timeRangeOf(filters: Pick<ActivityFilters, 'fromDay' | 'untilDay
 }
 
 /**
- * Why the chosen days cannot be asked for, or null: a From day after the Until day (which a
- * typed date can give; the pickers' min and max do not stop it) would read no line at all and
- * look like an empty log. Both are `YYYY-MM-DD`, so text order is date order.
+ * A day as the screen writes it: `YYYY-MM-DD`, the form of the ISO times the log shows (not a
+ * locale's mm/dd/yyyy), a real date. Single-digit months and days are padded.
+ */
+export function dayOf(text: string): string | null {
+  const match = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text.trim())
+  if (match === null) return null
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const at = new Date(year, month - 1, date)
+  if (at.getFullYear() !== year || at.getMonth() !== month - 1 || at.getDate() !== date) return null
+  return `${match[1]}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`
+}
+
+/** What is wrong with the days typed, and on which field(s), or null when they can be asked for. */
+export interface FilterProblem {
+  message: string
+  fields: readonly ('fromDay' | 'untilDay')[]
+}
+
+/**
+ * Why the typed days cannot be asked for, or null: a text that is not a day, or a From day after
+ * the Until day (which would read no line at all and look like an empty log).
+ */
+export function filterProblem(
+  filters: Pick<ActivityFilters, 'fromDay' | 'untilDay'>,
+): FilterProblem | null {
+  for (const [field, label] of [
+    ['fromDay', 'From'],
+    ['untilDay', 'Until'],
+  ] as const) {
+    const text = filters[field]
+    if (text !== null && dayOf(text) === null) {
+      return {
+        message: `${label} “${text}” is not a day: write it as YYYY-MM-DD (${exampleDay()}). Until then the list below is the last one read.`,
+        fields: [field],
+      }
+    }
+  }
+  const message = rangeProblem(filters)
+  return message === null ? null : { message, fields: ['fromDay', 'untilDay'] }
+}
+
+/**
+ * A From day after the Until day, or null. Both are read as `YYYY-MM-DD`, so text order is
+ * date order.
  */
 export function rangeProblem(
   filters: Pick<ActivityFilters, 'fromDay' | 'untilDay'>,
 ): string | null {
-  const { fromDay, untilDay } = filters
+  const fromDay = filters.fromDay === null ? null : dayOf(filters.fromDay)
+  const untilDay = filters.untilDay === null ? null : dayOf(filters.untilDay)
   if (fromDay === null || untilDay === null || fromDay <= untilDay) return null
   return `From ${fromDay} is after Until ${untilDay}. Choose a From day on or before the Until day; until then the list below is the last one read.`
 }
 
-function startOfLocalDay(day: string | null, plusDays: number): number | null {
+/** Today, as the example of the form a day is written in. */
+function exampleDay(): string {
+  const now = new Date()
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+}
+
+function startOfLocalDay(typed: string | null, plusDays: number): number | null {
+  const day = typed === null ? null : dayOf(typed)
   const match = day === null ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
   if (match === null) return null
   const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])]
