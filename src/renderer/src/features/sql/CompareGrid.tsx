@@ -11,7 +11,9 @@ import { CellValue } from './CellValue'
  * The rows of a comparison (issue 22): added, removed and changed rows of the new result
  * against the pinned one, by a key column. The comparison is computed and kept in main's SQL
  * worker; this grid reads windows of it as it scrolls (rows virtualised, as the result grid).
- * A changed cell is marked and says what it was.
+ * A changed cell shows before → after on the screen, not only in a tooltip; a screen reader
+ * reads it as "was …, now …" (the cell's name), and the tooltip holds both whole when the
+ * column is too narrow for them.
  */
 
 const PAGE_ROWS = 100
@@ -102,16 +104,32 @@ export function CompareGrid({
               {fields.map((_field, column) => {
                 const value = row?.cells[column]
                 const isChanged = row?.changed.includes(column) ?? false
-                const was = isChanged ? row?.previous?.[column] : undefined
+                if (!isChanged) {
+                  return (
+                    <div key={column} role="gridcell" className="sql-diff-td">
+                      <CellValue value={value} />
+                    </div>
+                  )
+                }
+                const was = row?.previous?.[column] ?? null
+                const now = value ?? null
                 return (
                   <div
                     key={column}
                     role="gridcell"
-                    className={`sql-diff-td${isChanged ? ' sql-diff-cell-changed' : ''}`}
-                    aria-description={isChanged ? `changed; was ${was ?? 'NULL'}` : undefined}
-                    title={isChanged ? `was: ${was ?? 'NULL'}` : undefined}
+                    className="sql-diff-td sql-diff-cell-changed"
+                    aria-label={`was ${was ?? 'NULL'}, now ${now ?? 'NULL'}`}
+                    title={`was: ${was ?? 'NULL'}\nnow: ${now ?? 'NULL'}`}
                   >
-                    <CellValue value={value} />
+                    <del className="sql-diff-was">
+                      <CellValue value={was} />
+                    </del>
+                    <span className="sql-diff-arrow" aria-hidden="true">
+                      {' → '}
+                    </span>
+                    <ins className="sql-diff-now">
+                      <CellValue value={now} />
+                    </ins>
                   </div>
                 )
               })}

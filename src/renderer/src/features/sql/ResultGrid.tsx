@@ -1,15 +1,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { SqlField, SqlResultMeta } from '../../../../shared/bridge/channels/sql'
 import { bridge } from '../../bridge'
 import { usePagedRows } from '../../ui/paged-rows'
 import { CellValue } from './CellValue'
+import { columnWidths, wantedWidths } from './column-widths'
 
 /*
  * The result grid. Rows and columns are virtualised (TanStack Virtual, fixed row height), so
  * painting costs the same for 100 rows or 100,000. Rows live in main: the grid holds pages of
  * them, asked for as they scroll into view, and drops pages it has not shown for a while.
  * Sorting runs in main over the kept rows; the grid then reads its pages again.
+ *
+ * Column widths follow what the first rows hold (columnWidths): each column as wide as its
+ * header and values need, up to a bound; when the grid has room left, the columns cut short
+ * grow into it, so a text is not cut beside empty space. A width set by dragging is kept.
  */
 
 export const ROW_HEIGHT = 24
@@ -52,7 +57,20 @@ export function ResultGrid({
   onCopySelection,
 }: ResultGridProps) {
   const scroller = useRef<HTMLDivElement>(null)
-  const [widths, setWidths] = useState(() => meta.fields.map(initialWidth))
+  // Widths the user dragged, by column; the others follow the content and the room.
+  const [resized, setResized] = useState<Record<number, number>>({})
+  const [room, setRoom] = useState(0)
+  useEffect(() => {
+    const element = scroller.current
+    if (element === null) return
+    const observer = new ResizeObserver(() =>
+      setRoom(Math.max(0, element.clientWidth - NUMBER_COLUMN_WIDTH)),
+    )
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+  const wanted = useMemo(() => wantedWidths(meta.fields, meta.firstRows), [meta])
+  const widths = useMemo(() => columnWidths(wanted, resized, room), [wanted, resized, room])
   // TanStack Virtual hands out fresh functions by design; the compiler skips this component.
   // eslint-disable-next-line react-hooks/incompatible-library
   const rows = useVirtualizer({
@@ -100,7 +118,7 @@ export function ResultGrid({
     const startWidth = widths[column] ?? 120
     const move = (event: PointerEvent) => {
       const width = Math.max(40, Math.round(startWidth + event.clientX - startX))
-      setWidths((current) => current.map((value, index) => (index === column ? width : value)))
+      setResized((current) => ({ ...current, [column]: width }))
     }
     const up = () => {
       window.removeEventListener('pointermove', move)
@@ -258,12 +276,6 @@ function cellClass(field: SqlField, value: string | null | undefined, selected: 
   if (value === null) classes.push('sql-grid-null')
   if (selected) classes.push('sql-grid-selected')
   return classes.join(' ')
-}
-
-function initialWidth(field: SqlField): number {
-  const byName = field.name.length * 8 + 40
-  const byType = field.display === 'number' ? 110 : field.display === 'boolean' ? 80 : 180
-  return Math.min(360, Math.max(byName, byType))
 }
 
 /** Keeps the pages nearest the one just read. */
