@@ -94,6 +94,15 @@ test('export certificate <id>: the certificate is selected (even one the filters
     .filter({ has: page.getByText(certificate.name, { exact: true }) })
   await expect(row).toHaveAttribute('aria-selected', 'true')
 
+  // Issue 40, item 21: the verb, the kind and the certificate's name (not its id).
+  const named = listed.data.find((row) => row.name === 'payments-api')
+  if (!named) throw new Error('the sandbox has no payments-api certificate')
+  await runFromPalette(page, 'export certificate payments-api', `payments-api · ${named.id}`)
+  const namedDialog = page.getByRole('dialog', { name: 'Export “payments-api”' })
+  await expect(namedDialog).toBeVisible()
+  await namedDialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(namedDialog).toHaveCount(0)
+
   // On the screen already: an id that is no certificate of the profile.
   await runFromPalette(page, `export certificate ${NOT_AN_OBJECT}`, 'Export a certificate')
   await expect(page.getByRole('alert', { name: 'Certificate not exported' })).toContainText(

@@ -9,6 +9,8 @@ import {
   searchPalette,
   type PaletteMatch,
 } from './palette-entries'
+import { lookupKey, namedMatches, namedRequests } from './palette-names'
+import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
 import { useAppStore } from './store'
 import './palette.css'
 
@@ -42,19 +44,24 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   const listId = `${baseId}-list`
 
   const profiles = useAppStore((s) => s.profiles)
+  const activeId = useAppStore((s) => s.activeId)
   const found = useCertificateSearch(query)
+  const named = useNamedObjects(query, activeId)
   const matches = useMemo(
     () => searchPalette(query, { route, params: routeParams }),
     [query, route, routeParams],
   )
-  // Options in the order they are shown, the best match first (its group leads); certificates
-  // found in every profile's cache after the screens and operations.
+  // Options in the order they are shown, the best match first (its group leads): an operation
+  // on an object found by the name typed after its words (every word used) before the rest;
+  // certificates found in every profile's cache after the screens and operations.
   const ordered = useMemo(
     () => [
+      ...named.filter((match) => match.score >= NAMED_FOUND),
       ...matches,
+      ...named.filter((match) => match.score < NAMED_FOUND),
       ...certificateMatches(found, new Map(profiles.map((profile) => [profile.id, profile.name]))),
     ],
-    [matches, found, profiles],
+    [named, matches, found, profiles],
   )
   const groups = paletteGroups(ordered)
   const activeIndex = Math.min(active ?? 0, Math.max(ordered.length - 1, 0))
@@ -144,7 +151,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={ordered.length > 0 ? optionId(activeIndex) : undefined}
-        placeholder="Search screens and operations… (paste an id to prefill it)"
+        placeholder="Search screens and operations… (add an id or a name to act on it)"
         value={query}
         spellCheck={false}
         autoComplete="off"
@@ -172,6 +179,56 @@ function OpenPalette({ onClose }: { onClose(): void }) {
         <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to open · <kbd>Esc</kbd> to close
       </div>
     </dialog>
+  )
+}
+
+/** namedMatches' score of an object found by name (a literal value scores below). */
+const NAMED_FOUND = 100
+const NOTHING_NAMED: PaletteMatch[] = []
+
+/**
+ * "<operation words> <name>" (issue 40, item 21): the name looked up among the objects the app
+ * has seen on the active profile, one `knownObjects.search` per kind and name, once typing
+ * pauses; an answer for an older query is dropped. A failed lookup finds nothing.
+ */
+function useNamedObjects(query: string, profileId: string | null): PaletteMatch[] {
+  const requests = useMemo(() => namedRequests(query), [query])
+  const [found, setFound] = useState<{ query: string; objects: Map<string, KnownObject[]> }>({
+    query: '',
+    objects: new Map(),
+  })
+  useEffect(() => {
+    if (profileId === null || requests.length === 0) return
+    let current = true
+    const lookups = new Map(
+      requests.map((request) => [
+        lookupKey(request.target.kind, request.name),
+        { kind: request.target.kind, text: request.name },
+      ]),
+    )
+    const timer = setTimeout(() => {
+      void Promise.all(
+        [...lookups].map(async ([key, { kind, text }]) => {
+          const objects = await bridge
+            .call('knownObjects.search', { profileId, kind, text, limit: 20 })
+            .catch(() => [])
+          return [key, objects] as const
+        }),
+      ).then((entries) => {
+        if (current) setFound({ query, objects: new Map(entries) })
+      })
+    }, 120)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
+  }, [query, requests, profileId])
+  return useMemo(
+    () =>
+      requests.length === 0
+        ? NOTHING_NAMED
+        : namedMatches(requests, found.query === query ? found.objects : new Map()),
+    [requests, found, query],
   )
 }
 

@@ -113,7 +113,8 @@ export function operationRequestOf(
   return { operation, ids }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A UUID typed in the query: an id, not a word. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface PaletteMatch {
   entry: PaletteEntry
@@ -137,11 +138,13 @@ export function searchPalette(
   entries: readonly PaletteEntry[] = PALETTE_ENTRIES,
 ): PaletteMatch[] {
   const tokens = query.trim().split(/\s+/).filter(Boolean)
-  const typedIds = tokens.filter((token) => UUID.test(token))
-  const words = tokens.filter((token) => !UUID.test(token)).map((word) => word.toLowerCase())
+  const typedIds = tokens.filter((token) => UUID_PATTERN.test(token))
+  const words = tokens
+    .filter((token) => !UUID_PATTERN.test(token))
+    .map((word) => word.toLowerCase())
   const matches: PaletteMatch[] = []
   for (const entry of entries) {
-    const score = scoreOf(entry, words)
+    const score = scoreOfWords(entry, words)
     if (score !== null) matches.push({ entry, params: paramsFor(entry, typedIds, current), score })
   }
   const bestOf = (kind: PaletteEntry['kind']) =>
@@ -215,7 +218,8 @@ export function paletteGroups(matches: readonly PaletteMatch[]): PaletteGroup[] 
   return groups
 }
 
-function scoreOf(entry: PaletteEntry, words: string[]): number | null {
+/** How well lowercase `words` match an entry (see searchPalette); null when one is missing. */
+export function scoreOfWords(entry: PaletteEntry, words: readonly string[]): number | null {
   const title = entry.title.toLowerCase()
   const name = entry.kind === 'operation' ? entry.operation : entry.route
   const rest = `${entry.detail} ${name}`.toLowerCase()

@@ -1,0 +1,188 @@
+import type { OperationName } from '../../../shared/api'
+import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
+import { operations } from '../../../shared/api'
+import {
+  PALETTE_ENTRIES,
+  scoreOfWords,
+  UUID_PATTERN,
+  type PaletteEntry,
+  type PaletteMatch,
+} from './palette-entries'
+import { ROUTE_INFO, type RouteParams } from './routes'
+
+/*
+ * "<verb> <kind> <name>" in the palette: `export certificate payments-api` finds the
+ * certificate by its name and opens the export on it. The words that match an operation come
+ * first; what follows is a name, looked up among the objects the app has seen on the active
+ * profile (main's known objects: a certificate list, a rotation's answer…), and each object
+ * found becomes an entry that opens the operation with its id (and the node or host it lives
+ * on, when the operation's path needs that too). Pure: the palette asks main for the names.
+ */
+
+/** What the name after an operation's words names, and the path parameters it fills. */
+interface NamedTarget {
+  /** The known-object kind the name is looked up as. */
+  kind: string
+  /** The path parameter the object's id fills. */
+  param: string
+  /** Further path parameters, from the object: its node, or one of its identifying fields. */
+  also?: Readonly<Record<string, 'nodeId' | { field: string }>>
+  /**
+   * The name is itself a valid value of `param` (a volume's name, a schema's slug): offered
+   * as typed, after the objects found, so an object the app has not seen can still be named.
+   */
+  literal?: boolean
+}
+
+export const NAMED_TARGETS: Readonly<Partial<Record<OperationName, NamedTarget>>> = {
+  exportCertificate: { kind: 'certificate', param: 'id' },
+  moveCertificateFolder: { kind: 'certificate-folder', param: 'id' },
+  moveUserFolder: { kind: 'user-folder', param: 'id' },
+  runPostgresQuery: { kind: 'database', param: 'id' },
+  rotateDatabaseCertificate: { kind: 'database', param: 'id' },
+  resolveMigration: { kind: 'migration', param: 'id' },
+  retryProxyRoute: {
+    kind: 'proxy-route',
+    param: 'routeId',
+    also: { id: { field: 'proxyHostId' } },
+  },
+  exportVolume: { kind: 'volume', param: 'name', also: { nodeId: 'nodeId' }, literal: true },
+  cancelCopyJob: { kind: 'copy-job', param: 'id' },
+  resolveIncident: { kind: 'incident', param: 'id' },
+  resolveDeploymentSource: {
+    kind: 'deployment',
+    param: 'deploymentId',
+    also: { nodeId: 'nodeId' },
+  },
+  listAppMembers: { kind: 'app', param: 'id' },
+  getLoggingSchema: { kind: 'logging-schema', param: 'slug', literal: true },
+}
+
+type OperationEntry = Extract<PaletteEntry, { kind: 'operation' }>
+
+/** An operation whose words the query starts with, and the name that follows them. */
+export interface NamedRequest {
+  entry: OperationEntry
+  target: NamedTarget
+  /** The words after the operation's, as typed (their case kept). */
+  name: string
+  /** How well the operation's words matched (palette-entries' score). */
+  score: number
+  /** What the entry opens with before the name is found: `op` and any ids typed. */
+  params: RouteParams
+}
+
+const OPERATION_ENTRIES = PALETTE_ENTRIES.filter(
+  (entry): entry is OperationEntry => entry.kind === 'operation',
+)
+
+/**
+ * For each operation that can be given a name and that the words alone do not match: the
+ * longest run of the query's first words that matches it, the rest being the name. UUIDs typed fill the path
+ * parameters in order, as in the plain search.
+ */
+export function namedRequests(query: string): NamedRequest[] {
+  const tokens = query.trim().split(/\s+/).filter(Boolean)
+  const typedIds = tokens.filter((token) => UUID_PATTERN.test(token))
+  const words = tokens.filter((token) => !UUID_PATTERN.test(token))
+  const requests: NamedRequest[] = []
+  for (const entry of OPERATION_ENTRIES) {
+    const target = NAMED_TARGETS[entry.operation]
+    if (target === undefined) continue
+    // Every word matches the operation itself: the plain entry is the one meant.
+    if (scoreOfWords(entry, lowered(words)) !== null) continue
+    for (let count = words.length - 1; count >= 1; count--) {
+      const score = scoreOfWords(entry, lowered(words.slice(0, count)))
+      if (score === null) continue
+      const params: RouteParams = { op: entry.operation }
+      const open = entry.idParams.filter((name) => name !== target.param)
+      open.forEach((name, index) => {
+        const typed = typedIds[index]
+        if (typed !== undefined) params[name] = typed
+      })
+      requests.push({ entry, target, name: words.slice(count).join(' '), score, params })
+      break
+    }
+  }
+  return requests
+}
+
+const lowered = (words: readonly string[]) => words.map((word) => word.toLowerCase())
+
+/** The key a name is looked up under: one lookup per kind and name, whichever operation asks. */
+export function lookupKey(kind: string, name: string): string {
+  return `${kind}\u0000${name.toLowerCase()}`
+}
+
+/** How many objects one name may offer (a part of many names offers the newest seen). */
+const PER_NAME = 5
+
+/**
+ * The entries the requests make once their names were looked up (`found`: by lookupKey, the
+ * objects whose id or name holds the name). An object named exactly so comes before one whose
+ * name only holds it; a literal value (volume, slug) comes last. Best first.
+ */
+export function namedMatches(
+  requests: readonly NamedRequest[],
+  found: ReadonlyMap<string, readonly KnownObject[]>,
+): PaletteMatch[] {
+  const matches: PaletteMatch[] = []
+  for (const request of requests) {
+    const { entry, target, name } = request
+    const objects = [...(found.get(lookupKey(target.kind, name)) ?? [])]
+      .filter((object) => object.kind === target.kind)
+      .sort((a, b) => Number(isExactly(b, name)) - Number(isExactly(a, name)))
+      .slice(0, PER_NAME)
+    for (const object of objects) {
+      const params: RouteParams = { ...request.params, [target.param]: object.id }
+      for (const [param, from] of Object.entries(target.also ?? {})) {
+        const value = from === 'nodeId' ? object.nodeId : (object.fields[from.field] ?? null)
+        if (value !== null && value !== '' && params[param] === undefined) params[param] = value
+      }
+      matches.push({
+        entry: {
+          ...entry,
+          key: `${entry.key}:${target.kind}:${object.id}`,
+          title: `${entry.title}: ${object.name ?? object.id}`,
+          detail: `${described(object)} · ${ROUTE_INFO[entry.route].label}`,
+        },
+        params,
+        // Every word was used: above any plain match; an exact name above a partial one.
+        score: 100 + request.score + (isExactly(object, name) ? 10 : 0),
+      })
+    }
+    if (target.literal === true && !objects.some((object) => isExactly(object, name))) {
+      matches.push({
+        entry: {
+          ...entry,
+          key: `${entry.key}:${target.param}=${name}`,
+          title: `${entry.title}: ${name}`,
+          detail: `${paramWords(entry.operation, target.param)} “${name}” · ${
+            ROUTE_INFO[entry.route].label
+          }`,
+        },
+        params: { ...request.params, [target.param]: name },
+        score: request.score,
+      })
+    }
+  }
+  return matches.sort((a, b) => b.score - a.score)
+}
+
+function isExactly(object: KnownObject, name: string): boolean {
+  const wanted = name.toLowerCase()
+  return object.name?.toLowerCase() === wanted || object.id.toLowerCase() === wanted
+}
+
+/** "payments-api · <id>", or the id alone when no name is known. */
+function described(object: KnownObject): string {
+  return object.name === null || object.name === object.id
+    ? object.id
+    : `${object.name} · ${object.id}`
+}
+
+/** "The volume name", "The slug": the parameter as the path names it. */
+function paramWords(operation: OperationName, param: string): string {
+  const path = operations[operation].path
+  return param === 'name' && path.includes('/volumes/') ? 'Volume' : `The ${param}`
+}

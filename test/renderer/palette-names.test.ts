@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import type { KnownObject } from '../../src/shared/bridge/channels/known-objects'
+import { searchPalette } from '../../src/renderer/src/app/palette-entries'
+import {
+  lookupKey,
+  namedMatches,
+  namedRequests,
+  type NamedRequest,
+} from '../../src/renderer/src/app/palette-names'
+
+/*
+ * Issue 40, item 21: "export certificate payments-api" found "Nothing matches". The words of an
+ * operation, then a name: the object found by that name among those the app has seen, opened
+ * with its id (and its node or host where the path needs them).
+ */
+
+const here = { route: 'sessions' as const, params: {} }
+const CERT_ID = '0b7e3a52-1111-4111-8111-111111111111'
+const OTHER_ID = '0b7e3a52-2222-4222-8222-222222222222'
+const NODE_ID = '0b7e3a52-3333-4333-8333-333333333333'
+const HOST_ID = '0b7e3a52-4444-4444-8444-444444444444'
+
+function known(kind: string, id: string, name: string | null, more: Partial<KnownObject> = {}) {
+  return {
+    kind,
+    id,
+    name,
+    status: null,
+    nodeId: null,
+    fields: {},
+    operation: 'listCertificates',
+    seenAt: 1,
+    ...more,
+  } satisfies KnownObject
+}
+
+/** What the palette's lookups would find: every object of the kind whose name holds the text. */
+function lookedUp(requests: readonly NamedRequest[], objects: readonly KnownObject[]) {
+  return new Map(
+    requests.map((request) => [
+      lookupKey(request.target.kind, request.name),
+      objects.filter(
+        (object) =>
+          object.kind === request.target.kind &&
+          (object.name ?? '').toLowerCase().includes(request.name.toLowerCase()),
+      ),
+    ]),
+  )
+}
+
+describe('an operation and a name in the palette', () => {
+  it('finds nothing by the words alone (the search before this issue)', () => {
+    expect(searchPalette('export certificate payments-api', here)).toEqual([])
+  })
+
+  it('opens the export on the certificate of that name, an exact name first', () => {
+    const requests = namedRequests('export certificate payments-api')
+    const exportRequest = requests.find((r) => r.entry.operation === 'exportCertificate')
+    expect(exportRequest?.name).toBe('payments-api')
+    const objects = [
+      known('certificate', OTHER_ID, 'payments-api-old'),
+      known('certificate', CERT_ID, 'payments-api'),
+    ]
+    const matches = namedMatches(requests, lookedUp(requests, objects))
+    expect(matches[0]?.params).toEqual({ op: 'exportCertificate', id: CERT_ID })
+    expect(matches[0]?.entry.title).toMatch(/^Export a certificate.*: payments-api$/)
+    expect(matches[0]?.entry.detail).toContain(`payments-api · ${CERT_ID}`)
+    expect(matches[1]?.params).toEqual({ op: 'exportCertificate', id: OTHER_ID })
+    // Keys differ, so each is its own option.
+    expect(new Set(matches.map((match) => match.entry.key)).size).toBe(matches.length)
+  })
+
+  it('fills the node or host the path needs from what was seen of the object', () => {
+    const deployments = namedRequests('branch head storefront')
+    const deployment = known('deployment', 'dep-1', 'storefront', { nodeId: NODE_ID })
+    const [resolve] = namedMatches(deployments, lookedUp(deployments, [deployment]))
+    expect(resolve?.params).toEqual({
+      op: 'resolveDeploymentSource',
+      deploymentId: 'dep-1',
+      nodeId: NODE_ID,
+    })
+
+    const routes = namedRequests('retry route api.example.com/v2')
+    const route = known('proxy-route', 'route-1', 'api.example.com/v2', {
+      fields: { proxyHostId: HOST_ID },
+    })
+    const [retry] = namedMatches(routes, lookedUp(routes, [route]))
+    expect(retry?.params).toEqual({ op: 'retryProxyRoute', routeId: 'route-1', id: HOST_ID })
+  })
+
+  it('takes a volume name or a schema slug as typed when no object of that name is known', () => {
+    const requests = namedRequests(`export volume ${NODE_ID} pgdata`)
+    const matches = namedMatches(requests, new Map())
+    const volume = matches.find((match) => match.params['op'] === 'exportVolume')
+    expect(volume?.params).toEqual({ op: 'exportVolume', nodeId: NODE_ID, name: 'pgdata' })
+    const schema = namedMatches(namedRequests('logging schema web-access'), new Map())
+    expect(schema.find((match) => match.params['op'] === 'getLoggingSchema')?.params).toEqual({
+      op: 'getLoggingSchema',
+      slug: 'web-access',
+    })
+  })
+
+  it('offers nothing for a name nobody has seen, and nothing without a name', () => {
+    const requests = namedRequests('export certificate nothing-of-that-name')
+    expect(
+      namedMatches(requests, lookedUp(requests, [])).filter(
+        (match) => match.params['op'] === 'exportCertificate',
+      ),
+    ).toEqual([])
+    expect(namedRequests('export certificate').map((r) => r.entry.operation)).not.toContain(
+      'exportCertificate',
+    )
+  })
+})
