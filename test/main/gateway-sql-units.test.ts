@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ServiceError } from '../../src/main/api'
 import { parseSqlAnswer } from '../../src/main/sql/parse-result'
 import {
@@ -7,7 +7,8 @@ import {
   wrapReadOnly,
 } from '../../src/main/sql/read-only-wrap'
 import { displayText } from '../../src/main/sql/values'
-import { splitStatements } from '../../src/shared/sql/splitter'
+import { loadPgParser } from '../../src/main/sql-guard'
+import { planSqlLoaded } from '../../src/main/sql-guard/plan'
 import { groupTransactionBlocks } from '../../src/shared/sql/transaction-blocks'
 
 /*
@@ -17,13 +18,15 @@ import { groupTransactionBlocks } from '../../src/shared/sql/transaction-blocks'
  */
 
 function groups(sql: string) {
-  return groupTransactionBlocks(splitStatements(sql)).map(({ from, to, block, open }) => [
-    from,
-    to,
-    block,
-    open,
-  ])
+  return groupTransactionBlocks(planSqlLoaded(sql, 'run').statements).map(
+    ({ from, to, block, open }) => [from, to, block, open],
+  )
 }
+
+beforeAll(async () => {
+  // Blocks and the read-only wrap split as PostgreSQL's parser does.
+  await loadPgParser()
+})
 
 describe('groupTransactionBlocks', () => {
   it('keeps each block whole and every other statement alone', () => {

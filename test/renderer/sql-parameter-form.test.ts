@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadPgParser } from '../../src/main/sql-guard'
+import { findPlaceholdersLoaded } from '../../src/main/sql-guard/placeholders'
 import {
   initialValues,
   toBinding,
@@ -7,6 +9,10 @@ import {
 import { bindParameters } from '../../src/shared/sql/parameters'
 
 const HEADER = '-- title: t\n-- param :id uuid\n-- param :ids integer list\nselect 1'
+
+beforeAll(async () => {
+  await loadPgParser()
+})
 
 describe('the parameter form', () => {
   it('starts from the header, then from what the tab last sent', () => {
@@ -28,7 +34,8 @@ describe('the parameter form', () => {
       name: toBinding({ type: 'text', list: false, isNull: false, text: " O'Brien " }),
       country: toBinding({ type: 'text', list: false, isNull: true, text: 'ignored' }),
     }
-    expect(bindParameters('select :name where id in (:ids) and country = :country', bindings)).toBe(
+    const sql = 'select :name where id in (:ids) and country = :country'
+    expect(bindParameters(sql, findPlaceholdersLoaded(sql), bindings)).toBe(
       "select ' O''Brien '::text where id in ('1'::integer, '2'::integer) and country = NULL::text",
     )
   })

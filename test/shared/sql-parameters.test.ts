@@ -1,16 +1,24 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadPgParser } from '../../src/main/sql-guard'
+import { findPlaceholdersLoaded as findPlaceholders } from '../../src/main/sql-guard/placeholders'
 import { tokenize, type Token } from '../../src/shared/sql/lexer'
 import {
-  bindParameters,
-  findPlaceholders,
-  parameterNames,
+  bindParameters as bindAt,
   PARAMETER_TYPES,
   ParameterValueError,
   toLiteral,
   type ParameterType,
 } from '../../src/shared/sql/parameters'
 
+beforeAll(async () => {
+  await loadPgParser()
+})
+
+/** Placeholders are found in main (PostgreSQL's scanner), then bound where it found them. */
+const bindParameters = (sql: string, bindings: Parameters<typeof bindAt>[2]) =>
+  bindAt(sql, findPlaceholders(sql), bindings)
+const parameterNames = (sql: string) => [...new Set(names(sql))]
 const names = (sql: string) => findPlaceholders(sql).map((placeholder) => placeholder.name)
 const shape = (tokens: readonly Token[]) => tokens.map((token) => `${token.kind}:${token.value}`)
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { splitStatements, statementAt } from '../../src/shared/sql/splitter'
+import { splitStatements } from '../../src/shared/sql/splitter'
+import { statementAt } from '../../src/shared/sql/statement'
 
 const texts = (sql: string) => splitStatements(sql).map((statement) => statement.text)
 

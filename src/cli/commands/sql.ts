@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import { SQL_MAX_ROWS, type SqlResultMeta } from '../../shared/bridge/channels/sql'
-import type { Statement } from '../../shared/sql/splitter'
 import { groupTransactionBlocks } from '../../shared/sql/transaction-blocks'
-import { loadPgParser, splitSqlLoaded } from '../../main/sql-guard'
+import { loadPgParser } from '../../main/sql-guard'
+import { planSqlLoaded } from '../../main/sql-guard/plan'
 import { CliError } from '../exit-codes'
 import { note, writeOut } from '../output'
 import { parsePositiveInt } from '../parse'
@@ -63,11 +63,7 @@ export function sqlCommand(program: Command, run: CommandRunner): void {
         const sql = await sqlTextOf(text, options.file)
         // Split where PostgreSQL's own parser does (a BEGIN ATOMIC body whole), as main judges it.
         await loadPgParser()
-        const split: Statement[] = splitSqlLoaded(sql).map(({ text, start, end }) => ({
-          text,
-          from: start,
-          to: end,
-        }))
+        const split = planSqlLoaded(sql, 'run').statements
         const statements = split.map((statement) => statement.text)
         if (statements.length === 0) throw CliError.usage('no SQL statement to run')
         const format: SqlFormat = options.csv ? 'csv' : options.json ? 'json' : 'table'

@@ -9,11 +9,11 @@ import {
   destructiveReasonOf,
   loadPgParser,
   needsConformingStrings,
-  readOnlyConflict,
   setsConformingStrings,
   splitSqlLoaded,
   verdictOf,
 } from '../sql-guard'
+import { explainPrefixOf, readOnlyRefusalOf } from '../sql-guard/plan'
 import { isServiceError, ServiceError } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { createSqlStore } from '../cache/sql'
@@ -35,6 +35,8 @@ import type { DeskContext } from './context'
 import { bridgeErrorOf, recordActivity, requireProfile, withProfileClient } from './context'
 import { statementShape } from '../sql/statement-shape'
 import { chooseSaveTarget, saveToDisk } from './save-to-disk'
+import { createConformingStrings } from './sql/conforming-strings'
+import { sqlPlanHandler } from './sql/plan'
 
 /*
  * The SQL console (op 5). Every statement is classified before it leaves: a read-only tab
@@ -67,6 +69,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     }
     return worker
   }
+  const conformingStrings = createConformingStrings(context)
   const runs = new Map<string, AbortController>()
   /** Results whose answer is still being parsed after their first rows went out. */
   const pending = new Map<string, Promise<void>>()
@@ -96,10 +99,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     input: Guarded,
   ): Promise<{ protect: boolean }> {
     let analysis = await analyzeSql(sql, {
-      standardConformingStrings: knownConformingStrings(profile.id, input.databaseId),
+      standardConformingStrings: conformingStrings.known(profile.id, input.databaseId),
     })
     if (needsConformingStrings(analysis)) {
-      const learned = await learnConformingStrings(profile, input.databaseId)
+      const learned = await conformingStrings.learn(profile, input.databaseId)
       if (learned !== undefined) {
         analysis = await analyzeSql(sql, { standardConformingStrings: learned })
       }
@@ -107,7 +110,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     const verdict = verdictOf(analysis)
     if (setsConformingStrings(analysis)) {
       // Once this runs the learned value may be stale: asked again next time it matters.
-      conformingStrings.delete(conformingKey(profile.id, input.databaseId))
+      conformingStrings.forget(profile.id, input.databaseId)
     }
     if (input.readOnly) {
       const refuse = (reason: string) =>
@@ -116,19 +119,10 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           `This tab is read-only and the statement was not sent: ${reason}`,
           { details: { reason } },
         )
-      if (!analysis.ok) {
-        // Sent, it would fail inside the tab's transaction, which a real deployment leaves open.
-        const unterminated = /unterminated/i.test(analysis.message)
-          ? 'the text does not end where it seems to: '
-          : ''
-        throw refuse(
-          `${unterminated}PostgreSQL's parser refuses it (${analysis.message}` +
-            `${analysis.position === null ? '' : `, at character ${analysis.position}`})`,
-        )
-      }
-      const conflict = readOnlyConflict(analysis)
-      if (conflict !== null) throw refuse(conflict)
-      if (verdict.kind !== 'read') throw refuse(verdict.reason)
+      // Unparsed text, sent, would fail inside the tab's transaction, which a real deployment
+      // leaves open; transaction control would end it; anything else not a read is refused.
+      const refusal = readOnlyRefusalOf(analysis)
+      if (refusal !== null) throw refuse(refusal)
     }
     if (verdict.kind !== 'read' && profile.protected && !input.confirmedWrite) {
       throw new ServiceError(
@@ -148,37 +142,6 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
       }
     }
     return { protect: profile.protected && !input.readOnly && verdict.kind === 'read' }
-  }
-
-  /**
-   * Each database's standard_conforming_strings, learned once (per run) when a text needs it:
-   * a plain literal with a backslash reads differently when it is off. Unknown when the service
-   * would not say; such a literal then keeps the text from being a read.
-   */
-  const conformingStrings = new Map<string, boolean>()
-  const conformingKey = (profileId: string, databaseId: string) => `${profileId}\u0000${databaseId}`
-  function knownConformingStrings(profileId: string, databaseId: string): boolean | undefined {
-    return conformingStrings.get(conformingKey(profileId, databaseId))
-  }
-  async function learnConformingStrings(
-    profile: StoredProfile,
-    databaseId: string,
-  ): Promise<boolean | undefined> {
-    try {
-      // The app's own question, not the user's statement: neither logged nor kept in history.
-      const body = await withProfileClient(context, profile.id, (client) =>
-        client.callBytes('runPostgresQuery', {
-          params: { id: databaseId },
-          body: { sql: 'SHOW standard_conforming_strings', maxRows: 1 },
-        }),
-      )
-      const value = parseSqlAnswer(body.toString('utf8')).rows[0]?.[0]
-      if (value !== 'on' && value !== 'off') return undefined
-      conformingStrings.set(conformingKey(profile.id, databaseId), value === 'on')
-      return value === 'on'
-    } catch {
-      return undefined
-    }
   }
 
   /** Profiles whose service refused the read-only prefix (one statement per call only). */
@@ -370,6 +333,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     /** Sent inside the read-only wrap: the answer's first and last results are the wrap's. */
     wrapped: boolean
   }> {
+    // The read-only wrap and the statement count split with PostgreSQL's parser.
+    await loadPgParser()
     const controller = new AbortController()
     runs.get(input.runId)?.abort()
     runs.set(input.runId, controller)
@@ -695,6 +660,8 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   }
 
   return {
+    ...sqlPlanHandler(context, conformingStrings),
+
     async 'sql.run'(input) {
       const profile = requireProfile(context, input.profileId)
       const { protect } = await guard(profile, input.sql, input)
@@ -722,7 +689,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           ],
         })
       }
-      const prefix = input.analyze ? 'EXPLAIN (ANALYZE, FORMAT JSON) ' : 'EXPLAIN (FORMAT JSON) '
+      const prefix = explainPrefixOf(input.analyze)
       const sql = prefix + input.sql
       await guard(profile, sql, input)
       try {

@@ -1,5 +1,5 @@
 import { isServiceError } from '../api'
-import { splitStatements } from '../../shared/sql/splitter'
+import { splitSqlLoaded } from '../sql-guard'
 
 /*
  * A read-only tab on a service that runs each statement of a text on its own (a real
@@ -25,13 +25,14 @@ export type Wrapped = { sql: string; prefix: string } | { refused: string }
 
 /**
  * The tab's text inside its read-only transaction, or why it cannot be: the wrap must split
- * back into BEGIN, the tab's statements and ROLLBACK. An unterminated quote or comment at the
- * end would swallow the ROLLBACK and leave the transaction open on the service's connection.
+ * back into BEGIN, the tab's statements and ROLLBACK (as PostgreSQL's parser splits it: needs
+ * `loadPgParser()` first). An unterminated quote or comment at the end would swallow the
+ * ROLLBACK and leave the transaction open on the service's connection.
  */
 export function wrapReadOnly(sql: string): Wrapped {
-  const own = splitStatements(sql).length
+  const own = splitSqlLoaded(sql).length
   const wrapped = `${READ_ONLY_BEGIN}${sql}${READ_ONLY_END}`
-  const statements = splitStatements(wrapped)
+  const statements = splitSqlLoaded(wrapped)
   const last = statements[statements.length - 1]?.text
   if (statements.length !== own + WRAP_STATEMENTS || last?.toUpperCase() !== 'ROLLBACK') {
     return {
@@ -75,7 +76,7 @@ export function statementLimitRefusal(error: unknown): { limit: number | null } 
   return { limit: limit !== null && Number.isInteger(limit) && limit >= 1 ? limit : null }
 }
 
-/** The tab's statements and the wrap's, as the service counts them against its limit. */
+/** The tab's statements and the wrap's, as the service counts them against its limit (parser loaded). */
 export function statementsSent(sql: string, wrapped: boolean): number {
-  return splitStatements(sql).length + (wrapped ? WRAP_STATEMENTS : 0)
+  return splitSqlLoaded(sql).length + (wrapped ? WRAP_STATEMENTS : 0)
 }

@@ -1,4 +1,4 @@
-import { tokenize, type Token } from './lexer'
+import type { SqlPlaceholder } from '../bridge/channels/sql'
 
 /*
  * Named parameters of the SQL console: `:name` placeholders in the editor's text, filled from a
@@ -8,11 +8,11 @@ import { tokenize, type Token } from './lexer'
  * `'2024-01-01'::date`), validated for its type first. A value can therefore never become SQL
  * of its own: it is one string token and its cast, whatever it holds.
  *
- * Placeholders are found with the project's lexer, so a `:name` inside a string, a quoted
- * identifier, a comment or a dollar quote is text, and `::cast`, `:=` and array slices
- * (`a[1:n]`) are not placeholders. Identifiers cannot be parameters: a placeholder where a
- * table or column name goes (after FROM, JOIN, INTO, UPDATE, TABLE, or beside a `.`) is
- * refused when values are bound, since a literal there would be an error at best.
+ * Placeholders are found in main with PostgreSQL's own scanner (sql-guard/placeholders.ts, given
+ * with each statement by `sql.plan`), so a `:name` inside a string, a quoted identifier, a
+ * comment or a dollar quote is text, and `::cast`, `:=` and array slices (`a[1:n]`) are not
+ * placeholders. Identifiers cannot be parameters: a placeholder where a table or column name
+ * goes is refused when values are bound, since a literal there would be an error at best.
  */
 
 export const PARAMETER_TYPES = [
@@ -31,72 +31,7 @@ export function isParameterType(value: string): value is ParameterType {
   return (PARAMETER_TYPES as readonly string[]).includes(value)
 }
 
-export interface Placeholder {
-  /** The name without its colon, as written (names are case-sensitive, like psql's). */
-  name: string
-  /** Offsets of `:name` in the text: [from, to). */
-  from: number
-  to: number
-  /** Where a table or column name goes: cannot be bound to a value. */
-  inIdentifierPosition: boolean
-}
-
-/** Keywords after which a name, not a value, is expected. */
-const IDENTIFIER_KEYWORDS = new Set(['from', 'join', 'into', 'update', 'table'])
-
-/** Every `:name` placeholder, in text order (a name may occur more than once). */
-export function findPlaceholders(
-  sql: string,
-  tokens: readonly Token[] = tokenize(sql),
-): Placeholder[] {
-  const placeholders: Placeholder[] = []
-  let bracketDepth = 0
-  for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index]!
-    if (token.kind === 'punctuation' && token.value === '[') bracketDepth += 1
-    if (token.kind === 'punctuation' && token.value === ']')
-      bracketDepth = Math.max(0, bracketDepth - 1)
-    if (token.kind !== 'punctuation' || token.value !== ':') continue
-    const next = tokens[index + 1]
-    // `:name` is one unit: no space between the colon and the name.
-    if (next === undefined || next.kind !== 'word' || next.from !== token.to) continue
-    const previous = tokens[index - 1]
-    // `x::type` is a cast: its second colon is followed by the type's name.
-    if (previous?.kind === 'punctuation' && previous.value === ':' && previous.to === token.from) {
-      continue
-    }
-    // `a[1:n]` is an array slice, not a placeholder.
-    if (bracketDepth > 0) continue
-    const after = tokens[index + 2]
-    const previousSignificant = previousNonComment(tokens, index)
-    const inIdentifierPosition =
-      (previousSignificant?.kind === 'word' &&
-        IDENTIFIER_KEYWORDS.has(previousSignificant.value)) ||
-      (previousSignificant?.kind === 'punctuation' &&
-        previousSignificant.value === '.' &&
-        previousSignificant.to === token.from) ||
-      (after?.kind === 'punctuation' && after.value === '.' && after.from === next.to)
-    placeholders.push({
-      name: sql.slice(next.from, next.to),
-      from: token.from,
-      to: next.to,
-      inIdentifierPosition,
-    })
-  }
-  return placeholders
-}
-
-function previousNonComment(tokens: readonly Token[], index: number): Token | undefined {
-  for (let at = index - 1; at >= 0; at -= 1) {
-    if (tokens[at]!.kind !== 'comment') return tokens[at]
-  }
-  return undefined
-}
-
-/** The distinct placeholder names, in order of first appearance. */
-export function parameterNames(sql: string): string[] {
-  return [...new Set(findPlaceholders(sql).map((placeholder) => placeholder.name))]
-}
+export type Placeholder = SqlPlaceholder
 
 /** A value a user cannot send as the type they chose; `message` is for them. */
 export class ParameterValueError extends Error {
@@ -232,15 +167,15 @@ export function bindingToSql(binding: ParameterBinding): string {
 }
 
 /**
- * The statement with every placeholder replaced by its value's literal: the text as sent to
- * the service and recorded in history. Every placeholder needs a binding; a placeholder in an
+ * The statement with every placeholder (as main found them in it, in text order) replaced by
+ * its value's literal: the text as sent to the service and recorded in history. Every placeholder needs a binding; a placeholder in an
  * identifier's place, or a value not of its type, throws ParameterValueError naming it.
  */
 export function bindParameters(
   sql: string,
+  placeholders: readonly Placeholder[],
   bindings: Readonly<Record<string, ParameterBinding>>,
 ): string {
-  const placeholders = findPlaceholders(sql)
   let result = ''
   let copied = 0
   for (const placeholder of placeholders) {

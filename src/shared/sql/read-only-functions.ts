@@ -1,7 +1,7 @@
 /*
  * Functions known not to change state: PostgreSQL's built-in functions that a query calls to
  * compute, format, aggregate or inspect. On a protected profile or in a read-only tab, a call to
- * any function *not* on this list counts as a write (classifier.ts): a user's own function, an
+ * any function *not* on this list counts as a write (src/main/sql-guard/classify.ts): a user's own function, an
  * extension's, or a built-in with side effects (nextval, lo_*, pg_notify, dblink_*, advisory
  * locks...). An allow-list fails safe where a deny-list would have to grow forever.
  *

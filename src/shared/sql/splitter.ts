@@ -1,18 +1,16 @@
 import { tokenize, type Token } from './lexer'
 
+import type { Statement } from './statement'
+
 /*
- * Splits an editor's text into statements at top-level ';' (never one inside a string, a
- * quoted identifier, a dollar quote or a comment), keeping each statement's place in the text
- * so the editor can highlight it and put an error's caret at the right character.
+ * A hand-written splitter at top-level ';' (never one inside a string, a quoted identifier, a
+ * dollar quote or a comment, as this lexer reads them). The app no longer splits with it: the
+ * console, the CLI and main's guard split with PostgreSQL's own parser (src/main/sql-guard).
+ * It stays as the model of a real deployment's own splitter (the sandbox's gateway flavour
+ * splits op 5's text so) and as the comparison `npm run sql-corpus` measures.
  */
 
-export interface Statement {
-  /** The statement's text, from its first significant character to its last (no ';'). */
-  text: string
-  /** Offsets in the editor's text: [from, to). Comments before the statement are left out. */
-  from: number
-  to: number
-}
+export type { Statement }
 
 export function splitStatements(sql: string): Statement[] {
   return splitTokens(sql, tokenize(sql))
@@ -46,18 +44,4 @@ function splitTokens(sql: string, tokens: readonly Token[]): Statement[] {
   }
   flush()
   return statements
-}
-
-/**
- * The statement the cursor is in. Between statements (or after the last ';'), the nearest one
- * before the cursor; before the first, the first. Null when the text has none.
- */
-export function statementAt(statements: readonly Statement[], cursor: number): Statement | null {
-  let candidate: Statement | null = null
-  for (const statement of statements) {
-    if (cursor >= statement.from && cursor <= statement.to) return statement
-    if (statement.to <= cursor) candidate = statement
-    else break
-  }
-  return candidate ?? statements[0] ?? null
 }

@@ -174,6 +174,44 @@ export const sqlDiffRowSchema = z.lazy(() =>
 )
 export type SqlDiffRow = z.infer<typeof sqlDiffRowSchema>
 
+/** A `:name` placeholder of a statement, found by PostgreSQL's own scanner (main). */
+export const sqlPlaceholderSchema = z.object({
+  /** The name without its colon, as written. */
+  name: z.string(),
+  /** Offsets of `:name` in the statement's text: [from, to). */
+  from: z.number(),
+  to: z.number(),
+  /** Where a table or column name goes: cannot be bound to a value. */
+  inIdentifierPosition: z.boolean(),
+})
+export type SqlPlaceholder = z.infer<typeof sqlPlaceholderSchema>
+
+/**
+ * One statement of a text as main's guard reads it (PostgreSQL's parser, src/main/sql-guard):
+ * where it is, what it does, and what `sql.run`/`sql.explain` would refuse or ask about.
+ */
+export const sqlPlannedStatementSchema = z.object({
+  text: z.string(),
+  /** Offsets in the planned text: [from, to). */
+  from: z.number(),
+  to: z.number(),
+  /** The command in words (SELECT, DELETE, COMMIT …). */
+  command: z.string(),
+  kind: z.enum(['read', 'write', 'transaction']),
+  /** Why it is not a read (a write's or transaction control's reason); null for a read. */
+  reason: z.string().nullable(),
+  /** Why it destroys much at once (DELETE without WHERE, DROP …); null otherwise. */
+  destructive: z.string().nullable(),
+  /** Why a read-only tab refuses it; null when a read-only tab sends it. */
+  readOnlyRefusal: z.string().nullable(),
+  /** PostgreSQL's parser refuses this statement alone (never a read then). */
+  refused: z.boolean(),
+  /** Opens (BEGIN, START TRANSACTION) or ends (COMMIT, END, ROLLBACK …) a transaction block. */
+  block: z.enum(['begin', 'end']).nullable(),
+  placeholders: z.array(sqlPlaceholderSchema),
+})
+export type SqlPlannedStatement = z.infer<typeof sqlPlannedStatementSchema>
+
 export const SQL_COPY_FORMATS = ['tsv', 'csv', 'json', 'markdown'] as const
 export const SQL_SAVE_FORMATS = ['csv', 'json'] as const
 
@@ -211,6 +249,28 @@ export const sqlChannels = {
   'sql.explain': () => ({
     input: runTarget.extend({ sql: sqlText, analyze: z.boolean().default(false) }),
     output: z.object({ plan: z.unknown(), elapsedMs: z.number() }),
+  }),
+  /**
+   * How main's guard reads a text before anything is sent: its statements (PostgreSQL's own
+   * parse; where the parser refuses the text, its scanner's top-level `;`), each one's verdict
+   * as `sql.run` (or `sql.explain` in an explain mode) would judge it alone, and its `:name`
+   * placeholders. Run all, the parameter form and the pre-send hint use it; nothing is sent,
+   * except (once per database, when a backslash literal makes it matter) the app's own
+   * `SHOW standard_conforming_strings`.
+   */
+  'sql.plan': () => ({
+    input: z.object({
+      sql: z.string().max(1_000_000),
+      mode: z.enum(['run', 'explain', 'explain-analyze']).default('run'),
+      /** The tab's profile and database, to read literals as that database does. */
+      profileId: id.optional(),
+      databaseId: z.string().max(200).optional(),
+    }),
+    output: z.object({
+      statements: z.array(sqlPlannedStatementSchema),
+      /** PostgreSQL's refusal of the whole text (statements then split by its scanner). */
+      parserError: z.object({ message: z.string(), position: z.number().nullable() }).nullable(),
+    }),
   }),
   /** Aborts the run's request. The service has no cancel: the statement may still finish. */
   'sql.cancel': () => ({

@@ -1,9 +1,13 @@
 import type { SQLNamespace } from '@codemirror/lang-sql'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
-import type { SqlHistoryEntry, SqlSchemaTree, SqlTab } from '../../../../shared/bridge/channels/sql'
+import type {
+  SqlHistoryEntry,
+  SqlPlannedStatement,
+  SqlSchemaTree,
+  SqlTab,
+} from '../../../../shared/bridge/channels/sql'
 import { SQL_MAX_ROWS } from '../../../../shared/bridge/channels/sql'
-import { splitStatements, statementAt, type Statement } from '../../../../shared/sql/splitter'
 import { groupTransactionBlocks } from '../../../../shared/sql/transaction-blocks'
 import { useOperationRequest } from '../../app/operation-request'
 import { useSettingsStore } from '../../app/settings-store'
@@ -14,6 +18,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { SuggestInput } from '../../ui/SuggestInput'
 import { ResultsPane, sqlErrorDetails } from './ResultsPane'
+import { planEach, planModeOf, statementsToRun, type Planner } from './planned-statements'
 import { planRun, type FlaggedStatement } from './run-plan'
 import { SchemaPanel } from './SchemaPanel'
 import { useQueryLibrary } from './library/useQueryLibrary'
@@ -157,6 +162,9 @@ export default function SqlConsole({ profile }: { profile: Profile }) {
   )
 }
 
+/** A statement as main's guard planned it (`sql.plan`), offsets in the editor's text. */
+type Statement = SqlPlannedStatement
+
 interface PendingConfirmation {
   statements: Statement[]
   flagged: FlaggedStatement[]
@@ -197,6 +205,15 @@ function TabWorkspace({
   const parameterForm = useParameterForm(tab.id)
   const library = useQueryLibrary(tab, { maxRows: tab.maxRows, databaseId: tab.databaseId })
   const cancelRequested = useRef(false)
+  /** A run being planned by main (`sql.plan`): a second Run waits for it to be sent or refused. */
+  const planning = useRef(false)
+  const planner: Planner = (sql, planMode) =>
+    bridge.call('sql.plan', {
+      sql,
+      mode: planMode,
+      profileId: profile.id,
+      databaseId: tab.databaseId.trim(),
+    })
   const update = (patch: Partial<SqlTab>) => useSqlStore.getState().update(tab.id, patch)
   const setRuntime = useCallback(
     (patch: Parameters<ReturnType<typeof useSqlStore.getState>['setRuntime']>[1]) =>
@@ -356,43 +373,58 @@ function TabWorkspace({
     maxRows = tab.maxRows,
     withParameters?: Statement[],
   ) => {
-    if (useSqlStore.getState().runtimeOf(tab.id).running) return
+    if (useSqlStore.getState().runtimeOf(tab.id).running || planning.current) return
     const snapshot = editor.current?.snapshot()
     if (!snapshot) return
     if (tab.databaseId.trim() === '') {
       setRuntime({ notice: 'Enter the id of a PostgreSQL database first.' })
       return
     }
-    let statements: Statement[]
-    if (scope === 'all') {
-      statements = splitStatements(snapshot.text)
-    } else if (snapshot.to > snapshot.from) {
-      statements = splitStatements(snapshot.text.slice(snapshot.from, snapshot.to)).map(
-        (statement) => ({
-          ...statement,
-          from: statement.from + snapshot.from,
-          to: statement.to + snapshot.from,
-        }),
+    planning.current = true
+    void planThenRun(scope, mode, maxRows, snapshot, withParameters)
+      .catch((caught: unknown) =>
+        setRuntime({ outcomes: [], view: 'results', notice: asBridgeError(caught).message }),
       )
-    } else {
-      const current = statementAt(splitStatements(snapshot.text), snapshot.from)
-      statements = current ? [current] : []
-    }
-    if (mode === 'explain') statements = statements.slice(0, 1)
+      .finally(() => {
+        planning.current = false
+      })
+  }
+
+  /**
+   * The statements as main's guard splits and judges them (`sql.plan`), then the parameter form,
+   * then what the tab and the profile allow: refused, asked about, or sent.
+   */
+  const planThenRun = async (
+    scope: 'current' | 'all',
+    mode: RunMode,
+    maxRows: number,
+    snapshot: { text: string; from: number; to: number },
+    withParameters?: Statement[],
+  ) => {
+    const planMode = planModeOf(mode, analyze)
+    const statements: Statement[] =
+      withParameters ?? (await statementsToRun(planner, snapshot, scope, planMode))
     if (statements.length === 0) {
       setRuntime({ notice: 'Nothing to run: the editor holds no statement there.' })
       return
     }
     // Parameters (issue 22, ./parameters): with `:name` placeholders a form asks for values
-    // first; the run resumes with the statements as sent (literals in) and goes on from here.
-    if (withParameters !== undefined) statements = withParameters
-    else if (
-      parameterForm.ask(statements, snapshot.text, (bound) => run(scope, mode, maxRows, bound))
-    )
-      return
+    // first; the run resumes with the statements as sent (literals in), planned again.
+    if (withParameters === undefined) {
+      const asked = parameterForm.ask(statements, snapshot.text, (bound) => {
+        planning.current = true
+        void planEach(planner, bound, planMode)
+          .then((planned) => planThenRun(scope, mode, maxRows, snapshot, planned))
+          .catch((caught: unknown) =>
+            setRuntime({ outcomes: [], view: 'results', notice: asBridgeError(caught).message }),
+          )
+          .finally(() => {
+            planning.current = false
+          })
+      })
+      if (asked) return
+    }
     const plan = planRun(statements, {
-      mode,
-      analyze,
       readOnly: tab.readOnly,
       protectedProfile: profile.protected,
       confirmDestructive: useSettingsStore.getState().settings?.confirmDestructive ?? true,
@@ -546,32 +578,37 @@ function TabWorkspace({
           }
           onRerunWithMoreRows={(maxRows) => {
             update({ maxRows })
-            const statements = runtime.outcomes.map((outcome) => ({
+            const items = runtime.outcomes.map((outcome) => ({
               text: outcome.statement,
               from: outcome.from,
               to: outcome.from + outcome.statement.length,
             }))
-            if (statements.length > 0) {
-              const plan = planRun(statements, {
-                mode: 'run',
-                analyze: false,
-                readOnly: tab.readOnly,
-                protectedProfile: profile.protected,
-                confirmDestructive:
-                  useSettingsStore.getState().settings?.confirmDestructive ?? true,
-              })
-              if (plan.kind === 'confirm') {
-                setConfirm({
-                  statements,
-                  flagged: plan.flagged,
-                  title: plan.title,
-                  mode: 'run',
-                  maxRows,
+            if (items.length === 0 || planning.current) return
+            planning.current = true
+            void planEach(planner, items, 'run')
+              .then((statements) => {
+                const plan = planRun(statements, {
+                  readOnly: tab.readOnly,
+                  protectedProfile: profile.protected,
+                  confirmDestructive:
+                    useSettingsStore.getState().settings?.confirmDestructive ?? true,
                 })
-              } else if (plan.kind === 'send') {
-                void execute(statements, 'run', false, maxRows)
-              }
-            }
+                if (plan.kind === 'confirm') {
+                  setConfirm({
+                    statements,
+                    flagged: plan.flagged,
+                    title: plan.title,
+                    mode: 'run',
+                    maxRows,
+                  })
+                } else if (plan.kind === 'send') {
+                  void execute(statements, 'run', false, maxRows)
+                }
+              })
+              .catch((caught: unknown) => setRuntime({ notice: asBridgeError(caught).message }))
+              .finally(() => {
+                planning.current = false
+              })
           }}
           onOpenHistory={onOpenInNewTab}
         />

@@ -1,20 +1,20 @@
 import { useState, type ReactElement } from 'react'
 import { create } from 'zustand'
+import type { SqlPlannedStatement } from '../../../../../shared/bridge/channels/sql'
 import {
   bindParameters,
-  findPlaceholders,
   PARAMETER_TYPES,
   ParameterValueError,
   type ParameterType,
 } from '../../../../../shared/sql/parameters'
-import type { Statement } from '../../../../../shared/sql/splitter'
+import type { Statement } from '../../../../../shared/sql/statement'
 import { Button } from '../../../ui/Button'
 import { Dialog } from '../../../ui/Dialog'
 import { initialValues, toBinding, type FormValue } from './form-values'
 
 /*
  * Named parameters before a run (issue 22): when the statements to run hold `:name`
- * placeholders, a small form asks for a type and a value per name, then hands back the
+ * placeholders (main found them with PostgreSQL's scanner: `sql.plan`), a small form asks for a type and a value per name, then hands back the
  * statements with each placeholder replaced by a quoted, cast literal
  * (src/shared/sql/parameters.ts). What it hands back is what is sent and what history keeps.
  * Types start from the file's header (`-- param :id uuid`); the last values of a tab are kept
@@ -31,7 +31,7 @@ const useLastValues = create<{
 }))
 
 interface Pending {
-  statements: Statement[]
+  statements: SqlPlannedStatement[]
   names: string[]
   values: Record<string, FormValue>
   resume(bound: Statement[]): void
@@ -42,7 +42,11 @@ export interface ParameterForm {
    * When the statements hold placeholders, opens the form and returns true; `resume` gets the
    * statements as sent once the user fills it in (never, if they cancel). False: run as they are.
    */
-  ask(statements: Statement[], editorText: string, resume: (bound: Statement[]) => void): boolean
+  ask(
+    statements: SqlPlannedStatement[],
+    editorText: string,
+    resume: (bound: Statement[]) => void,
+  ): boolean
   element: ReactElement | null
 }
 
@@ -53,9 +57,7 @@ export function useParameterForm(tabId: string): ParameterForm {
 
   const ask: ParameterForm['ask'] = (statements, editorText, resume) => {
     const names = [
-      ...new Set(
-        statements.flatMap((statement) => findPlaceholders(statement.text).map((p) => p.name)),
-      ),
+      ...new Set(statements.flatMap((statement) => statement.placeholders.map((p) => p.name))),
     ]
     if (names.length === 0) return false
     const values = initialValues(names, editorText, useLastValues.getState().byTab[tabId] ?? {})
@@ -85,7 +87,8 @@ export function useParameterForm(tabId: string): ParameterForm {
     for (const statement of pending.statements) {
       try {
         // Offsets stay the statement's place in the editor; the text is the one sent.
-        bound.push({ ...statement, text: bindParameters(statement.text, bindings) })
+        const text = bindParameters(statement.text, statement.placeholders, bindings)
+        bound.push({ text, from: statement.from, to: statement.to })
       } catch (caught) {
         if (!(caught instanceof ParameterValueError)) throw caught
         if (caught.parameter === null) setFormError(caught.message)

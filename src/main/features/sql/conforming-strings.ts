@@ -1,0 +1,45 @@
+import { parseSqlAnswer } from '../../sql/parse-result'
+import type { StoredProfile } from '../../profiles'
+import type { DeskContext } from '../context'
+import { withProfileClient } from '../context'
+
+/*
+ * Each database's standard_conforming_strings, learned once (per run of the app) when a text
+ * needs it: a plain literal with a backslash reads differently when it is off. Unknown when the
+ * service would not say; such a literal then keeps the text from being a read.
+ */
+
+export interface ConformingStrings {
+  /** What was learned for the database; undefined when not (yet) known. */
+  known(profileId: string, databaseId: string): boolean | undefined
+  /** Asks the database (`SHOW standard_conforming_strings`); undefined when it would not say. */
+  learn(profile: StoredProfile, databaseId: string): Promise<boolean | undefined>
+  /** A text set or reset the setting: the learned value may be stale, asked again when it matters. */
+  forget(profileId: string, databaseId: string): void
+}
+
+export function createConformingStrings(context: DeskContext): ConformingStrings {
+  const learned = new Map<string, boolean>()
+  const keyOf = (profileId: string, databaseId: string) => `${profileId}\u0000${databaseId}`
+  return {
+    known: (profileId, databaseId) => learned.get(keyOf(profileId, databaseId)),
+    forget: (profileId, databaseId) => learned.delete(keyOf(profileId, databaseId)),
+    async learn(profile, databaseId) {
+      try {
+        // The app's own question, not the user's statement: neither logged nor kept in history.
+        const body = await withProfileClient(context, profile.id, (client) =>
+          client.callBytes('runPostgresQuery', {
+            params: { id: databaseId },
+            body: { sql: 'SHOW standard_conforming_strings', maxRows: 1 },
+          }),
+        )
+        const value = parseSqlAnswer(body.toString('utf8')).rows[0]?.[0]
+        if (value !== 'on' && value !== 'off') return undefined
+        learned.set(keyOf(profile.id, databaseId), value === 'on')
+        return value === 'on'
+      } catch {
+        return undefined
+      }
+    },
+  }
+}

@@ -1,0 +1,34 @@
+import type { BridgeHandlers } from '../../bridge/dispatcher'
+import { loadPgParser } from '../../sql-guard'
+import { planSqlLoaded } from '../../sql-guard/plan'
+import type { DeskContext } from '../context'
+import type { ConformingStrings } from './conforming-strings'
+
+/*
+ * `sql.plan`: the guard's reading of a text, for the console before it sends anything (Run all's
+ * statements, the parameter form's placeholders, the pre-send hint). Literals are read as the
+ * tab's database reads them when that matters and can be learned (conforming-strings.ts).
+ */
+
+export function sqlPlanHandler(
+  context: DeskContext,
+  conformingStrings: ConformingStrings,
+): Pick<BridgeHandlers, 'sql.plan'> {
+  return {
+    async 'sql.plan'({ sql, mode, profileId, databaseId }) {
+      await loadPgParser()
+      const database = databaseId?.trim() ?? ''
+      const profile =
+        profileId === undefined || database === '' ? undefined : context.profiles.get(profileId)
+      const known = profile ? conformingStrings.known(profile.id, database) : undefined
+      let plan = planSqlLoaded(sql, mode, { standardConformingStrings: known })
+      if (plan.needsConformingStrings && profile && known === undefined) {
+        const learned = await conformingStrings.learn(profile, database)
+        if (learned !== undefined) {
+          plan = planSqlLoaded(sql, mode, { standardConformingStrings: learned })
+        }
+      }
+      return { statements: plan.statements, parserError: plan.parserError }
+    },
+  }
+}
