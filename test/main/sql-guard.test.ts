@@ -303,3 +303,71 @@ describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", 
     expect(await count('guard_probe')).toBe('3')
   })
 })
+
+describe("sql.plan: what the console splits and asks about is main's own reading", () => {
+  const plan = (sql: string, extra: Record<string, unknown> = {}) =>
+    harness.value<ChannelOutput<'sql.plan'>>('sql.plan', {
+      sql,
+      profileId: profile.id,
+      databaseId,
+      ...extra,
+    })
+
+  it('keeps a BEGIN ATOMIC body whole and finds the DELETE behind a CR-ended comment; sends nothing', async () => {
+    const atomic = await plan(
+      'CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END; SELECT 2',
+    )
+    expect(atomic.statements.map((statement) => [statement.text, statement.kind])).toEqual([
+      ['CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END', 'write'],
+      ['SELECT 2', 'read'],
+    ])
+    const hidden = await plan('SELECT 1 --\r; DELETE FROM t RETURNING 1')
+    expect(hidden.statements.map((statement) => [statement.command, statement.kind])).toEqual([
+      ['SELECT', 'read'],
+      ['DELETE', 'write'],
+    ])
+    expect(statementsSent()).toEqual([])
+  })
+
+  it("judges each statement as sql.run would: the guard's own refusal, never a read for text the parser refuses", async () => {
+    const planned = await plan('SELECT 1 --\r; COMMIT; DELETE FROM guard_probe RETURNING 1')
+    expect(planned.statements[1]).toMatchObject({
+      kind: 'transaction',
+      block: 'end',
+      readOnlyRefusal: expect.stringMatching(/COMMIT would end the read-only transaction/),
+    })
+    const broken = await plan('select * from guard_probe where id = :id; select 1')
+    expect(broken.parserError).toMatchObject({ message: expect.stringMatching(/syntax error/) })
+    expect(
+      broken.statements.map((statement) => [statement.text, statement.refused, statement.kind]),
+    ).toEqual([
+      ['select * from guard_probe where id = :id', true, 'write'],
+      ['select 1', false, 'read'],
+    ])
+    expect(broken.statements[0]?.placeholders).toEqual([
+      { name: 'id', from: 37, to: 40, inIdentifierPosition: false },
+    ])
+  })
+
+  it('judges an EXPLAIN as sql.explain sends it: without ANALYZE it runs nothing', async () => {
+    const [explained] = (await plan('delete from guard_probe', { mode: 'explain' })).statements
+    expect(explained).toMatchObject({ kind: 'read', destructive: null })
+    const [analyzed] = (await plan('delete from guard_probe', { mode: 'explain-analyze' }))
+      .statements
+    expect(analyzed).toMatchObject({
+      kind: 'write',
+      destructive: expect.stringMatching(/DELETE without WHERE/),
+    })
+  })
+
+  it("reads a backslash literal as the tab's database does (learned once, the app's own question)", async () => {
+    const planned = await plan("select 'a\\'' ; delete from guard_probe ; -- '")
+    expect(planned.statements.map((statement) => statement.kind)).toEqual(['read'])
+    for (const sent of statementsSent()) expect(sent).toBe('SHOW standard_conforming_strings')
+    // Without a database to ask, the literal is ambiguous: not a read.
+    const unknown = await harness.value<ChannelOutput<'sql.plan'>>('sql.plan', {
+      sql: "select 'a\\'' ; delete from guard_probe ; -- '",
+    })
+    expect(unknown.statements[0]?.kind).toBe('write')
+  })
+})

@@ -259,6 +259,7 @@ describe('explain, schema, tabs and history', () => {
   })
 
   it('reads the schema into the cache', async () => {
+    const logged = (await activity()).length
     const refreshed = await desk.value<ChannelOutput<'sql.schema.refresh'>>('sql.schema.refresh', {
       profileId: profile.id,
       databaseId,
@@ -275,6 +276,9 @@ describe('explain, schema, tabs and history', () => {
       databaseId,
     })
     expect(cached).toEqual(refreshed)
+    // The schema panel's catalogue query is the app's own, not a statement the user ran: the
+    // audit trail does not carry it (it did, as if the user had run it).
+    expect((await activity()).length).toBe(logged)
     // The database's own name is learned with it: the console offers it by name from then on.
     const [database] = await desk.value<KnownObject[]>('knownObjects.search', {
       profileId: profile.id,

@@ -261,6 +261,13 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     )
   }
 
+  interface SendOptions {
+    /** Kept in the console's history (the user's statements). */
+    history: boolean
+    /** Recorded in the activity log (default); false for the app's own catalogue query. */
+    audit?: boolean
+  }
+
   type Outcome = { parsed: Pick<ParsedResult, 'command' | 'rowCount'> } | { error: unknown }
 
   /** How many rows a statement was asked for, and what the user should know of it. */
@@ -323,7 +330,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   async function request(
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number },
-    options: { history: boolean },
+    options: SendOptions,
   ): Promise<{
     body: Buffer
     receivedAt: number
@@ -340,24 +347,28 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
     runs.set(input.runId, controller)
     const startedAt = Date.now()
     const started = performance.now()
+    /** The statement in the activity log: what ran, without its literals (the log is exported). */
+    const recordStatement = (outcome: Outcome) => {
+      const shape = statementShape(input.sql)
+      if (!('parsed' in outcome)) {
+        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome, shape)
+        return
+      }
+      const { command, rowCount } = outcome.parsed
+      const rows = rowCount === null ? '' : ` · ${rowCount} ${rowCount === 1 ? 'row' : 'rows'}`
+      recordActivity(
+        context,
+        profile,
+        'runPostgresQuery',
+        input.databaseId,
+        { message: `${command || 'statement'}${rows}` },
+        shape,
+      )
+    }
     const finish = (outcome: Outcome) => {
       const elapsedMs = Math.round((performance.now() - started) * 100) / 100
-      // What ran, without its literals (sql/statement-shape.ts): the log is exported.
-      const shape = statementShape(input.sql)
-      if ('parsed' in outcome) {
-        const { command, rowCount } = outcome.parsed
-        const rows = rowCount === null ? '' : ` · ${rowCount} ${rowCount === 1 ? 'row' : 'rows'}`
-        recordActivity(
-          context,
-          profile,
-          'runPostgresQuery',
-          input.databaseId,
-          { message: `${command || 'statement'}${rows}` },
-          shape,
-        )
-      } else {
-        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome, shape)
-      }
+      // The app's own question (the schema panel's catalogue query) is not the user's statement.
+      if (options.audit !== false) recordStatement(outcome)
       if (options.history) {
         const error = 'error' in outcome ? bridgeErrorOf(context, outcome.error) : null
         store.addHistory({
@@ -453,7 +464,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
   async function send(
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number },
-    options: { history: boolean },
+    options: SendOptions,
   ): Promise<{ parsed: ParsedResult; elapsedMs: number; parseMs: number; receivedAt: number }> {
     const { body, receivedAt, finish, wrapped } = await request(profile, input, options)
     const parsing = performance.now()
@@ -796,7 +807,7 @@ export function sqlHandlers(context: DeskContext): SqlHandlers {
           sql: SCHEMA_SQL,
           maxRows: SCHEMA_MAX_ROWS,
         },
-        { history: false },
+        { history: false, audit: false },
       )
       const readAt = Date.now()
       store.putSchema(profileId, databaseId, toSchemaTree(parsed), readAt)
