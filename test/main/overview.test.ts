@@ -360,15 +360,17 @@ describe('RFC 5545 text: folding and escaping', () => {
     expect(foldLine('SHORT:line')).toBe('SHORT:line')
   })
 
-  it('a reminder never falls before the file: days before, else the whole days left, else at once', () => {
+  it('a reminder never falls before the file: a week before, else a day before, else at once', () => {
     const now = Date.parse('2027-01-10T15:00:00.000Z')
-    // 40 days ahead: the full 14 days before.
-    expect(reminderTrigger(Date.parse('2027-02-19T08:00:00.000Z'), 14, now)).toBe('TRIGGER:-P14D')
-    // The date starts 4 days 9 hours ahead: 4 whole days before it (-P14D was 10 days ago).
-    expect(reminderTrigger(Date.parse('2027-01-15T08:00:00.000Z'), 14, now)).toBe('TRIGGER:-P4D')
-    // Tomorrow: at the date's start.
-    expect(reminderTrigger(Date.parse('2027-01-11T20:00:00.000Z'), 14, now)).toBe('TRIGGER:-P0D')
-    // Later today: the date has begun, so at the file's own time.
+    // 40 days ahead: a week before the expiry moment (expiring-export.test.ts has the rest).
+    expect(reminderTrigger(Date.parse('2027-02-19T08:00:00.000Z'), 14, now)).toBe(
+      'TRIGGER;VALUE=DATE-TIME:20270212T080000Z',
+    )
+    // 4 days 17 hours ahead: a day before it.
+    expect(reminderTrigger(Date.parse('2027-01-15T08:00:00.000Z'), 14, now)).toBe(
+      'TRIGGER;VALUE=DATE-TIME:20270114T080000Z',
+    )
+    // Later today: at the file's own time.
     expect(reminderTrigger(Date.parse('2027-01-10T23:00:00.000Z'), 14, now)).toBe(
       'TRIGGER;VALUE=DATE-TIME:20270110T150000Z',
     )

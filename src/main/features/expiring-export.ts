@@ -70,12 +70,13 @@ export function expiringCsv({ items, profiles, now }: ExpiringFileInput): string
  * certificate and its profile. The UID is stable per certificate and profile, so importing a
  * newer file updates the events instead of doubling them.
  *
- * The reminder (VALARM) comes `days` before the expiry date, but every certificate of the list
- * expires within `days`, so that moment has mostly passed when the file is made, and a calendar
- * does not fire an alarm in the past. So an alarm comes `days` before the expiry date when that
- * is still ahead of the file's time; else as many whole days before it as are still ahead (0: at
- * the date's start); once the date has begun, at the file's own time. An expired certificate
- * gets no alarm, and its event says it expired: the list holds it, so the file does.
+ * The reminder (VALARM) falls at a moment still ahead when the file is made (a calendar does not
+ * fire an alarm in the past) and near enough to the expiry to act: a week before the
+ * certificate's own expiry moment, else a day before it, else at once (reminderTrigger). Each is
+ * counted from that certificate's expiry, so no two certificates' alarms are forced onto one
+ * moment (a rule of "the days left, capped by the window" put them all at the next midnight).
+ * An expired certificate gets no alarm, and its event says it expired: the list holds it, so the
+ * file does.
  */
 export function expiringIcs({ items, profiles, days, now }: ExpiringFileInput): string {
   const stamp = icsDateTime(now)
@@ -168,17 +169,18 @@ export function foldLine(line: string): string {
   return parts.join('\r\n ')
 }
 
+/** How long before its expiry a certificate's reminder comes, the first still ahead. */
+export const REMINDER_LEADS_MS = [7 * DAY_MS, DAY_MS] as const
+
 /**
- * The TRIGGER of a certificate that expires at `end` (after `now`): `days` before its expiry
- * date, or as many whole days before it as are still ahead, or at once (the file's time) once
- * that date has begun. Relative triggers count from DTSTART, the date's midnight: UTC here, the
- * calendar's own zone there, so a reminder may move by the zone's offset, never by a day.
+ * The TRIGGER of a certificate that expires at `end` (after `now`): a week before that moment,
+ * else a day before it (never more than the list's window of `days`), else at once (the file's
+ * time). Absolute UTC times: a trigger relative to the all-day event's start would count from
+ * its midnight, which moves every reminder of a day onto one moment.
  */
 export function reminderTrigger(end: number, days: number, now: number): string {
-  const dayStart = Math.floor(end / DAY_MS) * DAY_MS
-  if (dayStart <= now) return `TRIGGER;VALUE=DATE-TIME:${icsDateTime(now)}`
-  const ahead = Math.min(days, Math.floor((dayStart - now) / DAY_MS))
-  return `TRIGGER:-P${ahead}D`
+  const lead = REMINDER_LEADS_MS.find((ms) => ms <= days * DAY_MS && end - ms > now)
+  return `TRIGGER;VALUE=DATE-TIME:${icsDateTime(lead === undefined ? now : end - lead)}`
 }
 
 function icsDate(at: number): string {
