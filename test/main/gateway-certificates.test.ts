@@ -191,7 +191,8 @@ describe('exports as a real deployment allows them', () => {
       format: 'pkcs12',
       passphrase: PASSPHRASE,
     })
-    expect(path.basename(saved.path)).toBe(`${String(item['name'])}.p12`)
+    // Named as the answer's Content-Disposition names it (certificate-export-name.test.ts).
+    expect(path.basename(saved.path)).toMatch(/^[\w.-]+\.p12$/)
     await fileOf(saved)
     const contents = await openssl([
       'pkcs12',
@@ -219,13 +220,12 @@ describe('exports as a real deployment allows them', () => {
 
   it('a pem-bundle ZIP is saved as .zip, a real ZIP that lists the PEM files', async () => {
     const pki = seed().pkiCertificates.find((candidate) => candidate.hasPrivateKey)!
-    const item = await itemOf(pki.sslCertificateId)
     const saved = await desk.value<Saved>('certificates.export', {
       profileId: profile.id,
       id: pki.sslCertificateId,
       format: 'pem-bundle',
     })
-    expect(path.basename(saved.path)).toBe(`${String(item['name'])}.zip`)
+    expect(path.basename(saved.path)).toMatch(/^[\w.-]+\.zip$/)
     const bytes = await fileOf(saved)
     expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304')
     const tested = await run('unzip', ['-t', saved.path])

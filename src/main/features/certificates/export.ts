@@ -125,7 +125,10 @@ export async function exportCertificateToDisk(
  * at their end), or the JSON form's decoded bytes. Resolves once the headers are in, with what
  * the writer reads; the exchange stays open until the writer has read the body. The name the
  * file takes follows what was served (a ZIP is saved as .zip: export-stream.ts), so `target`'s
- * name is set here, before the writer opens the file.
+ * name is set here, before the writer opens its temp file in the target folder. Where no dialog
+ * asked the user for a name (web mode), the raw file's name is the one its Content-Disposition
+ * gives (a real deployment names it after the PKI certificate's common name), sanitised, with
+ * the format's extension; without one, the certificate's name stays.
  */
 function streamedExport(
   client: ServiceClient,
@@ -151,7 +154,11 @@ function streamedExport(
             resolve(file.bytes)
             return
           }
-          target.name = savedExportName(target.name, format, head)
+          target.name =
+            target.dialogPath === null && head.filename !== null
+              ? (servedExportName(head.filename, format, head.zip) ??
+                savedExportName(target.name, format, head))
+              : savedExportName(target.name, format, head)
           // The writer pulls the chunks; this exchange ends when it stops pulling, either way.
           let read: () => void = () => undefined
           const done = new Promise<void>((settle) => (read = settle))
@@ -171,4 +178,28 @@ function streamedExport(
       )
       .catch(reject)
   })
+}
+
+/**
+ * The name a served file takes on disk: its stem as the service named it (any folder part and
+ * the extension dropped: the format's usual one, spelt `-chain.pem` or `.chain.pem`, else the
+ * last), the format's extension (`.zip` for a ZIP), made safe for disk. Null when nothing of the
+ * service's name is left to use.
+ */
+export function servedExportName(
+  served: string,
+  format: ExportFormat,
+  zip: boolean,
+): string | null {
+  const last = (served.split(/[/\\]/).pop() ?? '').trim()
+  const usual = EXPORT_FORMAT_INFO[format].extension
+  const usualPattern = new RegExp(`${usual.replace(/^-/, '[-.]').replace(/\./g, '\\.')}$`, 'i')
+  const stem = (
+    usualPattern.test(last) ? last.replace(usualPattern, '') : last.replace(/\.[^.]*$/, '')
+  )
+    .replace(/\s+/g, ' ')
+    .trim()
+  if (stem === '' || /^\.+$/.test(stem)) return null
+  const extension = zip ? '.zip' : usual
+  return safeFileName(`${stem}${extension}`, `certificate${extension}`)
 }
