@@ -319,6 +319,8 @@ describe('desk', () => {
         profileId: remoteProfile.id,
         online: false,
         error: expect.objectContaining({ code: 'OFFLINE' }),
+        checkedAt: expect.any(Number),
+        since: expect.any(Number),
       },
     })
     const cached = await desk.value<SessionList>('sessions.cached', { profileId: remoteProfile.id })
@@ -561,7 +563,10 @@ describe('desk', () => {
     // The message explains the problem and its fix, for the "keep for this session only" offer.
     expect(refusal).toContain(status.reason)
     expect(refusal).toContain(status.fix)
-    expect(results['afterRefusal']).toEqual({ ok: true, value: { profiles: [], activeId: null } })
+    expect(results['afterRefusal']).toEqual({
+      ok: true,
+      value: { profiles: [], activeId: null, connectivity: {} },
+    })
     expect(results['sessionOnly']).toMatchObject({
       ok: true,
       value: { name: 'Staging', signedIn: true, tokenStorage: 'session' },

@@ -18,6 +18,7 @@ import type { DownloadTiming } from '../transfers/volume-archive'
 import type { EmbeddedSandbox } from './embedded-sandbox'
 import { rememberingAnswers } from './known-objects/remember-answers'
 import type { PowerSource } from '../refresh/scheduler'
+import type { ConnectivityTracker } from '../profiles/connectivity'
 
 /*
  * What every feature module is given: the core's services, never electron. Features are bridge
@@ -116,37 +117,9 @@ export function bridgeErrorOf(context: Pick<DeskContext, 'secrets'>, error: unkn
   return toBridgeError(error, context.secrets.list())
 }
 
-/** Per profile: is the service reachable, as last seen? Events go out only on a change. */
-export interface ConnectivityTracker {
-  offline(profileId: string): boolean
-  lastError(profileId: string): ReturnType<typeof toBridgeError> | null
-  reachable(profileId: string): void
-  unreachable(profileId: string, error: unknown): void
-  forget(profileId: string): void
-}
-
-export function createConnectivityTracker(
-  events: EventHub,
-  secrets: SecretRegistry,
-): ConnectivityTracker {
-  const state = new Map<string, ReturnType<typeof toBridgeError>>()
-  return {
-    offline: (profileId) => state.has(profileId),
-    lastError: (profileId) => state.get(profileId) ?? null,
-    reachable(profileId) {
-      if (!state.delete(profileId)) return
-      events.emit('connectivity.changed', { profileId, online: true, error: null })
-    },
-    unreachable(profileId, error) {
-      const bridgeError = toBridgeError(error, secrets.list())
-      state.set(profileId, bridgeError)
-      events.emit('connectivity.changed', { profileId, online: false, error: bridgeError })
-    },
-    forget(profileId) {
-      state.delete(profileId)
-    },
-  }
-}
+// The tracker of what the last call to each profile's service found: src/main/profiles.
+export { createConnectivityTracker } from '../profiles/connectivity'
+export type { ConnectivityTracker } from '../profiles/connectivity'
 
 export function requireProfile(context: DeskContext, profileId: string): StoredProfile {
   const profile = context.profiles.get(profileId)
@@ -167,6 +140,7 @@ export async function profileView(context: DeskContext, stored: StoredProfile): 
     createdAt: stored.createdAt,
     signedIn: token !== null,
     tokenStorage: token === null ? null : (context.vault.storageOf(stored.id) ?? 'keychain'),
+    ...(stored.verified === false ? { unverified: true } : {}),
   }
 }
 

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import type { z } from 'zod'
-import type { ProfileNetworkView, proxyInputSchema } from '../../shared/bridge'
+import { APP_ERROR_CODES } from '../../shared/bridge'
+import type { Profile, ProfileNetworkView, proxyInputSchema } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { isServiceError, ServiceError } from '../api'
 import { parseProxyUrl, readCaCertificates, systemTrustSummary, viewOf } from '../net'
@@ -8,7 +9,15 @@ import type { ProfileNetwork, ProxyChoice } from '../net'
 import type { StoredProfile } from '../profiles'
 import type { ProxyLogin } from '../vault'
 import type { DeskContext } from './context'
-import { networkOf, profileView, requireProfile, verifyToken } from './context'
+import type { TokenCheck } from './context'
+import {
+  isConnectivityError,
+  networkOf,
+  profileView,
+  requireProfile,
+  verifyToken,
+  withProfileClient,
+} from './context'
 
 /*
  * Profiles: several service environments side by side. Adding one, or signing in again, first
@@ -20,6 +29,8 @@ import { networkOf, profileView, requireProfile, verifyToken } from './context'
 type ProfileChannels =
   | 'profiles.list'
   | 'profiles.add'
+  | 'profiles.connect'
+  | 'connectivity.check'
   | 'profiles.update'
   | 'profiles.remove'
   | 'profiles.activate'
@@ -29,20 +40,37 @@ type ProfileChannels =
 
 export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, ProfileChannels> {
   const changed = () => context.events.emit('profiles.changed', {})
+  checkLaterWhenReachable(context)
 
   return {
     async 'profiles.list'() {
       const stored = context.profiles.list()
       const profiles = await Promise.all(stored.map((profile) => profileView(context, profile)))
-      return { profiles, activeId: context.profiles.activeId() }
+      return {
+        profiles,
+        activeId: context.profiles.activeId(),
+        connectivity: context.connectivity.all(),
+      }
     },
 
     async 'profiles.add'(input) {
-      const { token, sessionOnly, trustedCas, proxy, ...fields } = input
+      const { token, sessionOnly, trustedCas, proxy, checkLater, ...fields } = input
       const network = await networkInput(context, null, { trustedCas, proxy })
       // Checked over the connection the profile will use: its proxy, its CAs.
-      const check = await verifyToken(context, fields.baseUrl, token, network.settings)
-      const profile = context.profiles.add({ ...fields, kind: 'service', ...network.stored })
+      const outcome = await verifyToken(context, fields.baseUrl, token, network.settings).then(
+        (check) => ({ check, unreachable: null }),
+        (error: unknown) => {
+          // "Save anyway, check later": only a service out of reach, never a refusal.
+          if (!checkLater || !isConnectivityError(error)) throw error
+          return { check: null, unreachable: error }
+        },
+      )
+      const profile = context.profiles.add({
+        ...fields,
+        kind: 'service',
+        ...network.stored,
+        ...(outcome.check === null ? { verified: false } : {}),
+      })
       try {
         await context.vault.set(profile.id, token, { sessionOnly })
         if (network.login !== undefined) {
@@ -54,10 +82,26 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
         context.profiles.remove(profile.id)
         throw error
       }
+      // What the check's call found is the first thing known of the profile's service.
+      if (outcome.unreachable === null) context.connectivity.reachable(profile.id)
+      else context.connectivity.unreachable(profile.id, outcome.unreachable)
       // The environment the user just connected to is the one they want to see.
       context.profiles.setActive(profile.id)
       changed()
-      return { ...(await profileView(context, profile)), tokenLimitation: check.limitation }
+      return {
+        ...(await profileView(context, profile)),
+        tokenLimitation: outcome.check?.limitation ?? null,
+      }
+    },
+
+    'profiles.connect': ({ id }) => connectProfile(context, id),
+
+    async 'connectivity.check'({ profileIds }) {
+      const known = new Set(context.profiles.list().map((profile) => profile.id))
+      const targets = (profileIds ?? [...known]).filter((id) => known.has(id))
+      // Each call's finding is recorded by the tracker; a failure is one of those findings.
+      await Promise.all(targets.map((id) => probe(context, id).catch(() => undefined)))
+      return { connectivity: context.connectivity.all() }
     },
 
     async 'profiles.update'(input) {
@@ -119,6 +163,87 @@ export function profileHandlers(context: DeskContext): Pick<BridgeHandlers, Prof
       return { certificates: readCaCertificates(pem, 'pem') }
     },
   }
+}
+
+/**
+ * Checks the profile's stored token with the service now, over its own route, as adding it
+ * does: the Connect of a profile saved unchecked. Success verifies it; an unreachable service is
+ * recorded as such; a refused token signs the profile out and asks for a new one (as any call
+ * refused with 401 does).
+ */
+export async function connectProfile(
+  context: DeskContext,
+  id: string,
+): Promise<Profile & { tokenLimitation: string | null }> {
+  const profile = requireProfile(context, id)
+  if (profile.kind === 'sandbox') await context.sandbox.settled()
+  const token = await context.vault.get(id)
+  if (token === null) {
+    throw new ServiceError(
+      APP_ERROR_CODES.NOT_SIGNED_IN,
+      `"${profile.name}" is signed out: enter an access token to sign in again`,
+    )
+  }
+  let check: TokenCheck
+  try {
+    check = await verifyToken(context, profile.baseUrl, token, await networkOf(context, profile))
+  } catch (error) {
+    if (isConnectivityError(error)) context.connectivity.unreachable(id, error)
+    else if (isServiceError(error) && error.code === 'UNAUTHORIZED') {
+      await context.vault.delete(id).catch(() => undefined)
+      context.connectivity.reachable(id)
+      context.events.emit('profiles.changed', {})
+      context.events.emit('auth.required', {
+        profileId: id,
+        message: `The service refused the access token of "${profile.name}" (401): enter a new token to continue`,
+      })
+    }
+    throw error
+  }
+  context.connectivity.reachable(id)
+  let current = requireProfile(context, id)
+  if (current.verified === false) {
+    current = context.profiles.update(id, { verified: true })
+    context.events.emit('profiles.changed', {})
+  }
+  return { ...(await profileView(context, current)), tokenLimitation: check.limitation }
+}
+
+/**
+ * One call to the profile's service, for what it finds (the tracker records it): a profile
+ * saved unchecked is connected (its token checked); another asks for its sessions, as the token
+ * check does, every row read and none kept. A 403 there (a real deployment keeps op 1 for
+ * browser sessions) is the service answering. Signed out: nothing to ask with.
+ */
+async function probe(context: DeskContext, id: string): Promise<void> {
+  const profile = requireProfile(context, id)
+  if ((await context.vault.get(id)) === null) return
+  if (profile.verified === false) {
+    await connectProfile(context, id)
+    return
+  }
+  await withProfileClient(context, id, (client) =>
+    client.callRows('listSessions', { begin: () => undefined, row: () => undefined }),
+  )
+}
+
+/**
+ * "Check later", done: when any call finds the service of a profile saved unchecked reachable
+ * again (a background refresh, a screen's read), its token is checked at once, once at a time.
+ */
+function checkLaterWhenReachable(context: DeskContext): void {
+  const connecting = new Set<string>()
+  const stop = context.events.subscribe((event, payload) => {
+    if (event !== 'connectivity.changed') return
+    const { profileId, online } = payload as { profileId: string; online: boolean }
+    if (!online || connecting.has(profileId)) return
+    if (context.profiles.get(profileId)?.verified !== false) return
+    connecting.add(profileId)
+    void connectProfile(context, profileId)
+      .catch(() => undefined)
+      .finally(() => connecting.delete(profileId))
+  })
+  context.onClose(stop)
 }
 
 type ProxyInput = z.output<typeof proxyInputSchema>

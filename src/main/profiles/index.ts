@@ -45,6 +45,11 @@ const storedProfileSchema = z.strictObject({
     .max(20)
     .optional(),
   proxy: proxyChoiceSchema.optional(),
+  /**
+   * False: saved while its service could not be reached, its token never checked ("Save
+   * anyway, check later"); true once a Connect succeeded. Absent: checked when added.
+   */
+  verified: z.boolean().optional(),
 })
 export type StoredProfile = z.infer<typeof storedProfileSchema>
 export type ProfileFieldsInput = Omit<StoredProfile, 'id' | 'createdAt'>

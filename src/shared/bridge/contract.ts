@@ -17,6 +17,7 @@ import { sqlLibraryChannels, sqlLibraryEvents } from './channels/sql-library'
 import { volumeChannels, volumeEvents } from './channels/volumes'
 import { cachedListSchema, empty, id, profileId } from './common'
 import { bridgeErrorSchema } from './result'
+import { reachMapSchema } from './connectivity'
 import { buildOnFirstUse } from '../build-on-first-use'
 
 /*
@@ -54,6 +55,12 @@ export const profileSchema = z.object({
   /** Where the token lives; null when signed out. */
   tokenStorage: tokenStorageSchema.nullable(),
   createdAt: z.number(),
+  /**
+   * Saved while its service could not be reached ("Save anyway, check later"): its token was
+   * never checked. Cleared by the first Connect that succeeds (profiles.connect, Read again,
+   * background refresh, or any call once the service is seen again).
+   */
+  unverified: z.boolean().optional(),
 })
 export type Profile = z.infer<typeof profileSchema>
 
@@ -147,12 +154,40 @@ export const channels = buildOnFirstUse({
 
   'profiles.list': () => ({
     input: empty,
-    output: z.object({ profiles: z.array(profileSchema), activeId: z.string().nullable() }),
+    output: z.object({
+      profiles: z.array(profileSchema),
+      activeId: z.string().nullable(),
+      /** What the last call to each profile's service found this run (none yet: absent). */
+      connectivity: reachMapSchema,
+    }),
   }),
-  /** Verifies the token with GET /auth/me/sessions before anything is saved. */
+  /**
+   * Verifies the token with GET /auth/me/sessions before anything is saved. With `checkLater`,
+   * a service that cannot be reached (OFFLINE, TIMEOUT, nothing else) does not stop it: the
+   * profile and its token are saved, marked `unverified` until a Connect succeeds.
+   */
   'profiles.add': () => ({
-    input: profileFieldsSchema.extend(tokenInput().shape).extend(profileNetworkInput.shape),
+    input: profileFieldsSchema
+      .extend(tokenInput().shape)
+      .extend(profileNetworkInput.shape)
+      .extend({ checkLater: z.boolean().default(false) }),
     output: profileSchema.extend(tokenCheckShape()),
+  }),
+  /**
+   * Checks the stored token with the service now (as adding does), over the profile's own
+   * route: a profile saved unchecked becomes verified; an unreachable service is reported.
+   */
+  'profiles.connect': () => ({
+    input: z.object({ id }),
+    output: profileSchema.extend(tokenCheckShape()),
+  }),
+  /**
+   * Calls each signed-in profile's service now (all of them, or those named) and answers what
+   * every call found: the Overview's "Read again".
+   */
+  'connectivity.check': () => ({
+    input: z.object({ profileIds: z.array(id).max(100).optional() }),
+    output: z.object({ connectivity: reachMapSchema }),
   }),
   'profiles.update': () => ({
     input: profileFieldsSchema.partial().extend({ id }).extend(profileNetworkInput.shape),
@@ -263,11 +298,19 @@ export const events = buildOnFirstUse({
       topics: z.array(cacheTopicSchema),
       profileId: z.string().nullable(),
     }),
+  /**
+   * What a call to the profile's service found (src/main/profiles/connectivity.ts): on a change,
+   * and while it holds at most every 30 s, so "checked … ago" stays near the last call.
+   */
   'connectivity.changed': () =>
     z.object({
       profileId: z.string(),
       online: z.boolean(),
       error: bridgeErrorSchema.nullable(),
+      /** When the call ended (epoch ms). */
+      checkedAt: z.number(),
+      /** Since when the state holds. */
+      since: z.number(),
     }),
   /** The service answered 401: the profile is signed out and needs a new token. */
   'auth.required': () => z.object({ profileId: z.string(), message: z.string() }),
