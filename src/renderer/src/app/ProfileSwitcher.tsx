@@ -1,16 +1,20 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { Profile } from '../../../shared/bridge'
-import { asBridgeError } from '../bridge'
+import { isConnectivityError } from '../../../shared/bridge/connectivity'
+import { asBridgeError, bridge } from '../bridge'
 import { Badge, ColorDot } from '../ui/Badge'
+import { profileStateOf, switcherStateLabel, type ProfileState } from './profile-state'
 import { selectActiveProfile, useAppStore } from './store'
-import './profile-switcher.css'
 
-/** The profile's state as the switcher says it: offline before "signed in", which it also is. */
-function signedInLabel(profile: Profile, offline: boolean): string {
-  if (!profile.signedIn) return 'Signed out'
-  if (offline) return 'Offline · showing saved data'
-  return profile.tokenStorage === 'session' ? 'Signed in · this session only' : 'Signed in'
+/** The switcher's colour for each state (profile-switcher.css). */
+const STATE_CLASSES: Record<ProfileState, string> = {
+  'signed-out': 'state-out',
+  unverified: 'state-offline',
+  offline: 'state-offline',
+  online: 'state-in',
+  unchecked: 'state-in',
 }
+import './profile-switcher.css'
 
 interface MenuActionProps {
   onSelect: () => void
@@ -47,7 +51,9 @@ export function ProfileSwitcher() {
   const requestSignIn = useAppStore((s) => s.requestSignIn)
   const addNotice = useAppStore((s) => s.addNotice)
   const connectivity = useAppStore((s) => s.connectivity)
-  const isOffline = (profile: Profile) => connectivity[profile.id]?.offline ?? false
+  // The Overview's State column says the same, from the same account (profile-state.ts).
+  const stateOf = (profile: Profile) => profileStateOf(profile, connectivity[profile.id])
+  const labelOf = (profile: Profile) => switcherStateLabel(profile, stateOf(profile))
   const [open, setOpen] = useState(false)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const menuRef = useRef<HTMLDivElement>(null)
@@ -112,6 +118,25 @@ export function ProfileSwitcher() {
     }
   }
 
+  /** Checks the token of a profile saved unchecked; says what came of it either way. */
+  async function connect(profile: Profile) {
+    try {
+      await bridge.call('profiles.connect', { id: profile.id })
+      addNotice({
+        id: `connect-${profile.id}`,
+        level: 'info',
+        message: `Connected to ${profile.name}: its token is verified.`,
+      })
+    } catch (error) {
+      const problem = asBridgeError(error)
+      addNotice({
+        id: `connect-${profile.id}`,
+        level: isConnectivityError(problem) ? 'warning' : 'error',
+        message: `Could not connect to ${profile.name}: ${problem.code} — ${problem.message}`,
+      })
+    }
+  }
+
   return (
     <div className="switcher">
       <div className="switcher-caption" aria-hidden="true">
@@ -139,13 +164,7 @@ export function ProfileSwitcher() {
               <span className="visually-hidden">, </span>
             </span>
             <span className="switcher-state">
-              <span
-                className={
-                  !active.signedIn ? 'state-out' : isOffline(active) ? 'state-offline' : 'state-in'
-                }
-              >
-                {signedInLabel(active, isOffline(active))}
-              </span>
+              <span className={STATE_CLASSES[stateOf(active)]}>{labelOf(active)}</span>
               {active.protected ? (
                 <>
                   <span className="visually-hidden">, </span>
@@ -189,7 +208,7 @@ export function ProfileSwitcher() {
                 <span className="truncate">{profile.name}</span>
                 <span className="menu-item-sub">
                   {profile.kind === 'sandbox' ? 'Local sandbox' : profile.baseUrl} ·{' '}
-                  {signedInLabel(profile, isOffline(profile))}
+                  {labelOf(profile)}
                 </span>
               </span>
               {profile.protected ? <Badge tone="danger">Protected</Badge> : null}
@@ -201,6 +220,11 @@ export function ProfileSwitcher() {
           </MenuAction>
           {active ? (
             <>
+              {active.signedIn && active.unverified === true ? (
+                <MenuAction onSelect={() => choose(() => void connect(active))}>
+                  Connect to {active.name}
+                </MenuAction>
+              ) : null}
               {!active.signedIn ? (
                 <MenuAction
                   onSelect={() =>

@@ -12,8 +12,12 @@ export function subscribeAppEvents(): () => void {
   const app = useAppStore.getState
   const unsubscribers = [
     bridge.on('profiles.changed', () => void app().reloadProfiles()),
-    bridge.on('connectivity.changed', ({ profileId, online, error }) =>
-      app().reportConnectivity(profileId, { offline: !online, error: online ? null : error }),
+    bridge.on('connectivity.changed', ({ profileId, online, error, checkedAt }) =>
+      app().reportConnectivity(profileId, {
+        offline: !online,
+        error: online ? null : error,
+        checkedAt,
+      }),
     ),
     bridge.on('auth.required', ({ profileId, message }) => {
       app().requestSignIn({ profileId, message })

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { BridgeError, Notice, Profile } from '../../../shared/bridge'
+import type { Reach } from '../../../shared/bridge/connectivity'
 import { asBridgeError, bridge } from '../bridge'
 import { formatHash, parseHash, type Route, type RouteParams } from './routes'
 
@@ -12,11 +13,13 @@ import { formatHash, parseHash, type Route, type RouteParams } from './routes'
 export { isRoute, ROUTES, type Route } from './routes'
 
 export interface Connectivity {
-  /** The last refresh could not reach the service (OFFLINE or TIMEOUT). */
+  /** The last call could not reach the service (OFFLINE or TIMEOUT). */
   offline: boolean
   error: BridgeError | null
   /** When the data on screen was fetched from the service (epoch ms), if known. */
   dataFetchedAt: number | null
+  /** When the last call to the service ended (main's tracker); null: none this run. */
+  checkedAt: number | null
 }
 
 export type ProfileDialog =
@@ -50,6 +53,8 @@ interface AppState {
   addNotice(notice: Notice): void
   dismissNotice(id: string): void
   reportConnectivity(profileId: string, update: Partial<Connectivity>): void
+  /** What main's calls found (connectivity.check), into the one account above. */
+  applyReach(reach: Record<string, Reach>): void
   requestSignIn(request: SignInRequest): void
   closeSignIn(): void
   openProfileDialog(dialog: ProfileDialog | null): void
@@ -72,7 +77,44 @@ const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
   routeParams: {},
 }
 
-const OFFLINE_DEFAULT: Connectivity = { offline: false, error: null, dataFetchedAt: null }
+const OFFLINE_DEFAULT: Connectivity = {
+  offline: false,
+  error: null,
+  dataFetchedAt: null,
+  checkedAt: null,
+}
+
+/**
+ * Main's account of every profile's connectivity (profiles.list) laid over the store's: main's
+ * entry wins unless the store heard of a later call (an event that overtook the answer); a
+ * profile main knows nothing of is "not checked" again (its URL or route changed), unless the
+ * store heard of a call since the list was asked for. The screens' own data ages are kept.
+ */
+function seededConnectivity(
+  current: Record<string, Connectivity>,
+  fromMain: Record<string, Reach>,
+  askedAt: number,
+): Record<string, Connectivity> {
+  const next: Record<string, Connectivity> = {}
+  for (const [profileId, entry] of Object.entries(current)) {
+    const reach = fromMain[profileId]
+    const heardSince = entry.checkedAt !== null && entry.checkedAt >= askedAt
+    if (reach === undefined && !heardSince) {
+      next[profileId] = { ...entry, offline: false, error: null, checkedAt: null }
+    } else next[profileId] = entry
+  }
+  for (const [profileId, reach] of Object.entries(fromMain)) {
+    const entry = next[profileId] ?? OFFLINE_DEFAULT
+    if (entry.checkedAt !== null && entry.checkedAt > reach.checkedAt) continue
+    next[profileId] = {
+      ...entry,
+      offline: !reach.online,
+      error: reach.error,
+      checkedAt: reach.checkedAt,
+    }
+  }
+  return next
+}
 
 export const useAppStore = create<AppState>()((set, get) => ({
   phase: 'loading',
@@ -90,6 +132,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
   async start() {
     set({ phase: 'loading', loadError: null })
     try {
+      const askedAt = Date.now()
       const [info, list] = await Promise.all([
         bridge.call('app.info', {}),
         bridge.call('profiles.list', {}),
@@ -100,6 +143,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
         version: info.version,
         profiles: list.profiles,
         activeId: list.activeId,
+        connectivity: seededConnectivity(state.connectivity, list.connectivity, askedAt),
         notices: mergeNotices(state.notices, info.notices),
       }))
     } catch (error) {
@@ -109,8 +153,13 @@ export const useAppStore = create<AppState>()((set, get) => ({
 
   async reloadProfiles() {
     try {
+      const askedAt = Date.now()
       const list = await bridge.call('profiles.list', {})
-      set({ profiles: list.profiles, activeId: list.activeId })
+      set((state) => ({
+        profiles: list.profiles,
+        activeId: list.activeId,
+        connectivity: seededConnectivity(state.connectivity, list.connectivity, askedAt),
+      }))
     } catch (error) {
       get().addNotice({
         id: 'profiles-reload',
@@ -145,12 +194,32 @@ export const useAppStore = create<AppState>()((set, get) => ({
   },
 
   reportConnectivity(profileId, update) {
-    set((state) => ({
-      connectivity: {
-        ...state.connectivity,
-        [profileId]: { ...(state.connectivity[profileId] ?? OFFLINE_DEFAULT), ...update },
-      },
-    }))
+    set((state) => {
+      const current = state.connectivity[profileId] ?? OFFLINE_DEFAULT
+      // A finding older than the one shown (an answer overtaken by an event) changes nothing
+      // of the state; a screen's data age (dataFetchedAt) is still taken.
+      const older =
+        update.checkedAt != null &&
+        current.checkedAt !== null &&
+        update.checkedAt < current.checkedAt
+      const next = older
+        ? {
+            ...current,
+            ...(update.dataFetchedAt === undefined ? {} : { dataFetchedAt: update.dataFetchedAt }),
+          }
+        : { ...current, ...update }
+      return { connectivity: { ...state.connectivity, [profileId]: next } }
+    })
+  },
+
+  applyReach(reachMap) {
+    for (const [profileId, reach] of Object.entries(reachMap)) {
+      get().reportConnectivity(profileId, {
+        offline: !reach.online,
+        error: reach.error,
+        checkedAt: reach.checkedAt,
+      })
+    }
   },
 
   requestSignIn(request) {

@@ -11,6 +11,7 @@ import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { bucketByWeek } from './expiry-weeks'
 import { ExpiryChart } from './ExpiryChart'
+import { ProfileStateCell, ReadAgainButton } from './ProfileState'
 import { openForProfile, useOverviewStore } from './store'
 // A plain <table class="table">: its look lives beside the Table component, which this screen
 // (often the first one painted) does not load.
@@ -28,7 +29,7 @@ import './overview.css'
 const HEADING: ScreenHeading = {
   id: 'overview-title',
   title: 'Overview',
-  subtitle: 'Every profile, from what Infradesk has saved (no network call)',
+  subtitle: 'Every profile, from what Infradesk has saved; Read again asks each service',
 }
 
 export function OverviewScreen(_props: { profile: Profile | null }) {
@@ -63,7 +64,7 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
         <Button onClick={() => useAppStore.getState().navigate('expiring')}>
           All expiring certificates
         </Button>
-        <Button onClick={() => void loadOverview()}>Read again</Button>
+        <ReadAgainButton />
       </ScreenHeader>
       <ErrorBanner
         error={overviewError}
@@ -190,13 +191,7 @@ function ProfileRow({
         ) : null}
       </th>
       <td>
-        {!profile.signedIn ? (
-          <span className="overview-state overview-state-signed-out">Signed out</span>
-        ) : figures?.offline ? (
-          <span className="overview-state overview-state-offline">Offline</span>
-        ) : (
-          <span className="overview-state overview-state-online">Online</span>
-        )}
+        <ProfileStateCell profile={profile} />
       </td>
       <td>
         {figures?.lastRefreshAt == null ? (
