@@ -144,3 +144,40 @@ export async function saveToDisk(
     throw error
   }
 }
+
+/**
+ * Who a file made of every profile's data (the Expiring list) belongs to in the transfers and
+ * activity logs: no one profile, said as such.
+ */
+export const EVERY_PROFILE = { id: '', name: 'All profiles' } as const
+
+/**
+ * An export in the activity log (Activity: "every change, export and SQL statement"): what was
+ * written where, or why it failed. For exports that are not a service operation's own line
+ * (recordActivity in context.ts is for those) or that span profiles.
+ */
+export function recordExportActivity(
+  context: DeskContext,
+  owner: { id: string; name: string },
+  operation: string,
+  targetId: string | null,
+  outcome: { error: unknown } | { message: string },
+): void {
+  const failed = 'error' in outcome
+  const bridgeError = failed ? bridgeErrorOf(context, outcome.error) : null
+  try {
+    context.cache.recordActivity({
+      at: Date.now(),
+      profileId: owner.id,
+      profileName: owner.name,
+      operation,
+      targetId,
+      outcome: failed ? 'error' : 'success',
+      errorCode: bridgeError?.code ?? null,
+      message: bridgeError ? bridgeError.message : (outcome as { message: string }).message,
+    })
+  } catch (error) {
+    // The cache may be closing with the desk: the export itself stands.
+    console.warn('An export was not written to the activity log:', error)
+  }
+}

@@ -17,7 +17,7 @@ import { nameBesideId } from './known-objects'
 import { objectsOfAnswer } from './known-objects/answer-objects'
 import { finishRawArchive, requestVolumeExport } from './volume-export-answer'
 import type { VolumeExportEnd, VolumeExportRequest } from './volume-export-answer'
-import { isDefaultDownloadsFolder, webDownloadsFolder } from './save-to-disk'
+import { isDefaultDownloadsFolder, recordExportActivity, webDownloadsFolder } from './save-to-disk'
 
 /*
  * Volume export (op 15) and the Transfers panel. `volumes.export` asks the service, opens the
@@ -39,6 +39,7 @@ export function volumeHandlers(
     emitProgress: (progress) => context.events.emit('transfers.progress', progress),
     emitFinished: (transfer) => {
       context.events.emit('transfers.finished', transfer)
+      recordVolumeExport(context, transfer)
       notifyIfLong(context, transfer)
     },
     toBridgeError: (error) => bridgeErrorOf(context, error),
@@ -73,7 +74,10 @@ export function volumeHandlers(
         errorCode: bridgeError.code,
         errorMessage: bridgeError.message,
       })
-      if (ended !== undefined) context.events.emit('transfers.finished', ended)
+      if (ended !== undefined) {
+        context.events.emit('transfers.finished', ended)
+        recordVolumeExport(context, ended)
+      }
     }
     // The file first (Electron: the save dialog; web mode: the downloads folder), so a folder
     // that cannot take it fails at once, on the form, and a raw archive has somewhere to go the
@@ -258,6 +262,29 @@ function rememberVolume(
   } catch (error) {
     console.warn('Objects of an exportVolume answer were not remembered:', error)
   }
+}
+
+/**
+ * A volume export's end in the activity log (every export is there, as certificate exports
+ * are): where it was saved, with its size and SHA-256, or why it failed.
+ */
+function recordVolumeExport(context: DeskContext, transfer: Transfer): void {
+  const target = typeof transfer.source.name === 'string' ? transfer.source.name : null
+  const owner = { id: transfer.profileId, name: transfer.profileName }
+  if (transfer.state === 'completed') {
+    recordExportActivity(context, owner, 'exportVolume', target, {
+      message:
+        `${transfer.label} saved to ${transfer.destination ?? '?'} ` +
+        `(${transfer.bytesDone} bytes, SHA-256 ${transfer.sha256 ?? '?'})`,
+    })
+    return
+  }
+  recordExportActivity(context, owner, 'exportVolume', target, {
+    error: new ServiceError(
+      transfer.errorCode ?? APP_ERROR_CODES.CANCELLED,
+      `${transfer.label}: ${transfer.errorMessage ?? transfer.state}`,
+    ),
+  })
 }
 
 /** Ends a volume download may be retried from. */

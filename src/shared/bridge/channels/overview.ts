@@ -69,7 +69,17 @@ export const expiringListSchema = z.lazy(() =>
     /** How many are listed in all. */
     total: z.int(),
     /** How many of them each profile has (profiles with none are left out). */
-    perProfile: z.array(z.object({ profileId: id, count: z.int() })),
+    perProfile: z.array(
+      z.object({
+        profileId: id,
+        count: z.int(),
+        /**
+         * When its certificate list was fetched (epoch ms): how old its rows are. Beside the
+         * profile's connectivity, the screen marks rows cached before its last failed call.
+         */
+        fetchedAt: z.number().nullable().optional(),
+      }),
+    ),
     /**
      * The first EXPIRING_FIRST_WINDOW, soonest first (expired ones lead), then by profile and id;
      * `overview.expiringWindow` reads the others (100,000 rows never cross the bridge at once).
@@ -139,6 +149,8 @@ export const overviewChannels = {
       bytes: z.number(),
       sha256: z.string().nullable(),
       count: z.int(),
+      /** Its row in the transfers log (web mode downloads it to the browser from there). */
+      transferId: z.string().nullable(),
     }),
   }),
   /** Certificates whose name, common name or SANs hold `query`, in every profile's cache. */
