@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { Page } from '@playwright/test'
 import { bridgeCall } from './support/bridge'
 import { expect, test } from './support/fixtures'
 import { clipboardText } from './support/page-reads'
@@ -6,10 +7,45 @@ import {
   announced,
   finishedExports,
   seededVolume,
+  seededVolumes,
   sha256OfFile,
   startExport,
   useDownloadsFolder,
 } from './support/volumes'
+
+/**
+ * What overflows on the Transfers screen (issue 40, item 19): sideways scroll of the page or the
+ * table's wrapper, a button whose text does not fit (cut to "Downloa"), a name cell taller than
+ * two lines (a node UUID wrapping over eight).
+ */
+async function transfersOverflow(page: Page) {
+  return page.evaluate(() => {
+    const table = document.querySelector('table[aria-label="Transfers"]')
+    if (table === null) return ['no Transfers table']
+    const problems: string[] = []
+    for (let element = table.parentElement; element !== null; element = element.parentElement) {
+      if (element.scrollWidth > element.clientWidth + 1) {
+        problems.push(`${element.tagName}.${element.className} scrolls sideways`)
+      }
+    }
+    const visible = table.closest('.table-wrap')?.getBoundingClientRect()
+    for (const button of table.querySelectorAll('button')) {
+      const box = button.getBoundingClientRect()
+      if (
+        button.scrollWidth > button.clientWidth + 1 ||
+        (visible && box.right > visible.right + 1)
+      ) {
+        problems.push(`button "${button.textContent}" is cut`)
+      }
+    }
+    for (const name of table.querySelectorAll('.transfer-label')) {
+      const lines =
+        name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight)
+      if (lines > 2.2) problems.push(`name "${name.textContent}" takes ${lines.toFixed(1)} lines`)
+    }
+    return problems
+  })
+}
 
 /*
  * The Transfers panel: every export, from this run and earlier ones (the SQLite transfers log),
@@ -64,6 +100,16 @@ test('exports are listed with their file facts, survive a restart, and copy thei
     }
 
     const rows = await checkPanel()
+    // At 1280×800 (the project's viewport), in both themes: nothing cut, nothing scrolls
+    // sideways; the whole name is in the title.
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      expect(await transfersOverflow(page)).toEqual([])
+    }
+    await expect(rows.nth(0).locator('.transfer-label')).toHaveAttribute(
+      'title',
+      `${volume.nodeId} / ${volume.name}`,
+    )
     // Web mode: no file manager to open, so the path is copied.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
     await rows
@@ -85,6 +131,63 @@ test('exports are listed with their file facts, survive a restart, and copy thei
     const second = await startApp(dataDir)
     await page.goto(second.url)
     await checkPanel()
+  } finally {
+    await downloads.remove()
+  }
+})
+
+test('a running export shows its throughput: a sparkline, the rates in words, by keyboard', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const downloads = await useDownloadsFolder(page)
+  try {
+    const volume = (await seededVolumes(sandbox)).find((item) => item.sizeBytes >= 200 * 1024 ** 2)
+    if (volume === undefined) throw new Error('the sandbox seeds no volume of at least 200 MiB')
+    // A finished export first, so the table holds a row with file buttons beside the running one.
+    const small = await seededVolume(sandbox, 'backups-nightly')
+    await startExport(page, small)
+    await expect(finishedExports(page).getByRole('article').first()).toHaveAttribute(
+      'data-state',
+      'completed',
+    )
+    // The sandbox hashes the archive on its first op 15; done here, the export starts at once.
+    await announced(sandbox, volume)
+    await startExport(page, volume)
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Transfers/ })
+      .click()
+    const row = page
+      .getByRole('table', { name: 'Transfers' })
+      .getByRole('row')
+      .filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    await expect(row).toContainText('Running')
+
+    // Drawn from several progress events, named with its numbers, the same numbers as text.
+    const sparkline = row.getByRole('img', { name: /^Throughput of / })
+    await expect(sparkline).toHaveAttribute('data-points', /^([3-9]|\d\d+)$/, { timeout: 60_000 })
+    await expect(sparkline.locator('polyline')).toHaveCount(1)
+    await expect(sparkline).toHaveAccessibleName(
+      new RegExp(
+        `^Throughput of ${volume.nodeId} / ${volume.name} over the last \\d+ readings: now .+/s, average .+/s, peak .+/s$`,
+      ),
+    )
+    await expect(row.getByTestId('transfer-throughput')).toContainText(/Now .+\/s/)
+    await expect(row.getByTestId('transfer-throughput')).toContainText(/Average .+\/s/)
+    const box = await sparkline.boundingBox()
+    expect(box?.width ?? 0).toBeGreaterThan(50)
+
+    // One Tab stop, just before Cancel.
+    const cancel = row.getByRole('button', { name: 'Cancel' })
+    await cancel.focus()
+    await page.keyboard.press('Shift+Tab')
+    await expect(sparkline).toBeFocused()
+    expect(await transfersOverflow(page)).toEqual([])
+
+    await cancel.click()
+    await expect(row).toContainText('Cancelled')
+    await expect(row.getByRole('img', { name: /^Throughput of / })).toHaveCount(0)
   } finally {
     await downloads.remove()
   }

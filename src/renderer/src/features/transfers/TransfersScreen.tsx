@@ -29,7 +29,21 @@ const WEB_NOTE = ' In the browser, copy a path to open the file from your file m
 
 /** The first and last characters of a hash, enough to compare by eye. */
 function shortHash(hash: string): string {
-  return hash.length <= 20 ? hash : `${hash.slice(0, 12)}…${hash.slice(-6)}`
+  return hash.length <= 16 ? hash : `${hash.slice(0, 10)}…${hash.slice(-4)}`
+}
+
+/**
+ * A destination on one line: the file name kept whole as long as it fits, the folder before it
+ * ellipsised first; the whole path in the title and copied by Copy path.
+ */
+function DestinationPath({ path }: { path: string }) {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1
+  return (
+    <span className="mono-small transfer-path" data-testid="transfer-destination" title={path}>
+      <span className="transfer-path-folder">{path.slice(0, cut)}</span>
+      <span className="transfer-path-file">{path.slice(cut)}</span>
+    </span>
+  )
 }
 
 export function TransfersScreen({ profile }: { profile: Profile | null }) {
@@ -51,7 +65,10 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
       header: 'Name',
       render: (t) => (
         <div className="cell-stack">
-          <span className="transfer-label">{t.label}</span>
+          {/* One line, ellipsised: a node UUID would wrap over many; the whole name in the title. */}
+          <span className="transfer-label" title={t.label}>
+            {t.label}
+          </span>
           <span className="muted">{KIND_LABELS[t.kind]}</span>
         </div>
       ),
@@ -65,9 +82,7 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
         t.destination === null ? (
           <span className="muted">—</span>
         ) : (
-          <span className="mono-small transfer-path" data-testid="transfer-destination">
-            {t.destination}
-          </span>
+          <DestinationPath path={t.destination} />
         ),
     },
     {
