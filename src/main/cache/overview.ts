@@ -30,8 +30,11 @@ export interface OverviewReads {
    * one JSON array of `{ profileId, row }` assembled by SQLite from the stored row texts.
    */
   expiringJson(until: string): Buffer
-  /** How many certificates of each profile end before `until` (profiles with none left out). */
-  expiringCounts(until: string): { profileId: string; count: number }[]
+  /**
+   * How many certificates of each profile end before `until` (profiles with none left out), and
+   * when that profile's certificate list was fetched (epoch ms): the age of those rows.
+   */
+  expiringCounts(until: string): { profileId: string; count: number; fetchedAt: number | null }[]
   /** Positions `offset` to `offset + limit` of the expiringJson list, written the same way. */
   expiringWindowJson(until: string, offset: number, limit: number): string
   /** Certificates whose search text holds `needle` (lowercase), by name, at most `limit`. */
@@ -107,6 +110,9 @@ export function createOverviewReads(cache: Cache): OverviewReads {
     // entries hold the primary key), and only the window's rows are read from the table. With
     // row_json in the same SELECT, SQLite reads every row it steps over: 225 ms at row 99,900
     // of 100,000 instead of 5 ms. The co-routine yields keys in index order; the join keeps it.
+    const listFetched = db.prepare<[], { profile_id: string; fetched_at: number }>(
+      'SELECT profile_id, fetched_at FROM certificate_lists',
+    )
     const expiringWindow = db.prepare<
       [until: string, limit: number, offset: number],
       { items_json: string | null }
@@ -160,7 +166,10 @@ export function createOverviewReads(cache: Cache): OverviewReads {
       },
       expiringJson: expiringRows.json,
       expiringCounts(until) {
-        return expiringCounts.all(until)
+        const fetched = new Map(listFetched.all().map((row) => [row.profile_id, row.fetched_at]))
+        return expiringCounts
+          .all(until)
+          .map((entry) => ({ ...entry, fetchedAt: fetched.get(entry.profileId) ?? null }))
       },
       expiringWindowJson(until, offset, limit) {
         return expiringWindow.get(until, limit, offset)?.items_json ?? '[]'

@@ -12,6 +12,7 @@ export async function addProfile(submission: ProfileSubmission): Promise<Profile
     ...submission.fields,
     token: submission.token,
     sessionOnly: submission.sessionOnly,
+    checkLater: submission.checkLater ?? false,
     ...submission.network,
   })
   const app = useAppStore.getState()

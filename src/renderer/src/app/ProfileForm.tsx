@@ -11,7 +11,7 @@ import {
   type ProfileFields,
 } from '../../../shared/bridge'
 import { asBridgeError, bridge } from '../bridge'
-import { fieldErrorsFrom } from '../lib/errors'
+import { fieldErrorsFrom, isConnectivityError } from '../lib/errors'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { CheckboxField } from '../ui/CheckboxField'
@@ -56,6 +56,11 @@ export interface ProfileSubmission {
   /** Empty in edit mode: a new token goes through sign-in. */
   token: string
   sessionOnly: boolean
+  /**
+   * "Save anyway, check later": saved although the service cannot be reached, the token kept
+   * unchecked (add mode only; a refusal is never saved).
+   */
+  checkLater?: boolean
   /** The profile's trusted CAs and proxy (absent for the embedded sandbox's profile). */
   network?: ReturnType<typeof networkInputOf>
 }
@@ -140,7 +145,11 @@ export function ProfileForm({
     })
   }
 
-  async function submit(forceSessionOnly: boolean, draft: NetworkDraft = network) {
+  async function submit(
+    forceSessionOnly: boolean,
+    draft: NetworkDraft = network,
+    checkLater = false,
+  ) {
     const token = mode === 'add' ? (tokenRef.current?.value ?? '') : ''
     const useSessionOnly = forceSessionOnly || sessionOnly
     const fields = { name, baseUrl, color, protected: isProtected }
@@ -151,6 +160,7 @@ export function ProfileForm({
             ...fields,
             token,
             sessionOnly: useSessionOnly,
+            checkLater,
             ...networkInput,
           })
         : profileFieldsSchema.extend(profileNetworkInput.shape).safeParse({
@@ -179,6 +189,7 @@ export function ProfileForm({
         },
         token: token.trim(),
         sessionOnly: useSessionOnly,
+        ...(checkLater ? { checkLater } : {}),
         ...(networkInput === undefined ? {} : { network: networkInput }),
       })
       if (tokenRef.current) tokenRef.current.value = ''
@@ -208,6 +219,8 @@ export function ProfileForm({
   }
 
   const untrusted = untrustedServerOf(formError)
+  // Out of reach, not refused: the profile may be saved now and its token checked later.
+  const canCheckLater = mode === 'add' && formError !== null && isConnectivityError(formError)
 
   function onFormSubmit(event: FormEvent) {
     event.preventDefault()
@@ -324,6 +337,19 @@ export function ProfileForm({
         </TrustCaContext.Provider>
       ) : null}
       {untrusted ? <TrustCaOffer server={untrusted} onTrust={trustOfferedCa} /> : null}
+      {canCheckLater ? (
+        <div className="check-later" role="group" aria-labelledby="check-later-text">
+          <p id="check-later-text" className="field-hint">
+            The token cannot be checked while the service is unreachable. Save the profile now and
+            its token goes to {sessionOnly ? 'memory for this session' : 'the keychain'} unchecked;
+            the profile shows as not verified until a Connect succeeds (Infradesk tries again when
+            the service answers).
+          </p>
+          <Button onClick={() => void submit(false, network, true)} disabled={busy}>
+            Save anyway, check later
+          </Button>
+        </div>
+      ) : null}
 
       <div className="form-actions">
         {onCancel ? (

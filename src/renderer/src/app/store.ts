@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { BridgeError, Notice, Profile } from '../../../shared/bridge'
 import type { Reach } from '../../../shared/bridge/connectivity'
 import { asBridgeError, bridge } from '../bridge'
+import { NO_CONNECTIVITY, seededConnectivity } from './connectivity-account'
 import { formatHash, parseHash, type Route, type RouteParams } from './routes'
 
 /*
@@ -75,45 +76,6 @@ const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
   // Every profile at a glance (issue 21).
   route: 'overview',
   routeParams: {},
-}
-
-const OFFLINE_DEFAULT: Connectivity = {
-  offline: false,
-  error: null,
-  dataFetchedAt: null,
-  checkedAt: null,
-}
-
-/**
- * Main's account of every profile's connectivity (profiles.list) laid over the store's: main's
- * entry wins unless the store heard of a later call (an event that overtook the answer); a
- * profile main knows nothing of is "not checked" again (its URL or route changed), unless the
- * store heard of a call since the list was asked for. The screens' own data ages are kept.
- */
-function seededConnectivity(
-  current: Record<string, Connectivity>,
-  fromMain: Record<string, Reach>,
-  askedAt: number,
-): Record<string, Connectivity> {
-  const next: Record<string, Connectivity> = {}
-  for (const [profileId, entry] of Object.entries(current)) {
-    const reach = fromMain[profileId]
-    const heardSince = entry.checkedAt !== null && entry.checkedAt >= askedAt
-    if (reach === undefined && !heardSince) {
-      next[profileId] = { ...entry, offline: false, error: null, checkedAt: null }
-    } else next[profileId] = entry
-  }
-  for (const [profileId, reach] of Object.entries(fromMain)) {
-    const entry = next[profileId] ?? OFFLINE_DEFAULT
-    if (entry.checkedAt !== null && entry.checkedAt > reach.checkedAt) continue
-    next[profileId] = {
-      ...entry,
-      offline: !reach.online,
-      error: reach.error,
-      checkedAt: reach.checkedAt,
-    }
-  }
-  return next
 }
 
 export const useAppStore = create<AppState>()((set, get) => ({
@@ -195,7 +157,7 @@ export const useAppStore = create<AppState>()((set, get) => ({
 
   reportConnectivity(profileId, update) {
     set((state) => {
-      const current = state.connectivity[profileId] ?? OFFLINE_DEFAULT
+      const current = state.connectivity[profileId] ?? NO_CONNECTIVITY
       // A finding older than the one shown (an answer overtaken by an event) changes nothing
       // of the state; a screen's data age (dataFetchedAt) is still taken.
       const older =

@@ -20,10 +20,12 @@ import { expiryLabel, expiryOf } from '../certificates/model'
 import { formatBytes } from '../transfers/format'
 import { formatLocal, plural } from '../../lib/time'
 import { DAYS_MAX, DAYS_MIN, expiringCountText, expiringEmptyText, readDays } from './expiring-text'
+import { offlineRowMark } from './offline-rows'
 import { openForProfile, useOverviewStore } from './store'
 // .field-error and .input[aria-invalid]: this lazily loaded screen may paint before any Field.
 import '../../ui/forms.css'
 import './overview.css'
+import './profile-state.css'
 
 /*
  * Expiring everywhere (issue 21): every certificate of every profile's cache that ends within
@@ -77,6 +79,12 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
   }, [loadExpiring, follow])
 
   const byId = useMemo(() => new Map(profiles.map((profile) => [profile.id, profile])), [profiles])
+  // Rows of a profile whose service was unreachable at its last call are marked with their age.
+  const connectivity = useAppStore((s) => s.connectivity)
+  const fetchedAtOf = useMemo(
+    () => new Map(expiring?.perProfile.map((entry) => [entry.profileId, entry.fetchedAt])),
+    [expiring],
+  )
   // The first rows come with the counts; the others are read from main as they scroll into
   // view, in the order and window (`until`) of that answer.
   const source = useMemo((): RowSource<ExpiringCertificate> | null => {
@@ -208,10 +216,12 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
       header: 'Profile',
       render: ({ profileId }) => {
         const profile = byId.get(profileId)
+        const stale = offlineRowMark(fetchedAtOf.get(profileId), connectivity[profileId], now)
         return (
           <span className="expiring-profile">
             {profile ? <ColorDot color={profile.color} /> : null}
             {profile?.name ?? 'Removed profile'}
+            {stale === null ? null : <span className="expiring-stale">{stale}</span>}
           </span>
         )
       },
