@@ -62,6 +62,14 @@ test('a cancelled copy job is named in suggestions, answers and the activity log
     'label',
     `${name} · ${jobId}`,
   )
+  // Issue 40, item 10: its name stands for its id (the only copy job of that name seen), and
+  // the field says where ids come from, since the service lists no copy jobs.
+  await field.fill(name)
+  await expect(page.getByText(`“${name}” is ${jobId}`)).toBeVisible()
+  await field.press('Enter')
+  await expect(field).toHaveValue(jobId)
+  await expect(page.getByText(`Known as “${name}”.`)).toBeVisible()
+  await expect(page.getByText('The service cannot list copy jobs')).toBeVisible()
 
   // Activity: the operation in words, the job's name beside its id.
   await openScreen(page, 'Activity')

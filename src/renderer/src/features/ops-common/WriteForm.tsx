@@ -2,6 +2,7 @@ import type { ReactNode, Ref } from 'react'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { FormIssues } from './FormIssues'
+import { AMBIGUOUS_NAME_ATTRIBUTE } from './IdField'
 import type { useWrite } from './useWrite'
 import { isWorkFailed, WorkFailed } from './WorkFailed'
 import { WriteConfirm } from './WriteConfirm'
@@ -51,6 +52,14 @@ export function WriteForm({ write, formRef, ...props }: WriteFormProps) {
         aria-label={props.label}
         onSubmit={(event) => {
           event.preventDefault()
+          // A name several objects share names no one object: its field says which ids it could be.
+          const ambiguous = event.currentTarget.querySelector<HTMLInputElement>(
+            `[${AMBIGUOUS_NAME_ATTRIBUTE}]`,
+          )
+          if (ambiguous !== null) {
+            ambiguous.focus()
+            return
+          }
           write.submit(send)
         }}
       >
