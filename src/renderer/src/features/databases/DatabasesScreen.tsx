@@ -154,8 +154,8 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
         confirmText={
           <>
             <p>
-              Database <code>{databaseId}</code> gets a new direct-TLS certificate; clients that pin
-              the old one must be updated.
+              Database <KnownName id={databaseId} /> gets a new direct-TLS certificate; clients that
+              pin the old one must be updated.
             </p>
             <p>
               {allowRestart ? (

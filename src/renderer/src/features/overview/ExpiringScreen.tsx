@@ -19,7 +19,14 @@ import { StatusBadge } from '../certificates/CertificateList'
 import { expiryLabel, expiryOf } from '../certificates/model'
 import { formatBytes } from '../transfers/format'
 import { formatLocal, plural } from '../../lib/time'
-import { DAYS_MAX, DAYS_MIN, expiringCountText, expiringEmptyText, readDays } from './expiring-text'
+import {
+  DAYS_MAX,
+  DAYS_MIN,
+  DAYS_RANGE_HINT,
+  expiringCountText,
+  expiringEmptyText,
+  readDays,
+} from './expiring-text'
 import { offlineRowMark } from './offline-rows'
 import { openForProfile, useOverviewStore } from './store'
 // .field-error and .input[aria-invalid]: this lazily loaded screen may paint before any Field.
@@ -273,12 +280,15 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
             max={DAYS_MAX}
             aria-label="Days ahead"
             aria-invalid={daysError !== null}
-            aria-describedby={daysError !== null ? 'expiring-days-error' : undefined}
+            aria-describedby={daysError !== null ? 'expiring-days-error' : 'expiring-days-range'}
             value={daysText ?? (days === undefined ? '' : String(days))}
             onChange={(event) => changeDays(event.target.value)}
             onBlur={applyPendingDays}
           />{' '}
-          days
+          days{' '}
+          <span className="muted" id="expiring-days-range">
+            ({DAYS_RANGE_HINT})
+          </span>
         </label>
         {daysError ? (
           <span className="field-error" id="expiring-days-error" role="alert">
