@@ -135,3 +135,34 @@ test('cancel copy job <id> and retry route <host> <route>: the operation’s for
   await expect(page.getByLabel('Route ID')).toHaveValue(route.id)
   await expect(page.getByRole('button', { name: 'Retry route' })).toBeFocused()
 })
+
+test('every screen an operation opens reads its parameters: a database, an app, a schema slug, a volume by node and name', async ({
+  page,
+  staging,
+}) => {
+  const { seed } = await openOps(staging)
+  const database = seed.databases.postgres[0]
+  const app = seed.apps[0]
+  const slug = seed.loggingSchemas[0]
+  const volume = seed.volumes[0]
+  if (!database || !app || !slug || !volume) throw new Error('the seed lacks an object')
+
+  await runFromPalette(page, `rotate database ${database}`, 'Rotate a managed database')
+  await expect(page.getByRole('heading', { name: 'Database certificates', level: 1 })).toBeVisible()
+  await expect(page.getByLabel('Database ID')).toHaveValue(database)
+
+  await runFromPalette(page, `list app members ${app.id}`, 'List app members')
+  await expect(page.getByLabel('App ID')).toHaveValue(app.id)
+
+  // Not UUIDs: a slug and a volume's name follow the operation's words as typed.
+  await runFromPalette(page, `logging schema ${slug}`, `Resolve a logging schema by slug: ${slug}`)
+  await expect(page.getByLabel('Schema slug')).toHaveValue(slug)
+
+  await runFromPalette(
+    page,
+    `export volume ${volume.nodeId} ${volume.name}`,
+    `Export a volume: ${volume.name}`,
+  )
+  await expect(page.getByLabel('Node id')).toHaveValue(volume.nodeId)
+  await expect(page.getByLabel('Volume name')).toHaveValue(volume.name)
+})
