@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   DAYS_MAX,
   DAYS_MIN,
+  DAYS_RANGE_HINT,
   DAYS_RANGE_MESSAGE,
   expiringCountText,
   expiringEmptyText,
@@ -46,5 +47,12 @@ describe('the Expiring list in words', () => {
   it('says which window was empty', () => {
     expect(expiringEmptyText(1)).toBe('No saved certificate expires within 1 day.')
     expect(expiringEmptyText(30)).toBe('No saved certificate expires within 30 days.')
+  })
+})
+
+describe('the bound beside the box (issue 40)', () => {
+  it('names the range the contract accepts before a value is refused', () => {
+    expect(DAYS_RANGE_HINT).toBe(`${DAYS_MIN} to ${DAYS_MAX}`)
+    expect(DAYS_RANGE_MESSAGE).toContain(DAYS_RANGE_HINT)
   })
 })

@@ -14,6 +14,9 @@ export const DAYS_MAX = expiringDays.maxValue ?? 3650
 
 export const DAYS_RANGE_MESSAGE = `Enter whole days from ${DAYS_MIN} to ${DAYS_MAX}`
 
+/** Beside the box at all times, so the bound is known before a value is refused. */
+export const DAYS_RANGE_HINT = `${DAYS_MIN} to ${DAYS_MAX}`
+
 export type DaysReading = { ok: true; days: number } | { ok: false; message: string }
 
 /**
