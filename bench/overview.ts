@@ -1,9 +1,16 @@
 /*
- * `npm run bench -- overview` (issue 21): 10 profiles × 10,000 cached certificates each.
+ * `npm run bench -- overview` (issue 21, restated by issue 40): 10 profiles × 10,000 cached
+ * certificates each.
  * - `overview painted (ms)`: from launching web mode (the built `out/main/web.js`) on that data
  *   folder to the Overview painted in Chromium with every profile's figures (the app opens on
- *   it once profiles exist); target ≤ 300 ms. Its parts: process start → web mode ready, and
- *   ready → painted.
+ *   it once profiles exist). Target: no slower than the start-up bench's `launch → painted list`
+ *   (10,000 certificates, one profile) measured in the same run, launches interleaved one by one
+ *   (the Overview is no slower than the lightest screen). Its parts: process start → web mode
+ *   ready, and ready → painted.
+ * - `overview above the blank page (ms)`: overview painted minus the floor with the app's
+ *   security headers (a Node process serving the same table as plain HTML), launch by launch,
+ *   interleaved; target ≤ 450 ms. A blank page with those headers already paints at ~275 ms on
+ *   the 2-core machine, so the fleet issue's "≤ 300 ms" could not be met as meant.
  * - the Expiring list over all 100,000 certificates (the window set to 3,650 days) painted:
  *   from asking for the screen in a running app (its hash) to its first row painted, on the
  *   page's clock; target ≤ 300 ms.
@@ -28,8 +35,9 @@ import { startSandbox } from '../src/sandbox'
 import { SECURITY_HEADERS } from '../src/main/web/host'
 import { bridgeCall } from '../test/e2e/support/bridge'
 import { repoRoot } from '../test/e2e/support/child'
+import { fillCache as fillStartupCache, measureLaunches as measureStartupLaunches } from './startup'
 import type { Bench, Figure } from './support'
-import { round, summarize } from './support'
+import { median, round, summarize } from './support'
 import {
   markPainted,
   PAINT_BINDING,
@@ -44,6 +52,9 @@ const PROFILES = 10
 const CERTIFICATES = 10_000
 const RUNS = 5
 const TARGET_MS = 300
+const ABOVE_BLANK_TARGET_MS = 450
+/** The start-up bench's list, launched in the same run for the comparison. */
+const STARTUP_CERTIFICATES = 10_000
 const EXPIRING_DAYS = 3_650
 const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium'
 
@@ -128,10 +139,10 @@ async function restoreBackgroundRefresh(browser: Browser, dataDir: string) {
   }
 }
 
-async function measureLaunches(browser: Browser, dataDir: string) {
+async function measureLaunches(browser: Browser, dataDir: string, runs = RUNS) {
   const times = { launch: [] as number[], ready: [] as number[], page: [] as number[] }
   const expiring = { painted: [] as number[], rows: 0 }
-  for (let run = 0; run < RUNS; run += 1) {
+  for (let run = 0; run < runs; run += 1) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     let reportPainted: () => void = () => undefined
     let painted = new Promise<void>((resolve) => (reportPainted = resolve))
@@ -204,6 +215,7 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
   })
   let filled: Awaited<ReturnType<typeof fillCache>> | null = null
+  let startupFolder: { dataDir: string; sandbox: { close(): Promise<void> } } | null = null
   try {
     filled = await fillCache(browser)
 
@@ -226,19 +238,56 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
     }
     cache.close()
 
-    const { times, expiring } = await measureLaunches(browser, filled.dataDir)
+    // The start-up bench's list in its own data folder, launched in the same run.
+    const startup = await fillStartupCache(browser, STARTUP_CERTIFICATES)
+    startupFolder = startup
+    const cdp = await browser.newBrowserCDPSession()
+
+    // Interleaved launch by launch (overview, start-up list, the two floors), so the machine's
+    // load, shared with other work, weighs on each alike; differences are taken run by run.
+    const times = { launch: [] as number[], ready: [] as number[], page: [] as number[] }
+    const expiring = { painted: [] as number[], rows: 0 }
+    const startupLaunch: number[] = []
     const floor: number[] = []
     const floorWithHeaders: number[] = []
     for (let run = 0; run < RUNS; run += 1) {
+      const one = await measureLaunches(browser, filled.dataDir, 1)
+      times.launch.push(...one.times.launch)
+      times.ready.push(...one.times.ready)
+      times.page.push(...one.times.page)
+      expiring.painted.push(...one.expiring.painted)
+      expiring.rows = one.expiring.rows
+      const list = await measureStartupLaunches(browser, cdp, startup.dataDir, {
+        settle: true,
+        runs: 1,
+      })
+      startupLaunch.push(...list.launch)
       floor.push(await staticPageLaunch(browser, STATIC_OVERVIEW, OVERVIEW_SELECTOR))
       floorWithHeaders.push(
         await staticPageLaunch(browser, STATIC_OVERVIEW, OVERVIEW_SELECTOR, SECURITY_HEADERS),
       )
     }
+    await cdp.detach()
+    const paired = (values: readonly number[], minus: readonly number[]) =>
+      values.map((value, index) => value - (minus[index] ?? Number.NaN))
+    const overAbove = paired(times.launch, floorWithHeaders)
+    const overStartup = paired(times.launch, startupLaunch)
     const figures: Figure[] = [
-      summarize('overview painted (ms)', times.launch, { target: `≤ ${TARGET_MS} ms` }),
+      summarize('overview painted (ms)', times.launch, {
+        target: `≤ launch → painted list (${round(median(startupLaunch))} ms, same run)`,
+      }),
       summarize('  of which: process start → web mode ready', times.ready),
       summarize('  of which: web mode ready → overview painted', times.page),
+      summarize(
+        `start-up bench: launch → painted list of ${STARTUP_CERTIFICATES} certificates (same run)`,
+        startupLaunch,
+      ),
+      summarize('overview painted minus launch → painted list, run by run (ms)', overStartup, {
+        target: '≤ 0 ms',
+      }),
+      summarize('overview above the blank page (ms)', overAbove, {
+        target: `≤ ${ABOVE_BLANK_TARGET_MS} ms`,
+      }),
       summarize('floor: a Node process serving the same table as plain HTML, painted', floor),
       summarize(
         "  the same with the app's security headers (COOP: a new browsing context group)",
@@ -255,18 +304,21 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
       figures,
       notes: [
         `${PROFILES} profiles, ${filled.cached} certificates cached; window ${EXPIRING_DAYS} days; load average ${load.join(' / ')}`,
+        'overview, start-up list and floors launched in turn, five rounds; differences taken round by round, their median reported',
       ],
     }
   } finally {
     await browser.close()
-    if (filled) {
-      await filled.sandbox.close()
-      rmSync(filled.dataDir, { recursive: true, force: true })
+    for (const folder of [filled, startupFolder]) {
+      if (folder === null) continue
+      await folder.sandbox.close()
+      rmSync(folder.dataDir, { recursive: true, force: true })
     }
   }
 }
 
 export default {
-  title: 'Overview of 10 profiles × 10,000 cached certificates, and the Expiring list, painted',
+  title:
+    'Overview of 10 profiles × 10,000 cached certificates painted, against the start-up list and the blank page; the Expiring list',
   run,
 } satisfies Bench

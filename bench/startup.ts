@@ -144,7 +144,7 @@ function entryScriptNote(): string {
 }
 
 /** A data folder whose cache holds a sandbox's certificates (one full refresh, as the app does). */
-async function fillCache(browser: Browser, certificateCount: number) {
+export async function fillCache(browser: Browser, certificateCount: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'infradesk-bench-startup-'))
   const sandbox = await startSandbox({ port: 0, certificateCount })
   const setup = await startWeb(dataDir)
@@ -213,11 +213,11 @@ const ROW_SELECTOR = '[role=grid][aria-label=Certificates] [role=row][aria-rowin
  * is measured on the system clock: from just before the process is spawned to the page's time
  * origin plus its paint mark.
  */
-async function measureLaunches(
+export async function measureLaunches(
   browser: Browser,
   cdp: CDPSession,
   dataDir: string,
-  { settle }: { settle: boolean },
+  { settle, runs = RUNS }: { settle: boolean; runs?: number },
 ) {
   const times = {
     launch: [] as number[],
@@ -231,7 +231,7 @@ async function measureLaunches(
     browserCpu: [] as number[],
     listedRows: 0,
   }
-  for (let run = 0; run < RUNS; run += 1) {
+  for (let run = 0; run < runs; run += 1) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     let reportPainted: () => void = () => undefined
     const painted = new Promise<void>((resolve, reject) => {
@@ -308,7 +308,7 @@ async function measureLaunches(
       times.wholeAnswer.push(inPage.wholeAnswer)
       times.paint.push(inPage.painted)
       const screenshot = process.env['STARTUP_SCREENSHOT']
-      if (screenshot && run === RUNS - 1) await page.screenshot({ path: screenshot })
+      if (screenshot && run === runs - 1) await page.screenshot({ path: screenshot })
       times.listedRows =
         Number(await page.getAttribute('[role=grid][aria-label=Certificates]', 'aria-rowcount')) - 1
     } finally {
