@@ -39,6 +39,8 @@ test('a volume whose export is the raw .tar.gz downloads: size and SHA-256 shown
     const destination = await exportDestination(done)
     expect(destination).toBe(path.join(downloads.dir, `${volume.name}.tar.gz`))
     await expect(done.getByTestId('volume-sha256')).toContainText(sha256)
+    // The raw archive announced no digest: the screen does not claim one matched.
+    await expect(done.getByTestId('volume-sha256')).toContainText('the service announced none')
     await expect(done).toContainText(/\d(\.\d+)? (KiB|MiB)/)
     expect(await sha256OfFile(destination)).toBe(sha256)
     const listing = await run('tar', ['-tzf', destination])

@@ -115,6 +115,8 @@ describe('a raw archive larger than the response size limit', () => {
       sha256: sha256(sent.bytes),
     })
     expect(path.basename(ended.destination ?? '')).toBe(sent.filename)
+    // Hashed here: the raw answer announced no digest to check it against.
+    expect(ended.source['sha256Announced']).toBe(false)
     const written = await readFile(ended.destination ?? '')
     expect(written.equals(sent.bytes)).toBe(true)
     // The Transfers panel saw it arrive, before it was whole.

@@ -62,7 +62,15 @@ export function volumeHandlers(
         profileName: profile.name,
         kind: 'volume',
         label: `${nameBesideId(context, profileId, nodeId)} / ${name}`,
-        source: { operation: 'exportVolume', nodeId, name, format: exported?.format ?? null },
+        source: {
+          operation: 'exportVolume',
+          nodeId,
+          name,
+          format: exported?.format ?? null,
+          // Whether the file is checked against the service's digest, or only hashed here
+          // (a real deployment's raw archive announces none): the screen says which.
+          sha256Announced: typeof exported?.sha256 === 'string' && exported.sha256 !== '',
+        },
         bytesTotal: typeof exported?.sizeBytes === 'number' ? exported.sizeBytes : null,
         destination: null,
       })

@@ -247,9 +247,14 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
                   </dd>
                   <dt>Size</dt>
                   <dd title={exactBytes(transfer.bytesDone)}>{formatBytes(transfer.bytesDone)}</dd>
-                  <dt>SHA-256</dt>
+                  <dt>File SHA-256</dt>
                   <dd className="mono-small" data-testid="volume-sha256">
-                    {transfer.sha256} <span className="muted">(matches the service’s)</span>
+                    {transfer.sha256}{' '}
+                    <span className="muted">
+                      {transfer.source['sha256Announced'] === false
+                        ? '(computed as it was written: the service announced none)'
+                        : '(matches the service’s)'}
+                    </span>
                   </dd>
                 </dl>
               ) : (
