@@ -1,8 +1,7 @@
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import { loadPgParser } from '../../sql-guard'
 import { planSqlLoaded } from '../../sql-guard/plan'
-import type { DeskContext } from '../context'
-import type { ConformingStrings } from './conforming-strings'
+import type { SqlHub } from './hub'
 
 /*
  * `sql.plan`: the guard's reading of a text, for the console before it sends anything (Run all's
@@ -10,10 +9,8 @@ import type { ConformingStrings } from './conforming-strings'
  * tab's database reads them when that matters and can be learned (conforming-strings.ts).
  */
 
-export function sqlPlanHandler(
-  context: DeskContext,
-  conformingStrings: ConformingStrings,
-): Pick<BridgeHandlers, 'sql.plan'> {
+export function sqlPlanHandler(hub: SqlHub): Pick<BridgeHandlers, 'sql.plan'> {
+  const { context, conformingStrings } = hub
   return {
     async 'sql.plan'({ sql, mode, profileId, databaseId }) {
       await loadPgParser()
