@@ -5,6 +5,7 @@ import {
   lookupKey,
   namedMatches,
   namedRequests,
+  withNamedMatches,
   type NamedRequest,
 } from '../../src/renderer/src/app/palette-names'
 
@@ -110,5 +111,25 @@ describe('an operation and a name in the palette', () => {
     expect(namedRequests('export certificate').map((r) => r.entry.operation)).not.toContain(
       'exportCertificate',
     )
+  })
+})
+
+describe('where the named entries are shown', () => {
+  it('first when no entry holds every word, after the plain matches otherwise', () => {
+    const objects = [known('incident', 'inc-1', 'migration of the database')]
+    const requests = namedRequests('resolve migration')
+    const named = namedMatches(requests, lookedUp(requests, objects))
+    expect(named[0]?.params).toEqual({ op: 'resolveIncident', id: 'inc-1' })
+    const plain = searchPalette('resolve migration', here)
+    const shown = withNamedMatches(plain, named)
+    expect(shown[0]?.entry.key).toBe('operation:resolveMigration')
+    expect(shown[plain.length]?.params).toEqual({ op: 'resolveIncident', id: 'inc-1' })
+
+    const exports = namedRequests('export certificate payments-api')
+    const found = namedMatches(
+      exports,
+      lookedUp(exports, [known('certificate', CERT_ID, 'payments-api')]),
+    )
+    expect(withNamedMatches([], found)[0]?.params).toEqual({ op: 'exportCertificate', id: CERT_ID })
   })
 })

@@ -9,7 +9,7 @@ import {
   searchPalette,
   type PaletteMatch,
 } from './palette-entries'
-import { lookupKey, namedMatches, namedRequests } from './palette-names'
+import { lookupKey, namedMatches, namedRequests, withNamedMatches } from './palette-names'
 import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
 import { useAppStore } from './store'
 import './palette.css'
@@ -51,14 +51,11 @@ function OpenPalette({ onClose }: { onClose(): void }) {
     () => searchPalette(query, { route, params: routeParams }),
     [query, route, routeParams],
   )
-  // Options in the order they are shown, the best match first (its group leads): an operation
-  // on an object found by the name typed after its words (every word used) before the rest;
-  // certificates found in every profile's cache after the screens and operations.
+  // Options in the order they are shown, the best match first (its group leads); certificates
+  // found in every profile's cache after the screens and operations.
   const ordered = useMemo(
     () => [
-      ...named.filter((match) => match.score >= NAMED_FOUND),
-      ...matches,
-      ...named.filter((match) => match.score < NAMED_FOUND),
+      ...withNamedMatches(matches, named),
       ...certificateMatches(found, new Map(profiles.map((profile) => [profile.id, profile.name]))),
     ],
     [named, matches, found, profiles],
@@ -182,8 +179,6 @@ function OpenPalette({ onClose }: { onClose(): void }) {
   )
 }
 
-/** namedMatches' score of an object found by name (a literal value scores below). */
-const NAMED_FOUND = 100
 const NOTHING_NAMED: PaletteMatch[] = []
 
 /**

@@ -114,6 +114,26 @@ export function lookupKey(kind: string, name: string): string {
   return `${kind}\u0000${name.toLowerCase()}`
 }
 
+/** namedMatches' score of an object found by name (a value taken as typed scores below). */
+const FOUND_BY_NAME = 100
+
+/**
+ * The plain matches and the named ones in the order shown. An operation on an object found by
+ * the name typed after its words leads when no entry holds every word (`export certificate
+ * payments-api`), else it follows them (`resolve migration` means the operation, not an
+ * incident named "migration"); a value taken as typed (a volume name, a slug) comes after both.
+ */
+export function withNamedMatches(
+  plain: readonly PaletteMatch[],
+  named: readonly PaletteMatch[],
+): PaletteMatch[] {
+  const foundByName = named.filter((match) => match.score >= FOUND_BY_NAME)
+  const typedAsIs = named.filter((match) => match.score < FOUND_BY_NAME)
+  return plain.length === 0
+    ? [...foundByName, ...typedAsIs]
+    : [...plain, ...foundByName, ...typedAsIs]
+}
+
 /** How many objects one name may offer (a part of many names offers the newest seen). */
 const PER_NAME = 5
 
@@ -148,7 +168,7 @@ export function namedMatches(
         },
         params,
         // Every word was used: above any plain match; an exact name above a partial one.
-        score: 100 + request.score + (isExactly(object, name) ? 10 : 0),
+        score: FOUND_BY_NAME + request.score + (isExactly(object, name) ? 10 : 0),
       })
     }
     if (target.literal === true && !objects.some((object) => isExactly(object, name))) {
