@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
+import { openCertificates, selectCertificate } from './support/certificates'
 import { clipboardText, linesOf } from './support/page-reads'
 import {
   announced,
@@ -109,6 +110,66 @@ test('a failed volume download offers Retry, which exports it again', async ({
     expect(await sha256OfFile(path.join(downloads.dir, `${volume.name}.tar.gz`))).toBe(
       (await announced(sandbox, volume)).sha256,
     )
+  } finally {
+    await downloads.remove()
+  }
+})
+
+test('every file an export writes offers the same: download to this browser, copy its path, a row in Transfers', async ({
+  page,
+  staging: _staging,
+}) => {
+  const downloads = await useDownloadsFolder(page)
+  try {
+    /** Clicks a "Download … to this browser" button; the bytes must be those of `file`. */
+    async function downloadMatches(button: ReturnType<Page['getByRole']>, file: string) {
+      const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
+      expect(download.suggestedFilename()).toBe(path.basename(file))
+      const copy = test.info().outputPath(`browser-${path.basename(file)}`)
+      await download.saveAs(copy)
+      expect(await sha256OfFile(copy)).toBe(await sha256OfFile(file))
+    }
+
+    // The certificate Export dialog: the file's hash said as such, and the same actions.
+    await openCertificates(page)
+    await selectCertificate(page, 'www-northwind')
+    await page.getByRole('button', { name: 'Export…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Export “www-northwind”' })
+    await dialog.getByRole('button', { name: 'Save to downloads' }).click()
+    const saved = dialog.getByRole('status', { name: 'Saved' })
+    const certificateFile = (await saved.locator('code').textContent()) ?? ''
+    await expect(saved).toContainText(`File SHA-256 ${await sha256OfFile(certificateFile)}`)
+    await expect(
+      saved.getByRole('button', { name: 'Copy the path of www-northwind (pem)' }),
+    ).toBeVisible()
+    await downloadMatches(
+      saved.getByRole('button', { name: 'Download www-northwind (pem) to this browser' }),
+      certificateFile,
+    )
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click()
+
+    // The Expiring list's CSV, likewise.
+    await page.keyboard.press('Alt+0')
+    await page.getByRole('link', { name: /All expiring certificates/ }).click()
+    await page.getByRole('button', { name: 'Export CSV' }).click()
+    const exported = page.getByRole('status', { name: 'Export saved' })
+    await expect(exported).toContainText('File SHA-256')
+    const csvFile = /to (.+\.csv) \(/.exec((await exported.textContent()) ?? '')?.[1] ?? ''
+    expect(path.dirname(csvFile)).toBe(downloads.dir)
+    await expect(
+      exported.getByRole('button', { name: 'Copy the path of the Expiring CSV' }),
+    ).toBeVisible()
+    await downloadMatches(
+      exported.getByRole('button', { name: 'Download the Expiring CSV to this browser' }),
+      csvFile,
+    )
+
+    // Both are rows of the Transfers log.
+    const table = await openTransfers(page)
+    await expect(table.getByRole('row').filter({ hasText: 'www-northwind (pem)' })).toHaveCount(1)
+    await expect(
+      table.getByRole('row').filter({ hasText: 'Expiring certificates (CSV' }),
+    ).toHaveCount(1)
   } finally {
     await downloads.remove()
   }

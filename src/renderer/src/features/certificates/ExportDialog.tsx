@@ -15,6 +15,7 @@ import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
 import { formatBytes } from '../transfers/format'
+import { SavedFileActions } from '../transfers/TransferParts'
 import { useAction } from './useAction'
 
 /*
@@ -80,7 +81,6 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
   const [again, setAgain] = useState('')
   const { busy, error, run, clearError } = useAction()
   const [saved, setSaved] = useState<Saved | null>(null)
-  const [copied, setCopied] = useState(false)
   const info = EXPORT_FORMAT_INFO[format]
   const wantsPassphrase = info.passphrase !== 'none'
   const mismatch =
@@ -96,7 +96,6 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
 
   async function save() {
     setSaved(null)
-    setCopied(false)
     const result = await run(() =>
       bridge.call('certificates.export', {
         profileId: profile.id,
@@ -215,19 +214,16 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
             <div className="banner-message">
               <code className="cert-saved-path">{saved.path}</code>
             </div>
-            <div className="banner-message mono-small cert-saved-hash">SHA-256 {saved.sha256}</div>
+            {/* The file's hash, not the certificate's fingerprint (the details pane has that). */}
+            <div className="banner-message mono-small cert-saved-hash">
+              File SHA-256 {saved.sha256}
+            </div>
           </div>
           <div className="banner-action">
-            <Button
-              onClick={() => {
-                void navigator.clipboard.writeText(saved.path).then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }}
-            >
-              {copied ? 'Copied' : 'Copy path'}
-            </Button>
+            <SavedFileActions
+              transfer={{ id: saved.transferId, label: `${certificate.name} (${format})` }}
+              path={saved.path}
+            />
           </div>
         </div>
       ) : null}

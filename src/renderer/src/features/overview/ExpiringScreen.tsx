@@ -18,6 +18,7 @@ import { useNow } from '../../ui/useNow'
 import { StatusBadge } from '../certificates/CertificateList'
 import { expiryLabel, expiryOf } from '../certificates/model'
 import { formatBytes } from '../transfers/format'
+import { SavedFileActions } from '../transfers/TransferParts'
 import { formatLocal, plural } from '../../lib/time'
 import {
   DAYS_MAX,
@@ -59,11 +60,12 @@ interface Saved {
   path: string | null
   bytes: number
   count: number
+  sha256: string | null
+  transferId: string | null
 }
 
 export function ExpiringScreen(_props: { profile: Profile | null }) {
   const profiles = useAppStore((s) => s.profiles)
-  const mode = useAppStore((s) => s.mode)
   const { expiring, expiringError, loadExpiring, follow } = useOverviewStore()
   const updateSettings = useSettingsStore((s) => s.update)
   const now = useNow()
@@ -167,7 +169,7 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
         format,
         ...(expiring ? { days: expiring.days } : {}),
       })
-      setSaved({ format, path: answer.path, bytes: answer.bytes, count: answer.count })
+      setSaved({ format, ...answer })
     } catch (error) {
       setExportError(asBridgeError(error))
     } finally {
@@ -308,12 +310,21 @@ export function ExpiringScreen(_props: { profile: Profile | null }) {
               {saved.path === null
                 ? 'Export cancelled.'
                 : `Saved ${plural(saved.count, 'certificate')} to ${saved.path} (${formatBytes(saved.bytes)}).`}
-              {saved.path !== null && mode === 'web'
-                ? ' Copy the path to open it from your file manager.'
-                : null}
             </div>
+            {saved.sha256 === null ? null : (
+              <div className="banner-message mono-small">File SHA-256 {saved.sha256}</div>
+            )}
           </div>
           <div className="banner-action">
+            {saved.path !== null && saved.transferId !== null ? (
+              <SavedFileActions
+                transfer={{
+                  id: saved.transferId,
+                  label: `the Expiring ${saved.format === 'csv' ? 'CSV' : 'calendar'}`,
+                }}
+                path={saved.path}
+              />
+            ) : null}
             <Button size="small" onClick={() => setSaved(null)}>
               Dismiss
             </Button>

@@ -19,7 +19,8 @@ export function BrowserDownloadButton({
   transfer,
   onNote,
 }: {
-  transfer: Transfer
+  /** The transfer that wrote the file (any screen's export: each is one). */
+  transfer: Pick<Transfer, 'id' | 'label'>
   onNote(note: string | null): void
 }) {
   const [busy, setBusy] = useState(false)

@@ -83,8 +83,6 @@ export function durationOf(transfer: Transfer, now = Date.now()): string {
 }
 
 export function FileActions({ transfer }: { transfer: ListedTransfer }) {
-  const mode = useAppStore((s) => s.mode)
-  const [note, setNote] = useState<string | null>(null)
   const destination = transfer.destination
   if (destination === null || transfer.state !== 'completed') return null
   if (transfer.fileMissing === true) {
@@ -94,6 +92,25 @@ export function FileActions({ transfer }: { transfer: ListedTransfer }) {
       </span>
     )
   }
+  return <SavedFileActions transfer={transfer} path={destination} />
+}
+
+/**
+ * What can be done with a file an export wrote, the same on every screen that writes one (a
+ * Transfers row, the certificate Export dialog, the Expiring list's exports): Electron shows it
+ * or opens its folder; web mode downloads it to this browser (the file is on the host's disk,
+ * the browser may be elsewhere); both copy its path.
+ */
+export function SavedFileActions({
+  transfer,
+  path,
+}: {
+  /** The transfer that wrote it. */
+  transfer: Pick<Transfer, 'id' | 'label'>
+  path: string
+}) {
+  const mode = useAppStore((s) => s.mode)
+  const [note, setNote] = useState<string | null>(null)
 
   const reveal = (target: 'file' | 'folder') => {
     setNote(null)
@@ -103,7 +120,7 @@ export function FileActions({ transfer }: { transfer: ListedTransfer }) {
     )
   }
   const copy = () => {
-    copyText(destination).then(
+    copyText(path).then(
       () => setNote('Path copied'),
       () => setNote('Could not copy: select the path and copy it'),
     )
