@@ -119,6 +119,53 @@ test('a syntax error shows its SQLSTATE and puts the caret at its position', asy
   )
 })
 
+test("Run all keeps a BEGIN ATOMIC body whole (PostgreSQL's parse): two results, the function called", async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const { small } = await sandboxDatabases(sandbox)
+  await openSqlConsole(page, small)
+  // The hand-written splitter cut the body at its inner ';': three statements, END as a COMMIT.
+  await setEditorText(
+    page,
+    'create function e2e_atomic() returns int language sql\nbegin atomic select 41; select 42; end;\nselect e2e_atomic() as answer',
+  )
+  await page.getByRole('button', { name: 'Run all' }).click()
+  const results = page.getByRole('tablist', { name: 'Results' })
+  await expect(results.getByRole('tab', { name: /^Result 2 · 1 row/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+    { timeout: 60_000 },
+  )
+  await expect(results.getByRole('tab')).toHaveCount(2)
+  await expect(resultGrid(page).getByRole('gridcell').first()).toHaveText('42')
+})
+
+test('the database field takes a name the app has seen: its id goes in', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const { small } = await sandboxDatabases(sandbox)
+  await openSqlConsole(page, small)
+  // The schema panel reads the database's tables, and its name with them.
+  const schema = page.getByRole('complementary', { name: 'Schema browser' })
+  await expect(schema.getByRole('tree', { name: 'Schemas' })).toBeVisible({ timeout: 60_000 })
+  const { activeId } = await bridgeCall(page, 'profiles.list')
+  const [known] = await bridgeCall(page, 'knownObjects.search', {
+    profileId: activeId,
+    kind: 'database',
+  })
+  expect(known).toMatchObject({ id: small, name: expect.stringMatching(/\S/) })
+  const name = known?.name ?? ''
+
+  // Typed by name (it was refused as an id), the field says whose name it is, then takes the id.
+  const field = page.getByLabel('Database id')
+  await field.fill(name)
+  await expect(page.getByRole('status').filter({ hasText: `“${name}” is ${small}` })).toBeVisible()
+  await field.press('Enter')
+  await expect(field).toHaveValue(small)
+})
+
 test('on a protected profile, DELETE asks first; cancelling sends nothing', async ({
   page,
   staging: { sandbox },

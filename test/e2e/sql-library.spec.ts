@@ -46,7 +46,12 @@ test('a saved query with parameters survives a restart and runs with a quote and
 
   await page.getByRole('button', { name: 'Save', exact: true }).click()
   const saveAs = page.getByRole('dialog', { name: 'Save query as' })
-  await saveAs.getByLabel('File in the library').fill('people/customers-by-label.sql')
+  // The suggested name is selected: typing replaces it (it was appended to).
+  const fileName = saveAs.getByLabel('File in the library')
+  await expect(fileName).toBeFocused()
+  await expect(fileName).not.toHaveValue('')
+  await page.keyboard.type('people/customers-by-label.sql')
+  await expect(fileName).toHaveValue('people/customers-by-label.sql')
   await saveAs.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(saveAs).toBeHidden()
   await expect(page.getByRole('tab', { name: 'Customers by label' })).toBeVisible()

@@ -1,5 +1,5 @@
 import type { SQLNamespace } from '@codemirror/lang-sql'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type {
   SqlHistoryEntry,
@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { SuggestInput } from '../../ui/SuggestInput'
 import { ResultsPane, sqlErrorDetails } from './ResultsPane'
+import { ambiguousNameMessage, readNameOrId, whereIdsComeFrom } from '../ops-common/name-or-id'
 import { planEach, planModeOf, statementsToRun, type Planner } from './planned-statements'
 import { planRun, type FlaggedStatement } from './run-plan'
 import { SchemaPanel } from './SchemaPanel'
@@ -205,14 +206,36 @@ function TabWorkspace({
   const parameterForm = useParameterForm(tab.id)
   const library = useQueryLibrary(tab, { maxRows: tab.maxRows, databaseId: tab.databaseId })
   const cancelRequested = useRef(false)
+  const databaseNoteId = useId()
   /** A run being planned by main (`sql.plan`): a second Run waits for it to be sent or refused. */
   const planning = useRef(false)
+  /** The tab's database as the store has it now (a name typed may have just become its id). */
+  const databaseIdNow = () =>
+    (
+      useSqlStore.getState().tabs.find((candidate) => candidate.id === tab.id)?.databaseId ??
+      tab.databaseId
+    ).trim()
+  /** What the database field holds: an id, or a name the app has seen (issue 40, items 7 and 10). */
+  const databaseReading = readNameOrId(tab.databaseId, databaseNames)
+  /** A name the app has seen for exactly one database becomes its id; false when it is several's. */
+  const resolveDatabaseName = (): boolean => {
+    if (databaseReading.kind === 'ambiguous') {
+      setRuntime({ notice: ambiguousNameMessage(databaseReading) })
+      return false
+    }
+    if (databaseReading.kind === 'name') update({ databaseId: databaseReading.id })
+    return true
+  }
+  /** Leaving the field (or Enter) puts a known name's id in it; a shared name stays, noted below. */
+  const takeKnownName = () => {
+    if (databaseReading.kind === 'name') update({ databaseId: databaseReading.id })
+  }
   const planner: Planner = (sql, planMode) =>
     bridge.call('sql.plan', {
       sql,
       mode: planMode,
       profileId: profile.id,
-      databaseId: tab.databaseId.trim(),
+      databaseId: databaseIdNow(),
     })
   const update = (patch: Partial<SqlTab>) => useSqlStore.getState().update(tab.id, patch)
   const setRuntime = useCallback(
@@ -260,7 +283,7 @@ function TabWorkspace({
       editor.current?.flash(statement.from, block ? statements[block.to - 1]!.to : statement.to)
       const target = {
         profileId: profile.id,
-        databaseId: tab.databaseId.trim(),
+        databaseId: databaseIdNow(),
         tabId: tab.id,
         runId,
         readOnly: tab.readOnly,
@@ -377,9 +400,10 @@ function TabWorkspace({
     const snapshot = editor.current?.snapshot()
     if (!snapshot) return
     if (tab.databaseId.trim() === '') {
-      setRuntime({ notice: 'Enter the id of a PostgreSQL database first.' })
+      setRuntime({ notice: 'Enter the id (or a known name) of a PostgreSQL database first.' })
       return
     }
+    if (!resolveDatabaseName()) return
     planning.current = true
     void planThenRun(scope, mode, maxRows, snapshot, withParameters)
       .catch((caught: unknown) =>
@@ -476,9 +500,15 @@ function TabWorkspace({
               suggestions={suggestions}
               names={databaseNames}
               aria-label="Database id"
-              placeholder="database id"
+              aria-describedby={databaseReading.kind === 'id' ? undefined : databaseNoteId}
+              placeholder="database id or name"
+              title={whereIdsComeFrom('database') ?? undefined}
               value={tab.databaseId}
               onChange={(event) => update({ databaseId: event.target.value })}
+              onBlur={takeKnownName}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') takeKnownName()
+              }}
             />
           </label>
           <label className="sql-field sql-field-narrow">
@@ -549,6 +579,18 @@ function TabWorkspace({
             Cancel
           </Button>
         </div>
+        {databaseReading.kind === 'id' ? null : (
+          <div id={databaseNoteId} className="sql-database-note" role="status">
+            {databaseReading.kind === 'name' ? (
+              <>
+                “{databaseReading.name}” is <code>{databaseReading.id}</code>: leave the field or
+                press Enter to use it.
+              </>
+            ) : (
+              ambiguousNameMessage(databaseReading)
+            )}
+          </div>
+        )}
         {profile.protected ? (
           <div className="sql-protected" role="note">
             Protected profile: statements that are not proven read-only ask before they run.

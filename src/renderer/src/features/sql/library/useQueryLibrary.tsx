@@ -224,6 +224,9 @@ export function useQueryLibrary(
             label="File in the library"
             hint="A path such as orders/by-customer.sql; folders are made as needed."
             value={name}
+            // The suggested name is selected as the dialog opens, so typing replaces it
+            // (it used to be appended to: "query-1.sqlcustomers/by-name.sql").
+            onFocus={(event) => event.currentTarget.select()}
             onChange={(event) => {
               setName(event.target.value)
               setConflict(false)
