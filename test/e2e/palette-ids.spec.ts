@@ -141,7 +141,7 @@ test('every screen an operation opens reads its parameters: a database, an app, 
   staging,
 }) => {
   const { seed } = await openOps(staging)
-  const database = seed.databases.postgres[0]
+  const database = seed.databases.postgres?.[0]
   const app = seed.apps[0]
   const slug = seed.loggingSchemas[0]
   const volume = seed.volumes[0]
