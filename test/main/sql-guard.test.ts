@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-/** What main puts before a read-only tab's text (src/main/features/sql.ts, READ_ONLY_PREFIX). */
+/** What main puts before a read-only tab's text (src/main/features/sql/services.ts, READ_ONLY_PREFIX). */
 const READ_ONLY_PREFIX = 'SET TRANSACTION READ ONLY;\n'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'

@@ -29,7 +29,7 @@ export interface TextPlan {
   needsConformingStrings: boolean
 }
 
-/** The prefix `sql.explain` sends before the statement (features/sql: explain). */
+/** The prefix `sql.explain` sends before the statement (features/sql/explain.ts). */
 export function explainPrefixOf(analyze: boolean): string {
   return analyze ? 'EXPLAIN (ANALYZE, FORMAT JSON) ' : 'EXPLAIN (FORMAT JSON) '
 }
@@ -64,7 +64,7 @@ export function planSqlLoaded(sql: string, mode: PlanMode, options: GuardOptions
 }
 
 /**
- * Why a read-only tab refuses the text, in the words main's guard uses (features/sql: guard),
+ * Why a read-only tab refuses the text, in the words main's guard uses (features/sql/guard.ts),
  * or null when it sends it.
  */
 export function readOnlyRefusalOf(analysis: GuardAnalysis): string | null {

@@ -11,7 +11,7 @@ import { splitSqlLoaded } from '../sql-guard'
  *
  * That holds because the service runs the statements in order on one connection and stops at
  * the first that fails; the console refuses, before sending, any statement that would end or
- * change that transaction (COMMIT, ROLLBACK, SET TRANSACTION…: features/sql.ts), so PostgreSQL
+ * change that transaction (COMMIT, ROLLBACK, SET TRANSACTION…: features/sql/guard.ts), so PostgreSQL
  * itself refuses every write in between, whatever the classifier thought of it.
  */
 

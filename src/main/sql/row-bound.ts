@@ -3,7 +3,7 @@ import { isServiceError } from '../api'
 /*
  * Op 5's row bound, as a service states it. The spec leaves maxRows' bounds open;
  * published code of this service refuses more than 2,000 with a VALIDATION_ERROR on maxRows.
- * The console learns the bound from that refusal (features/sql.ts) and asks within it.
+ * The console learns the bound from that refusal (features/sql/send.ts) and asks within it.
  */
 
 /**

@@ -16,12 +16,22 @@ export interface ConformingStrings {
   learn(profile: StoredProfile, databaseId: string): Promise<boolean | undefined>
   /** A text set or reset the setting: the learned value may be stale, asked again when it matters. */
   forget(profileId: string, databaseId: string): void
+  /**
+   * `judge` with what is known of the database's setting; when the judgement says the setting
+   * matters (`matters`) and it is not known, it is learned and the text judged again.
+   */
+  judge<T>(
+    profile: StoredProfile,
+    databaseId: string,
+    judge: (known: boolean | undefined) => T | Promise<T>,
+    matters: (judged: T) => boolean,
+  ): Promise<T>
 }
 
 export function createConformingStrings(context: DeskContext): ConformingStrings {
   const learned = new Map<string, boolean>()
   const keyOf = (profileId: string, databaseId: string) => `${profileId}\u0000${databaseId}`
-  return {
+  const strings: ConformingStrings = {
     known: (profileId, databaseId) => learned.get(keyOf(profileId, databaseId)),
     forget: (profileId, databaseId) => learned.delete(keyOf(profileId, databaseId)),
     async learn(profile, databaseId) {
@@ -41,5 +51,13 @@ export function createConformingStrings(context: DeskContext): ConformingStrings
         return undefined
       }
     },
+    async judge(profile, databaseId, judge, matters) {
+      const known = strings.known(profile.id, databaseId)
+      const judged = await judge(known)
+      if (known !== undefined || !matters(judged)) return judged
+      const learnedNow = await strings.learn(profile, databaseId)
+      return learnedNow === undefined ? judged : judge(learnedNow)
+    },
   }
+  return strings
 }

@@ -40,15 +40,12 @@ export async function guard(
   input: Guarded,
 ): Promise<{ protect: boolean }> {
   const { context, conformingStrings } = hub
-  let analysis = await analyzeSql(sql, {
-    standardConformingStrings: conformingStrings.known(profile.id, input.databaseId),
-  })
-  if (needsConformingStrings(analysis)) {
-    const learned = await conformingStrings.learn(profile, input.databaseId)
-    if (learned !== undefined) {
-      analysis = await analyzeSql(sql, { standardConformingStrings: learned })
-    }
-  }
+  const analysis = await conformingStrings.judge(
+    profile,
+    input.databaseId,
+    (known) => analyzeSql(sql, { standardConformingStrings: known }),
+    needsConformingStrings,
+  )
   const verdict = verdictOf(analysis)
   if (setsConformingStrings(analysis)) {
     // Once this runs the learned value may be stale: asked again next time it matters.

@@ -17,14 +17,17 @@ export function sqlPlanHandler(hub: SqlHub): Pick<BridgeHandlers, 'sql.plan'> {
       const database = databaseId?.trim() ?? ''
       const profile =
         profileId === undefined || database === '' ? undefined : context.profiles.get(profileId)
-      const known = profile ? conformingStrings.known(profile.id, database) : undefined
-      let plan = planSqlLoaded(sql, mode, { standardConformingStrings: known })
-      if (plan.needsConformingStrings && profile && known === undefined) {
-        const learned = await conformingStrings.learn(profile, database)
-        if (learned !== undefined) {
-          plan = planSqlLoaded(sql, mode, { standardConformingStrings: learned })
-        }
-      }
+      const judge = (known: boolean | undefined) =>
+        planSqlLoaded(sql, mode, { standardConformingStrings: known })
+      // Literals are read as the tab's database reads them when that matters (learned once).
+      const plan = profile
+        ? await conformingStrings.judge(
+            profile,
+            database,
+            judge,
+            (planned) => planned.needsConformingStrings,
+          )
+        : judge(undefined)
       return { statements: plan.statements, parserError: plan.parserError }
     },
   }
