@@ -36,10 +36,38 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   await page.goto(app.url)
   await connectStagingToSandbox(page, sandbox)
   await openCertificates(page)
-  const tree = page.getByRole('navigation', { name: 'Folders' })
+  const tree = page.getByRole('tree', { name: 'Folders' })
+
+  // The tree is one Tab stop (WAI-ARIA tree): arrows move inside it, Enter selects, and one Tab
+  // from it is in the list, however many folders there are.
+  await tree.getByRole('treeitem', { name: 'All certificates' }).click()
+  await expect(tree.getByRole('treeitem', { name: 'All certificates' })).toBeFocused()
+  await page.keyboard.press('End')
+  await expect(tree.getByRole('treeitem', { name: 'Staging', exact: true })).toBeFocused()
+  await page.keyboard.press('Home')
+  await page.keyboard.press('ArrowDown')
+  await expect(tree.getByRole('treeitem', { name: 'No folder' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(tree.getByRole('treeitem', { name: 'No folder' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  const archiveItem = tree.getByRole('treeitem', { name: 'Archive', exact: true })
+  await archiveItem.focus()
+  await expect(archiveItem).toHaveAttribute('aria-expanded', 'true')
+  await page.keyboard.press('ArrowLeft')
+  await expect(archiveItem).toHaveAttribute('aria-expanded', 'false')
+  await expect(tree.getByRole('treeitem', { name: '2023', exact: true })).toBeHidden()
+  await page.keyboard.press('ArrowRight')
+  await expect(tree.getByRole('treeitem', { name: '2023', exact: true })).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(certificateGrid(page).locator(':focus')).toHaveCount(1)
+  // Back into the tree with Shift+Tab: the item last moved to, not the first.
+  await page.keyboard.press('Shift+Tab')
+  await expect(archiveItem).toBeFocused()
 
   // Two top-level certificates: click one, Ctrl-click the other, then Shift+Down adds a third.
-  await tree.getByRole('button', { name: 'No folder' }).click()
+  await tree.getByRole('treeitem', { name: 'No folder' }).click()
   await certificateRow(page, 'docs-portal').click()
   await certificateRow(page, 'legacy-intranet').click({ modifiers: ['Control'] })
   await expect(page.getByLabel('Counts')).toContainText('2 selected')
@@ -56,7 +84,7 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   await expect(moveDialog).toBeHidden()
   await expect(page.getByText('Moved 2 certificates.')).toBeVisible()
 
-  await tree.getByRole('button', { name: 'All certificates' }).click()
+  await tree.getByRole('treeitem', { name: 'All certificates' }).click()
   for (const name of ['docs-portal', 'legacy-intranet']) {
     await expect(certificateRow(page, name)).toContainText('Staging')
   }
@@ -90,10 +118,8 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   await page.getByRole('button', { name: 'Refresh' }).click()
   await page.getByRole('searchbox', { name: 'Search' }).fill('old-www-2023')
   await expect(certificateRow(page, 'old-www-2023')).toContainText('Staging / Archive / 2023')
-  const stagingItem = tree
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('button', { name: 'Staging', exact: true }) })
-  await expect(stagingItem.getByRole('button', { name: 'Archive', exact: true })).toBeVisible()
+  const stagingItem = tree.getByRole('treeitem', { name: 'Staging', exact: true })
+  await expect(stagingItem.getByRole('treeitem', { name: 'Archive', exact: true })).toBeVisible()
 
   // A reload shows the same from the cache, and the service agrees.
   await page.reload()
