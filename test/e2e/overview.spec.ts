@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import AxeBuilder from '@axe-core/playwright'
 import ICAL from 'ical.js'
 import type { CertificateRow } from '../../src/shared/bridge'
 import { makeTempDir } from '../support/tools'
@@ -302,6 +303,16 @@ test('the expiry chart draws each week of the next 90 days per profile, named, b
   await expect(numbers.getByRole('row', { name: new RegExp(`^${firstWeek}`) })).toContainText(
     String(perWeek.get(weeks[0] as number)),
   )
+
+  // axe over the chart, its table open, in both themes: nothing serious or critical.
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    const results = await new AxeBuilder({ page }).include('.expiry-chart').analyze()
+    const blocking = results.violations.filter((violation) =>
+      ['serious', 'critical'].includes(violation.impact ?? ''),
+    )
+    expect(blocking.map((violation) => `${theme}: ${violation.id}`)).toEqual([])
+  }
 
   // By keyboard: one Tab stop after the profiles table; arrows move; Enter opens the week.
   await page

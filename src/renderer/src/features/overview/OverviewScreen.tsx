@@ -37,6 +37,12 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
   const activeId = useAppStore((s) => s.activeId)
   const { overview, overviewError, loadOverview, ensureOverview, follow } = useOverviewStore()
   const expiryDays = useOverviewStore((s) => s.expiryDays)
+  const loadExpiryDays = useOverviewStore((s) => s.loadExpiryDays)
+  // Each overview read is followed by the chart's, once the figures are on the screen (an
+  // effect runs after the commit that shows them).
+  useEffect(() => {
+    if (overview !== null) void loadExpiryDays()
+  }, [overview, loadExpiryDays])
   const expiryDaysError = useOverviewStore((s) => s.expiryDaysError)
   const chart = useMemo(
     () =>

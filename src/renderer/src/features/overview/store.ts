@@ -32,6 +32,11 @@ interface OverviewState {
    * when the last one is still current (no cache or profile change since), else a new read.
    */
   ensureOverview(): Promise<void>
+  /**
+   * The expiry chart's counts. The screen asks once its table has been painted with a new
+   * overview, so the chart's read never delays the figures.
+   */
+  loadExpiryDays(): Promise<void>
   /** `days` omitted: the setting's window. */
   loadExpiring(days?: number): Promise<void>
   /** Follows the caches while a screen shows them; returns the unsubscribe. */
@@ -40,6 +45,7 @@ interface OverviewState {
 
 let overviewGeneration = 0
 let expiringGeneration = 0
+let expiryDaysGeneration = 0
 /** The overview read on its way; null when none is. */
 let overviewLoading: Promise<void> | null = null
 /**
@@ -67,14 +73,6 @@ export const useOverviewStore = create<OverviewState>()((set, get) => ({
       try {
         const overview = await bridge.call('overview.summary', {})
         if (mine === overviewGeneration) set({ overview, overviewError: null })
-        // The chart's read leaves once the table's is answered: the table paints first.
-        const expiryDays = await bridge.call('overview.expiryDays', {}).catch((error: unknown) => {
-          if (mine === overviewGeneration) set({ expiryDaysError: asBridgeError(error) })
-          return null
-        })
-        if (mine === overviewGeneration && expiryDays !== null) {
-          set({ expiryDays, expiryDaysError: null })
-        }
       } catch (error) {
         overviewCurrent = false
         if (mine === overviewGeneration) set({ overviewError: asBridgeError(error) })
@@ -91,6 +89,16 @@ export const useOverviewStore = create<OverviewState>()((set, get) => ({
     if (overviewLoading !== null) return overviewLoading
     if (overviewCurrent && get().overview !== null) return Promise.resolve()
     return get().loadOverview()
+  },
+
+  async loadExpiryDays() {
+    const mine = ++expiryDaysGeneration
+    try {
+      const expiryDays = await bridge.call('overview.expiryDays', {})
+      if (mine === expiryDaysGeneration) set({ expiryDays, expiryDaysError: null })
+    } catch (error) {
+      if (mine === expiryDaysGeneration) set({ expiryDaysError: asBridgeError(error) })
+    }
   },
 
   async loadExpiring(days) {
