@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEventHub } from '../../src/main/bridge/events'
 import { createConnectivityTracker, HEARTBEAT_MS } from '../../src/main/profiles/connectivity'
 import { ServiceError } from '../../src/main/api'
@@ -101,6 +101,9 @@ describe('one account of connectivity, read again on demand', () => {
     expect(first.connectivity[alive.id]).toMatchObject({ online: true, error: null })
     expect(first.connectivity[dying.id]).toMatchObject({ online: true, error: null })
 
+    // Its certificates in the cache, as a background refresh leaves them.
+    await desk.value('certificates.refresh', { profileId: dying.id, filter: { showSystem: true } })
+
     await down?.close()
     down = null
     // Nothing called the stopped service yet: what was last found still stands.
@@ -124,6 +127,13 @@ describe('one account of connectivity, read again on demand', () => {
     )
     expect(overview.profiles.find((entry) => entry.profileId === dying.id)?.offline).toBe(true)
     expect(overview.profiles.find((entry) => entry.profileId === alive.id)?.offline).toBe(false)
+    // All expiring can tell its rows' age from the failed call: the list's fetch time is earlier.
+    const expiring = await desk.value<{
+      perProfile: { profileId: string; count: number; fetchedAt?: number | null }[]
+    }>('overview.expiring', { days: 3650 })
+    const rows = expiring.perProfile.find((entry) => entry.profileId === dying.id)
+    expect(rows?.count).toBeGreaterThan(0)
+    expect(rows?.fetchedAt).toBeLessThan(connectivity[dying.id]?.checkedAt ?? 0)
     // The change went out as an event with the same finding.
     expect(
       desk.events.some(
@@ -186,6 +196,34 @@ describe('one account of connectivity, read again on demand', () => {
       const now = await desk.value<ListAnswer>('profiles.list')
       expect(now.profiles.find((p) => p.id === saved.id)?.unverified).toBeUndefined()
       expect(now.connectivity[saved.id]).toMatchObject({ online: true, error: null })
+    } finally {
+      await late.close()
+    }
+  })
+
+  it('checked later by itself: the first call that reaches the service connects the profile', async () => {
+    const port = await freePort()
+    const saved = await desk.value<Profile>('profiles.add', {
+      name: 'By itself',
+      baseUrl: `http://127.0.0.1:${port}`,
+      color: '#16a34a',
+      protected: false,
+      token: up.tokens.admin,
+      checkLater: true,
+    })
+    ids.push(saved.id)
+    expect(saved.unverified).toBe(true)
+    const late = await startSandbox({ port, adminToken: up.tokens.admin })
+    try {
+      // A screen's read (not a Connect) finds the service again.
+      await desk.value('sessions.refresh', { profileId: saved.id })
+      await vi.waitFor(
+        async () => {
+          const listed = await desk.value<ListAnswer>('profiles.list')
+          expect(listed.profiles.find((p) => p.id === saved.id)?.unverified).toBeUndefined()
+        },
+        { timeout: 30_000, interval: 100 },
+      )
     } finally {
       await late.close()
     }
