@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type AddressInfo } from 'node:net'
 import { bridgeCall } from './support/bridge'
 import {
   connectFromWelcome,
@@ -72,4 +74,48 @@ test('an unreachable service is named as such', async ({ page, startApp }) => {
     'OFFLINE — the service could not be reached',
   )
   expect((await bridgeCall(page, 'profiles.list')).profiles).toEqual([])
+})
+
+test('a service that is down: "Save anyway, check later" keeps the profile unverified until a call reaches it', async ({
+  page,
+  startApp,
+  startSandbox,
+}) => {
+  // A loopback port nothing listens on yet; the service comes up there later.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo
+      probe.close(() => resolve(free))
+    })
+  })
+  const token = `later-${randomUUID()}`
+  const app = await startApp()
+  await page.goto(app.url)
+  await connectFromWelcome(page, { name: 'Later', baseUrl: `http://127.0.0.1:${port}`, token })
+  await expect(page.getByRole('alert').filter({ hasText: 'OFFLINE' })).toBeVisible()
+  await page.getByRole('button', { name: 'Save anyway, check later' }).click()
+
+  // Saved, its token in the keychain, and said to be unchecked wherever its state is shown.
+  await expect(profileSwitcher(page)).toContainText('Not verified yet')
+  const { profiles } = await bridgeCall(page, 'profiles.list')
+  expect(profiles).toEqual([
+    expect.objectContaining({ name: 'Later', signedIn: true, unverified: true }),
+  ])
+  await page.keyboard.press('Alt+0')
+  const row = page.getByRole('table', { name: 'Profiles' }).locator('tr[data-profile="Later"]')
+  await expect(row).toContainText('Not verified yet')
+
+  // Connect while the service is still down: it says why, nothing changes.
+  await profileSwitcher(page).click()
+  await page.getByRole('menuitem', { name: 'Connect to Later' }).click()
+  await expect(page.getByText(/Could not connect to Later: OFFLINE/)).toBeVisible()
+  await expect(row).toContainText('Not verified yet')
+
+  // The service comes up with that token: Read again connects the profile, which is verified.
+  await startSandbox(['--port', String(port), '--admin-token', token])
+  await page.getByRole('button', { name: 'Read again' }).click()
+  await expect(row).toContainText(/Online · checked/)
+  await expect(profileSwitcher(page)).toContainText('Signed in')
+  const after = await bridgeCall(page, 'profiles.list')
+  expect(after.profiles[0]?.unverified).toBeUndefined()
 })

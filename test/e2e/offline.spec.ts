@@ -1,5 +1,5 @@
 import { bridgeCall } from './support/bridge'
-import { expect, sessionsTable, test } from './support/fixtures'
+import { expect, profileSwitcher, sessionsTable, test } from './support/fixtures'
 import { openScreen } from './support/screens'
 
 test('restart with the service stopped → cached sessions shown under the offline banner', async ({
@@ -19,6 +19,11 @@ test('restart with the service stopped → cached sessions shown under the offli
 
   const second = await startApp(dataDir)
   await page.goto(second.url)
+  // The Overview first: once a call has found the service gone (the refresh at start), the
+  // Overview and the switcher say so together, whichever of them the page painted first.
+  const row = page.getByRole('table', { name: 'Profiles' }).locator('tr[data-profile="Staging"]')
+  await expect(row).toContainText('Offline')
+  await expect(profileSwitcher(page)).toContainText('Offline · showing saved data')
   // The app opens on the Overview (issue 21); the sessions are a screen away.
   await openScreen(page, 'Sessions')
   // The cached rows, every one of them, under the banner that says they are old.
@@ -35,4 +40,36 @@ test('restart with the service stopped → cached sessions shown under the offli
   await expect(logout).toBeDisabled()
   await expect(logout).toHaveAttribute('title', /cannot be reached/)
   await page.screenshot({ path: test.info().outputPath('offline.png') })
+})
+
+test('Read again asks the service: the Overview and the switcher say Offline together, All expiring marks the old rows', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const { activeId } = await bridgeCall(page, 'profiles.list')
+  // Every certificate in the cache, as a background refresh would leave it.
+  await bridgeCall(page, 'certificates.refresh', {
+    profileId: activeId,
+    filter: { showSystem: true },
+  })
+  await openScreen(page, 'overview')
+  const row = page.getByRole('table', { name: 'Profiles' }).locator('tr[data-profile="Staging"]')
+  // The token check and the refresh reached the service: online, with when it was found so.
+  await expect(row).toContainText(/Online · checked/)
+
+  await sandbox.stop()
+  // Nothing has called the service since: the Overview does not pretend to know more.
+  await expect(row).toContainText('Online')
+  await page.getByRole('button', { name: 'Read again' }).click()
+  await expect(row).toContainText(/Offline · checked (just now|less than a minute ago)/)
+  // One account: the switcher says so too, never "Signed in" beside an Offline row.
+  await expect(profileSwitcher(page)).toContainText('Offline')
+  await expect(profileSwitcher(page)).not.toContainText('Signed in')
+
+  // All expiring: the rows of the unreachable profile say how old they are.
+  await openScreen(page, 'expiring')
+  const table = page.getByRole('table', { name: 'Expiring certificates' })
+  await expect(
+    table.getByText(/cached (less than a minute|\d+ min) ago, service unreachable/).first(),
+  ).toBeVisible()
 })
