@@ -33,6 +33,7 @@ import { openCache } from '../src/main/cache'
 import { createOverviewReads } from '../src/main/cache/overview'
 import { startSandbox } from '../src/sandbox'
 import { SECURITY_HEADERS } from '../src/main/web/host'
+import { invokePath } from '../src/shared/bridge/web-protocol'
 import { bridgeCall } from '../test/e2e/support/bridge'
 import { repoRoot } from '../test/e2e/support/child'
 import { fillCache as fillStartupCache, measureLaunches as measureStartupLaunches } from './startup'
@@ -140,7 +141,17 @@ async function restoreBackgroundRefresh(browser: Browser, dataDir: string) {
 }
 
 async function measureLaunches(browser: Browser, dataDir: string, runs = RUNS) {
-  const times = { launch: [] as number[], ready: [] as number[], page: [] as number[] }
+  const times = {
+    launch: [] as number[],
+    ready: [] as number[],
+    page: [] as number[],
+    /** On the page's clock: where the ready → painted time goes. */
+    scripts: [] as number[],
+    dom: [] as number[],
+    summarySent: [] as number[],
+    summaryAnswered: [] as number[],
+    painted: [] as number[],
+  }
   const expiring = { painted: [] as number[], rows: 0 }
   for (let run = 0; run < runs; run += 1) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
@@ -167,6 +178,37 @@ async function measureLaunches(browser: Browser, dataDir: string, runs = RUNS) {
       times.launch.push(mark - launchedAt)
       times.ready.push(readyAt - launchedAt)
       times.page.push(mark - readyAt)
+      const phases = await page.evaluate((summaryPath) => {
+        const page = globalThis as unknown as {
+          __painted: { painted: number }
+          performance: {
+            getEntriesByType(type: string): {
+              name: string
+              startTime: number
+              responseEnd: number
+              initiatorType?: string
+            }[]
+          }
+        }
+        const navigation = page.performance.getEntriesByType('navigation')[0] as unknown as {
+          domContentLoadedEventEnd: number
+        }
+        const resources = page.performance.getEntriesByType('resource')
+        const scripts = resources.filter((entry) => entry.name.endsWith('.js'))
+        const summary = resources.find((entry) => entry.name.endsWith(summaryPath))
+        return {
+          scripts: Math.max(...scripts.map((entry) => entry.responseEnd)),
+          dom: navigation.domContentLoadedEventEnd,
+          summarySent: summary?.startTime ?? Number.NaN,
+          summaryAnswered: summary?.responseEnd ?? Number.NaN,
+          painted: page.__painted.painted,
+        }
+      }, invokePath('overview.summary'))
+      times.scripts.push(phases.scripts)
+      times.dom.push(phases.dom)
+      times.summarySent.push(phases.summarySent)
+      times.summaryAnswered.push(phases.summaryAnswered)
+      times.painted.push(phases.painted)
 
       // The Expiring list, asked for in the running app: hash to first row painted.
       painted = new Promise<void>((resolve) => (reportPainted = resolve))
@@ -245,7 +287,16 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
 
     // Interleaved launch by launch (overview, start-up list, the two floors), so the machine's
     // load, shared with other work, weighs on each alike; differences are taken run by run.
-    const times = { launch: [] as number[], ready: [] as number[], page: [] as number[] }
+    const times: Awaited<ReturnType<typeof measureLaunches>>['times'] = {
+      launch: [],
+      ready: [],
+      page: [],
+      scripts: [],
+      dom: [],
+      summarySent: [],
+      summaryAnswered: [],
+      painted: [],
+    }
     const expiring = { painted: [] as number[], rows: 0 }
     const startupLaunch: number[] = []
     const floor: number[] = []
@@ -255,6 +306,11 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
       times.launch.push(...one.times.launch)
       times.ready.push(...one.times.ready)
       times.page.push(...one.times.page)
+      times.scripts.push(...one.times.scripts)
+      times.dom.push(...one.times.dom)
+      times.summarySent.push(...one.times.summarySent)
+      times.summaryAnswered.push(...one.times.summaryAnswered)
+      times.painted.push(...one.times.painted)
       expiring.painted.push(...one.expiring.painted)
       expiring.rows = one.expiring.rows
       const list = await measureStartupLaunches(browser, cdp, startup.dataDir, {
@@ -278,6 +334,11 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
       }),
       summarize('  of which: process start → web mode ready', times.ready),
       summarize('  of which: web mode ready → overview painted', times.page),
+      summarize('  page clock: last script received', times.scripts),
+      summarize('  page clock: DOMContentLoaded (scripts evaluated)', times.dom),
+      summarize('  page clock: overview.summary sent', times.summarySent),
+      summarize('  page clock: overview.summary answered', times.summaryAnswered),
+      summarize('  page clock: overview painted', times.painted),
       summarize(
         `start-up bench: launch → painted list of ${STARTUP_CERTIFICATES} certificates (same run)`,
         startupLaunch,

@@ -1,9 +1,15 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import type { Profile } from '../../../../shared/bridge'
+import type { ExpiryDays } from '../../../../shared/bridge/channels/overview'
 import { formatHash, type Route, type RouteParams } from '../../app/routes'
 import { ColorDot } from '../../ui/Badge'
 import { plural } from '../../lib/time'
-import { barLabel, type ExpiryChart as ExpiryChartData, type ExpiryWeek } from './expiry-weeks'
+import {
+  barLabel,
+  bucketByWeek,
+  type ExpiryChart as ExpiryChartData,
+  type ExpiryWeek,
+} from './expiry-weeks'
 
 /*
  * Certificates ending in the next 90 days, one row of weekly bars per profile (issue 40,
@@ -21,7 +27,8 @@ const HEIGHT = 40
 const BASELINE = 1
 
 interface Props {
-  chart: ExpiryChartData
+  /** Main's counts per profile and day (overview.expiryDays). */
+  days: ExpiryDays
   profiles: readonly Profile[]
   /** Profiles whose certificate list was never read: their row says so instead of zeros. */
   unread: ReadonlySet<string>
@@ -34,7 +41,24 @@ interface Spot {
   week: number
 }
 
-export function ExpiryChart({ chart, profiles, unread, open }: Props) {
+export default function ExpiryChart({ days, profiles, unread, open }: Props) {
+  const chart = useMemo(
+    () =>
+      bucketByWeek(
+        days,
+        profiles.map((profile) => profile.id),
+      ),
+    [days, profiles],
+  )
+  return <WeeklyBars chart={chart} profiles={profiles} unread={unread} open={open} />
+}
+
+function WeeklyBars({
+  chart,
+  profiles,
+  unread,
+  open,
+}: Omit<Props, 'days'> & { chart: ExpiryChartData }) {
   const names = new Map(profiles.map((profile) => [profile.id, profile]))
   const rows = chart.rows.filter((row) => names.has(row.profileId))
   const spots: Spot[] = []

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, type ReactNode } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type { OverviewProfile } from '../../../../shared/bridge/channels/overview'
 import { useAppStore } from '../../app/store'
@@ -9,14 +9,16 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { plural } from '../../lib/time'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
-import { bucketByWeek } from './expiry-weeks'
-import { ExpiryChart } from './ExpiryChart'
 import { ProfileStateCell, ReadAgainButton } from './ProfileState'
 import { openForProfile, useOverviewStore } from './store'
 // A plain <table class="table">: its look lives beside the Table component, which this screen
 // (often the first one painted) does not load.
 import '../../ui/table.css'
 import './overview.css'
+
+// The chart's code is not in the page's first script (this screen is in it): it loads while
+// the figures are painted.
+const ExpiryChart = lazy(() => import('./ExpiryChart'))
 
 /*
  * Every profile at a glance (issue 21), from the caches alone: its colour, last refresh,
@@ -38,22 +40,16 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
   const { overview, overviewError, loadOverview, ensureOverview, follow } = useOverviewStore()
   const expiryDays = useOverviewStore((s) => s.expiryDays)
   const loadExpiryDays = useOverviewStore((s) => s.loadExpiryDays)
-  // Each overview read is followed by the chart's, once the figures are on the screen (an
-  // effect runs after the commit that shows them).
+  // Each overview read is followed by the chart's, once the figures are painted (the effect
+  // runs after the commit that shows them; two frames later they are on the screen).
   useEffect(() => {
-    if (overview !== null) void loadExpiryDays()
+    if (overview === null) return
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => void loadExpiryDays())
+    })
+    return () => cancelAnimationFrame(frame)
   }, [overview, loadExpiryDays])
   const expiryDaysError = useOverviewStore((s) => s.expiryDaysError)
-  const chart = useMemo(
-    () =>
-      expiryDays === null
-        ? null
-        : bucketByWeek(
-            expiryDays,
-            profiles.map((profile) => profile.id),
-          ),
-    [expiryDays, profiles],
-  )
 
   useEffect(() => {
     void ensureOverview()
@@ -125,19 +121,21 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
         context="Could not read the expiry chart"
         onRetry={loadOverview}
       />
-      {chart !== null && overview !== null && profiles.length > 0 ? (
-        <ExpiryChart
-          chart={chart}
-          profiles={profiles}
-          unread={
-            new Set(
-              overview.profiles
-                .filter((entry) => entry.certificates === null)
-                .map((entry) => entry.profileId),
-            )
-          }
-          open={open}
-        />
+      {expiryDays !== null && overview !== null && profiles.length > 0 ? (
+        <Suspense fallback={null}>
+          <ExpiryChart
+            days={expiryDays}
+            profiles={profiles}
+            unread={
+              new Set(
+                overview.profiles
+                  .filter((entry) => entry.certificates === null)
+                  .map((entry) => entry.profileId),
+              )
+            }
+            open={open}
+          />
+        </Suspense>
       ) : null}
     </section>
   )
