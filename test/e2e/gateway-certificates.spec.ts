@@ -21,6 +21,8 @@ import { sandboxSeed } from './support/seed'
 
 const PASSPHRASE = 'correct horse battery staple'
 const INTERNAL = 'grafana-internal'
+/** Its PKI certificate's common name, which names its exported files. */
+const INTERNAL_COMMON_NAME = 'grafana.internal.northwind'
 const ACME = 'www-northwind'
 
 function escape(text: string): string {
@@ -73,7 +75,8 @@ test('every certificate listed; internal ones export as PKCS#12 and a ZIP bundle
     // An internal certificate: PKCS#12 through its PKI certificate, opened by openssl.
     await selectCertificate(page, INTERNAL)
     const p12 = await exportThroughDialog(page, INTERNAL, 'pkcs12', downloads)
-    expect(path.basename(p12)).toBe(`${INTERNAL}.p12`)
+    // Named as the service's Content-Disposition names it: the PKI certificate's common name.
+    expect(path.basename(p12)).toBe(`${INTERNAL_COMMON_NAME}.p12`)
     const contents = await openssl([
       'pkcs12',
       '-in',
@@ -88,7 +91,7 @@ test('every certificate listed; internal ones export as PKCS#12 and a ZIP bundle
 
     // Its pem-bundle is the service's ZIP, saved as .zip: a real ZIP listing the PEM files.
     const zip = await exportThroughDialog(page, INTERNAL, 'pem-bundle', downloads)
-    expect(path.basename(zip)).toBe(`${INTERNAL}.zip`)
+    expect(path.basename(zip)).toBe(`${INTERNAL_COMMON_NAME}.zip`)
     expect((await readFile(zip)).subarray(0, 4).toString('hex')).toBe('504b0304')
     const tested = await run('unzip', ['-t', zip])
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
