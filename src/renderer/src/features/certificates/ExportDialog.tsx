@@ -218,8 +218,7 @@ export function ExportDialog({ profile, certificate, mode, onClose }: ExportDial
             <div className="banner-message mono-small cert-saved-hash">
               File SHA-256 {saved.sha256}
             </div>
-          </div>
-          <div className="banner-action">
+            {/* Under the text, where they wrap: the dialog is narrow. */}
             <SavedFileActions
               transfer={{ id: saved.transferId, label: `${certificate.name} (${format})` }}
               path={saved.path}
