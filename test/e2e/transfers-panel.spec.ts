@@ -18,33 +18,30 @@ import {
  * table's wrapper, a button whose text does not fit (cut to "Downloa"), a name cell taller than
  * two lines (a node UUID wrapping over eight).
  */
-async function transfersOverflow(page: Page) {
-  return page.evaluate(() => {
+async function transfersOverflow(page: Page): Promise<string[]> {
+  // A string: the node tsconfig has no DOM types, and this runs in the page.
+  return page.evaluate<string[]>(`(() => {
     const table = document.querySelector('table[aria-label="Transfers"]')
     if (table === null) return ['no Transfers table']
-    const problems: string[] = []
+    const problems = []
     for (let element = table.parentElement; element !== null; element = element.parentElement) {
       if (element.scrollWidth > element.clientWidth + 1) {
-        problems.push(`${element.tagName}.${element.className} scrolls sideways`)
+        problems.push(element.tagName + '.' + element.className + ' scrolls sideways')
       }
     }
     const visible = table.closest('.table-wrap')?.getBoundingClientRect()
     for (const button of table.querySelectorAll('button')) {
       const box = button.getBoundingClientRect()
-      if (
-        button.scrollWidth > button.clientWidth + 1 ||
-        (visible && box.right > visible.right + 1)
-      ) {
-        problems.push(`button "${button.textContent}" is cut`)
+      if (button.scrollWidth > button.clientWidth + 1 || (visible && box.right > visible.right + 1)) {
+        problems.push('button "' + button.textContent + '" is cut')
       }
     }
     for (const name of table.querySelectorAll('.transfer-label')) {
-      const lines =
-        name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight)
-      if (lines > 2.2) problems.push(`name "${name.textContent}" takes ${lines.toFixed(1)} lines`)
+      const lines = name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight)
+      if (lines > 2.2) problems.push('name "' + name.textContent + '" takes ' + lines.toFixed(1) + ' lines')
     }
     return problems
-  })
+  })()`)
 }
 
 /*
