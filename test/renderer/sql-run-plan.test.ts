@@ -1,162 +1,164 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import { loadPgParser } from '../../src/main/sql-guard'
-import { planSqlLoaded } from '../../src/main/sql-guard/plan'
+import { describe, expect, it } from 'vitest'
+import type { SqlPlannedStatement } from '../../src/shared/bridge/channels/sql'
 import {
   planEach,
   statementsToRun,
-  type EditorSnapshot,
   type Planner,
   type PlanMode,
+  type SqlPlan,
 } from '../../src/renderer/src/features/sql/planned-statements'
 import { planRun, type RunContext } from '../../src/renderer/src/features/sql/run-plan'
 
 /*
  * What the console does before anything is sent, below e2e: the statements Run, Run all and
- * Explain send are main's guard's (`sql.plan`, PostgreSQL's own parser; here main's planner
- * itself stands for the bridge), read-only tabs refuse, protected profiles ask before writes,
- * every profile asks before destructive statements (a setting). The hand-written lexer the
- * console split with before split a BEGIN ATOMIC body at its inner `;` and read `--\r` as a
- * comment to the end of the line, hiding a DELETE.
+ * Explain send are main's (`sql.plan`: PostgreSQL's own parse, test/main/sql-plan.test.ts), never
+ * a split of the renderer's own; read-only tabs refuse what main would; protected profiles ask
+ * before what is not a read; every profile asks before destructive statements (a setting).
  */
 
-const planner: Planner = async (sql, mode) => planSqlLoaded(sql, mode)
+/** A statement as main plans it; the fields a case does not name are a plain read's. */
+function planned(text: string, from: number, fields: Partial<SqlPlannedStatement> = {}) {
+  return {
+    text,
+    from,
+    to: from + text.length,
+    command: text.split(' ')[0]?.toUpperCase() ?? '',
+    kind: 'read',
+    reason: null,
+    destructive: null,
+    readOnlyRefusal: null,
+    refused: false,
+    block: null,
+    placeholders: [],
+    ...fields,
+  } satisfies SqlPlannedStatement
+}
 
-beforeAll(async () => {
-  await loadPgParser()
-})
+/** Main's answers by text, and what it was asked. */
+function fakePlanner(answers: Record<string, SqlPlannedStatement[]>) {
+  const asked: [string, PlanMode][] = []
+  const planner: Planner = async (sql, mode): Promise<SqlPlan> => {
+    asked.push([sql, mode])
+    return { statements: answers[sql] ?? [], parserError: null }
+  }
+  return { planner, asked }
+}
 
+const ATOMIC = 'CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END'
 const plain: RunContext = { readOnly: false, protectedProfile: false, confirmDestructive: true }
 
-const all = (text: string, mode: PlanMode = 'run') =>
-  statementsToRun(planner, { text, from: 0, to: 0 }, 'all', mode)
-
-const plan = async (sql: string, context: Partial<RunContext> = {}, mode: PlanMode = 'run') =>
-  planRun(await all(sql, mode), { ...plain, ...context })
-
-describe("Run all's statements are main's parse", () => {
-  it('keeps a BEGIN ATOMIC body whole: two statements, not three', async () => {
-    const text = 'CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END; SELECT 2'
-    const statements = await all(text)
-    expect(statements.map((statement) => statement.text)).toEqual([
-      'CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END',
-      'SELECT 2',
-    ])
-    expect(statements.map(({ from, to }) => text.slice(from, to))).toEqual(
-      statements.map((statement) => statement.text),
-    )
+describe("the statements to run are main's", () => {
+  it("Run all sends main's statements, a BEGIN ATOMIC body whole", async () => {
+    const text = `${ATOMIC}; SELECT 2`
+    const { planner, asked } = fakePlanner({
+      [text]: [planned(ATOMIC, 0, { kind: 'write' }), planned('SELECT 2', ATOMIC.length + 2)],
+    })
+    const statements = await statementsToRun(planner, { text, from: 0, to: 0 }, 'all', 'run')
+    expect(statements.map((statement) => statement.text)).toEqual([ATOMIC, 'SELECT 2'])
+    expect(asked).toEqual([[text, 'run']])
   })
 
-  it('ends a -- comment at CR as PostgreSQL does: the DELETE is a statement, and a write', async () => {
-    const statements = await all('SELECT 1 --\r; DELETE FROM t RETURNING 1')
-    expect(statements.map((statement) => [statement.text, statement.kind])).toEqual([
-      ['SELECT 1 --', 'read'],
-      ['DELETE FROM t RETURNING 1', 'write'],
-    ])
-    expect(
-      await plan('SELECT 1 --\r; DELETE FROM t RETURNING 1', { readOnly: true }),
-    ).toMatchObject({ kind: 'refuse', statement: { text: 'DELETE FROM t RETURNING 1' } })
-    expect(
-      await plan('SELECT 1 --\r; DELETE FROM t RETURNING 1', { protectedProfile: true }),
-    ).toMatchObject({ kind: 'confirm', title: 'protected' })
-  })
-
-  it('finds the statement under the cursor, and those of a selection, in editor offsets', async () => {
+  it('Run takes the statement under the cursor; a selection is planned alone, in editor offsets', async () => {
     const text = 'select 1;\nselect 2;\nselect 3'
-    const at = (snapshot: EditorSnapshot) => statementsToRun(planner, snapshot, 'current', 'run')
+    const { planner } = fakePlanner({
+      [text]: [planned('select 1', 0), planned('select 2', 10), planned('select 3', 20)],
+      'select 2;\nselect 3': [planned('select 2', 0), planned('select 3', 10)],
+    })
     const cursor = text.indexOf('2')
-    expect((await at({ text, from: cursor, to: cursor })).map((s) => s.text)).toEqual(['select 2'])
-    const from = text.indexOf('select 2')
-    const selected = await at({ text, from, to: text.length })
-    expect(selected.map(({ from: start, to }) => text.slice(start, to))).toEqual([
-      'select 2',
-      'select 3',
-    ])
-  })
-
-  it("finds :name placeholders with PostgreSQL's scanner (a -- comment ends at CR)", async () => {
-    const [statement] = await all("select 1 --\r, :x, ':y', $$:z$$")
-    expect(statement?.placeholders.map((placeholder) => placeholder.name)).toEqual(['x'])
-  })
-
-  it('marks transaction blocks from the parse tree', async () => {
-    const statements = await all('begin; select 1; commit and chain; rollback; select 2')
-    expect(statements.map((statement) => statement.block)).toEqual([
-      'begin',
-      null,
-      null,
-      'end',
-      null,
-    ])
-  })
-
-  it('plans bound statements again, one by one, keeping their place', async () => {
-    const [planned] = await planEach(
+    const current = await statementsToRun(
       planner,
-      [{ text: "delete from t where a = 'x'::text", from: 5, to: 12 }],
+      { text, from: cursor, to: cursor },
+      'current',
       'run',
     )
-    expect(planned).toMatchObject({ kind: 'write', from: 5, to: 12, command: 'DELETE' })
+    expect(current.map((statement) => statement.text)).toEqual(['select 2'])
+    const selected = await statementsToRun(
+      planner,
+      { text, from: 10, to: text.length },
+      'current',
+      'run',
+    )
+    expect(selected.map(({ from, to }) => text.slice(from, to))).toEqual(['select 2', 'select 3'])
+  })
+
+  it('Explain takes the first statement, planned as the EXPLAIN it sends', async () => {
+    const { planner, asked } = fakePlanner({
+      'select 1; select 2': [planned('select 1', 0), planned('select 2', 10)],
+    })
+    const statements = await statementsToRun(
+      planner,
+      { text: 'select 1; select 2', from: 0, to: 0 },
+      'all',
+      'explain-analyze',
+    )
+    expect(statements).toHaveLength(1)
+    expect(asked).toEqual([['select 1; select 2', 'explain-analyze']])
+  })
+
+  it('bound statements are planned again one by one, keeping their place in the editor', async () => {
+    const bound = "delete from t where a = 'x'::text"
+    const { planner } = fakePlanner({
+      [bound]: [planned(bound, 0, { kind: 'write', reason: 'DELETE changes data' })],
+    })
+    const [again] = await planEach(planner, [{ text: bound, from: 5, to: 12 }], 'run')
+    expect(again).toMatchObject({ kind: 'write', from: 5, to: 12, text: bound })
   })
 })
 
 describe('planRun', () => {
-  it('sends reads and ordinary writes on a plain profile', async () => {
-    expect(await plan('select 1; select 2')).toEqual({ kind: 'send' })
-    expect(await plan('update t set a = 1 where id = 2')).toEqual({ kind: 'send' })
+  const write = (text: string, fields: Partial<SqlPlannedStatement> = {}) =>
+    planned(text, 0, {
+      kind: 'write',
+      reason: `${text.split(' ')[0]?.toUpperCase()} changes data`,
+      readOnlyRefusal: `${text.split(' ')[0]?.toUpperCase()} changes data`,
+      ...fields,
+    })
+
+  it('sends reads and ordinary writes on a plain profile', () => {
+    expect(planRun([planned('select 1', 0)], plain)).toEqual({ kind: 'send' })
+    expect(planRun([write('update t set a = 1 where id = 2')], plain)).toEqual({ kind: 'send' })
   })
 
-  it('asks before a destructive statement on every profile, naming why', async () => {
-    const asked = await plan('select 1; delete from t')
-    expect(asked).toMatchObject({
+  it('asks before a destructive statement on every profile, naming why', () => {
+    const destructive = write('delete from t', { destructive: 'DELETE without WHERE …' })
+    expect(planRun([planned('select 1', 0), destructive], plain)).toMatchObject({
       kind: 'confirm',
       title: 'destructive',
-      flagged: [
-        {
-          statement: { text: 'delete from t' },
-          reason: expect.stringMatching(/DELETE without WHERE/),
-        },
-      ],
+      flagged: [{ statement: { text: 'delete from t' }, reason: 'DELETE without WHERE …' }],
     })
-    expect(await plan('delete from t', { confirmDestructive: false })).toEqual({ kind: 'send' })
-  })
-
-  it('EXPLAIN without ANALYZE runs nothing, so nothing is destructive; with ANALYZE it is', async () => {
-    expect(await plan('drop table t', {}, 'explain')).toEqual({ kind: 'send' })
-    expect(await plan('delete from t', { protectedProfile: true }, 'explain')).toEqual({
+    expect(planRun([destructive], { ...plain, confirmDestructive: false })).toEqual({
       kind: 'send',
     })
-    expect(await plan('delete from t', {}, 'explain-analyze')).toMatchObject({
-      kind: 'confirm',
-      title: 'destructive',
-    })
   })
 
-  it('a protected profile asks before every write, the destructive reason beside it', async () => {
-    expect(await plan("select nextval('s')", { protectedProfile: true })).toMatchObject({
-      kind: 'confirm',
-      title: 'protected',
-      flagged: [{ reason: expect.stringMatching(/nextval/) }],
-    })
-    expect(await plan('truncate t', { protectedProfile: true })).toMatchObject({
-      kind: 'confirm',
-      title: 'protected',
-      flagged: [{ reason: expect.stringMatching(/ — TRUNCATE empties whole tables$/) }],
-    })
-  })
-
-  it('a read-only tab refuses any write and transaction control, and says how many', async () => {
+  it('a protected profile asks before every statement that is not a read, the destructive reason beside it', () => {
     expect(
-      await plan('select 1; create table x (i int); drop table y', { readOnly: true }),
+      planRun([write('truncate t', { destructive: 'TRUNCATE empties whole tables' })], {
+        ...plain,
+        protectedProfile: true,
+      }),
     ).toMatchObject({
-      kind: 'refuse',
-      notice: expect.stringMatching(
-        /^Refused: this tab is read-only, and 2 statements are not read-only \(.+\)\. Nothing was sent\.$/,
-      ),
-      statement: expect.objectContaining({ text: 'create table x (i int)' }),
+      kind: 'confirm',
+      title: 'protected',
+      flagged: [{ reason: 'TRUNCATE changes data — TRUNCATE empties whole tables' }],
     })
-    expect(await plan('select 1; commit', { readOnly: true })).toMatchObject({
+  })
+
+  it("a read-only tab refuses what main would, in main's words, and says how many", () => {
+    const statements = [
+      planned('select 1', 0),
+      write('create table x (i int)'),
+      planned('commit', 0, {
+        kind: 'transaction',
+        reason: 'COMMIT ends the transaction',
+        readOnlyRefusal: 'COMMIT would end the read-only transaction this tab runs in',
+      }),
+    ]
+    expect(planRun(statements, { ...plain, readOnly: true })).toEqual({
       kind: 'refuse',
-      notice: expect.stringMatching(/COMMIT would end the read-only transaction/),
+      notice:
+        'Refused: this tab is read-only, and 2 statements are not read-only (CREATE changes data). Nothing was sent.',
+      statement: expect.objectContaining({ text: 'create table x (i int)' }),
     })
   })
 })
