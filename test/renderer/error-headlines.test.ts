@@ -80,12 +80,19 @@ describe('a refusal of PostgreSQL (issue 40, item 22)', () => {
     expect(operationHeadline(refusal)).toBe(
       'PostgreSQL refused the statement (SQLSTATE 42601); its message is below.',
     )
+    // As the SQL console's run reports it: no operation named, PostgreSQL's details given.
+    expect(operationHeadline({ ...refusal, operation: undefined })).toBe(
+      'PostgreSQL refused the statement (SQLSTATE 42601); its message is below.',
+    )
+    // Another operation's 422 keeps its own sentence.
+    expect(operationHeadline({ ...refusal, operation: 'exportVolume' })).not.toMatch(/PostgreSQL/)
     // Without PostgreSQL's details, a 422 may be a database that does not run PostgreSQL.
     expect(operationHeadline({ ...refusal, details: undefined })).toMatch(/or this database/)
   })
 
   it('shows the code and status last, as a quiet line, after the service’s words', () => {
-    const html = renderToStaticMarkup(createElement(ErrorBanner, { error: refusal }))
+    const { operation: _operation, ...asTheConsoleHasIt } = refusal
+    const html = renderToStaticMarkup(createElement(ErrorBanner, { error: asTheConsoleHasIt }))
     const title = html.indexOf('PostgreSQL refused the statement')
     const message = html.indexOf(ERROR_MESSAGES.UNPROCESSABLE_ENTITY)
     const code = html.indexOf('<div class="banner-code">UNPROCESSABLE_ENTITY')

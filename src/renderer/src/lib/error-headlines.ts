@@ -243,15 +243,20 @@ export function operationHeadline(error: {
   details?: unknown
 }): string | null {
   const { operation, code } = error
+  // PostgreSQL's own refusal (a 422 whose details carry its SQLSTATE; the SQL console's runs
+  // reach the banner without an operation): said plainly, its message and position follow.
+  const sqlState = postgresStateOf(error.details)
+  if (
+    code === 'UNPROCESSABLE_ENTITY' &&
+    sqlState !== null &&
+    (operation === undefined || operation === 'runPostgresQuery')
+  ) {
+    return `PostgreSQL refused the statement (SQLSTATE ${sqlState}); its message is below.`
+  }
   if (operation === undefined || !Object.hasOwn(WORDS, operation) || !isServiceErrorCode(code)) {
     return null
   }
   const name = operation as OperationName
-  const sqlState = postgresStateOf(error.details)
-  if (name === 'runPostgresQuery' && code === 'UNPROCESSABLE_ENTITY' && sqlState !== null) {
-    // PostgreSQL's own refusal: say so plainly; its message and position follow the banner.
-    return `PostgreSQL refused the statement (SQLSTATE ${sqlState}); its message is below.`
-  }
   if (code === 'NOT_FOUND') {
     const resource = notFoundResourceOf(error.details)
     const precise = resource === null ? undefined : WORDS[name].notFoundOf?.[resource]

@@ -6,7 +6,7 @@ import { concerns } from '../../lib/cache-events'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import { KnownName } from '../../ui/KnownName'
+import { useKnownObject } from '../../lib/known-objects'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
@@ -44,7 +44,7 @@ const COLUMNS: Column<ActivityEntry>[] = [
       e.targetId === null ? (
         <span className="muted">—</span>
       ) : (
-        <KnownName profileId={e.profileId} id={e.targetId} />
+        <ActivityTarget profileId={e.profileId} id={e.targetId} />
       ),
   },
   {
@@ -196,6 +196,29 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
 }
 
 const RANGE_PROBLEM_ID = 'activity-range-problem'
+
+/**
+ * A line's target on one line: the name an answer gave it, then its id, cut with an ellipsis
+ * when the column is narrow (a UUID wrapped over three lines made each row ~100 px tall). The
+ * whole id stays in the text (copied whole, read whole by a screen reader) and in the tooltip.
+ */
+function ActivityTarget({ profileId, id }: { profileId: string; id: string }) {
+  const name = useKnownObject(profileId, id)?.name ?? null
+  const named = name !== null && name !== id
+  return (
+    <span className="activity-target" title={named ? `${name} · ${id}` : id}>
+      {named ? (
+        <>
+          <span className="activity-target-name">{name}</span>
+          <span className="muted" aria-hidden="true">
+            {' · '}
+          </span>
+        </>
+      ) : null}
+      <span className="activity-target-id">{id}</span>
+    </span>
+  )
+}
 
 const DAY_FIELDS = [
   { field: 'fromDay', label: 'From' },
