@@ -84,18 +84,10 @@ export async function readChunks(
   if (!response.body) return
   let received = 0
   const reader = response.body.getReader()
-  let sliceStart = performance.now()
+  const letLoopTurn = loopTurns()
   for (;;) {
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await nextTurn()
-      sliceStart = performance.now()
-    }
-    let next: Awaited<ReturnType<typeof reader.read>>
-    try {
-      next = await reader.read()
-    } catch (error) {
-      throw bodyBreak(error, url, received, declared)
-    }
+    await letLoopTurn()
+    const next = await readNext(reader, url, received, declared)
     if (next.done) return
     const chunk = next.value
     received += chunk.byteLength
@@ -107,6 +99,30 @@ export async function readChunks(
       await reader.cancel().catch(() => undefined)
       throw error
     }
+  }
+}
+
+/** A function to call between reads: it lets main's loop turn once reading held it SLICE_MS. */
+export function loopTurns(): () => Promise<void> {
+  let sliceStart = performance.now()
+  return async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return
+    await nextTurn()
+    sliceStart = performance.now()
+  }
+}
+
+/** The next chunk of a body; a connection that breaks is said as such (bodyBreak). */
+export async function readNext(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  url: URL,
+  received: number,
+  declared: number,
+): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>> {
+  try {
+    return await reader.read()
+  } catch (error) {
+    throw bodyBreak(error, url, received, declared)
   }
 }
 

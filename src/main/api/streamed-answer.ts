@@ -1,6 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import { ServiceError } from './errors'
-import { bodyBreak, tooLarge, formatBytes } from './body'
+import { formatBytes, loopTurns, readNext, tooLarge } from './body'
 import { SinkFailure } from './list-answer'
 
 /*
@@ -41,9 +40,6 @@ export interface AttemptClock {
   touch(): void
 }
 
-/** How long one read of a held body keeps main's loop before letting it turn (as body.ts). */
-const SLICE_MS = 2
-
 /**
  * Reads one attempt's body into `sink`. A broken connection is said as such (bodyBreak), with
  * how much had arrived; a held answer past `limit` bytes is refused; what the sink throws that
@@ -72,18 +68,12 @@ export async function feedAnswer<T>(
   if (response.body !== null) {
     const reader = response.body.getReader()
     let received = 0
-    let sliceStart = performance.now()
+    // A held answer is read in slices of main's loop (body.ts); one written out waits on the
+    // writer thread between chunks anyway.
+    const letLoopTurn = loopTurns()
     for (;;) {
-      if (held && performance.now() - sliceStart >= SLICE_MS) {
-        await nextTurn()
-        sliceStart = performance.now()
-      }
-      let next: Awaited<ReturnType<typeof reader.read>>
-      try {
-        next = await reader.read()
-      } catch (error) {
-        throw bodyBreak(error, url, received, declared)
-      }
+      if (held) await letLoopTurn()
+      const next = await readNext(reader, url, received, declared)
       if (next.done) break
       received += next.value.byteLength
       clock.touch()
