@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/sandbox'
-import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'
 import { readIncident, readStatusPage } from '../../src/shared/status-page'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import type { TestDesk } from '../support/desk'
+import { openGatewayDesk, type GatewayDesk } from '../support/gateway-desk'
 
 /*
  * Op 21 as a real deployment sends it (the gateway flavour), through the desk and the app's one
@@ -14,23 +13,16 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 
 type StatusPageState = ChannelOutput<'statusPage.refresh'>
 
-let sandbox: RunningSandbox
+let gateway: GatewayDesk
 let desk: TestDesk
 let profile: Profile
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, flavor: 'gateway' })
-  desk = await openTestDesk('gateway-status-page', { requestTimeoutMs: 30_000 })
-  profile = await desk.addProfile(
-    { url: sandbox.url, tokens: sandbox.tokens },
-    { name: 'Gateway', sessionOnly: true },
-  )
+  gateway = await openGatewayDesk('gateway-status-page')
+  ;({ desk, profile } = gateway)
 }, 120_000)
 
-afterAll(async () => {
-  await desk?.close([profile?.id].filter((id): id is string => id !== undefined))
-  await sandbox?.close()
-})
+afterAll(() => gateway?.close())
 
 describe('the status page of a real deployment', () => {
   it('reads services (groups, unknown, health history) and incidents with their updates', async () => {

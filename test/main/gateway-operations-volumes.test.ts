@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import type { TestDesk } from '../support/desk'
+import { openGatewayDesk, type GatewayDesk } from '../support/gateway-desk'
+import { waitForValue } from '../support/wait-for'
 
 /*
  * Op 15 as a real deployment answers it (the gateway flavour): the `.tar.gz` itself, no JSON
@@ -15,39 +16,23 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 
 type Transfer = ChannelOutput<'volumes.export'>
 
+let gateway: GatewayDesk
 let sandbox: RunningSandbox
 let desk: TestDesk
 let profile: Profile
 const finished = new Map<string, Transfer>()
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, flavor: 'gateway' })
-  desk = await openTestDesk('gateway-volumes', { requestTimeoutMs: 30_000 })
+  gateway = await openGatewayDesk('gateway-volumes')
+  ;({ sandbox, desk, profile } = gateway)
   desk.desk.onEvent((event, payload) => {
     if (event !== 'transfers.finished') return
     const transfer = payload as Transfer
     finished.set(transfer.id, transfer)
   })
-  profile = await desk.addProfile(
-    { url: sandbox.url, tokens: sandbox.tokens },
-    { name: 'Gateway', sessionOnly: true },
-  )
 }, 120_000)
 
-afterAll(async () => {
-  await desk?.close([profile?.id].filter((id): id is string => id !== undefined))
-  await sandbox?.close()
-})
-
-async function waitFor<T>(read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const found = read()
-    if (found !== undefined) return found
-    if (Date.now() > until) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+afterAll(() => gateway?.close())
 
 describe('volume export answered with the raw .tar.gz', () => {
   it('downloads the archive the service sent, with its size and SHA-256', async () => {
@@ -71,7 +56,9 @@ describe('volume export answered with the raw .tar.gz', () => {
       nodeId: volume.nodeId,
       name: volume.name,
     })
-    const ended = await waitFor(() => finished.get(started.id))
+    const ended = await waitForValue(() => finished.get(started.id), {
+      what: 'the volume export to finish',
+    })
     expect(ended, ended.errorMessage ?? '').toMatchObject({
       state: 'completed',
       bytesDone: sent.length,

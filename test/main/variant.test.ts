@@ -11,6 +11,7 @@ import { readIncident, readStatusPage } from '../../src/shared/status-page'
 import { parseTimestamp } from '../../src/shared/time'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { openssl, sha256Hex } from '../support/tools'
+import { waitForValue } from '../support/wait-for'
 
 /*
  * The app against the sandbox's second personality (`variant: true`), which makes the other
@@ -365,7 +366,9 @@ describe('exports in the other forms', () => {
       nodeId: volume.nodeId,
       name: volume.name,
     })
-    const ended = await waitFor(() => finished.get(started.id))
+    const ended = await waitForValue(() => finished.get(started.id), {
+      what: 'the volume export to finish',
+    })
     expect(ended).toMatchObject({ state: 'completed', sha256: answer.data['sha256'] })
     const bytes = await readFile(ended.destination ?? '')
     expect(bytes.length).toBe(answer.data['sizeBytes'])
@@ -374,13 +377,3 @@ describe('exports in the other forms', () => {
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]))
   })
 })
-
-async function waitFor<T>(read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const found = read()
-    if (found !== undefined) return found
-    if (Date.now() > until) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
