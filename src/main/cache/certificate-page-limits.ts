@@ -1,4 +1,5 @@
 import type { Cache } from './index'
+import { forgetWhenProfileCleared } from './profile-cleared'
 
 /*
  * Op 16's page size as each profile's service stated it (schema v18), read before a refresh
@@ -42,8 +43,6 @@ export function createCertificatePageLimits(cache: Cache): CertificatePageLimits
     },
   )
   // A removed profile's learned size goes with it (a stale one would only be re-learned).
-  cache.onChange((change) => {
-    if (change.name === 'clearProfile' && change.profileId !== null) store.forget(change.profileId)
-  })
+  forgetWhenProfileCleared(cache, (profileId) => store.forget(profileId))
   return store
 }

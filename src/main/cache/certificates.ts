@@ -13,6 +13,7 @@ import {
   type NamedRow,
 } from '../../shared/certificate-order'
 import type { Cache } from './index'
+import { forgetWhenProfileCleared } from './profile-cleared'
 
 /*
  * The certificate list in SQLite (schema v8, its folder index v9, the completeness note v11):
@@ -482,9 +483,7 @@ export function createCertificateCache(cache: Cache): CertificateCache {
     } satisfies CertificateCache
   })
   // A removed profile's cached lists go with it (the cache announces clearProfile).
-  cache.onChange((change) => {
-    if (change.name === 'clearProfile' && change.profileId !== null) store.clear(change.profileId)
-  })
+  forgetWhenProfileCleared(cache, (profileId) => store.clear(profileId))
   return store
 }
 

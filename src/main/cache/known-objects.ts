@@ -2,6 +2,7 @@ import { knownObjectSchema } from '../../shared/bridge/channels/known-objects'
 import type { KnownObject } from '../../shared/bridge/channels/known-objects'
 import type Database from 'better-sqlite3'
 import type { Cache } from './index'
+import { forgetWhenProfileCleared } from './profile-cleared'
 
 /*
  * Objects the service's answers carried, per profile (schema v12): the newest sighting of each
@@ -105,11 +106,7 @@ export function createKnownObjects(cache: Cache): KnownObjects {
     return { known, forget: (profileId: string) => deleteProfile.run(profileId) }
   })
 
-  cache.onChange((change) => {
-    if (change.name === 'clearProfile' && change.profileId !== null) {
-      store.forget(change.profileId)
-    }
-  })
+  forgetWhenProfileCleared(cache, store.forget)
   return store.known
 }
 

@@ -1,6 +1,7 @@
 import { rotationRecordSchema } from '../../shared/bridge/channels/operations'
 import type { RotationRecord } from '../../shared/bridge/channels/operations'
 import type { Cache } from './index'
+import { forgetWhenProfileCleared } from './profile-cleared'
 
 /*
  * The remaining operations' own tables (schema v6): snapshots of answers the service offers no
@@ -125,11 +126,7 @@ export function createOperationsStore(cache: Cache): OperationsStore {
     return { operations, forget }
   })
 
-  cache.onChange((change) => {
-    if (change.name === 'clearProfile' && change.profileId !== null) {
-      store.forget(change.profileId)
-    }
-  })
+  forgetWhenProfileCleared(cache, store.forget)
   return store.operations
 }
 
