@@ -147,7 +147,10 @@ const MATCHES = `profile_id = @profileId
   AND (@search IS NULL OR instr(search_text, @search) > 0)`
 
 /** The certificate tables' reads and writes on one connection (no announcements). */
-export interface CertificateStatements {
+export interface CertificateStatements extends Pick<
+  CertificateCache,
+  'put' | 'clear' | 'listJson' | 'count' | 'firstRowsJson' | 'rankedIn'
+> {
   replace(
     profileId: string,
     filter: CertificateFilter,
@@ -155,22 +158,11 @@ export interface CertificateStatements {
     fetchedAt: number,
     completeness: ListCompleteness | null,
   ): void
-  put(profileId: string, entries: CertificateCacheEntry[]): void
-  clear(profileId: string): void
-  listJson(profileId: string, filter: CertificateFilter): Buffer
-  count(profileId: string, filter: CertificateFilter): number
-  firstRowsJson(
-    profileId: string,
-    filter: CertificateFilter,
-    first: FirstRows,
-  ): FirstRowsJson | null
   /**
    * Works out every row's place in the default order as `locale` sorts it (schema v17), so
    * `firstRowsJson` reads the first rows by index. The list worker's job: ~45 ms for 10,000.
    */
   rankNames(profileId: string, locale: string): void
-  /** The locale the profile's places were worked out in; null when a write has voided them. */
-  rankedIn(profileId: string): string | null
   meta(profileId: string): { fetched_at: number; completeness_json: string | null } | undefined
   item(profileId: string, id: string): { item_json: string } | undefined
   folders(profileId: string): { folder_id: string; folder_path_json: string }[]
