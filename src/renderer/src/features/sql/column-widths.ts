@@ -9,7 +9,7 @@ import type { SqlField } from '../../../../shared/bridge/channels/sql'
 const CHAR_WIDTH = 7.3
 /** Padding, the sort mark and the resize handle around a header's name. */
 const HEADER_EXTRA = 40
-const CELL_EXTRA = 16
+const CELL_EXTRA = 20
 const MIN_COLUMN = 60
 /** A column is first at most this wide, so one long text does not push the others away... */
 const FIRST_BOUND = 360
