@@ -23,6 +23,29 @@ const UTF8_NAMES = 1 << 11
 const DOS_DATE = (0 << 9) | (1 << 5) | 1
 const DOS_TIME = 0
 
+/**
+ * The fields both headers carry in the same order from `at` (APPNOTE 4.3.7 at offset 4, 4.3.12
+ * at offset 6): version needed, flags, method (0, stored), time, date, CRC-32, compressed and
+ * uncompressed size (equal, stored), name length.
+ */
+function writeFileFields(
+  header: Buffer,
+  at: number,
+  checksum: number,
+  size: number,
+  nameLength: number,
+): void {
+  header.writeUInt16LE(VERSION, at)
+  header.writeUInt16LE(UTF8_NAMES, at + 2)
+  header.writeUInt16LE(0, at + 4)
+  header.writeUInt16LE(DOS_TIME, at + 6)
+  header.writeUInt16LE(DOS_DATE, at + 8)
+  header.writeUInt32LE(checksum, at + 10)
+  header.writeUInt32LE(size, at + 14)
+  header.writeUInt32LE(size, at + 18)
+  header.writeUInt16LE(nameLength, at + 22)
+}
+
 export function storedZip(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
@@ -32,30 +55,14 @@ export function storedZip(entries: readonly ZipEntry[]): Buffer {
     const checksum = crc32(entry.bytes)
     const local = Buffer.alloc(30)
     local.writeUInt32LE(LOCAL_HEADER, 0)
-    local.writeUInt16LE(VERSION, 4)
-    local.writeUInt16LE(UTF8_NAMES, 6)
-    local.writeUInt16LE(0, 8) // stored
-    local.writeUInt16LE(DOS_TIME, 10)
-    local.writeUInt16LE(DOS_DATE, 12)
-    local.writeUInt32LE(checksum, 14)
-    local.writeUInt32LE(entry.bytes.length, 18)
-    local.writeUInt32LE(entry.bytes.length, 22)
-    local.writeUInt16LE(name.length, 26)
+    writeFileFields(local, 4, checksum, entry.bytes.length, name.length)
     local.writeUInt16LE(0, 28)
     locals.push(local, name, entry.bytes)
 
     const central = Buffer.alloc(46)
     central.writeUInt32LE(CENTRAL_HEADER, 0)
     central.writeUInt16LE(VERSION, 4) // made by
-    central.writeUInt16LE(VERSION, 6) // needed
-    central.writeUInt16LE(UTF8_NAMES, 8)
-    central.writeUInt16LE(0, 10)
-    central.writeUInt16LE(DOS_TIME, 12)
-    central.writeUInt16LE(DOS_DATE, 14)
-    central.writeUInt32LE(checksum, 16)
-    central.writeUInt32LE(entry.bytes.length, 20)
-    central.writeUInt32LE(entry.bytes.length, 24)
-    central.writeUInt16LE(name.length, 28)
+    writeFileFields(central, 6, checksum, entry.bytes.length, name.length)
     // extra, comment, disk, internal and external attributes: 0
     central.writeUInt32LE(offset, 42)
     centrals.push(central, name)
