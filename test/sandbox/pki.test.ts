@@ -53,6 +53,16 @@ function ok(command: string, args: string[], input?: string): string {
   return result.stdout
 }
 
+/** `openssl pkcs12` on an archive sealed with PASSPHRASE, with `flags` saying what to print. */
+function pkcs12(path: string, ...flags: string[]): string {
+  return ok('openssl', ['pkcs12', '-in', path, '-passin', `pass:${PASSPHRASE}`, ...flags])
+}
+
+/** openssl's text reading of a PEM certificate file. */
+function x509Text(path: string): string {
+  return ok('openssl', ['x509', '-in', path, '-noout', '-text'])
+}
+
 /** Writes an export under its own name, in a fresh folder so that names never collide. */
 function writeExport(file: ExportedFile): string {
   const path = join(mkdtempSync(join(workDir, 'export-')), file.filename)
@@ -161,13 +171,7 @@ describe('sandbox certificate authority', () => {
     expect(rootFacts.selfSigned).toBe(true)
     expect(rootFacts.subject).toBe(rootFacts.issuer)
 
-    const intermediate = ok('openssl', [
-      'x509',
-      '-in',
-      writeText('intermediate-text.pem', pki.intermediatePem),
-      '-noout',
-      '-text',
-    ])
+    const intermediate = x509Text(writeText('intermediate-text.pem', pki.intermediatePem))
     expect(intermediate).toMatch(/CA:TRUE, pathlen:0/)
     expect(intermediate).toMatch(/Certificate Sign/)
     expect(readCertificateFacts(pki.intermediatePem).issuer).toBe(rootFacts.subject)
@@ -182,13 +186,7 @@ describe('sandbox certificate authority', () => {
     expect(facts.serialNumber).toMatch(/^[0-9A-F]+$/)
     expect(Date.parse(facts.notAfter) - Date.parse(facts.notBefore)).toBe(91 * DAY_MS)
 
-    const text = ok('openssl', [
-      'x509',
-      '-in',
-      writeText('leaf-text.pem', material.certificatePem),
-      '-noout',
-      '-text',
-    ])
+    const text = x509Text(writeText('leaf-text.pem', material.certificatePem))
     expect(text).toContain('TLS Web Server Authentication')
     expect(text).toContain('DNS:www.api.example.test')
     expect(text).toContain('IP Address:10.0.0.7')
@@ -335,24 +333,9 @@ describe('certificate exports', () => {
       isText: false,
     })
     const path = writeExport(file)
-    const info = ok('openssl', [
-      'pkcs12',
-      '-in',
-      path,
-      '-passin',
-      `pass:${PASSPHRASE}`,
-      '-info',
-      '-noout',
-    ])
+    const info = pkcs12(path, '-info', '-noout')
     expect(info).toBe('')
-    const contents = ok('openssl', [
-      'pkcs12',
-      '-in',
-      path,
-      '-passin',
-      `pass:${PASSPHRASE}`,
-      '-nodes',
-    ])
+    const contents = pkcs12(path, '-nodes')
     const blocks = pemBlocks(contents)
     expect(blocks.filter((block) => block.label === 'CERTIFICATE')).toHaveLength(3)
     expect(contents).toContain('friendlyName: api.example.test')
@@ -432,15 +415,7 @@ describe('certificate exports', () => {
       '-deststorepass',
       PASSPHRASE,
     ])
-    const key = ok('openssl', [
-      'pkcs12',
-      '-in',
-      converted,
-      '-passin',
-      `pass:${PASSPHRASE}`,
-      '-nocerts',
-      '-nodes',
-    ])
+    const key = pkcs12(converted, '-nocerts', '-nodes')
     const keyPublic = ok('openssl', ['pkey', '-pubout'], key)
     expect(keyPublic).toBe(publicKeyOfCertificate(writeExport(exportOf('pem'))))
   })
@@ -518,14 +493,7 @@ describe('certificates without a key, and EC material', () => {
     const p12 = writeExport(
       exportCertificate(ecMaterial, 'pkcs12', { baseName: 'ec', passphrase: PASSPHRASE }),
     )
-    const contents = ok('openssl', [
-      'pkcs12',
-      '-in',
-      p12,
-      '-passin',
-      `pass:${PASSPHRASE}`,
-      '-nodes',
-    ])
+    const contents = pkcs12(p12, '-nodes')
     expect(pemBlocks(contents).map((block) => block.label)).toEqual(['CERTIFICATE', 'PRIVATE KEY'])
 
     const jks = writeExport(

@@ -17,6 +17,7 @@ import {
   splitPemBlocks,
 } from '../../support/tools'
 import type { TempDir } from '../../support/tools'
+import { readPkcs12 } from '../../support/pkcs12'
 
 /*
  * Op 12: every format as a real file, judged by openssl and keytool. Both answers of the
@@ -153,40 +154,17 @@ describe('op 12: each format, checked by a real tool', () => {
     ]) {
       const file = await temp.write(`p12-${exported.filename}`, exported.bytes)
       expect(exported.filename).toMatch(/\.(p12|pfx)$/)
-      const contents = await openssl([
-        'pkcs12',
-        '-in',
-        file,
-        '-passin',
-        `pass:${PASSPHRASE}`,
-        '-nodes',
-      ])
+      const contents = await readPkcs12(file, PASSPHRASE, '-nodes')
       const labels = splitPemBlocks(contents).map((block) => block.label)
       expect(labels).toContain('PRIVATE KEY')
       expect(labels.filter((label) => label === 'CERTIFICATE').length).toBeGreaterThanOrEqual(1)
 
-      const leafOnly = await openssl([
-        'pkcs12',
-        '-in',
-        file,
-        '-passin',
-        `pass:${PASSPHRASE}`,
-        '-clcerts',
-        '-nokeys',
-      ])
+      const leafOnly = await readPkcs12(file, PASSPHRASE, '-clcerts', '-nokeys')
       const p12Leaf = await temp.write(`p12-leaf-${exported.filename}.pem`, leafOnly)
       expect((await readX509(p12Leaf)).fingerprint).toBe(leafFingerprint)
       const p12Key = await temp.write(
         `p12-key-${exported.filename}.pem`,
-        await openssl([
-          'pkcs12',
-          '-in',
-          file,
-          '-passin',
-          `pass:${PASSPHRASE}`,
-          '-nocerts',
-          '-nodes',
-        ]),
+        await readPkcs12(file, PASSPHRASE, '-nocerts', '-nodes'),
       )
       expect(await privateKeyPublicKey(p12Key)).toBe(await certificatePublicKey(leafFile))
 

@@ -5,12 +5,12 @@ import {
   keytoolList,
   makeSelfSigned,
   makeTempDir,
-  openssl,
   readX509,
   run,
   splitPemBlocks,
 } from '../../support/tools'
 import type { TempDir } from '../../support/tools'
+import { readPkcs12 } from '../../support/pkcs12'
 
 /*
  * The gateway flavour's certificates as a real deployment serves them: op 16 pages of at most
@@ -168,14 +168,7 @@ describe('gateway flavour: op 12 exports the PKI certificate, as the file itself
     expect(response.headers.get('content-type')).toBe('application/x-pkcs12')
     expect(response.headers.get('content-disposition')).toMatch(/\.p12"$/)
     const file = await temp.write('pki.p12', response.bytes)
-    const contents = await openssl([
-      'pkcs12',
-      '-in',
-      file,
-      '-passin',
-      `pass:${PASSPHRASE}`,
-      '-nodes',
-    ])
+    const contents = await readPkcs12(file, PASSPHRASE, '-nodes')
     const labels = splitPemBlocks(contents).map((block) => block.label)
     expect(labels).toContain('PRIVATE KEY')
     expect(labels).toContain('CERTIFICATE')
