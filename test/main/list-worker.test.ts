@@ -5,11 +5,11 @@ import { threadId } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '../../src/main/api'
-import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
+import { CACHE_FILE_NAME, openCache, type Cache } from '../../src/main/cache'
 import { createCertificateCache } from '../../src/main/cache/certificates'
 import { createKnownObjects } from '../../src/main/cache/known-objects'
 import { walkPages } from '../../src/main/features/certificates'
-import { createListWorker } from '../../src/main/workers/list-worker-client'
+import { createListWorker, type ListWorker } from '../../src/main/workers/list-worker-client'
 import type { ChannelOutput } from '../../src/shared/bridge'
 import { makeTempDir } from '../support/tools'
 import { openTestDesk, type TestDesk } from '../support/desk'
@@ -86,6 +86,30 @@ function pagesOf(count: number, size: number) {
   })
 }
 
+/** A fresh cache file, main's connection to it and a list worker writing into it. */
+interface WorkerOnFreshCache {
+  file: string
+  cache: Cache
+  worker: ListWorker
+}
+
+/** Runs `use` with a fresh cache file and a list worker on it; closes and removes all after. */
+async function withWorkerOnFreshCache(
+  use: (setup: WorkerOnFreshCache) => Promise<void>,
+): Promise<void> {
+  const temp = await makeTempDir('infradesk-list-worker')
+  const file = path.join(temp.dir, CACHE_FILE_NAME)
+  const { cache } = openCache(file)
+  const worker = createListWorker(file)
+  try {
+    await use({ file, cache, worker })
+  } finally {
+    await worker.close()
+    cache.close()
+    await temp.remove()
+  }
+}
+
 /** Certificate ids of a profile as another connection reads the file, in id order. */
 function cachedCertificateIds(file: string, profileId: string): string[] {
   const reader = new Database(file, { readonly: true })
@@ -117,12 +141,8 @@ function cachedIds(file: string, kind: string): string[] {
 }
 
 describe('the list worker', () => {
-  it('reads a list answer and writes it to the cache file from its own thread', async () => {
-    const temp = await makeTempDir('infradesk-list-worker')
-    const file = path.join(temp.dir, CACHE_FILE_NAME)
-    const { cache } = openCache(file)
-    const worker = createListWorker(file)
-    try {
+  it('reads a list answer and writes it to the cache file from its own thread', () =>
+    withWorkerOnFreshCache(async ({ file, cache, worker }) => {
       sessionsBody = JSON.stringify(Array.from({ length: 1_200 }, (_, index) => session(index)))
       const client = createServiceClient({ baseUrl: serviceUrl, token: 'worker-token' })
       const read = worker.read('listSessions', {
@@ -165,19 +185,10 @@ describe('the list worker', () => {
         fetchedAt: null,
         more: true,
       })
-    } finally {
-      await worker.close()
-      cache.close()
-      await temp.remove()
-    }
-  })
+    }))
 
-  it('reports a row that breaks the contract as BAD_RESPONSE naming it', async () => {
-    const temp = await makeTempDir('infradesk-list-worker')
-    const file = path.join(temp.dir, CACHE_FILE_NAME)
-    const { cache } = openCache(file)
-    const worker = createListWorker(file)
-    try {
+  it('reports a row that breaks the contract as BAD_RESPONSE naming it', () =>
+    withWorkerOnFreshCache(async ({ worker }) => {
       sessionsBody = JSON.stringify([session(0), { id: 'broken' }])
       const client = createServiceClient({ baseUrl: serviceUrl, token: 'worker-token' })
       const read = worker.read('listSessions', {
@@ -193,12 +204,7 @@ describe('the list worker', () => {
         message: expect.stringContaining('1.'),
       })
       await expect(read.store('profile-a', 'sessions', Date.now())).rejects.toThrow(/gone/)
-    } finally {
-      await worker.close()
-      cache.close()
-      await temp.remove()
-    }
-  })
+    }))
 })
 
 describe('a certificate refresh in the list worker', () => {
@@ -222,12 +228,8 @@ describe('a certificate refresh in the list worker', () => {
     }
   }
 
-  it('reads every page, writes the rows from its own thread, and reads them back as JSON', async () => {
-    const temp = await makeTempDir('infradesk-list-worker')
-    const file = path.join(temp.dir, CACHE_FILE_NAME)
-    const { cache } = openCache(file)
-    const worker = createListWorker(file)
-    try {
+  it('reads every page, writes the rows from its own thread, and reads them back as JSON', () =>
+    withWorkerOnFreshCache(async ({ file, cache, worker }) => {
       certificatePage = pagesOf(1_050, 500)
       const walked = await walkInto(worker, 'profile-a')
       expect(walked.received).toBe(1_050)
@@ -255,19 +257,10 @@ describe('a certificate refresh in the list worker', () => {
         'cert-0104',
         ...Array.from({ length: 10 }, (_, index) => `cert-${1040 + index}`),
       ])
-    } finally {
-      await worker.close()
-      cache.close()
-      await temp.remove()
-    }
-  })
+    }))
 
-  it('a page that breaks the contract fails the refresh and leaves the cached rows', async () => {
-    const temp = await makeTempDir('infradesk-list-worker')
-    const file = path.join(temp.dir, CACHE_FILE_NAME)
-    const { cache } = openCache(file)
-    const worker = createListWorker(file)
-    try {
+  it('a page that breaks the contract fails the refresh and leaves the cached rows', () =>
+    withWorkerOnFreshCache(async ({ file, worker }) => {
       certificatePage = pagesOf(3, 2)
       await walkInto(worker, 'profile-a')
       const healthy = pagesOf(5, 2)
@@ -289,12 +282,7 @@ describe('a certificate refresh in the list worker', () => {
         'cert-0001',
         'cert-0002',
       ])
-    } finally {
-      await worker.close()
-      cache.close()
-      await temp.remove()
-    }
-  })
+    }))
 })
 
 describe('big lists through the desk go through the worker', () => {
