@@ -41,6 +41,22 @@ afterEach(async () => {
   await temp.remove()
 })
 
+/** Runs `check` on the cache file as another, read-only connection sees it. */
+function readingFile(check: (db: Database.Database) => void): void {
+  const db = new Database(file, { readonly: true })
+  try {
+    check(db)
+  } finally {
+    db.close()
+  }
+}
+
+/** SQLite's plan for `sql`, one step a line (to see which index a read uses). */
+function queryPlanOf(db: Database.Database, sql: string, ...params: unknown[]): string {
+  const steps = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]
+  return steps.map((step) => step.detail).join('\n')
+}
+
 const sessions = [
   { id: 'session-1', authMethod: 'password', isCurrent: true },
   { id: 'session-2', authMethod: 'oidc', isCurrent: false, extra: { nested: [1, 2] } },
@@ -96,13 +112,10 @@ describe('cached lists', () => {
 
   it('uses WAL journaling', () => {
     open()
-    const db = new Database(file, { readonly: true })
-    try {
+    readingFile((db) => {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
-    } finally {
-      db.close()
-    }
+    })
   })
 })
 
@@ -184,14 +197,11 @@ describe('migrations', () => {
     ])
     cache.close()
 
-    const db = new Database(file, { readonly: true })
-    try {
+    readingFile((db) => {
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
       const columns = db.prepare('PRAGMA table_info(cached_items)').all() as { name: string }[]
       expect(columns.map((column) => column.name)).toContain('item_id')
-    } finally {
-      db.close()
-    }
+    })
   })
 
   it('brings a version 8 certificate list to version 9, whose folder list reads the index alone', () => {
@@ -213,20 +223,16 @@ describe('migrations', () => {
     ])
     cache.close()
 
-    const db = new Database(file, { readonly: true })
-    try {
-      const plan = db
-        .prepare(
-          `EXPLAIN QUERY PLAN SELECT folder_id, max(folder_path_json) FROM certificate_rows
+    readingFile((db) => {
+      expect(
+        queryPlanOf(
+          db,
+          `SELECT folder_id, max(folder_path_json) FROM certificate_rows
              WHERE profile_id = ? AND folder_id IS NOT NULL GROUP BY folder_id`,
-        )
-        .all('p1') as { detail: string }[]
-      expect(plan.map((step) => step.detail).join('\n')).toContain(
-        'COVERING INDEX certificate_rows_by_folder_path',
-      )
-    } finally {
-      db.close()
-    }
+          'p1',
+        ),
+      ).toContain('COVERING INDEX certificate_rows_by_folder_path')
+    })
   })
   it('brings version 14 rows to version 15: each expiry in its indexed column', () => {
     const old = fileAtVersion(14)
@@ -242,8 +248,7 @@ describe('migrations', () => {
 
     open().cache.close()
 
-    const db = new Database(file, { readonly: true })
-    try {
+    readingFile((db) => {
       const rows = db
         .prepare('SELECT profile_id, id, not_after FROM certificate_rows ORDER BY id')
         .all()
@@ -253,18 +258,15 @@ describe('migrations', () => {
         { profile_id: 'p2', id: 'c3', not_after: '2026-12-01T00:00:00.000Z' },
         { profile_id: 'p2', id: 'c4', not_after: null },
       ])
-      const plan = db
-        .prepare(
-          `EXPLAIN QUERY PLAN SELECT profile_id, id FROM certificate_rows
+      expect(
+        queryPlanOf(
+          db,
+          `SELECT profile_id, id FROM certificate_rows
              WHERE not_after < ? ORDER BY not_after, profile_id, id`,
-        )
-        .all('2030-01-01T00:00:00.000Z') as { detail: string }[]
-      expect(plan.map((step) => step.detail).join('\n')).toContain(
-        'COVERING INDEX certificate_rows_by_not_after',
-      )
-    } finally {
-      db.close()
-    }
+          '2030-01-01T00:00:00.000Z',
+        ),
+      ).toContain('COVERING INDEX certificate_rows_by_not_after')
+    })
   })
 
   it('brings version 15 rows to version 16: each name in a column the first screenful reads from its index', () => {
@@ -281,8 +283,7 @@ describe('migrations', () => {
 
     open().cache.close()
 
-    const db = new Database(file, { readonly: true })
-    try {
+    readingFile((db) => {
       expect(db.prepare('SELECT id, name FROM certificate_rows ORDER BY id').all()).toEqual([
         { id: 'c1', name: 'Zeta' },
         { id: 'c2', name: 'Älpha 10' },
@@ -290,16 +291,11 @@ describe('migrations', () => {
         { id: 'c4', name: null },
       ])
       for (const where of ['profile_id = ?', 'profile_id = ? AND is_system = 0']) {
-        const plan = db
-          .prepare(`EXPLAIN QUERY PLAN SELECT id, name FROM certificate_rows WHERE ${where}`)
-          .all('p1') as { detail: string }[]
-        expect(plan.map((step) => step.detail).join('\n')).toContain(
-          'COVERING INDEX certificate_rows_by_name',
-        )
+        expect(
+          queryPlanOf(db, `SELECT id, name FROM certificate_rows WHERE ${where}`, 'p1'),
+        ).toContain('COVERING INDEX certificate_rows_by_name')
       }
-    } finally {
-      db.close()
-    }
+    })
   })
 
   it('brings version 16 rows to version 17: no places kept yet, so the first screenful reads the old way', () => {
