@@ -49,6 +49,12 @@ function describeEngine(label: string, databaseUrl: string | undefined): void {
       await engine.close()
     })
 
+    /** `count(*)` of the database's orders with this status, as the engine answers it. */
+    async function orderRowsWithStatus(database: string, status: string) {
+      const sql = `SELECT count(*) FROM orders WHERE status = '${status}'`
+      return (await engine.query(database, sql, 10)).rows
+    }
+
     it('answers from the small seed (started and seeded on first use)', async () => {
       const outcome = await timed(`${label}: cold start + seed 'small' + first query`, () =>
         engine.query(
@@ -154,19 +160,9 @@ function describeEngine(label: string, databaseUrl: string | undefined): void {
     it('keeps a transaction the caller opened across statements', async () => {
       await engine.query('pg-small', 'BEGIN', 10)
       await engine.query('pg-small', "DELETE FROM orders WHERE status = 'refunded'", 10)
-      const inside = await engine.query(
-        'pg-small',
-        "SELECT count(*) FROM orders WHERE status = 'refunded'",
-        10,
-      )
-      expect(inside.rows).toEqual([['0']])
+      expect(await orderRowsWithStatus('pg-small', 'refunded')).toEqual([['0']])
       await engine.query('pg-small', 'ROLLBACK', 10)
-      const after = await engine.query(
-        'pg-small',
-        "SELECT count(*) FROM orders WHERE status = 'refunded'",
-        10,
-      )
-      expect(after.rows).toEqual([['12']])
+      expect(await orderRowsWithStatus('pg-small', 'refunded')).toEqual([['12']])
     })
 
     it('turns a syntax error into SqlError 42601 with its position', async () => {
@@ -251,18 +247,8 @@ function describeEngine(label: string, databaseUrl: string | undefined): void {
 
       const error = await sqlError(engine.query('pg-other', 'SELECT * FROM only_here', 10))
       expect(error.sqlState).toBe('42P01')
-      const other = await engine.query(
-        'pg-other',
-        "SELECT count(*) FROM orders WHERE status = 'pending'",
-        10,
-      )
-      expect(other.rows).toEqual([['12']])
-      const small = await engine.query(
-        'pg-small',
-        "SELECT count(*) FROM orders WHERE status = 'pending'",
-        10,
-      )
-      expect(small.rows).toEqual([['0']])
+      expect(await orderRowsWithStatus('pg-other', 'pending')).toEqual([['12']])
+      expect(await orderRowsWithStatus('pg-small', 'pending')).toEqual([['0']])
     })
 
     it('restores every database to its seed on reset', async () => {
@@ -274,12 +260,7 @@ function describeEngine(label: string, databaseUrl: string | undefined): void {
         engine.query('pg-small', 'SELECT count(*) FROM customers', 10),
       )
       expect(customers.rows).toEqual([['24']])
-      const pending = await engine.query(
-        'pg-small',
-        "SELECT count(*) FROM orders WHERE status = 'pending'",
-        10,
-      )
-      expect(pending.rows).toEqual([['12']])
+      expect(await orderRowsWithStatus('pg-small', 'pending')).toEqual([['12']])
       const view = await engine.query('pg-small', 'SELECT count(*) FROM customer_order_totals', 10)
       expect(view.rows).toEqual([['24']])
       const gone = await sqlError(engine.query('pg-small', 'SELECT * FROM only_here', 10))
