@@ -80,6 +80,14 @@ async function exportJson(
   return fromJson(format, response)
 }
 
+/** The file in both of op 12's answers, the file itself and then the JSON form, for one check. */
+async function bothAnswers(format: ExportFormat, passphrase?: string): Promise<ExportedBytes[]> {
+  return [
+    await exportRaw(certificateId, format, passphrase),
+    await exportJson(certificateId, format, passphrase),
+  ]
+}
+
 /** The file inside op 12's JSON form, checked as a client must read it. */
 function fromJson(format: ExportFormat, response: CallResult) {
   const { data } = expectSuccess('exportCertificate', response)
@@ -123,10 +131,7 @@ describe('the sandbox root CA (last block of a fullchain)', () => {
 
 describe('op 12: each format, checked by a real tool', () => {
   it('pem: one certificate openssl x509 reads', async () => {
-    for (const exported of [
-      await exportRaw(certificateId, 'pem'),
-      await exportJson(certificateId, 'pem'),
-    ]) {
+    for (const exported of await bothAnswers('pem')) {
       const blocks = splitPemBlocks(exported.bytes.toString('utf8'))
       expect(blocks.map((block) => block.label)).toEqual(['CERTIFICATE'])
       const file = await temp.write(`pem-${exported.filename}`, exported.bytes)
@@ -136,10 +141,7 @@ describe('op 12: each format, checked by a real tool', () => {
   })
 
   it('der: openssl x509 -inform DER reads the same certificate', async () => {
-    for (const exported of [
-      await exportRaw(certificateId, 'der'),
-      await exportJson(certificateId, 'der'),
-    ]) {
+    for (const exported of await bothAnswers('der')) {
       expect(exported.bytes[0]).toBe(0x30) // an ASN.1 SEQUENCE, not PEM text
       const file = await temp.write(`der-${exported.filename}`, exported.bytes)
       expect((await readX509(file, 'DER')).fingerprint).toBe(leafFingerprint)
@@ -148,10 +150,7 @@ describe('op 12: each format, checked by a real tool', () => {
   })
 
   it('pkcs12: openssl pkcs12 opens it with the passphrase (key and certificate), not without', async () => {
-    for (const exported of [
-      await exportRaw(certificateId, 'pkcs12', PASSPHRASE),
-      await exportJson(certificateId, 'pkcs12', PASSPHRASE),
-    ]) {
+    for (const exported of await bothAnswers('pkcs12', PASSPHRASE)) {
       const file = await temp.write(`p12-${exported.filename}`, exported.bytes)
       expect(exported.filename).toMatch(/\.(p12|pfx)$/)
       const contents = await readPkcs12(file, PASSPHRASE, '-nodes')
@@ -174,10 +173,7 @@ describe('op 12: each format, checked by a real tool', () => {
   })
 
   it('jks: a Java KeyStore (FEEDFEED) keytool lists as a PrivateKeyEntry with the chain', async () => {
-    for (const exported of [
-      await exportRaw(certificateId, 'jks', PASSPHRASE),
-      await exportJson(certificateId, 'jks', PASSPHRASE),
-    ]) {
+    for (const exported of await bothAnswers('jks', PASSPHRASE)) {
       expect(exported.bytes.subarray(0, 4).toString('hex')).toBe('feedfeed')
       expect(exported.filename).toMatch(/\.(jks|keystore)$/)
       const file = await temp.write(`jks-${exported.filename}`, exported.bytes)
@@ -215,10 +211,7 @@ describe('op 12: each format, checked by a real tool', () => {
   })
 
   it('private-key: openssl pkey reads it, and it is the key of the certificate', async () => {
-    for (const exported of [
-      await exportRaw(certificateId, 'private-key'),
-      await exportJson(certificateId, 'private-key'),
-    ]) {
+    for (const exported of await bothAnswers('private-key')) {
       const blocks = splitPemBlocks(exported.bytes.toString('utf8'))
       expect(blocks).toHaveLength(1)
       expect(blocks[0]?.label).toMatch(/PRIVATE KEY$/)
@@ -251,10 +244,7 @@ describe('op 12: each format, checked by a real tool', () => {
   })
 
   it('chain: the issuers only; openssl verify accepts the leaf through them against the root', async () => {
-    for (const exported of [
-      await exportRaw(certificateId, 'chain'),
-      await exportJson(certificateId, 'chain'),
-    ]) {
+    for (const exported of await bothAnswers('chain')) {
       const blocks = splitPemBlocks(exported.bytes.toString('utf8'))
       expect(blocks.length).toBeGreaterThanOrEqual(1)
       expect(blocks.every((block) => block.label === 'CERTIFICATE')).toBe(true)
@@ -276,10 +266,7 @@ describe('op 12: each format, checked by a real tool', () => {
   it('fullchain: leaf first, root last; openssl verify accepts it against the sandbox root only', async () => {
     const foreign = await makeSelfSigned(temp, 'foreign-root.test')
     const foreignRoot = await temp.write('foreign-root.crt', foreign.certificatePem)
-    for (const exported of [
-      await exportRaw(certificateId, 'fullchain'),
-      await exportJson(certificateId, 'fullchain'),
-    ]) {
+    for (const exported of await bothAnswers('fullchain')) {
       const blocks = splitPemBlocks(exported.bytes.toString('utf8'))
       expect(blocks.length).toBeGreaterThanOrEqual(2)
       expect(blocks.every((block) => block.label === 'CERTIFICATE')).toBe(true)
@@ -297,10 +284,7 @@ describe('op 12: each format, checked by a real tool', () => {
 
   it('pem-bundle: splits back into the certificates and the key, each of which parses', async () => {
     const fullchain = splitPemBlocks((await exportRaw(certificateId, 'fullchain')).bytes.toString())
-    for (const exported of [
-      await exportRaw(certificateId, 'pem-bundle'),
-      await exportJson(certificateId, 'pem-bundle'),
-    ]) {
+    for (const exported of await bothAnswers('pem-bundle')) {
       const blocks = splitPemBlocks(exported.bytes.toString('utf8'))
       const certificates = blocks.filter((block) => block.label === 'CERTIFICATE')
       const keys = blocks.filter((block) => block.label.endsWith('PRIVATE KEY'))
