@@ -22,6 +22,24 @@ type Handlers = Pick<
   | 'nginxTemplates.knownFolders'
 >
 
+/** A reorder operation, the snapshot that keeps its list, and what one item is called. */
+interface ReorderedList {
+  operation: 'reorderLoggingEnvironments' | 'reorderNginxTemplateFolders'
+  key: SnapshotKey
+  noun: string
+}
+
+const LOGGING_ENVIRONMENTS: ReorderedList = {
+  operation: 'reorderLoggingEnvironments',
+  key: 'logging-environments',
+  noun: 'environment',
+}
+const NGINX_TEMPLATE_FOLDERS: ReorderedList = {
+  operation: 'reorderNginxTemplateFolders',
+  key: 'nginx-template-folders',
+  noun: 'folder',
+}
+
 export function orderHandlers(context: DeskContext, store: OperationsStore): Handlers {
   function known(profileId: string, key: SnapshotKey): KnownOrder {
     requireProfile(context, profileId)
@@ -50,35 +68,33 @@ export function orderHandlers(context: DeskContext, store: OperationsStore): Han
     return data === undefined ? known(profileId, key).items : readOrderedItems(data)
   }
 
+  /**
+   * Sends the new order, records it (`noun` names one item in the activity line), and keeps
+   * the order now in force as next time's starting point.
+   */
+  async function reorder(
+    profileId: string,
+    { operation, key, noun }: ReorderedList,
+    items: { id: string; sortOrder: number }[],
+    target: string | null,
+  ): Promise<KnownOrder> {
+    const answer = await recordedCall(context, profileId, operation, {
+      input: { body: { items } },
+      target,
+      describe: (reordered) => describeOrder(items, namesOf(reordered.data, profileId, key), noun),
+    })
+    return keep(profileId, key, answer.data, items)
+  }
+
   return {
     async 'logging.reorder'({ profileId, folderId, items }) {
-      const answer = await recordedCall(context, profileId, 'reorderLoggingEnvironments', {
-        input: { body: { items } },
-        target: folderId ?? null,
-        describe: (reordered) =>
-          describeOrder(
-            items,
-            namesOf(reordered.data, profileId, 'logging-environments'),
-            'environment',
-          ),
-      })
-      return keep(profileId, 'logging-environments', answer.data, items)
+      return reorder(profileId, LOGGING_ENVIRONMENTS, items, folderId ?? null)
     },
     async 'logging.knownEnvironments'({ profileId }) {
       return known(profileId, 'logging-environments')
     },
     async 'nginxTemplates.reorder'({ profileId, items }) {
-      const answer = await recordedCall(context, profileId, 'reorderNginxTemplateFolders', {
-        input: { body: { items } },
-        target: null,
-        describe: (reordered) =>
-          describeOrder(
-            items,
-            namesOf(reordered.data, profileId, 'nginx-template-folders'),
-            'folder',
-          ),
-      })
-      return keep(profileId, 'nginx-template-folders', answer.data, items)
+      return reorder(profileId, NGINX_TEMPLATE_FOLDERS, items, null)
     },
     async 'nginxTemplates.knownFolders'({ profileId }) {
       return known(profileId, 'nginx-template-folders')
