@@ -19,9 +19,11 @@ test('restart with the service stopped → cached sessions shown under the offli
 
   const second = await startApp(dataDir)
   await page.goto(second.url)
-  // The Overview first: once a call has found the service gone (the refresh at start), the
-  // Overview and the switcher say so together, whichever of them the page painted first.
+  // The Overview first: no call this run yet, so it does not claim "Online" (it did, with the
+  // service gone); Read again asks, and the Overview and the switcher say Offline together.
   const row = page.getByRole('table', { name: 'Profiles' }).locator('tr[data-profile="Staging"]')
+  await expect(row).toContainText('Not checked yet')
+  await page.getByRole('button', { name: 'Read again' }).click()
   await expect(row).toContainText('Offline')
   await expect(profileSwitcher(page)).toContainText('Offline · showing saved data')
   // The app opens on the Overview (issue 21); the sessions are a screen away.
