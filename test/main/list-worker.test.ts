@@ -110,34 +110,29 @@ async function withWorkerOnFreshCache(
   }
 }
 
-/** Certificate ids of a profile as another connection reads the file, in id order. */
-function cachedCertificateIds(file: string, profileId: string): string[] {
+/** The `id` column of `sql`'s rows, as another connection reads the cache file. */
+function idsInFile(file: string, sql: string, param: string): string[] {
   const reader = new Database(file, { readonly: true })
   try {
     return reader
-      .prepare<[string], { id: string }>(
-        'SELECT id FROM certificate_rows WHERE profile_id = ? ORDER BY id',
-      )
-      .all(profileId)
+      .prepare<[string], { id: string }>(sql)
+      .all(param)
       .map((row) => row.id)
   } finally {
     reader.close()
   }
 }
 
+/** Certificate ids of a profile as another connection reads the file, in id order. */
+function cachedCertificateIds(file: string, profileId: string): string[] {
+  const sql = 'SELECT id FROM certificate_rows WHERE profile_id = ? ORDER BY id'
+  return idsInFile(file, sql, profileId)
+}
+
 /** The cached list as another connection reads the file: ids in position order. */
 function cachedIds(file: string, kind: string): string[] {
-  const reader = new Database(file, { readonly: true })
-  try {
-    return reader
-      .prepare<[string], { item_id: string }>(
-        'SELECT item_id FROM cached_items WHERE kind = ? ORDER BY position',
-      )
-      .all(kind)
-      .map((row) => row.item_id)
-  } finally {
-    reader.close()
-  }
+  const sql = 'SELECT item_id AS id FROM cached_items WHERE kind = ? ORDER BY position'
+  return idsInFile(file, sql, kind)
 }
 
 describe('the list worker', () => {
