@@ -287,14 +287,10 @@ describe('big lists through the desk go through the worker', () => {
   beforeAll(async () => {
     desk = await openTestDesk('list-worker', { requestTimeoutMs: 5_000 })
     sessionsBody = JSON.stringify([session(0)])
-    const profile = await desk.value<{ id: string }>('profiles.add', {
-      name: 'Worker',
-      baseUrl: serviceUrl,
-      color: '#2563eb',
-      protected: false,
-      token: 'worker-token',
-      sessionOnly: true,
-    })
+    const profile = await desk.addProfile(
+      { url: serviceUrl, tokens: { admin: 'worker-token' } },
+      { name: 'Worker', color: '#2563eb', sessionOnly: true },
+    )
     profileId = profile.id
   })
 

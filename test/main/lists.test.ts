@@ -413,14 +413,10 @@ describe('the window channels, through the desk', () => {
     desk = await openTestDesk('lists', { requestTimeoutMs: 5_000 })
     answers.down = false
     answers.sessions = JSON.stringify(Array.from({ length: 250 }, (_, index) => session(index)))
-    const profile = await desk.value<{ id: string }>('profiles.add', {
-      name: 'Lists',
-      baseUrl: serviceUrl,
-      color: '#2563eb',
-      protected: false,
-      token: 'lists-token',
-      sessionOnly: true,
-    })
+    const profile = await desk.addProfile(
+      { url: serviceUrl, tokens: { admin: 'lists-token' } },
+      { name: 'Lists', color: '#2563eb', sessionOnly: true },
+    )
     profileId = profile.id
   })
 
