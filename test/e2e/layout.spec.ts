@@ -8,6 +8,13 @@ import {
 import { expect, test } from './support/fixtures'
 import { openScreen } from './support/screens'
 import { addActivityLines } from './support/activity'
+import {
+  openSqlConsole,
+  resultGrid,
+  resultMeta,
+  sandboxDatabases,
+  setEditorText,
+} from './support/sql'
 
 /*
  * Layout at the window sizes people use (issue 20), checked by geometry: the sidebar shows every
@@ -229,3 +236,99 @@ for (const size of [
     })
   })
 }
+
+/** A disabled button's flat fill (styles.css --disabled-fill) in each theme. */
+const DISABLED_FILL = { light: 'rgb(229, 231, 235)', dark: 'rgb(38, 45, 58)' }
+
+test.describe('at 1280×800, both themes', () => {
+  test.use({ viewport: { width: 1280, height: 800 } })
+
+  test('Activity rows stay one id high; SQL results use the room; the SQL toolbar keeps two rows with the Library open', async ({
+    page,
+    staging: { sandbox },
+  }) => {
+    test.setTimeout(120_000)
+    // A line whose target is a bare id no answer named (a copy job that does not exist).
+    await addActivityLines(page, sandbox)
+    const missingJob = '99999999-9999-4999-8999-999999999999'
+    const { small } = await sandboxDatabases(sandbox)
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+
+      // Activity: an id is cut with an ellipsis on one line, whole in its tooltip and text.
+      await openScreen(page, 'activity')
+      const activity = page.getByRole('table', { name: 'Activity' })
+      const line = activity.getByRole('row').filter({ hasText: 'NOT_FOUND' })
+      await expect(line).toHaveCount(1)
+      const target = line.getByTitle(missingJob)
+      await expect(target).toHaveText(missingJob)
+      const lineHeight = await target.evaluate((element) =>
+        Number.parseFloat(
+          element.ownerDocument.defaultView?.getComputedStyle(element).lineHeight ?? '',
+        ),
+      )
+      expect((await box(target)).height, `${theme}: the id on one line`).toBeLessThanOrEqual(
+        lineHeight + 1,
+      )
+      for (const row of await activity.getByRole('row').all()) {
+        expect((await box(row)).height, `${theme}: an Activity row`).toBeLessThanOrEqual(72)
+      }
+      // The day filters sit on the row of the other filters.
+      const [until, operation] = [
+        await box(page.getByLabel('Until day')),
+        await box(page.getByLabel('Filter by operation')),
+      ]
+      expect(Math.abs(until.y - operation.y), `${theme}: filters on one row`).toBeLessThanOrEqual(4)
+    }
+
+    // SQL: a long text is not cut while the grid has room beside it.
+    await page.emulateMedia({ colorScheme: 'light' })
+    await openSqlConsole(page, small)
+    const long = 'customer name '.repeat(4).trim()
+    await setEditorText(page, `select 1 as id, '${long}' as long_text, 'short' as s`)
+    await page.keyboard.press('ControlOrMeta+Enter')
+    await expect(resultMeta(page)).toContainText('1 row', { timeout: 60_000 })
+    const cell = resultGrid(page).getByRole('gridcell').filter({ hasText: long })
+    await expect(cell).toHaveCount(1)
+    const toolbar = page.getByRole('toolbar', { name: 'Statement' })
+    const run = toolbar.getByRole('button', { name: 'Run', exact: true })
+    const rowHeight = (await box(run)).height
+    const cancel = toolbar.getByRole('button', { name: 'Cancel' })
+    await expect(cancel).toBeDisabled()
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      expect(
+        await cell.evaluate((element) => element.scrollWidth <= element.clientWidth),
+        `${theme}: the long text whole`,
+      ).toBe(true)
+      // A disabled button is flat grey, not its variant half transparent (themes.spec too).
+      await expect(cancel).toHaveCSS('background-color', DISABLED_FILL[theme])
+      await expect(cancel).toHaveCSS('opacity', '1')
+    }
+
+    // The Library open: the toolbar wraps to two rows at most, the editor keeps its width.
+    const editorWidth = (await box(page.getByTestId('sql-editor'))).width
+    await toolbar.getByRole('button', { name: 'Library' }).click()
+    await expect(page.getByRole('complementary', { name: 'Saved queries' })).toBeVisible()
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      const rows = new Set<number>()
+      for (const control of await toolbar.locator(':scope > *').all()) {
+        const found = await control.boundingBox()
+        if (found !== null && found.width > 0 && found.height > 0) rows.add(Math.round(found.y + found.height / 2))
+      }
+      // Controls of one row share a middle within a few pixels: count the distinct bands.
+      const bands = [...rows]
+        .sort((a, b) => a - b)
+        .filter((y, i, all) => i === 0 || y - all[i - 1]! > 12)
+      expect(bands.length, `${theme}: toolbar rows`).toBeLessThanOrEqual(2)
+      expect((await box(toolbar)).height, `${theme}: toolbar height`).toBeLessThanOrEqual(
+        rowHeight * 2 + 40,
+      )
+      expect((await box(page.getByTestId('sql-editor'))).width).toBeGreaterThanOrEqual(
+        editorWidth - 1,
+      )
+    }
+  })
+})

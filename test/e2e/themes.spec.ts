@@ -9,6 +9,9 @@ import { openScreen } from './support/screens'
  */
 
 const BACKGROUND = { light: 'rgb(244, 245, 247)', dark: 'rgb(15, 20, 28)' }
+/** A disabled button's flat fill (styles.css --disabled-fill), and the accent of an enabled one. */
+const DISABLED_FILL = { light: 'rgb(229, 231, 235)', dark: 'rgb(38, 45, 58)' }
+const ACCENT_FILL = 'rgb(37, 99, 235)'
 
 test('every screen in the light and the dark theme, following the OS', async ({
   page,
@@ -43,7 +46,17 @@ test('every screen in the light and the dark theme, following the OS', async ({
     await page.keyboard.press('Escape')
     await expect(search).toBeHidden()
     await openScreen(page, 'migrations')
-    await page.getByRole('button', { name: 'Resolve a migration…' }).click()
+    const open = page.getByRole('button', { name: 'Resolve a migration…' })
+    await expect(open).toHaveCSS('background-color', ACCENT_FILL)
+    await open.click()
+    // A disabled primary button is flat grey in both themes, not a half-transparent accent
+    // (which still read as "press me" on the dark background).
+    const resolve = page
+      .getByRole('dialog', { name: 'Resolve a migration' })
+      .getByRole('button', { name: 'Resolve migration' })
+    await expect(resolve).toBeDisabled()
+    await expect(resolve).toHaveCSS('background-color', DISABLED_FILL[theme])
+    await expect(resolve).toHaveCSS('opacity', '1')
     await page.screenshot({ path: testInfo.outputPath(`${theme}`, 'migrations-dialog.png') })
     await page.keyboard.press('Escape')
   }

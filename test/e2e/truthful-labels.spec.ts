@@ -5,6 +5,7 @@ import { makeTempDir } from '../support/tools'
 import { bridgeCall } from './support/bridge'
 import { openCertificates, selectCertificate } from './support/certificates'
 import { expect, fillProfileForm, profileSwitcher, sessionsTable, test } from './support/fixtures'
+import { openScreen } from './support/screens'
 
 /*
  * Issue 20, "Bugs that mislead": what the screens say is true. A passphrase typed for one
@@ -132,4 +133,47 @@ test('the palette highlights its top entry, and Enter opens that one', async ({
   await page.keyboard.press('Enter')
   await expect(palette).toHaveCount(0)
   await expect(page.getByRole('heading', { name: 'Certificates', level: 1 })).toBeVisible()
+})
+
+test('words, not the contract’s field names, where an operator reads (issue 40, item 22)', async ({
+  page,
+  staging,
+}) => {
+  void staging
+  const main = page.getByRole('main')
+
+  await openScreen(page, 'settings')
+  await expect(page.getByLabel('Row limit of a new SQL tab')).toHaveValue(/^\d+$/)
+  await expect(main).not.toContainText('maxRows')
+
+  await openScreen(page, 'Database certificates')
+  await expect(
+    page.getByRole('checkbox', { name: /^Allow a restart of the database engine/ }),
+  ).not.toBeChecked()
+  await expect(main).not.toContainText('allowRestart')
+
+  await openScreen(page, 'Nginx templates')
+  await expect(main).toContainText(
+    /Add the folders in the order|Saves (this folder|the \d+ folders)/,
+  )
+  await expect(main).not.toContainText('sortOrder')
+
+  // Days as YYYY-MM-DD, like the ISO times of the log; a locale's date is pointed out.
+  await openScreen(page, 'activity')
+  const from = page.getByLabel('From day')
+  await expect(from).toHaveAttribute('type', 'text')
+  await expect(from).toHaveAttribute('placeholder', 'YYYY-MM-DD')
+  await from.fill('12/01/2026')
+  await expect(page.getByRole('alert').filter({ hasText: 'is not a day' })).toContainText(
+    'write it as YYYY-MM-DD',
+  )
+  await expect(from).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByLabel('Until day')).not.toHaveAttribute('aria-invalid', 'true')
+  await from.fill('2026-12-01')
+  await expect(from).not.toHaveAttribute('aria-invalid', 'true')
+
+  // A migration's status in words, its value as sent beside them in code.
+  await openScreen(page, 'migrations')
+  await expect(page.locator('.migrations-intro')).toContainText('needs attention')
+  await expect(page.locator('.migrations-intro')).not.toContainText('needs_attention')
 })
