@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { Page } from '@playwright/test'
 import { bridgeCall } from './support/bridge'
 import { expect, test } from './support/fixtures'
 import { clipboardText } from './support/page-reads'
@@ -11,6 +12,37 @@ import {
   startExport,
   useDownloadsFolder,
 } from './support/volumes'
+
+/**
+ * What overflows on the Transfers screen (issue 40, item 19): sideways scroll of the page or the
+ * table's wrapper, a button whose text does not fit (cut to "Downloa"), a name cell taller than
+ * two lines (a node UUID wrapping over eight).
+ */
+async function transfersOverflow(page: Page): Promise<string[]> {
+  // A string: the node tsconfig has no DOM types, and this runs in the page.
+  return page.evaluate<string[]>(`(() => {
+    const table = document.querySelector('table[aria-label="Transfers"]')
+    if (table === null) return ['no Transfers table']
+    const problems = []
+    for (let element = table.parentElement; element !== null; element = element.parentElement) {
+      if (element.scrollWidth > element.clientWidth + 1) {
+        problems.push(element.tagName + '.' + element.className + ' scrolls sideways')
+      }
+    }
+    const visible = table.closest('.table-wrap')?.getBoundingClientRect()
+    for (const button of table.querySelectorAll('button')) {
+      const box = button.getBoundingClientRect()
+      if (button.scrollWidth > button.clientWidth + 1 || (visible && box.right > visible.right + 1)) {
+        problems.push('button "' + button.textContent + '" is cut')
+      }
+    }
+    for (const name of table.querySelectorAll('.transfer-label')) {
+      const lines = name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight)
+      if (lines > 2.2) problems.push('name "' + name.textContent + '" takes ' + lines.toFixed(1) + ' lines')
+    }
+    return problems
+  })()`)
+}
 
 /*
  * The Transfers panel: every export, from this run and earlier ones (the SQLite transfers log),
@@ -59,13 +91,18 @@ test('exports are listed with their file facts, survive a restart, and copy thei
         await expect(row).toContainText('8.00 MiB')
         await expect(row.getByTestId('transfer-sha256')).toHaveAttribute('title', expected.sha256)
         await expect(row).toContainText('Completed')
-        await expect(row.getByRole('cell').nth(7)).toHaveText(/^\d+ s$/)
+        await expect(row.getByRole('cell').nth(6)).toHaveText(/^\d+ s$/)
       }
       return rows
     }
 
     const rows = await checkPanel()
-    // The name on one line, the whole of it in the title.
+    // At 1280×800 (the project's viewport), in both themes: nothing cut, nothing scrolls
+    // sideways; the whole name is in the title.
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      expect(await transfersOverflow(page)).toEqual([])
+    }
     await expect(rows.nth(0).locator('.transfer-label')).toHaveAttribute(
       'title',
       `${volume.nodeId} / ${volume.name}`,
@@ -143,6 +180,7 @@ test('a running export shows its throughput: a sparkline, the rates in words, by
     await cancel.focus()
     await page.keyboard.press('Shift+Tab')
     await expect(sparkline).toBeFocused()
+    expect(await transfersOverflow(page)).toEqual([])
 
     await cancel.click()
     await expect(row).toContainText('Cancelled')

@@ -4,6 +4,7 @@ import {
   averageRate,
   MAX_SAMPLES,
   ratesOf,
+  readingTime,
   type ThroughputSample,
 } from '../../src/renderer/src/features/transfers/throughput'
 
@@ -64,5 +65,16 @@ describe('throughput samples', () => {
   it('averages over the time since the start, once a second has passed', () => {
     expect(averageRate(10 * MIB, 0, 4_000)).toBe(2.5 * MIB)
     expect(averageRate(1 * MIB, 0, 500)).toBeNull()
+  })
+
+  it("reads the average at the latest progress event, not at the screen clock's last 30 s tick", () => {
+    const samples: ThroughputSample[] = [
+      { at: 1_000, bytesDone: 1 * MIB },
+      { at: 5_000, bytesDone: 10 * MIB },
+    ]
+    // The shared clock last ticked when the transfer began (0): the average is still known.
+    expect(averageRate(10 * MIB, 0, readingTime(samples, 0))).toBe(2 * MIB)
+    expect(readingTime(samples, 9_000)).toBe(9_000)
+    expect(readingTime(undefined, 3_000)).toBe(3_000)
   })
 })

@@ -1,7 +1,7 @@
 import type { TransferProgress } from '../../../../shared/bridge/channels/volumes'
 import { Sparkline } from '../../ui/charts/Sparkline'
 import { formatRate } from './format'
-import { averageRate, ratesOf, type ThroughputSample } from './throughput'
+import { averageRate, ratesOf, readingTime, type ThroughputSample } from './throughput'
 
 /*
  * A running transfer's throughput (issue 40): the rate between progress events as a sparkline,
@@ -23,7 +23,7 @@ export function ThroughputView({
 }) {
   const rates = ratesOf(samples ?? [])
   const current = formatRate(progress.bytesPerSecond)
-  const average = formatRate(averageRate(progress.bytesDone, startedAt, now))
+  const average = formatRate(averageRate(progress.bytesDone, startedAt, readingTime(samples, now)))
   const peak = rates.length === 0 ? '—' : formatRate(Math.max(...rates))
   return (
     <div className="transfer-throughput">

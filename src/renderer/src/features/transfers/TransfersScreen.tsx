@@ -69,11 +69,13 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
           <span className="transfer-label" title={t.label}>
             {t.label}
           </span>
-          <span className="muted">{KIND_LABELS[t.kind]}</span>
+          {/* The profile under the kind, not a column of its own: at 1280×800 the table must fit. */}
+          <span className="muted">
+            {KIND_LABELS[t.kind]} · {t.profileName}
+          </span>
         </div>
       ),
     },
-    { key: 'profile', header: 'Profile', render: (t) => t.profileName },
     {
       key: 'destination',
       header: 'Destination',
@@ -100,7 +102,7 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
     },
     {
       key: 'sha256',
-      header: 'SHA-256',
+      header: 'File SHA-256',
       render: (t) =>
         t.sha256 === null ? (
           <span className="muted">—</span>

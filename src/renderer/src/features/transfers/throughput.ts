@@ -52,3 +52,13 @@ export function averageRate(bytesDone: number, startedAt: number, now: number): 
   const seconds = (now - startedAt) / 1000
   return seconds < 1 ? null : bytesDone / seconds
 }
+
+/**
+ * When the figures were last true: the latest progress event, or `now` if that is later. The
+ * screen's shared clock ticks every 30 s, so by itself it would leave the average unknown for a
+ * transfer's first half minute.
+ */
+export function readingTime(samples: readonly ThroughputSample[] | undefined, now: number): number {
+  const last = samples?.at(-1)
+  return last === undefined ? now : Math.max(now, last.at)
+}
