@@ -39,7 +39,7 @@ export function sqlCommand(program: Command, run: CommandRunner): void {
   program
     .command('sql')
     .description(
-      'run SQL on a database (op 5), statement by statement (a transaction block in one request)',
+      'run SQL on a database, statement by statement (a transaction block in one request)',
     )
     .argument('[sql]', 'the SQL text (or --file)')
     .requiredOption('--db <id>', 'the database id')

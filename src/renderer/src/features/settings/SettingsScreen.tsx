@@ -106,7 +106,7 @@ function SqlSafety({ confirmDestructive: saved }: { confirmDestructive: boolean 
           onChange={(event) => void choose(event.target.checked)}
         />
         <span>
-          <strong>Ask before destructive statements</strong>
+          <strong>Ask before destructive statements</strong>{' '}
           <span className="muted">
             UPDATE or DELETE without WHERE, DROP and TRUNCATE, on every profile
           </span>
