@@ -19,14 +19,30 @@ describe('activity filters', () => {
     expect(operationTitle('cancelCopyJob')).toBe('Cancel a storage copy job')
     expect(operationTitle('resolveMigration')).toBe('Resolve a migration that needs attention')
     expect(operationTitle('somethingNew')).toBe('somethingNew')
+    // The app's own line for the Expiring list's CSV/.ics, not its raw name.
+    expect(operationTitle('exportExpiring')).toBe('Export the expiring certificates (CSV or .ics)')
     expect(operationTitle('toString')).toBe('toString')
   })
 
   it('offers the operations that write lines: the writes and the certificate export', () => {
     const names = loggedOperations().map((choice) => choice.name)
     expect(names).toEqual(
-      expect.arrayContaining(['logout', 'cancelCopyJob', 'resolveMigration', 'exportCertificate']),
+      expect.arrayContaining([
+        'logout',
+        'cancelCopyJob',
+        'resolveMigration',
+        'exportCertificate',
+        // Files written are logged too, so they can be filtered for.
+        'exportVolume',
+        'exportExpiring',
+      ]),
     )
+    // Each choice is one the list's filter accepts.
+    for (const name of names) {
+      expect(channels['activity.list'].input.safeParse({ operation: name }).success, name).toBe(
+        true,
+      )
+    }
     expect(names).not.toContain('listCertificates')
     expect(names).not.toContain('getStatusPagePreview')
   })

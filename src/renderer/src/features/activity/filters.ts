@@ -1,5 +1,9 @@
 import { operations, OPERATION_NAMES } from '../../../../shared/api'
 import type { ChannelInput } from '../../../../shared/bridge'
+import {
+  APP_ACTIVITY_LINES,
+  type AppActivityLine,
+} from '../../../../shared/bridge/channels/activity'
 
 /*
  * The Activity screen's words and filters: an operation's readable name (the contract's own
@@ -118,19 +122,33 @@ function startOfLocalDay(typed: string | null, plusDays: number): number | null 
 /** How many lines the screen reads. */
 export const ACTIVITY_LIMIT = 500
 
-/** "Cancel a storage copy job" for `cancelCopyJob`; a name the contract lacks, as it is. */
+/**
+ * "Cancel a storage copy job" for `cancelCopyJob`, the app's own words for a line of its own
+ * (`exportExpiring`); a name neither knows, as it is.
+ */
 export function operationTitle(operation: string): string {
-  return Object.hasOwn(operations, operation)
-    ? operations[operation as keyof typeof operations].summary
-    : operation
+  if (Object.hasOwn(operations, operation)) {
+    return operations[operation as keyof typeof operations].summary
+  }
+  if (Object.hasOwn(APP_ACTIVITY_LINES, operation)) {
+    return APP_ACTIVITY_LINES[operation as AppActivityLine]
+  }
+  return operation
 }
 
-/** Reads that write a line all the same: an export hands key material out (export.ts). */
-const LOGGED_READS: readonly string[] = ['exportCertificate']
+/**
+ * Reads that write a line all the same: an export hands key material out (export.ts), a volume
+ * export writes a file (volume-export-answer.ts).
+ */
+const LOGGED_READS: readonly string[] = ['exportCertificate', 'exportVolume']
 
-/** The operations that write activity lines, by their readable names. */
+/** The operations (and the app's own lines) that write activity lines, by their readable names. */
 export function loggedOperations(): { name: string; title: string }[] {
-  return OPERATION_NAMES.filter((name) => operations[name].mutates || LOGGED_READS.includes(name))
+  const names: string[] = [
+    ...OPERATION_NAMES.filter((name) => operations[name].mutates || LOGGED_READS.includes(name)),
+    ...Object.keys(APP_ACTIVITY_LINES),
+  ]
+  return names
     .map((name) => ({ name, title: operationTitle(name) }))
     .sort((a, b) => a.title.localeCompare(b.title))
 }
