@@ -217,7 +217,7 @@ export function FactsList({ facts, label }: { facts: CertificateFacts; label?: s
         />
       </div>
       <div>
-        <dt>SHA-256</dt>
+        <dt>Certificate fingerprint (SHA-256)</dt>
         <LongValue
           value={facts.fingerprintSha256}
           testId="cert-fingerprint"

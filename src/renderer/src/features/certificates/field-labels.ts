@@ -1,8 +1,8 @@
 /*
  * The words the certificate screens use for the service's field names and status values, so a
  * newcomer reads "System certificate", "Private key held" and "Expiring soon" rather than
- * `isSystem`, `hasPrivateKey` and `expiring_soon` (issue 40). The service's resources are open
- * (SERVICE_API.md: "full field sets: not shown"): the fields below are the ones the spec, our
+ * `isSystem`, `hasPrivateKey` and `expiring_soon`. The service's resources are open (the
+ * interface document says "full field sets: not shown"): the fields below are the ones the spec, our
  * sandbox and a real deployment send. Any other field is still shown, under its own key, in an
  * "Other fields" group: nothing the service sent is hidden.
  */

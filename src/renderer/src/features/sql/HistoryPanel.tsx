@@ -63,8 +63,9 @@ export function HistoryPanel({ profileId, databaseId, onOpen }: HistoryPanelProp
             <div className="sql-history-meta">
               <RelativeTime at={entry.startedAt} /> · {Math.round(entry.durationMs)} ms
               {entry.rowCount !== null
-                ? ` · ${entry.rowCount.toLocaleString('en-US')} rows`
-                : ''} ·{' '}
+                ? ` · ${entry.rowCount.toLocaleString('en-US')} ${entry.rowCount === 1 ? 'row' : 'rows'}`
+                : ''}{' '}
+              ·{' '}
               <span className="sql-history-outcome">
                 {entry.outcome === 'success' ? (entry.command ?? 'ok') : entry.outcome}
                 {entry.errorCode ? ` (${entry.errorCode})` : ''}
