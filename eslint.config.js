@@ -110,6 +110,6 @@ export default tseslint.config(
   },
   { files: ELECTRON_SHELL, rules: refuse(RENDERER, SANDBOX) },
   { files: SANDBOX_ENTRY, rules: refuse(ELECTRON, RENDERER) },
-  // The terminal companion (issue 23): main's core in plain Node, so never electron.
+  // The terminal companion: main's core in plain Node, so never electron.
   { files: ['src/cli/**/*.ts'], rules: refuse(ELECTRON, RENDERER, SANDBOX) },
 )

@@ -54,7 +54,7 @@ const PROXY_CORES = z
  * control is set to it for this bench (root only: /proc/sys/net/ipv4/tcp_congestion_control)
  * and given back after. Unset, the machine's own is measured and named. The sandbox's sockets
  * take the machine's algorithm (Node cannot choose it per socket), and bbr's pacing moves the
- * target's figure (README, export, stop 34).
+ * target's figure (bench/results/HISTORY.md, export).
  */
 const CONGESTION_CONTROL = process.env['BENCH_EXPORT_CC']?.trim() || null
 const CONGESTION_CONTROL_FILE = '/proc/sys/net/ipv4/tcp_congestion_control'
@@ -259,7 +259,7 @@ function cpuDescription(): string {
  * The machine's TCP congestion control, which the sandbox's socket uses (Node cannot choose
  * it per socket). BBR paces every socket with a timer; on loopback it slows the sandbox's
  * sends to a reader that drains unevenly, so the target's figure moves with this setting
- * (README, export, stop 34).
+ * (bench/results/HISTORY.md, export).
  */
 function congestionControl(): string {
   let algorithm: string
@@ -614,7 +614,7 @@ async function run(): Promise<BenchResult> {
       figures,
       notes: [
         `CPU: ${cpu}; the target reads "ratio app / curl" (curl -o without fsync); "ratio app / (curl -o + sync)" is the same durability`,
-        `TCP congestion control: ${tcp}; with bbr the sandbox's sends are paced by timer, more often to the app than to curl (README, export, stop 34)`,
+        `TCP congestion control: ${tcp}; with bbr the sandbox's sends are paced by timer, more often to the app than to curl (bench/results/HISTORY.md, export)`,
         `volume ${volume.name}, ${size} bytes; the app's time includes streaming, SHA-256, size and hash checks, fsync and rename (op 15's answer already known)`,
         cores
           ? `cores: sandbox on ${cores.server}; this process and curl on ${cores.client} (the "shared cores" runs: all on ${cores.all})`

@@ -1,6 +1,6 @@
 /*
  * Big answers, end to end: a service whose sessions list and inference catalog are 10 MB each
- * (46,781 sessions; 155,556 models, the sizes of issue 9's measurement), web mode in its own
+ * (46,781 sessions; 155,556 models, the sizes measured on a real fleet), web mode in its own
  * process, and Debian's Chromium driven by Playwright. Figures:
  *   - Sessions: refresh clicked -> first rows painted (fetch, parse, validate, cache, bridge,
  *     render), and the screen opened again from the SQLite cache -> painted;

@@ -6,7 +6,7 @@
  * fsyncs: what any design
  * that verifies the file has to do, with no hand-off between threads. It splits the app's gap
  * to curl -o (which syncs nothing) into what the hash and durability cost here (this floor's gap) and
- * what the app's design adds (its distance to this floor): bench/README.md, `export`, stop 30.
+ * what the app's design adds (its distance to this floor): bench/results/HISTORY.md, `export`.
  *
  * A plain HTTP/1.1 GET over loopback, its answer read by the app's own parser
  * (`Http1ResponseParser`, which the app's transport feeds the same way); not the app's

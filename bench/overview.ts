@@ -1,5 +1,5 @@
 /*
- * `npm run bench -- overview` (issue 21, restated by issue 40): 10 profiles × 10,000 cached
+ * `npm run bench -- overview`: 10 profiles × 10,000 cached
  * certificates each.
  * - `overview painted (ms)`: from launching web mode (the built `out/main/web.js`) on that data
  *   folder to the Overview painted in Chromium with every profile's figures (the app opens on

@@ -141,7 +141,7 @@ function compareAnswer(changedEvery: number): Buffer {
 }
 
 /**
- * Pin and compare (issue 22): two 100,000-row × 10-column results kept in the SQL worker, then
+ * Pin and compare: two 100,000-row × 10-column results kept in the SQL worker, then
  * compared by key through main's facade (the message, the comparison, its counts back), as the
  * `sql.compare` bridge handler does.
  */

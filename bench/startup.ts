@@ -252,7 +252,7 @@ export async function measureLaunches(
       await page.goto(`${app.ready.url}#/certificates`)
       await painted
       times.browserCpu.push((await browserCpuMs(cdp)) - cpuBefore)
-      // The first screenful is painted before the whole list is read (issue 18, stop 29): when
+      // The first screenful is painted before the whole list is read: when
       // the whole list is in the page too, on the page's clock (polled each frame, so up to a
       // frame late).
       const wholeAt = await page.waitForFunction(

@@ -2,7 +2,7 @@ import type { BridgeError } from '../shared/bridge'
 import { bridgeErrorText } from './error-text'
 
 /*
- * The exit codes of `infradesk` (issue 23), one per kind of failure a script can act on. The
+ * The exit codes of `infradesk`, one per kind of failure a script can act on. The
  * desk's errors carry a code (the service's, or the app's own such as OFFLINE); each maps to
  * exactly one exit code here, so `--help`, the README and the tests share one table.
  */

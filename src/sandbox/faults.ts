@@ -30,7 +30,7 @@ import type { RawBody, Reply } from './http'
  *                   Authorization header ("Bearer <token>") in its message and details, as a
  *                   careless service or a debugging proxy might: FORM is plain, base64, base64url,
  *                   upper, prefix (the header cut 12 characters into the token) or percent
- *                   (encodeURIComponent). Tests check the app redacts every form (issue 4).
+ *                   (encodeURIComponent). Tests check the app redacts every form.
  *
  * Faults wrap the response, not a handler, so the same spec works on the 22 operations and on
  * volume downloads (`cut=N` on `/downloads/volumes/*` is a download cut after N bytes).

@@ -2,7 +2,7 @@
  * The certificate list's default order: by name as the user's locale sorts it (case and accents
  * aside, numbers by value: "cert-2" before "cert-10"), then by id. The screen sorts with it, and
  * main picks with it the first screenful it sends ahead of the whole list when the app opens on
- * the certificates screen (issue 18), so those are the rows the screen shows first once the
+ * the certificates screen, so those are the rows the screen shows first once the
  * whole list is there. The renderer names its locale in that request: main's default locale
  * need not be the page's.
  */

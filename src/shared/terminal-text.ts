@@ -1,5 +1,5 @@
 /*
- * Text from a service or the activity log, made safe for a terminal (issue 38). A name, id,
+ * Text from a service or the activity log, made safe for a terminal. A name, id,
  * message or error detail may carry ESC[2J (clear the screen), OSC 52 (write the clipboard),
  * OSC 8 (a hidden link), OSC 0 (the window title) or a bare CR (overwrite what was printed):
  * every C0 control but tab, DEL and every C1 control (U+0080–U+009F, where CSI and OSC have

@@ -7,7 +7,7 @@ import { repoRoot } from '../support/sandbox-process'
 import { builtMain, builtPreload, outDir, requireBuild } from './built-app'
 
 /*
- * issue 39: what `npm run build` wrote is what Electron will load. The entry's paths (preload,
+ * What `npm run build` wrote is what Electron will load. The entry's paths (preload,
  * page, icon) resolve to files that exist; every program the core starts beside itself (worker
  * threads, the sandbox's process) was built; the preload is the CommonJS a sandboxed preload must
  * be, requires nothing but electron, and exposes exactly the bridge.

@@ -12,7 +12,7 @@ import { makeTempDir, type TempDir } from '../support/tools'
 import { builtPreload, builtRendererHtml, requireBuild } from './built-app'
 
 /*
- * issue 39: the BUILT main process (out/main/index.js), started as Electron would start it, with
+ * The BUILT main process (out/main/index.js), started as Electron would start it, with
  * `electron` mapped to a recording stand-in (test/shell/fake-electron) in a process of its own.
  * Everything else is real: the desk, SQLite, the keychain (run under scripts/with-keyring.mjs),
  * the built preload (each page load runs it), the IPC sender check. Each scenario is a script

@@ -7,7 +7,7 @@ import { DEEP_LINK_SCHEME } from '../../src/main/shell/deep-link'
 import { repoRoot } from '../support/sandbox-process'
 
 /*
- * issue 39: package.json and electron-builder.yml against what the locked electron-builder does
+ * package.json and electron-builder.yml against what the locked electron-builder does
  * with them (read from node_modules/app-builder-lib, the version `npm run dist` runs). Its own
  * YAML parser reads the config, its own file matcher decides what is packaged and unpacked. What
  * only an installer run on each OS can show is docs/RELEASE.md's checklist.

@@ -9,7 +9,7 @@ import { makeTempDir, type TempDir } from '../support/tools'
 import { createCliRunner, readCsv } from './support'
 
 /*
- * `infradesk certs list --expiring N` and the app's Expiring list agree (issue 40, item 17): the
+ * `infradesk certs list --expiring N` and the app's Expiring list agree: the
  * same certificates in the same order (expired and system ones included, soonest first), each
  * with the days left the screen and the CSV say. The app's list is the desk's own (SQLite over
  * the cache), the CLI's is its own walk of op 16: two readings of one sandbox. Needs a keychain:

@@ -11,7 +11,7 @@ import { makeTempDir, type TempDir } from '../support/tools'
 import { BIN, createCliRunner, jsonOf, readCsv } from './support'
 
 /*
- * `infradesk` (issue 23) as child processes against a fresh sandbox: every command, its JSON
+ * `infradesk` as child processes against a fresh sandbox: every command, its JSON
  * parsed, exports read back by openssl, a cut volume download resumed, every exit code, and no
  * token in any child's arguments or output. Run under scripts/with-keyring.mjs: `profiles add`
  * keeps its token in that throwaway keychain, as the app does.

@@ -7,7 +7,7 @@ import { makeSelfSigned, makeTempDir, type TempDir } from '../support/tools'
 import { BIN, createCliRunner, jsonOf, readCsv } from './support'
 
 /*
- * A service's text that carries terminal escapes and spreadsheet formulas (issue 38), through
+ * A service's text that carries terminal escapes and spreadsheet formulas, through
  * the real `infradesk` against a sandbox (gateway flavour): a certificate uploaded by the API with ESC[2J, OSC 52,
  * OSC 8, a bare CR and C1 CSI in its name (and a formula at its start), a PostgreSQL error that
  * quotes such an identifier, and the activity log line of that error. Tables, notes, errors and

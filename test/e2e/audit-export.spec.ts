@@ -7,7 +7,7 @@ import { sha256OfFile, withDownloadsFolder } from './support/volumes'
 import { tokenLeaks } from '../support/token-forms'
 
 /*
- * The audit trail through the UI (issue 21), web mode against the sandbox: the Activity log
+ * The audit trail through the UI, web mode against the sandbox: the Activity log
  * filtered by outcome and a time range, exported as CSV and NDJSON by main into the downloads
  * folder, each file read back against what the screen shows, its size and SHA-256 against what
  * the screen says, and searched for any form of the token.

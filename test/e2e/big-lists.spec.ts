@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test'
 import { connectFromWelcome, expect, sessionsTable, test } from './support/fixtures'
 
 /*
- * Lists far longer than a screen (issue 9): the sessions and inference tables show their first
+ * Lists far longer than a screen: the sessions and inference tables show their first
  * rows at once and read the rest from main in windows as they scroll; filtering and sorting
  * happen in main. A local service answers 3,000 sessions and 5,000 models; the bench
  * (bench/lists.ts) runs the same path with 10 MB of each. No timings are asserted here.

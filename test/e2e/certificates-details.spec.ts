@@ -7,7 +7,7 @@ import { openScreen } from './support/screens'
 import { sandboxSeed } from './support/seed'
 
 /*
- * The certificate details pane (issue 20): dates on one line, serial and SHA-256 whole with
+ * The certificate details pane: dates on one line, serial and SHA-256 whole with
  * Copy, no fact shown twice (service fields that repeat the certificate folded away), and the
  * folder read again after a move.
  */
@@ -79,7 +79,7 @@ test('details: whole values with Copy, dates on one line, each fact once, folder
   await folded.locator('summary').click()
   await expect(folded.getByText('SHA-256 fingerprint', { exact: true })).toBeVisible()
 
-  // The service's fields in words (issue 40), its own key in the tooltip; no raw key in view.
+  // The service's fields in words, its own key in the tooltip; no raw key in view.
   await expect(serviceField(details, 'System certificate')).toHaveText('No')
   await expect(serviceField(details, 'Private key held')).toHaveText('Yes')
   await expect(inView.locator('dt', { hasText: wholeText('Private key held') })).toHaveAttribute(

@@ -65,7 +65,7 @@ test('3,000 certificates: virtualised rows, keyboard to the end, select all', as
     await expect(grid.locator('[role=row][aria-rowindex="2"] .cert-expiry')).toHaveText(/^Expired/)
 
     // Opened on this screen, the app asks for the active profile's first screenful with its
-    // first calls (issue 18): 100 rows in the default order, with how many the list holds. Then
+    // first calls: 100 rows in the default order, with how many the list holds. Then
     // the whole list replaces them, the same rows first.
     await page.goto(new URL('/#/certificates', app.url).href)
     const firstScreenful = page.waitForResponse((response) =>

@@ -3,7 +3,7 @@ import { certificateGrid } from './support/certificates'
 import { expect, sessionsTable, test } from './support/fixtures'
 
 /*
- * A deep link wins over the first screen (issue 21): the Overview is where the app opens only
+ * A deep link wins over the first screen: the Overview is where the app opens only
  * when the address names no screen. Opened at a screen's address (a bookmark in web mode, a
  * second window), the app lands there and stays; a screen asked for while the app is still
  * starting (nothing on the page yet to follow the address) is where it lands too.

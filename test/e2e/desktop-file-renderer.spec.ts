@@ -9,7 +9,7 @@ import { openScreen } from './support/screens'
 import { sandboxSeed } from './support/seed'
 
 /*
- * issue 39: the desktop app's page is out/renderer/index.html read from file://, with the bridge
+ * The desktop app's page is out/renderer/index.html read from file://, with the bridge
  * the preload exposes on window.infradesk; every other spec runs the same page over web mode's
  * HTTP. Here Chromium opens the built file from file://, and an init script stands where the
  * preload stands: window.infradesk's invoke and subscribe, backed by the real built desk (the

@@ -17,7 +17,7 @@ import {
 } from './support/sql'
 
 /*
- * Layout at the window sizes people use (issue 20), checked by geometry: the sidebar shows every
+ * Layout at the window sizes people use, checked by geometry: the sidebar shows every
  * link at 900 px of height, fields side by side line up whatever hints they carry, the Volume
  * export button starts where its fields do, and at 1280×720 the certificate list shows well
  * over ten rows. At 1280×800 (the default window) and 900×700, Certificates, Overview and

@@ -26,7 +26,7 @@ test('restart with the service stopped → cached sessions shown under the offli
   await page.getByRole('button', { name: 'Read again' }).click()
   await expect(row).toContainText('Offline')
   await expect(profileSwitcher(page)).toContainText('Offline · showing saved data')
-  // The app opens on the Overview (issue 21); the sessions are a screen away.
+  // The app opens on the Overview; the sessions are a screen away.
   await openScreen(page, 'Sessions')
   // The cached rows, every one of them, under the banner that says they are old.
   await expect(page.getByRole('status', { name: 'Offline' })).toContainText(

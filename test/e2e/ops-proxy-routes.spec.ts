@@ -24,7 +24,7 @@ test('retry a failed route: its new state is shown and the service has it, logge
   expect(now?.status).toBe('pending')
 
   // A second retry is refused (409): explained, and logged as an error. The headline is this
-  // operation's own sentence; the code and the service's words stay beneath (issue 20, 8).
+  // operation's own sentence; the code and the service's words stay beneath.
   await page.getByRole('button', { name: 'Retry route' }).click()
   await expect(page.getByRole('alert').locator('.banner-title')).toHaveText(
     'This route has not failed, so there is nothing to retry.',

@@ -3,10 +3,10 @@ import { expect, test } from './support/fixtures'
 import { openOps, openScreen } from './support/ops'
 
 /*
- * The operation screens of issue 8 part B: no serious or critical axe violation in their own
+ * The operation screens: no serious or critical axe violation in their own
  * content, in the light and the dark colour scheme, with a screenshot of each (kept with the
  * test's output). The sidebar, the profile switcher and the shared badge palette are the app
- * shell's and the theme's (issue 8 part A scans every screen whole); they are left out here.
+ * shell's and the theme's (a11y.spec.ts scans every screen whole); they are left out here.
  */
 
 const SCREENS = [

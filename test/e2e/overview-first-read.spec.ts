@@ -3,7 +3,7 @@ import { bridgeCall } from './support/bridge'
 import { connectStagingToSandbox, expect, test } from './support/fixtures'
 
 /*
- * The Overview after a first sign-in (issue 21). Background refresh reads a profile whose
+ * The Overview after a first sign-in. Background refresh reads a profile whose
  * certificates were never read at once, so the figures appear without anyone pressing Refresh
  * (and not an interval later); until then the row says "not read yet", never 0 / 0 / 0 as if
  * the profile had no certificates. The counts expected are worked out here from the cache.

@@ -2,7 +2,7 @@ import { expect, test } from './support/fixtures'
 import { openScreen } from './support/ops'
 
 /*
- * A screen whose first read fails says so where the read was meant to show (issue 19 §1): the
+ * A screen whose first read fails says so where the read was meant to show: the
  * app's host is stopped under a loaded page, so every read of a screen opened afterwards fails
  * for real, and each screen must show that instead of an empty list that looks like "nothing".
  * Each screen is opened once before, while the host runs: its code is loaded on first use.

@@ -4,7 +4,7 @@ import { expect, test } from './support/fixtures'
 import { openSqlConsole, sandboxDatabases, setEditorText, sqlEditor } from './support/sql'
 
 /*
- * The SQL editor is themed from the app's variables (issue 20): in both themes every piece of
+ * The SQL editor is themed from the app's variables: in both themes every piece of
  * it a person reads (keywords, numbers, strings, comments, the gutter, the completion popup)
  * passes axe's colour-contrast rule. Running a statement closes the popup.
  */

@@ -10,7 +10,7 @@ import {
 } from './support/sql'
 
 /*
- * Saved queries and parameters (issue 22) in Chromium against web mode and a sandbox's
+ * Saved queries and parameters in Chromium against web mode and a sandbox's
  * PostgreSQL: a query with two parameters is saved as a plain .sql file, found again in the
  * Library after a restart, run with a value holding a quote and a NULL, and history keeps the
  * statement as it was sent, literals in.

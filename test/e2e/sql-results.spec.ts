@@ -103,7 +103,7 @@ test('pin a result, change the data and run again: compare shows exactly the cha
   await expect(rows).toHaveCount(4)
   const texts = async (index: number) => rows.nth(index).getByRole('gridcell').allTextContents()
   await expect(rows.nth(1)).toHaveAttribute('data-diff', 'changed')
-  // Before → after on the screen, read as "was …, now …" (issue 40: not only in a tooltip).
+  // Before → after on the screen, read as "was …, now …" (not only in a tooltip).
   expect(await texts(1)).toEqual(['2', 'b', '20 → 21'])
   const changedCells = rows.nth(1).locator('.sql-diff-cell-changed')
   await expect(changedCells).toHaveCount(1)

@@ -15,7 +15,7 @@ import {
 } from './support/volumes'
 
 /*
- * What a transfer row offers (issue 20): web mode's "Download to this browser" (the host serves
+ * What a transfer row offers: web mode's "Download to this browser" (the host serves
  * the file once, as an attachment), a one-line hash with Copy, a row whose file was removed
  * says so, and a volume download that failed offers Retry.
  */

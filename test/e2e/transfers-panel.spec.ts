@@ -14,7 +14,7 @@ import {
 } from './support/volumes'
 
 /**
- * What overflows on the Transfers screen (issue 40, item 19): sideways scroll of the page or the
+ * What overflows on the Transfers screen: sideways scroll of the page or the
  * table's wrapper, a button whose text does not fit (cut to "Downloa"), a name cell taller than
  * two lines (a node UUID wrapping over eight).
  */

@@ -135,7 +135,7 @@ test('the palette highlights its top entry, and Enter opens that one', async ({
   await expect(page.getByRole('heading', { name: 'Certificates', level: 1 })).toBeVisible()
 })
 
-test('words, not the contract’s field names, where an operator reads (issue 40, item 22)', async ({
+test('words, not the contract’s field names, where an operator reads', async ({
   page,
   staging,
 }) => {

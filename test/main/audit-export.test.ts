@@ -12,7 +12,7 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 import { tokenLeaks } from '../support/token-forms'
 
 /*
- * The audit trail (issue 21): the Activity log filtered (profile, operation, outcome, time
+ * The audit trail: the Activity log filtered (profile, operation, outcome, time
  * range) and exported by main as CSV and NDJSON. Entries a run before this one wrote, holding
  * the profile's token and other credentials in their messages, and entries this run writes
  * through the real sandbox; the files are read back and searched for every form of the token

@@ -140,7 +140,7 @@ describe('the list: cache first, every page from the service', () => {
     expect(everything.rows).toHaveLength(TOTAL)
   })
 
-  it('says how many system certificates the filter hides, so its count adds up to every cached one (issue 40)', async () => {
+  it('says how many system certificates the filter hides, so its count adds up to every cached one', async () => {
     const every = await desk.value<List>('certificates.cached', {
       profileId: profile.id,
       filter: { showSystem: true },

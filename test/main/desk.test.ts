@@ -409,7 +409,7 @@ describe('desk', () => {
   it('explores the sandbox again after logging out (its logged-out token restored)', async () => {
     const desk = await openDesk()
     const { profile: sandboxProfile } = await explore(desk)
-    // A change made before logging out: signing in again must not wipe it (issue 20, 6).
+    // A change made before logging out: signing in again must not wipe it.
     const seed = await desk.value<{ incidents: { open: string[] } }>('sandbox.seed')
     const [incidentId] = seed.incidents.open
     await desk.value('statusPage.resolveIncident', { profileId: sandboxProfile.id, incidentId })

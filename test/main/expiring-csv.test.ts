@@ -3,7 +3,7 @@ import { expiringCsv } from '../../src/main/features/expiring-export'
 import type { CertificateRow } from '../../src/shared/bridge'
 
 /*
- * The Expiring CSV through the shared field writer (issue 38): a certificate's name, common
+ * The Expiring CSV through the shared field writer: a certificate's name, common
  * name and folder are the service's text, so a formula there is defused; the old `^-?\d` rule
  * let `-1+1+cmd|…` through. days_left, the app's own number, stays numeric.
  */

@@ -14,7 +14,7 @@ import { waitUntil } from '../support/poll'
 import { makeTempDir } from '../support/tools'
 
 /*
- * Notifications of background refresh (issue 21): certificates that newly expired or entered
+ * Notifications of background refresh: certificates that newly expired or entered
  * the 7-day window are told once per threshold, across restarts (the same SQLite file opened
  * again). First the store over a real cache file, then the whole path through the desk: the
  * scheduler driven by an injected clock, the real sandbox's certificates, the web-mode event.

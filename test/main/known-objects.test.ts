@@ -11,7 +11,7 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 import { makeTempDir } from '../support/tools'
 
 /*
- * Names, not UUIDs (issue 20): every object an answer carried is remembered per profile and
+ * Names, not UUIDs: every object an answer carried is remembered per profile and
  * offered back by id and by name. The table of answer shapes on its own, then through the desk
  * against the real sandbox, the keychain and the SQLite cache (across a restart).
  */

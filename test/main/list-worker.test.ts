@@ -16,7 +16,7 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
 
 /*
- * Big lists off main's event loop (issue 18): the list worker (src/main/workers) parses,
+ * Big lists off main's event loop: the list worker (src/main/workers) parses,
  * checks and writes a list answer in a thread of its own, into the real SQLite cache file, and
  * what fails there reaches the caller. Real server, real SQLite, real worker thread (from source
  * under tsx, as `npm run web` in dev runs it).

@@ -13,7 +13,7 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
 
 /*
- * Big lists in windows (issue 9): the client's row-by-row read of a list answer as it arrives
+ * Big lists in windows: the client's row-by-row read of a list answer as it arrives
  * (the splitter itself: json-rows.test.ts), the cache's windows (filter and sort in SQLite),
  * and the sessions.* / inference.* window channels through the real desk against a local
  * service. Sizes here are small; the bench (bench/lists.ts) runs the 10 MB ones.

@@ -21,7 +21,7 @@ import { readIncident } from '../../src/shared/status-page'
 import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
- * The Overview and Expiring everywhere (issue 21) through the desk's bridge, every part real:
+ * The Overview and Expiring everywhere through the desk's bridge, every part real:
  * two sandboxes as two profiles (one with 2,000 certificates, their expiries spread over the
  * seed's expired, expiring and valid material), the SQLite cache file, files written to a
  * temporary downloads folder and read back (the calendar by ical.js).

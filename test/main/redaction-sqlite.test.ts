@@ -10,7 +10,7 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 import { tokenLeaks } from '../support/token-forms'
 
 /*
- * Security issue 4, end to end: a service (or a proxy in front of it) that answers an export
+ * End to end: a service (or a proxy in front of it) that answers an export
  * with an error quoting the Authorization header, base64-encoded or otherwise, must leave none
  * of the token in what the window is told nor in any file of the data folder (the SQLite
  * transfers and activity logs above all). A real sandbox process with `--faults` answers with

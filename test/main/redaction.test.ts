@@ -22,7 +22,7 @@ import { makeTempDir } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
 /*
- * Security issue 4: a token echoed back in another form (base64 of the Authorization header,
+ * A token echoed back in another form (base64 of the Authorization header,
  * truncated, in another case, percent-encoded) is cut like the token itself, wherever an error
  * or a service text goes (the bridge, the transfers log, the activity log); and a very short
  * token no longer cuts letters out of ordinary words.

@@ -6,7 +6,7 @@ import { ResultStore } from '../../src/main/sql/result-store'
 import { createSqlResults } from '../../src/main/workers/sql-worker-client'
 
 /*
- * Pin and compare (issue 22): two kept results compared by a key column. Real parsing of the
+ * Pin and compare: two kept results compared by a key column. Real parsing of the
  * service's answer text (exact numbers included), the real ResultStore, and once through the
  * real SQL worker thread as the bridge uses it.
  */

@@ -3,7 +3,7 @@ import { formatResult } from '../../src/main/sql/formats'
 
 /*
  * The SQL console's "Copy as CSV" and "Save as CSV" (sql.copy / sql.save write through
- * formatResult): a result is the database's text, so a formula cell is defused (issue 38).
+ * formatResult): a result is the database's text, so a formula cell is defused.
  * The CLI's `--csv` lists write through the same writer.
  */
 

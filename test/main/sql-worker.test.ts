@@ -5,7 +5,7 @@ import { ResultStore } from '../../src/main/sql/result-store'
 import { createSqlResults } from '../../src/main/workers/sql-worker-client'
 
 /*
- * SQL results off main's event loop (issue 18): the worker thread decodes, parses and keeps a
+ * SQL results off main's event loop: the worker thread decodes, parses and keeps a
  * result, and every read of it (windows, cells, sorts, copies, a save's text) gives what the
  * same ResultStore on main gave; exact numbers stay exact (they never leave the worker as
  * values), a released or broken result is reported, not swallowed. A real worker thread, from

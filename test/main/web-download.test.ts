@@ -16,7 +16,7 @@ import type { WebHost } from '../../src/main/web/host'
 import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
- * Web mode's "Download to this browser" (issue 20) over real HTTP, with a real desk whose
+ * Web mode's "Download to this browser" over real HTTP, with a real desk whose
  * transfers log (real SQLite) holds finished exports: the page asks over the bridge (with the
  * launch secret) for a one-time ticket; the host serves the transfer's file once, as an
  * attachment, to a request that carries no secret; the ticket is then spent.

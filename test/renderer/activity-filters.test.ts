@@ -12,7 +12,7 @@ import {
 } from '../../src/renderer/src/features/activity/filters'
 import { channels } from '../../src/shared/bridge'
 
-/* The Activity screen's readable operation names and its filters (issue 20). */
+/* The Activity screen's readable operation names and its filters. */
 
 describe('activity filters', () => {
   it('names operations in words, keeping a name the contract lacks as it is', () => {
@@ -98,7 +98,7 @@ describe('activity filters', () => {
   })
 })
 
-describe('days typed as YYYY-MM-DD (issue 40, item 22: no mm/dd/yyyy beside ISO times)', () => {
+describe('days typed as YYYY-MM-DD (no mm/dd/yyyy beside ISO times)', () => {
   it('reads a real day in the ISO form, padding one-digit months and days', () => {
     expect(dayOf('2024-03-31')).toBe('2024-03-31')
     expect(dayOf(' 2024-3-1 ')).toBe('2024-03-01')

@@ -7,7 +7,7 @@ import {
 } from '../../src/renderer/src/features/certificates/field-labels'
 import type { CertificateFacts } from '../../src/shared/bridge'
 
-/* The certificate details pane shows each fact once (issue 20): which service fields fold away. */
+/* The certificate details pane shows each fact once: which service fields fold away. */
 
 const FACTS: CertificateFacts = {
   subject: 'CN=api.example.com, O=Example',
@@ -74,7 +74,7 @@ describe('service fields beside the certificate facts', () => {
   })
 })
 
-describe('the service fields in words (issue 40)', () => {
+describe('the service fields in words', () => {
   it('labels the fields it knows and keeps every other one under its own key', () => {
     const { known, other } = labelledFields<unknown>([
       ['folderId', null],

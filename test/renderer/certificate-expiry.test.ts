@@ -11,7 +11,7 @@ import {
 } from '../../src/shared/certificate-expiry'
 
 /*
- * One definition of days left (issue 40, item 9): the list's words and the number a file or the
+ * One definition of days left: the list's words and the number a file or the
  * CLI writes are the same count, toward zero, on both sides of now.
  */
 

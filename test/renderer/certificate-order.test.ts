@@ -11,7 +11,7 @@ import {
 
 /*
  * The certificate list's default order, which main uses to pick the first screenful it sends
- * ahead (issue 18) and the screen uses to sort: the two must agree row for row, or the screen's
+ * ahead and the screen uses to sort: the two must agree row for row, or the screen's
  * first rows would change when the whole list arrives.
  */
 

@@ -9,7 +9,7 @@ import {
 } from '../../src/renderer/src/features/certificates/tree-navigation'
 
 /*
- * The folder tree's keyboard (issue 40, item 23): the WAI-ARIA tree pattern over the items in
+ * The folder tree's keyboard: the WAI-ARIA tree pattern over the items in
  * view. (The one Tab stop is checked in the browser: certificates-moves.spec.ts.)
  */
 

@@ -5,7 +5,7 @@ import { CompletenessBanner } from '../../src/renderer/src/features/certificates
 import { certificateListSchema } from '../../src/shared/bridge/channels/certificates'
 
 /*
- * The Certificates screen's note on a list the walk ended short (issue 38, bounded paging): the
+ * The Certificates screen's note on a list the walk ended short: the
  * notes of the bounds on certificates and bytes pass the bridge's contract, as the page bound's
  * does, and the screen's banner shows them in words.
  */

@@ -9,7 +9,7 @@ import {
 } from '../../src/renderer/src/features/transfers/throughput'
 
 /*
- * A running transfer's throughput sparkline as data (issue 40, "Pictures"): samples of bytes
+ * A running transfer's throughput sparkline as data: samples of bytes
  * written from the progress events, rates between them, the average since the start.
  */
 

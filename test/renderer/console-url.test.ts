@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { idFromPastedLink, idsInConsoleLink } from '../../src/renderer/src/lib/console-url'
 
-/* Ids out of a pasted link of the service's web console (issue 20, "accept what users paste"). */
+/* Ids out of a pasted link of the service's web console. */
 
 const HOST = 'a1b2c3d4-0000-4000-8000-00000000000a'
 const ROUTE = 'a1b2c3d4-0000-4000-8000-00000000000b'

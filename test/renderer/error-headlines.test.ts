@@ -67,7 +67,7 @@ describe('error headlines per operation', () => {
   })
 })
 
-describe('a refusal of PostgreSQL (issue 40, item 22)', () => {
+describe('a refusal of PostgreSQL', () => {
   const refusal = {
     code: 'UNPROCESSABLE_ENTITY',
     operation: 'runPostgresQuery',

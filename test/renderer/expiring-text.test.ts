@@ -10,7 +10,7 @@ import {
 } from '../../src/renderer/src/features/overview/expiring-text'
 import { channels } from '../../src/shared/bridge'
 
-/* The Expiring list's N-days box and its sentences (issue 21). */
+/* The Expiring list's N-days box and its sentences. */
 
 describe('the N-days box', () => {
   it('takes its range from the contract: main accepts both ends and nothing beyond', () => {
@@ -50,7 +50,7 @@ describe('the Expiring list in words', () => {
   })
 })
 
-describe('the bound beside the box (issue 40)', () => {
+describe('the bound beside the box', () => {
   it('names the range the contract accepts before a value is refused', () => {
     expect(DAYS_RANGE_HINT).toBe(`${DAYS_MIN} to ${DAYS_MAX}`)
     expect(DAYS_RANGE_MESSAGE).toContain(DAYS_RANGE_HINT)

@@ -13,7 +13,7 @@ import {
 import type { CertificateRow } from '../../src/shared/bridge'
 
 /*
- * The Overview's expiry chart as data (issue 40, "Pictures"): main's per-day counts bucketed by
+ * The Overview's expiry chart as data: main's per-day counts bucketed by
  * week (Mondays, UTC) for every week the next 90 days touch, one row per profile; and the
  * certificates screen's `expiry=week:<Monday>` filter, which a bar opens, listing exactly what
  * the bar counted.

@@ -12,7 +12,7 @@ import {
 import type { CertificateRow } from '../../src/shared/bridge'
 
 /*
- * The renderer's side of issue 21: the certificates screen's expiry filter counts exactly what
+ * The renderer's side of the expiry links: the certificates screen's expiry filter counts exactly what
  * the Overview's figures count (main's rule: expired at or before now; within N days: not
  * expired and ending before now + N days), and the palette's certificates found across profiles
  * open their own profile's list.

@@ -39,7 +39,7 @@ describe('command palette entries', () => {
     expect(searchPalette('no such thing', here)).toEqual([])
   })
 
-  it('shows the best match first, so the highlighted entry is the top one (issue 20, 7)', () => {
+  it('shows the best match first, so the highlighted entry is the top one', () => {
     // "exp": the export operations' titles start with it; the Volumes screen only holds it.
     const found = searchPalette('exp', here)
     expect(bestMatchIndex(found)).toBe(0)

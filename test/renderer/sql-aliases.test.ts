@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { aliasesAt, columnsOf, qualifiedPrefix } from '../../src/renderer/src/features/sql/aliases'
 
 /*
- * Alias resolution for completion (issue 22): the aliases of the statement under the cursor,
+ * Alias resolution for completion: the aliases of the statement under the cursor,
  * read with the project's lexer.
  */
 

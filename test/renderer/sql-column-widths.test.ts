@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { columnWidths, wantedWidths } from '../../src/renderer/src/features/sql/column-widths'
 
 /*
- * The SQL result grid's column widths (issue 40, item 19): a column is as wide as its values
+ * The SQL result grid's column widths: a column is as wide as its values
  * need, and a text cut short grows into room the grid has left instead of staying narrow beside
  * empty space; a width the user dragged stays.
  */

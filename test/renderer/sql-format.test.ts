@@ -3,7 +3,7 @@ import { formatSql } from '../../src/renderer/src/features/sql/format-sql'
 import { tokenize } from '../../src/shared/sql/lexer'
 
 /*
- * Format SQL (issue 22): sql-formatter's PostgreSQL dialect, as the editor's Shift+Alt+F runs
+ * Format SQL: sql-formatter's PostgreSQL dialect, as the editor's Shift+Alt+F runs
  * it. Formatting moves whitespace only: the lexer sees the same tokens before and after.
  */
 

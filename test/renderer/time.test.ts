@@ -38,7 +38,7 @@ describe('formatRelative', () => {
   })
 })
 
-describe('describeTime (issue 20, 3)', () => {
+describe('describeTime', () => {
   it('never words a past event in the future when the service clock runs ahead', () => {
     for (const ahead of [1_000, 30_000, 5 * MINUTE, 2 * DAY]) {
       const { relative, tooltip } = describeTime(NOW + ahead, NOW)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { csvField, csvLine, isSpreadsheetFormula } from '../../src/shared/csv'
 
 /*
- * The one CSV field writer (issue 38): every cell a spreadsheet would run as a formula gets a
+ * The one CSV field writer: every cell a spreadsheet would run as a formula gets a
  * leading apostrophe, including the `-1+1+cmd|…` the Expiring export's old `^-?\d` rule let
  * through, and one behind leading whitespace; a plain negative number stays a number.
  */

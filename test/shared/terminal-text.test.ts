@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { escapeNotificationMarkup, visibleControls } from '../../src/shared/terminal-text'
 
 /*
- * Text from a service made safe for a terminal (issue 38): ESC[2J, OSC 52, OSC 8, OSC 0, a
+ * Text from a service made safe for a terminal: ESC[2J, OSC 52, OSC 8, OSC 0, a
  * bare CR, DEL and the C1 forms of CSI/OSC come out as visible escapes, tab stays.
  */
 

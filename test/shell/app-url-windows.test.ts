@@ -3,7 +3,7 @@ import type { AppLocation } from '../../src/main/shell/app-url'
 import { isAppUrl } from '../../src/main/shell/app-url'
 
 /*
- * issue 39, 9: on Windows the app's page is the same file whatever the case of its drive letter
+ * On Windows the app's page is the same file whatever the case of its drive letter
  * (or of any part of its path: NTFS compares without case). Launched as `c:\…` (a lower-case
  * drive letter from a shortcut or a shell), the page Chromium reports and the path main computed
  * may differ in case; compared case-sensitively, every bridge call was refused. Windows' rules

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { closeWithin, QUIT_LIMIT_MS } from '../../src/main/shell/quit'
 
 /*
- * issue 39, 7: quitting waits for the desk to close, but not for ever. The end-to-end proof with
+ * Quitting waits for the desk to close, but not for ever. The end-to-end proof with
  * the built main and a request that hangs is test/build/fake-electron.test.ts; this is the rule.
  */
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { describeSystemTrust, readSystemTrust } from '../../src/main/shell/trust-report'
 
 /*
- * issue 39, 10: what the OS trust store gave the runtime is said, including when it gave nothing
+ * What the OS trust store gave the runtime is said, including when it gave nothing
  * (Electron's Node is built on BoringSSL; the store may throw or come back empty there).
  * src/main/net/trust.ts swallows both and falls back to the bundled roots: this report is how a
  * user or a bug report learns it.

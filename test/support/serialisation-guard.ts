@@ -1,7 +1,7 @@
 import { inspect, isDeepStrictEqual } from 'node:util'
 
 /*
- * issue 39, 11: the bridge has two transports, and they serialise differently: Electron's IPC
+ * The bridge has two transports, and they serialise differently: Electron's IPC
  * with a structured clone, web mode with JSON (main now sends events over IPC as JSON text too,
  * shell/ipc.ts, but a value that reaches main's transports must still mean one thing). A Date, a
  * Map, a BigInt, NaN, a Buffer or an undefined inside an array arrives as one thing in the

@@ -70,7 +70,7 @@ export const IDLE_TIMEOUT_CODE = 'ERR_HTTP_IDLE'
  * then waits on its timer far more often. Measured on the 1 GiB sandbox volume, pinned cores,
  * rounds interleaved: a reader hashing and writing each read made 1.07 of curl with 64 KiB reads
  * and 0.82 with 256 KiB, the sender's pacing timer firing 1,100-3,000 times a GiB against
- * 2,900-8,900 (bench/README.md, export, stop 35).
+ * 2,900-8,900 (bench/results/HISTORY.md, export).
  */
 const READ_BUFFER_BYTES = 64 * 1024
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000

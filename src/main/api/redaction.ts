@@ -1,6 +1,6 @@
 /*
  * Where a secret (an access token) stands in a text, in the forms a service, a proxy or a
- * debugging middlebox may echo it (security issue 4). `errors.ts` cuts what is found here.
+ * debugging middlebox may echo it . `errors.ts` cuts what is found here.
  *
  * A token of MIN_SUBSTRING_SECRET_LENGTH characters or more is random enough that its text
  * anywhere is taken to be the token, so it is found:

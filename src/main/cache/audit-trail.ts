@@ -5,7 +5,7 @@ import type { Cache } from './index'
 import type { ActivityRow } from './statements'
 
 /*
- * The activity log read as an audit trail (issue 21): the Activity screen's filters plus a time
+ * The activity log read as an audit trail: the Activity screen's filters plus a time
  * range, newest first for the screen, and oldest first in batches for an export, so a long log
  * is written without holding it whole or keeping one SQLite statement open across awaits (the
  * connection is shared with every other store).

@@ -218,7 +218,7 @@ function openDatabase(file: string, check: boolean): Database.Database {
     db.pragma('busy_timeout = 5000')
     // SQLite's stock page cache (2 MB), not better-sqlite3's 16 MB: the file is in the OS's
     // cache anyway, and after a 10 MB list is written those 16 MB stay in the process for good
-    // (issue 9's memory target). Windows over a 150,000-row list take ~5% longer.
+    // (the list bench's memory target). Windows over a 150,000-row list take ~5% longer.
     db.pragma(`cache_size = -${PAGE_CACHE_KIB}`)
     // SQLite's lower() folds ASCII letters only; searches that hold other letters ("Ärger")
     // fold the text the way JavaScript folds the words typed. A call into JS per row: used only

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3'
 import type { Cache, JsonRow } from './index'
 
 /*
- * A big list on its way into the cache (issue 9). Its rows, validated as they arrive, are set
+ * A big list on its way into the cache. Its rows, validated as they arrive, are set
  * aside here until the whole answer has been read and checked; only then do they replace the
  * cached list, in one transaction (`cache.putListRows(..., spool.rows(), ...)`), so a row that
  * breaks the contract or a connection cut mid-answer leaves the cached list as it was. Aside

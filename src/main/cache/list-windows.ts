@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3'
 
 /*
- * Windows of a cached list (issue 9): the screen asks for the rows it shows, with the list's
+ * Windows of a cached list: the screen asks for the rows it shows, with the list's
  * counts, filtered and sorted here in SQLite rather than in the window. The statements are
  * built from a fixed set of shapes (how many filter words, which kind of order), prepared once
  * per shape and named by it; every value (profile, kind, words, the sort field's JSON path,

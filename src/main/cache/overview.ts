@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3'
 import type { Cache } from './index'
 
 /*
- * The Overview's reads (issue 21), over every profile's caches at once: one statement per kind
+ * The Overview's reads, over every profile's caches at once: one statement per kind
  * of figure, each grouped by profile, so ten profiles cost what one does. Certificate expiry is
  * read through the `not_after` column and its index (schema v15): the rows ending before a date
  * are a range of that index, not a pass over every row's JSON. Read only: nothing here writes,

@@ -9,7 +9,7 @@ import type { DeskContext } from './context'
 import { chooseSaveTarget } from './save-to-disk'
 
 /*
- * The audit trail written to disk (issue 21): every activity entry the filters let through,
+ * The audit trail written to disk: every activity entry the filters let through,
  * oldest first, as CSV (RFC 4180, CRLF) or NDJSON (one JSON object a line), with UTC ISO
  * times, the profile's name and base URL, the operation, the target's id and the name known
  * for it, the outcome and the error code. Written atomically (temp file + rename) like every

@@ -12,7 +12,7 @@ import type { DeskContext } from './context'
 import { bridgeErrorOf } from './context'
 
 /*
- * Background refresh (issue 21): every signed-in profile's certificate list and status page
+ * Background refresh: every signed-in profile's certificate list and status page
  * read again on the schedule of Settings (off / 15 min / hourly / daily), through the very
  * handlers a user's Refresh runs, so the cache, the list worker and the known objects are fed
  * the same way. A profile's refreshes (background and user-started) take turns: one at a time

@@ -8,7 +8,7 @@ import type { HostedDownload } from '../web/download'
 import type { DeskContext } from './context'
 
 /*
- * Web mode's "Download to this browser" (issue 20): the files exports wrote are on the host's
+ * Web mode's "Download to this browser": the files exports wrote are on the host's
  * disk, which is no use to a browser on another machine. The page asks for a one-time ticket
  * for a finished transfer (a bridge call, so it took the launch secret); the web host serves
  * that transfer's file to the first request that presents it (web/download.ts).

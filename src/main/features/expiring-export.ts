@@ -3,7 +3,7 @@ import type { ExpiringCertificate } from '../../shared/bridge/channels/overview'
 import { csvLine } from '../../shared/csv'
 
 /*
- * The Expiring list as files (issue 21): CSV (RFC 4180) and iCalendar (RFC 5545). Pure text
+ * The Expiring list as files: CSV (RFC 4180) and iCalendar (RFC 5545). Pure text
  * builders, so the tests read their output back with a maintained parser.
  */
 

@@ -11,7 +11,7 @@ import type { DeskContext } from './context'
 import { bridgeErrorOf, isConnectivityError, withProfileClient } from './context'
 
 /*
- * Big lists in windows (issue 9), for the sessions and inference screens. A fetch reads the
+ * Big lists in windows, for the sessions and inference screens. A fetch reads the
  * service's answer as it arrives, row by row (each row parsed and validated once, kept as the
  * service's own JSON text), into a spool on disk (cache/list-spool.ts); once the whole answer
  * is read and checked, the spooled rows replace the cached list in one transaction. The screen

@@ -16,7 +16,7 @@ import { listWorkerOf } from './lists'
 import { chooseSaveTarget, EVERY_PROFILE, recordExportActivity, saveToDisk } from './save-to-disk'
 
 /*
- * The Overview, Expiring everywhere and the palette's certificate search (issue 21). Everything
+ * The Overview, Expiring everywhere and the palette's certificate search. Everything
  * is read from the SQLite caches of every profile, never from the network, so the overview
  * paints offline and at once; one statement per kind of figure covers all profiles
  * (cache/overview.ts). Exports are written by main with the atomic writer, as every export.

@@ -41,7 +41,7 @@ export function sandboxHandlers(
       } catch (error) {
         if (!(isServiceError(error) && error.code === 'UNAUTHORIZED')) throw error
         // The admin token was logged out (op 2 ends it). It is brought back alone: a reset to
-        // the seed would also wipe what the user uploaded, moved or resolved (issue 20, 6).
+        // the seed would also wipe what the user uploaded, moved or resolved.
         await running.reinstateAdmin()
         await verifyToken(context, running.url, admin)
       }

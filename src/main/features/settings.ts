@@ -23,7 +23,7 @@ export function settingsHandlers(
         }
         await checkFolder(downloadsDir)
       }
-      // The saved-query library (issue 22): '' goes back to <data folder>/queries.
+      // The saved-query library: '' goes back to <data folder>/queries.
       if (patch.sqlLibraryDir !== undefined && patch.sqlLibraryDir !== '') {
         await checkFolder(patch.sqlLibraryDir, 'sqlLibraryDir')
       }

@@ -6,7 +6,7 @@ import { CELL_CLIP, type KeptResult } from './result-store'
 import { displayText } from './values'
 
 /*
- * Two kept results compared by a key column (issue 22, "pin and compare"), in the SQL worker.
+ * Two kept results compared by a key column, in the SQL worker.
  * Rows are matched by the key's exact display text (int8 and numeric compare as the service
  * wrote them, never through a float); a matched row whose other cells differ is "changed", with
  * the differing columns named. The comparison keeps only indexes into the two results' rows, so

@@ -3,8 +3,8 @@
  * is still arriving, instead of leaving the commit's fsync a gigabyte to flush at the end
  * (about 0.85 s per GiB here, all of it after the last byte). 8 MiB rather than 32: the writes
  * that meet a flush wait for it, and short flushes make short waits (the download worker at
- * 0.84 of curl against 0.72, the commit's fsync 3-11 ms either way; bench/README.md, export,
- * stop 35).
+ * 0.84 of curl against 0.72, the commit's fsync 3-11 ms either way;
+ * bench/results/HISTORY.md, export).
  */
 export const FLUSH_EVERY_BYTES = 8 * 1024 * 1024
 

@@ -22,7 +22,7 @@ import { asWorkerError, errorOf } from './worker-errors'
  * written before the next. On two cores shared with the server, handing every read from main
  * to a writer thread made the client drain the socket unevenly, and the server's TCP (bbr,
  * which paces by timer) slowed down for it: 0.74 of curl where one thread doing all of it made
- * 1.0 (bench/README.md, export, stop 35). Main's loop sees none of the bytes.
+ * 1.0 (bench/results/HISTORY.md, export). Main's loop sees none of the bytes.
  *
  * The download engine is the same code main ran (transfers/download.ts: resumes, restarts,
  * stalls, signed links renewed) with a client made like main's (api/client.ts: the token only to

@@ -73,7 +73,7 @@ export const toSqlWorker = z.discriminatedUnion('type', [
   /** What a result is (its database, fields and row count), to name a saved file. */
   z.object({ type: z.literal('info'), job, id: resultId }),
   /**
-   * Compares result `after` with the pinned result `before` by the column `keyColumn` (issue 22);
+   * Compares result `after` with the pinned result `before` by the column `keyColumn`;
    * the comparison is kept as `id` and read by window (`compareWindow`), released as results are.
    */
   z.object({

@@ -484,7 +484,7 @@ export function pathParamNames(template: string): string[] {
 }
 
 /**
- * The operations whose answer is one big list (10 MB and more: issue 9), and where the list is
+ * The operations whose answer is one big list (10 MB and more), and where the list is
  * in the body (`member` null: the body is the array). The client reads these row by row as
  * they arrive (`callRows`): each row is parsed and validated on its own and handed on as the
  * text the service sent.

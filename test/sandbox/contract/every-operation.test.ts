@@ -20,7 +20,7 @@ interface SampleRequest {
   body?: unknown
 }
 
-/** Operations the viewer may call (issue 2, "Auth and permissions"). */
+/** Operations the viewer may call. */
 const VIEWER_ALLOWED = new Set<OperationName>([
   'listSessions',
   'logout',

@@ -1,5 +1,5 @@
 /**
- * Cache schema version 15, for the Overview and Expiring everywhere (issue 21), whose reads span
+ * Cache schema version 15, for the Overview and Expiring everywhere, whose reads span
  * every profile's cached certificates (100,000 across ten profiles):
  * - each certificate's expiry (`notAfter`, ISO 8601 as toISOString writes it, so text order is
  *   time order) in a column of its own, indexed with the profile. Version 14 indexed the

@@ -1,5 +1,5 @@
 /**
- * Cache schema version 16, for the first screenful of the certificates screen (issue 18): each
+ * Cache schema version 16, for the first screenful of the certificates screen: each
  * certificate's name in a column of its own, indexed with the profile and whether it is a
  * system certificate. Picking the first 100 of 10,000 rows in the list's default order reads
  * every matching name: from the rows themselves (`json_extract(row_json, '$.name')`) that was

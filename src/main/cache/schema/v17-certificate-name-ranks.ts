@@ -1,5 +1,5 @@
 /**
- * Cache schema version 17, for the first screenful of the certificates screen (issue 18): each
+ * Cache schema version 17, for the first screenful of the certificates screen: each
  * certificate's place in the list's default order (names by the collator, then ids:
  * shared/certificate-order.ts), and the locale a profile's places were worked out in. The
  * first 100 of 10,000 rows are then read by index, 100 rows, instead of every matching name

@@ -1,5 +1,5 @@
 /**
- * Cache schema version 5: SQL console: tabs, query history, schema cache (issue 7).
+ * Cache schema version 5: SQL console: tabs, query history, schema cache.
  * Never edit once shipped: add a new version instead.
  */
 export const MIGRATION_5_SQL = `

@@ -1,5 +1,5 @@
 /**
- * Cache schema version 6: remaining operations (issue 8).
+ * Cache schema version 6: remaining operations.
  *
  * - `operation_snapshots`: the last answer of an operation whose state the service offers no
  *   list for, per profile and key (the status page's header and components, the order of

@@ -1,5 +1,5 @@
 /**
- * Cache schema version 8: the certificate list (issue 6), one row per certificate and profile,
+ * Cache schema version 8: the certificate list, one row per certificate and profile,
  * with the columns the offline filters and the folder tree read, so 10,000 rows are filtered in
  * SQLite and a refresh with a filter replaces exactly the rows that filter covers. Every field
  * the service sent lives in a table of its own, read one at a time by the details pane, so the

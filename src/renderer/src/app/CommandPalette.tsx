@@ -182,7 +182,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
 const NOTHING_NAMED: PaletteMatch[] = []
 
 /**
- * "<operation words> <name>" (issue 40, item 21): the name looked up among the objects the app
+ * "<operation words> <name>": the name looked up among the objects the app
  * has seen on the active profile, one `knownObjects.search` per kind and name, once typing
  * pauses; an answer for an older query is dropped. A failed lookup finds nothing.
  */
@@ -231,7 +231,7 @@ type FoundCertificates = Parameters<typeof certificateMatches>[0]
 const NOTHING_FOUND: FoundCertificates = []
 
 /**
- * Certificates whose name holds the query, in every profile's cache (issue 21): asked once
+ * Certificates whose name holds the query, in every profile's cache: asked once
  * typing pauses, from two characters on; an answer for an older query is dropped.
  */
 function useCertificateSearch(query: string): FoundCertificates {

@@ -287,7 +287,7 @@ function openedAsItIs(): boolean {
 /** Alt+1…9 jump to the first nine screens of the navigation. */
 const SHORTCUTS: Partial<Record<Route, string>> = {
   ...Object.fromEntries(ROUTES.slice(0, 9).map((route, index) => [route, String(index + 1)])),
-  // Alt+0: every profile at a glance (issue 21).
+  // Alt+0: every profile at a glance.
   overview: '0',
 }
 

@@ -28,7 +28,7 @@ export function subscribeAppEvents(): () => void {
     bridge.on('settings.changed', (settings) => useSettingsStore.getState().apply(settings)),
     // infradesk://migrations/<id>/resolve, handed over by the desktop shell.
     bridge.on('migrations.openResolve', ({ id }) => app().navigate('migrations', { id })),
-    // Background refresh's expiry notifications (issue 21).
+    // Background refresh's expiry notifications.
     subscribeExpiryNotifications(),
   ]
   return () => {

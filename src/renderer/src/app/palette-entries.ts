@@ -51,7 +51,7 @@ export type PaletteEntry =
       idParams: string[]
     }
   | {
-      /** A certificate found in a profile's cache (issue 21): opens it in its profile. */
+      /** A certificate found in a profile's cache: opens it in its profile. */
       kind: 'certificate'
       key: string
       title: string

@@ -73,7 +73,7 @@ function locationFromHash(): { route: Route; routeParams: RouteParams } {
 
 /** Only when the address names no screen; the first run still lands on the new profile's sessions. */
 const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
-  // Every profile at a glance (issue 21).
+  // Every profile at a glance.
   route: 'overview',
   routeParams: {},
 }

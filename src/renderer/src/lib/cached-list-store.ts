@@ -101,7 +101,7 @@ export interface CachedListOptions<S extends CachedListState, Answer extends Lis
    * How the list reads only its first screenful from the cache, and whether an answer was
    * only that (the list holds more): what the app opens on paints it, then reads the whole
    * list. A 10,000-row list takes ~400 ms more to arrive, be checked and rendered on the
-   * 2-core machine (issue 18).
+   * 2-core machine.
    */
   firstScreenful?: {
     read(profileId: string, state: S): Promise<Answer>

@@ -4,7 +4,7 @@ import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
 import { bridge } from '../bridge'
 
 /*
- * What main remembers of the ids the app shows (names beside ids, issue 20), asked in batches:
+ * What main remembers of the ids the app shows (names beside ids), asked in batches:
  * every id a render asks for within one turn goes in one `knownObjects.lookup` per profile.
  * Answers are kept until main says its known objects changed for that profile, then the ids
  * shown are asked again. A failed read leaves ids without names: names only help.

@@ -3,7 +3,7 @@ import { OPERATION_NAMES } from '../../api'
 import { id } from '../common'
 
 /*
- * The audit trail (issue 21): the Activity log, filtered, written to disk by main as CSV or
+ * The audit trail: the Activity log, filtered, written to disk by main as CSV or
  * NDJSON. The filters are those of `activity.list` plus a time range.
  */
 

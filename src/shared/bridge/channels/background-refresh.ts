@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /*
- * Background refresh's notifications (issue 21): main tells the renderer when a refresh found
+ * Background refresh's notifications: main tells the renderer when a refresh found
  * certificates that newly expired or entered the 7-day window. The desktop app shows a system
  * notification itself and only asks the renderer to open the Expiring list when it is clicked;
  * web mode has no system notifications in main, so the renderer shows the summary through the

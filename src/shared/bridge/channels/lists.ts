@@ -4,7 +4,7 @@ import { id } from '../common'
 import { bridgeErrorSchema } from '../result'
 
 /*
- * Big lists in windows (issue 9): sessions and inference models run to 10 MB and more, so the
+ * Big lists in windows: sessions and inference models run to 10 MB and more, so the
  * whole list never crosses the bridge. Main keeps it (the SQLite cache, as the service sent
  * each row), filters and sorts it there, and a screen asks for the window of rows it shows with
  * the counts; `*.fetch` asks the service first and answers with the first window. Rows are

@@ -4,7 +4,7 @@ import { cachedListSchema, id, profileId } from '../common'
 
 /*
  * Every remaining operation's screens: incidents and the status page, database certificates,
- * logging environments and nginx template folders (issue 8). One-shot operations without state
+ * logging environments and nginx template folders. One-shot operations without state
  * to keep (ops 4, 14, 17, 19, 20, 22) go through `service.call`; these channels exist where the
  * main process keeps something in SQLite: the status page and its incidents (shown offline),
  * database certificate rotations (a scheduled reread finishes later), and the last known order

@@ -3,7 +3,7 @@ import { empty, id } from '../common'
 import { certificateRowSchema } from './certificates'
 
 /*
- * The Overview and Expiring everywhere (issue 21): every profile at a glance and every cached
+ * The Overview and Expiring everywhere: every profile at a glance and every cached
  * certificate that ends soon, read from the SQLite caches of all profiles at once (no network
  * call), and the Expiring list written to disk as CSV or iCalendar by main.
  */

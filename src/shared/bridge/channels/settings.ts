@@ -11,7 +11,7 @@ export type Theme = (typeof THEMES)[number]
 
 export const MAX_ROWS_LIMIT = 100_000
 
-/** How often background refresh reads each profile's certificates and status page (issue 21). */
+/** How often background refresh reads each profile's certificates and status page. */
 export const BACKGROUND_REFRESH_CHOICES = ['off', '15min', 'hourly', 'daily'] as const
 export type BackgroundRefresh = (typeof BACKGROUND_REFRESH_CHOICES)[number]
 
@@ -25,11 +25,11 @@ export const settingsSchema = z.object({
   theme: z.enum(THEMES),
   /** The SQL console asks before UPDATE/DELETE without WHERE, DROP and TRUNCATE, on every profile. */
   confirmDestructive: z.boolean(),
-  /** How many days ahead the Overview's Expiring list looks (issue 21). */
+  /** How many days ahead the Overview's Expiring list looks. */
   expiringDays: z.int().min(1).max(3650),
   /** Background refresh of every signed-in profile (src/main/features/background-refresh.ts). */
   backgroundRefresh: z.enum(BACKGROUND_REFRESH_CHOICES),
-  /** The SQL console's saved-query folder (issue 22); '' is `<data folder>/queries`. Absolute. */
+  /** The SQL console's saved-query folder; '' is `<data folder>/queries`. Absolute. */
   sqlLibraryDir: z.string().max(4096),
 })
 export type Settings = z.infer<typeof settingsSchema>

@@ -3,7 +3,7 @@ import { id } from '../common'
 import { bridgeErrorSchema } from '../result'
 
 /*
- * The SQL console: queries, results, schema, history, tabs (issue 7).
+ * The SQL console: queries, results, schema, history, tabs.
  *
  * A result never crosses the bridge whole. `sql.run` answers with the result's meta and its
  * first rows; main keeps the parsed rows in a bounded result store under `resultId`, and the
@@ -319,8 +319,8 @@ export const sqlChannels = {
     output: z.object({ path: z.string().nullable(), bytes: z.number(), rows: z.number() }),
   }),
   /**
-   * Compares two kept results with the same columns by a key column, in main's SQL worker
-   * (issue 22): the new result `after` against the pinned `before`. The comparison is kept
+   * Compares two kept results with the same columns by a key column, in main's SQL worker:
+   * the new result `after` against the pinned `before`. The comparison is kept
    * under `comparisonId` (released with `sql.release`); its rows are read by window. Refused
    * with COMPARE_REFUSED when the columns differ or the key is NULL or repeats.
    */

@@ -44,7 +44,7 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
   const [dialog, setDialog] = useState<OpenDialog>(null)
   const [notice, setNotice] = useState<string | null>(null)
   useCachedList(state, profile)
-  // The Overview's figures and the palette open this screen filtered (issue 21).
+  // The Overview's figures and the palette open this screen filtered.
   const expiryWindow = useCertificateRouteParams(profile.id)
 
   const current = state.profileId === profile.id

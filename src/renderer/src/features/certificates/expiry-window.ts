@@ -3,7 +3,7 @@ import type { RouteParams } from '../../app/routes'
 import { expiryOf } from './model'
 
 /*
- * The certificates screen's filter by expiry (issue 21), as the Overview's figures open it
+ * The certificates screen's filter by expiry, as the Overview's figures open it
  * (`#/certificates?expiry=expired|7|30`), and its expiry chart's bars (`expiry=week:2026-12-07`:
  * not yet expired, ending in the week from that Monday, UTC). Pure: the rule is held to main's
  * counts in tests.

@@ -9,7 +9,7 @@ import { useCertificatesStore } from './store'
 export { expiryWindowLabel, inExpiryWindow } from './expiry-window'
 
 /*
- * What the Overview and the palette open the certificates screen with (issue 21), in the hash:
+ * What the Overview and the palette open the certificates screen with, in the hash:
  * `expiry=expired|7|30` shows only what that figure counted (system certificates included, as
  * the figure counts every cached one); `search=<name>&select=<id>` finds one certificate and
  * selects it, showing its details. The palette's "export certificate <id>" (`op=exportCertificate`
@@ -34,7 +34,7 @@ export function useCertificateRouteParams(profileId: string): ExpiryWindow | nul
     if (applied.current === key) return
     applied.current = key
     if (expiry === null && search === undefined) return
-    // A link opens with its own filter (issue 40): the figure clicked counted every cached
+    // A link opens with its own filter: the figure clicked counted every cached
     // certificate, a found name is looked for among them all; a search, type or status typed
     // before would show fewer rows than the link said.
     const wanted: CertificateFilter = {

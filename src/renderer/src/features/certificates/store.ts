@@ -100,7 +100,7 @@ function keptSelection(
 }
 
 /**
- * Each profile's filter as it was last left (issue 40): a search typed for one profile is not
+ * Each profile's filter as it was last left: a search typed for one profile is not
  * applied to another's list. For the app's run only, as the screen's other state is.
  */
 const filtersByProfile = new Map<string, CertificateFilter>()

@@ -1,7 +1,7 @@
 import type { FolderNode } from './model'
 
 /*
- * The folder tree's keyboard, as the WAI-ARIA tree pattern has it (issue 40): the tree is one
+ * The folder tree's keyboard, as the WAI-ARIA tree pattern has it: the tree is one
  * Tab stop (roving tabindex), Up/Down move through the items in view, Right opens a closed
  * folder or goes to its first child, Left closes an open one or goes to its parent, Home/End go
  * to the first/last item, Enter or Space selects. Pure, so it is tested without a browser.

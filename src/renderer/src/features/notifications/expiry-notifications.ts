@@ -6,7 +6,7 @@ import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
 
 /*
- * Background refresh's notifications in the renderer (issue 21). The desktop app shows a system
+ * Background refresh's notifications in the renderer. The desktop app shows a system
  * notification from main and only says when it was clicked (`expiry.open`); web mode gets the
  * summary (`expiry.notification`) and shows it through the browser's Notification API when the
  * user allowed it (Settings), else as an in-app notice. Either way a click opens the Expiring

@@ -36,7 +36,7 @@ import './overview.css'
 import './profile-state.css'
 
 /*
- * Expiring everywhere (issue 21): every certificate of every profile's cache that ends within
+ * Expiring everywhere: every certificate of every profile's cache that ends within
  * N days (a setting, 30 by default), soonest first as main sorted them, with its profile's
  * colour and name; virtualised, so 100,000 rows paint as fast as 100. Exports to CSV and to an
  * iCalendar file are written by main.

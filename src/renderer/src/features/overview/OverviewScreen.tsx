@@ -21,7 +21,7 @@ import './overview.css'
 const ExpiryChart = lazy(() => import('./ExpiryChart'))
 
 /*
- * Every profile at a glance (issue 21), from the caches alone: its colour, last refresh,
+ * Every profile at a glance, from the caches alone: its colour, last refresh,
  * online state, certificates expired / expiring within 7 / 30 days, open incidents of the
  * cached status page, transfers running. Every figure is a button that opens that profile's
  * screen, filtered to what the figure counts. A list never read shows "—" (not read yet), never

@@ -12,7 +12,7 @@ import { asBridgeError, bridge } from '../../bridge'
 import { concerns } from '../../lib/cache-events'
 
 /*
- * The Overview and Expiring everywhere (issue 21): both read every profile's caches through
+ * The Overview and Expiring everywhere: both read every profile's caches through
  * main (no network call), so they paint at once and offline. They follow the caches: a write
  * to a certificate list, the status page, a transfer (cache.changed) or a profile's
  * connectivity reads them again, coalesced to one read per burst of writes.

@@ -11,7 +11,7 @@ import {
 } from '../notifications/expiry-notifications'
 
 /*
- * Background refresh (issue 21): how often every signed-in profile's certificates and status
+ * Background refresh: how often every signed-in profile's certificates and status
  * page are read again, saved as soon as chosen; and, in web mode, the browser's permission to
  * show the expiry notifications (the desktop app uses the system's own).
  */

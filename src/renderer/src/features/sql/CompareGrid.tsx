@@ -8,7 +8,7 @@ import type { ResultComparison } from './store'
 import { CellValue } from './CellValue'
 
 /*
- * The rows of a comparison (issue 22): added, removed and changed rows of the new result
+ * The rows of a comparison: added, removed and changed rows of the new result
  * against the pinned one, by a key column. The comparison is computed and kept in main's SQL
  * worker; this grid reads windows of it as it scrolls (rows virtualised, as the result grid).
  * A changed cell shows before → after on the screen, not only in a tooltip; a screen reader

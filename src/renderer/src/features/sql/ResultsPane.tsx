@@ -17,7 +17,7 @@ import { useSqlStore, type PinnedResult, type StatementOutcome, type TabRuntime 
  * tab; a statement a failure kept from running says so), the plan, and the history. A result
  * shows its meta (command tag, rows, duration, truncation), copy and save, and the grid; an
  * error shows its code, message and SQLSTATE. A pinned result stays beside the next runs' and
- * compares with them by a key column (issue 22).
+ * compares with them by a key column.
  */
 
 interface ResultsPaneProps {

@@ -202,7 +202,7 @@ function TabWorkspace({
   const schemaTree = schema.databaseId === schemaDatabaseId ? schema.tree : null
   const [analyze, setAnalyze] = useState(false)
   const [confirm, setConfirm] = useState<PendingConfirmation | null>(null)
-  // Saved queries and :name parameters (issue 22): ./library and ./parameters.
+  // Saved queries and :name parameters: ./library and ./parameters.
   const parameterForm = useParameterForm(tab.id)
   const library = useQueryLibrary(tab, { maxRows: tab.maxRows, databaseId: tab.databaseId })
   const cancelRequested = useRef(false)
@@ -215,7 +215,7 @@ function TabWorkspace({
       useSqlStore.getState().tabs.find((candidate) => candidate.id === tab.id)?.databaseId ??
       tab.databaseId
     ).trim()
-  /** What the database field holds: an id, or a name the app has seen (issue 40, items 7 and 10). */
+  /** What the database field holds: an id, or a name the app has seen. */
   const databaseReading = readNameOrId(tab.databaseId, databaseNames)
   /** A name the app has seen for exactly one database becomes its id; false when it is several's. */
   const resolveDatabaseName = (): boolean => {
@@ -432,7 +432,7 @@ function TabWorkspace({
       setRuntime({ notice: 'Nothing to run: the editor holds no statement there.' })
       return
     }
-    // Parameters (issue 22, ./parameters): with `:name` placeholders a form asks for values
+    // Parameters (./parameters): with `:name` placeholders a form asks for values
     // first; the run resumes with the statements as sent (literals in), planned again.
     if (withParameters === undefined) {
       const asked = parameterForm.ask(statements, snapshot.text, (bound) => {

@@ -1,7 +1,7 @@
 import { tokenize, type Token } from '../../../../shared/sql/lexer'
 
 /*
- * The table aliases of the statement under the cursor, for completion (issue 22):
+ * The table aliases of the statement under the cursor, for completion:
  * `select a.| from accounts a join public.orders as o on …` knows that `a` is accounts and `o`
  * is public.orders, so `a.` completes accounts' columns. Read with the project's lexer, so a
  * FROM inside a string, a comment or a dollar quote is never taken for one. Only the statement

@@ -1,5 +1,5 @@
 /*
- * Format SQL (issue 22) with sql-formatter's PostgreSQL dialect. The formatter (with its
+ * Format SQL with sql-formatter's PostgreSQL dialect. The formatter (with its
  * grammar) loads on first use only, so it never weighs on the console's first paint. Keywords
  * keep the case they were written in; `:name` parameters (saved queries) and `$1` stay whole.
  */

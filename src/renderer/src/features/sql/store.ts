@@ -24,7 +24,7 @@ export interface StatementOutcome {
   skipped?: 'after-failure' | 'after-cancel' | 'in-failed-block' | 'no-result'
 }
 
-/** A result kept aside (issue 22): the next runs open beside it, and compare against it. */
+/** A result kept aside: the next runs open beside it, and compare against it. */
 export interface PinnedResult {
   statement: string
   meta: SqlResultMeta

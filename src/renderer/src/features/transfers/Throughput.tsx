@@ -4,7 +4,7 @@ import { formatRate } from './format'
 import { averageRate, ratesOf, readingTime, type ThroughputSample } from './throughput'
 
 /*
- * A running transfer's throughput (issue 40): the rate between progress events as a sparkline,
+ * A running transfer's throughput: the rate between progress events as a sparkline,
  * and in words the current rate (main's, over its last seconds) and the average since it began.
  */
 

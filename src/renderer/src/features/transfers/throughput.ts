@@ -1,6 +1,6 @@
 /*
- * A running transfer's throughput over time, from the progress events main already sends
- * (issue 40, "Pictures"): each event is a sample of bytes written so far; the rate between two
+ * A running transfer's throughput over time, from the progress events main already sends:
+ * each event is a sample of bytes written so far; the rate between two
  * samples is drawn as a sparkline beside the current rate (main's, over its last seconds) and the
  * average since the start. Pure, so its arithmetic is tested without a page.
  */

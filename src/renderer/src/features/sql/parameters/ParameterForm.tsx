@@ -13,7 +13,7 @@ import { Dialog } from '../../../ui/Dialog'
 import { initialValues, toBinding, type FormValue } from './form-values'
 
 /*
- * Named parameters before a run (issue 22): when the statements to run hold `:name`
+ * Named parameters before a run: when the statements to run hold `:name`
  * placeholders (main found them with PostgreSQL's scanner: `sql.plan`), a small form asks for a type and a value per name, then hands back the
  * statements with each placeholder replaced by a quoted, cast literal
  * (src/shared/sql/parameters.ts). What it hands back is what is sent and what history keeps.
