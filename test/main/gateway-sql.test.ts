@@ -141,6 +141,17 @@ describe('results[] from a service that runs each statement on its own', () => {
   })
 })
 
+describe("the service's time budget", () => {
+  it('says a statement that ran past the 15 s budget (408) ran out of time, in its words and ours', async () => {
+    const refused = await harness.failure('sql.run', runInput('select pg_sleep(16)'))
+    expect(refused.code).toBe('SERVICE_TIMEOUT')
+    expect(refused.message).toMatch(/ran past the service's time budget/)
+    expect(refused.message).toContain('Interactive query budget exhausted')
+    // Asked once: a statement that ran out of time is not sent again.
+    expect(textsSent().filter((text) => text.includes('pg_sleep'))).toHaveLength(1)
+  }, 60_000)
+})
+
 describe('a read-only tab on a service that runs each statement on its own', () => {
   it('sends its text inside BEGIN TRANSACTION READ ONLY … ROLLBACK and shows only its own result', async () => {
     const meta = await run('select id from gw_probe order by id', { readOnly: true })
