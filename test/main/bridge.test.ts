@@ -118,6 +118,7 @@ describe('bridge dispatcher', () => {
           protected: false,
           token: 'abc',
           sessionOnly: false,
+          checkLater: false,
         },
       },
       { channel: 'activity.list', input: { limit: 200 } },
