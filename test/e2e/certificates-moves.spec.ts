@@ -118,8 +118,10 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   await page.getByRole('button', { name: 'Refresh' }).click()
   await page.getByRole('searchbox', { name: 'Search' }).fill('old-www-2023')
   await expect(certificateRow(page, 'old-www-2023')).toContainText('Staging / Archive / 2023')
-  const stagingItem = tree.getByRole('treeitem', { name: 'Staging', exact: true })
-  await expect(stagingItem.getByRole('treeitem', { name: 'Archive', exact: true })).toBeVisible()
+  // The tree is flat (items placed by aria-level): Archive's key is its path, one level down.
+  const movedArchive = tree.getByRole('treeitem', { name: 'Archive', exact: true })
+  await expect(movedArchive).toHaveAttribute('data-tree-key', 'folder:["Staging","Archive"]')
+  await expect(movedArchive).toHaveAttribute('aria-level', '2')
 
   // A reload shows the same from the cache, and the service agrees.
   await page.reload()

@@ -85,7 +85,6 @@ export function FolderTree({ tree, selection, onSelect }: FolderTreeProps) {
   const renderItem = (item: TreeItem) => {
     const current = item.key === currentKey
     const labelId = `cert-tree-label-${item.key.replace(/[^\w-]/g, (char) => `_${char.charCodeAt(0)}`)}`
-    const children = item.expanded ? items.filter((child) => child.parentKey === item.key) : []
     return (
       <li
         key={item.key}
@@ -140,7 +139,6 @@ export function FolderTree({ tree, selection, onSelect }: FolderTreeProps) {
                 : (item.node?.name ?? '')}
           </span>
         </div>
-        {children.length > 0 ? <ul role="group">{children.map(renderItem)}</ul> : null}
       </li>
     )
   }
@@ -148,7 +146,12 @@ export function FolderTree({ tree, selection, onSelect }: FolderTreeProps) {
   return (
     <nav className="cert-tree" aria-label="Folder tree">
       <ul role="tree" aria-label="Folders" ref={treeRef} onKeyDown={onKeyDown}>
-        {items.filter((item) => item.parentKey === null).map(renderItem)}
+        {/*
+         * Flat, each item placed by aria-level/-posinset/-setsize (indented by its level): an item
+         * holding its children's group would read their names as its own visible text, which its
+         * accessible name (its label alone) does not carry (axe: label-content-name-mismatch).
+         */}
+        {items.map(renderItem)}
       </ul>
     </nav>
   )
