@@ -204,6 +204,22 @@ export function makeClient(
 }
 
 /**
+ * The profile's token from the keychain, once its service can be called (a sandbox profile
+ * talks to the embedded sandbox, which may still be starting); NOT_SIGNED_IN without one.
+ */
+export async function signedInToken(context: DeskContext, profile: StoredProfile): Promise<string> {
+  if (profile.kind === 'sandbox') await context.sandbox.settled()
+  const token = await context.vault.get(profile.id)
+  if (token === null) {
+    throw new ServiceError(
+      APP_ERROR_CODES.NOT_SIGNED_IN,
+      `"${profile.name}" is signed out: enter an access token to sign in again`,
+    )
+  }
+  return token
+}
+
+/**
  * Runs `work` with a client signed in as the profile. A 401 means the token is no longer good:
  * it is deleted, the profile is signed out and the renderer is asked for a new token (keeping
  * the user's place). An unreachable service is reported as a connectivity change.
@@ -214,15 +230,7 @@ export async function withProfileClient<T>(
   work: (client: ServiceClient, profile: StoredProfile) => Promise<T>,
 ): Promise<T> {
   const profile = requireProfile(context, profileId)
-  // A sandbox profile talks to the embedded sandbox, which may still be starting.
-  if (profile.kind === 'sandbox') await context.sandbox.settled()
-  const token = await context.vault.get(profileId)
-  if (token === null) {
-    throw new ServiceError(
-      APP_ERROR_CODES.NOT_SIGNED_IN,
-      `"${profile.name}" is signed out: enter an access token to sign in again`,
-    )
-  }
+  const token = await signedInToken(context, profile)
   const client = rememberingAnswers(
     makeClient(context, profile.baseUrl, token, await networkOf(context, profile), profileId),
     profileId,

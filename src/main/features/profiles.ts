@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto'
 import type { z } from 'zod'
-import { APP_ERROR_CODES } from '../../shared/bridge'
 import type { Profile, ProfileNetworkView, proxyInputSchema } from '../../shared/bridge'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { isServiceError, ServiceError } from '../api'
@@ -15,6 +14,7 @@ import {
   networkOf,
   profileView,
   requireProfile,
+  signedInToken,
   verifyToken,
   withProfileClient,
 } from './context'
@@ -176,14 +176,7 @@ export async function connectProfile(
   id: string,
 ): Promise<Profile & { tokenLimitation: string | null }> {
   const profile = requireProfile(context, id)
-  if (profile.kind === 'sandbox') await context.sandbox.settled()
-  const token = await context.vault.get(id)
-  if (token === null) {
-    throw new ServiceError(
-      APP_ERROR_CODES.NOT_SIGNED_IN,
-      `"${profile.name}" is signed out: enter an access token to sign in again`,
-    )
-  }
+  const token = await signedInToken(context, profile)
   let check: TokenCheck
   try {
     check = await verifyToken(context, profile.baseUrl, token, await networkOf(context, profile))
