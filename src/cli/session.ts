@@ -127,6 +127,9 @@ export class DeskSession {
     }
     const found = await this.findProfile(wanted)
     this.profileId = found.id
+    // Saved with --check-later: its token is checked before the command's own work (as the
+    // app's Connect does), so a token the service refuses fails here, plainly.
+    if (found.unverified === true) return this.call('profiles.connect', { id: found.id })
     return found
   }
 
