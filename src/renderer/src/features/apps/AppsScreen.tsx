@@ -14,6 +14,7 @@ import { callOperation, dataOf, useCall } from '../ops-common/call'
 import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
 import { schemaFormFill, useOperationForm } from '../ops-common/useOperationForm'
+import { OpForm } from '../ops-common/OpForm'
 import { OpScreen } from '../ops-common/OpScreen'
 import '../ops-common/ops.css'
 import './apps.css'
@@ -175,28 +176,20 @@ export function AppsScreen({ profile }: { profile: Profile }) {
 
   return (
     <OpScreen title="App members" doing="The members of an app on" profile={profile}>
-      <form
-        ref={formRef}
-        className="op-form"
-        aria-label="List app members"
-        onSubmit={(event) => {
-          event.preventDefault()
+      <OpForm
+        formRef={formRef}
+        label="List app members"
+        onSubmit={() => {
           setOtherIssues([])
           if (form.check() !== null && environmentError === undefined) void load()
         }}
       >
         <div className="op-form-row">
-          <IdField
-            label="App ID"
-            {...form.field('id')}
-            suggestions={apps.suggestions}
-            known={apps}
-          />
+          <IdField label="App ID" {...form.field('id')} known={apps} />
           <IdField
             label="Environment ID (optional)"
             {...form.field('environmentId')}
             error={environmentError ?? form.errorOf('environmentId')}
-            suggestions={environments.suggestions}
             known={environments}
             hint="A UUID; empty lists every environment you may view."
           />
@@ -207,7 +200,7 @@ export function AppsScreen({ profile }: { profile: Profile }) {
             List members
           </Button>
         </div>
-      </form>
+      </OpForm>
 
       {list.error ? <ErrorBanner error={list.error} context="Could not list the members" /> : null}
 

@@ -231,12 +231,7 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
           </>
         }
       >
-        <IdField
-          label="Database ID"
-          {...form.field('id')}
-          suggestions={databases.suggestions}
-          known={databases}
-        />
+        <IdField label="Database ID" {...form.field('id')} known={databases} />
         <ul className="op-explain" aria-label="How the engine takes the new certificate">
           <li>
             <strong>In-place reload</strong> (the usual case): the database certificate authority

@@ -123,18 +123,8 @@ export function DeploymentsScreen({ profile }: { profile: Profile }) {
           </li>
         </ul>
         <div className="op-form-row">
-          <IdField
-            label="Node ID"
-            {...form.field('nodeId')}
-            suggestions={nodes.suggestions}
-            known={nodes}
-          />
-          <IdField
-            label="Deployment ID"
-            {...form.field('deploymentId')}
-            suggestions={deployments.suggestions}
-            known={deployments}
-          />
+          <IdField label="Node ID" {...form.field('nodeId')} known={nodes} />
+          <IdField label="Deployment ID" {...form.field('deploymentId')} known={deployments} />
         </div>
       </WriteForm>
     </OpScreen>

@@ -12,6 +12,7 @@ import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Table, type Column } from '../../ui/Table'
 import { callOperation, dataOf, isRecord, useCall } from '../ops-common/call'
 import { IdField } from '../ops-common/IdField'
+import { OpForm } from '../ops-common/OpForm'
 import { OpScreen } from '../ops-common/OpScreen'
 import { OrderForm } from '../ops-common/OrderForm'
 import { useStartingOrder } from '../ops-common/useStartingOrder'
@@ -128,27 +129,20 @@ function SchemaLookup({ profile }: { profile: Profile }) {
   return (
     <section className="op-section" aria-labelledby="schema-title">
       <h2 id="schema-title">Schema by slug</h2>
-      <form
-        ref={formRef}
-        className="op-form"
-        aria-label="Look up a logging schema"
-        onSubmit={(event) => {
-          event.preventDefault()
+      <OpForm
+        formRef={formRef}
+        label="Look up a logging schema"
+        onSubmit={() => {
           if (form.check() !== null) void load()
         }}
       >
-        <IdField
-          label="Schema slug"
-          {...form.field('slug')}
-          suggestions={slugs.suggestions}
-          known={slugs}
-        />
+        <IdField label="Schema slug" {...form.field('slug')} known={slugs} />
         <div className="op-form-actions">
           <Button type="submit" variant="primary" busy={lookup.busy} disabled={!profile.signedIn}>
             Look up
           </Button>
         </div>
-      </form>
+      </OpForm>
       {lookup.error ? (
         <ErrorBanner error={lookup.error} context="Could not read the schema" />
       ) : null}
@@ -247,7 +241,6 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
             label="Folder ID"
             value={folderId}
             onChange={chooseFolder}
-            suggestions={folders.suggestions}
             known={folders}
             error={form.errorOf('folderId')}
             hint={folderName ? `Folder: ${folderName}` : 'The folder whose environments you order.'}

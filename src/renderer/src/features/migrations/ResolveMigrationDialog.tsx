@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type MouseEvent } from 'react'
 import type { Migration } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
@@ -11,6 +11,7 @@ import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
+import { refusesAmbiguousName } from '../ops-common/OpForm'
 import { useWrite } from '../ops-common/useWrite'
 import { explainResolveError } from './explain'
 import { KnownMigration } from './KnownMigration'
@@ -84,7 +85,9 @@ export function ResolveMigrationDialog({
   const checkedBlind = !blind || checkedBlindId === form.values.id
   const ready = form.valid && reconciled && checkedBlind
 
-  function requestResolve() {
+  /** From the footer's button, which sits in the dialog beside the id field. */
+  function requestResolve(event: MouseEvent<HTMLElement>) {
+    if (refusesAmbiguousName(event.currentTarget.closest('dialog'))) return
     if (reconciled && checkedBlind) resolve.submit(() => void send())
   }
 
@@ -155,7 +158,6 @@ export function ResolveMigrationDialog({
         <IdField
           label="Migration id"
           {...form.field('id')}
-          suggestions={ids.suggestions}
           known={ids}
           hint="Recent ids, migrations an answer named and, on the sandbox, those that need attention are suggested. A link from the service's console gives its id."
           placeholder="e.g. 7d9f0c1e-…"

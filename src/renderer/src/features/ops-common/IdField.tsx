@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { KnownIds } from '../../lib/suggestions'
+import type { IdSuggestions, KnownIds } from '../../lib/suggestions'
 import { Field } from '../../ui/Field'
 import { SuggestInput } from '../../ui/SuggestInput'
 import { ambiguousNameMessage, readNameOrId, whereIdsComeFrom } from './name-or-id'
@@ -9,10 +9,13 @@ interface IdFieldProps {
   label: string
   value: string
   onChange: (value: string) => void
-  /** Recent ids of this profile, then sandbox seed ids. */
-  suggestions: readonly string[]
-  /** Names beside the suggested ids, and which id a pasted console link gives. */
-  known?: KnownIds
+  /** Recent ids of this profile, then sandbox seed ids; `known`'s own when not given. */
+  suggestions?: readonly string[]
+  /**
+   * Names beside the suggested ids, and which id a pasted console link gives: usually the
+   * field kind's `useIdSuggestions`, whose suggestions the field then offers.
+   */
+  known?: KnownIds & Partial<Pick<IdSuggestions, 'suggestions'>>
   error?: string | undefined
   hint?: ReactNode
   placeholder?: string
@@ -86,7 +89,7 @@ export function IdField({
           {...{ [AMBIGUOUS_NAME_ATTRIBUTE]: reading.kind === 'ambiguous' ? 'true' : undefined }}
           className="input input-mono"
           value={value}
-          suggestions={suggestions}
+          suggestions={suggestions ?? known?.suggestions ?? []}
           names={known?.names}
           idKind={known?.kind}
           onIdPasted={onChange}

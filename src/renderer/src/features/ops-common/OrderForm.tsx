@@ -5,6 +5,7 @@ import type { KnownIds } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { IssueList } from './IssueList'
+import { OpForm } from './OpForm'
 import { OrderEditor } from './OrderEditor'
 import { orderNote } from './order-note'
 import { Outcome } from './Outcome'
@@ -62,14 +63,7 @@ export function OrderForm(props: OrderFormProps) {
 
   return (
     <>
-      <form
-        className="op-form"
-        aria-label={props.label}
-        onSubmit={(event) => {
-          event.preventDefault()
-          save.submit(() => void send())
-        }}
-      >
+      <OpForm label={props.label} onSubmit={() => save.submit(() => void send())}>
         {props.before}
         <OrderEditor
           label={props.listLabel}
@@ -95,7 +89,7 @@ export function OrderForm(props: OrderFormProps) {
           </Button>
           <span className="muted">{orderNote(noun, ids.length)}</span>
         </div>
-      </form>
+      </OpForm>
       {save.error && !save.confirming ? (
         <>
           <ErrorBanner error={save.error} context="The order was not saved" />

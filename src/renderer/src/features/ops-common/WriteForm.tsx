@@ -2,7 +2,7 @@ import type { ReactNode, Ref } from 'react'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { FormIssues } from './FormIssues'
-import { AMBIGUOUS_NAME_ATTRIBUTE } from './IdField'
+import { OpForm } from './OpForm'
 import type { useWrite } from './useWrite'
 import { isWorkFailed, WorkFailed } from './WorkFailed'
 import { WriteConfirm } from './WriteConfirm'
@@ -46,23 +46,7 @@ export function WriteForm({ write, formRef, ...props }: WriteFormProps) {
   const send = () => void props.send()
   return (
     <>
-      <form
-        ref={formRef}
-        className="op-form"
-        aria-label={props.label}
-        onSubmit={(event) => {
-          event.preventDefault()
-          // A name several objects share names no one object: its field says which ids it could be.
-          const ambiguous = event.currentTarget.querySelector<HTMLInputElement>(
-            `[${AMBIGUOUS_NAME_ATTRIBUTE}]`,
-          )
-          if (ambiguous !== null) {
-            ambiguous.focus()
-            return
-          }
-          write.submit(send)
-        }}
-      >
+      <OpForm formRef={formRef} label={props.label} onSubmit={() => write.submit(send)}>
         {props.children}
         <FormIssues issues={write.issues} />
         <div className="op-form-actions">
@@ -75,7 +59,7 @@ export function WriteForm({ write, formRef, ...props }: WriteFormProps) {
             {props.submitLabel}
           </Button>
         </div>
-      </form>
+      </OpForm>
 
       {write.error && !write.confirming ? (
         isWorkFailed(write.error) ? (

@@ -111,16 +111,10 @@ export function ProxyRoutesScreen({ profile }: { profile: Profile }) {
         }
       >
         <div className="op-form-row">
-          <IdField
-            label="Proxy host ID"
-            {...form.field('id')}
-            suggestions={hosts.suggestions}
-            known={hosts}
-          />
+          <IdField label="Proxy host ID" {...form.field('id')} known={hosts} />
           <IdField
             label="Route ID"
             {...form.field('routeId')}
-            suggestions={routes.suggestions}
             known={routes}
             hint="Only a failed route can be retried."
           />

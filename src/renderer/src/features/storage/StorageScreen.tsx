@@ -77,7 +77,6 @@ export function StorageScreen({ profile }: { profile: Profile }) {
         <IdField
           label="Copy job ID"
           {...form.field('id')}
-          suggestions={jobs.suggestions}
           known={jobs}
           hint="A UUID. Recent ids and, on the sandbox, its queued and running jobs are suggested."
         />

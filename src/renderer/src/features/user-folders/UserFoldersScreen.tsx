@@ -110,12 +110,7 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
           </>
         }
       >
-        <IdField
-          label="Folder ID"
-          {...form.field('id')}
-          suggestions={folders.suggestions}
-          known={folders}
-        />
+        <IdField label="Folder ID" {...form.field('id')} known={folders} />
         <fieldset className="field">
           <legend className="field-label">Move to</legend>
           {DESTINATIONS.map((choice) => (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { BridgeError, Profile, Transfer } from '../../../../shared/bridge'
 import { volumeExportInputSchema } from '../../../../shared/bridge/channels/volumes'
 import { useAppStore } from '../../app/store'
@@ -19,6 +19,8 @@ import {
   TransferStateBadge,
 } from '../transfers/TransferParts'
 import { canRetry, RetryButton } from '../transfers/TransferButtons'
+import { IdField } from '../ops-common/IdField'
+import { OpForm } from '../ops-common/OpForm'
 import { useOperationForm } from '../ops-common/useOperationForm'
 import '../transfers/transfers.css'
 import './volumes.css'
@@ -97,8 +99,7 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
   const running = mine.filter((row) => row.state === 'running')
   const finished = mine.filter((row) => row.state !== 'running').slice(0, RECENT_SHOWN)
 
-  async function submit(event: FormEvent) {
-    event.preventDefault()
+  async function submit() {
     setError(null)
     const parsed = volumeExportInputSchema.safeParse({ profileId: profile.id, nodeId, name })
     if (!parsed.success) {
@@ -143,26 +144,20 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
         </div>
       </header>
 
-      <form
-        ref={formRef}
+      <OpForm
+        formRef={formRef}
         className="form volume-form"
-        onSubmit={(event) => void submit(event)}
+        onSubmit={() => void submit()}
         noValidate
       >
-        <Field label="Node id" error={fieldErrors.nodeId} hint="The Docker node holding the volume">
-          {(control) => (
-            <SuggestInput
-              {...control}
-              value={nodeId}
-              onChange={(event) => setNodeId(event.target.value)}
-              suggestions={nodes.suggestions}
-              names={nodes.names}
-              idKind={nodes.kind}
-              onIdPasted={setNodeId}
-              className="input volume-mono"
-            />
-          )}
-        </Field>
+        <IdField
+          label="Node id"
+          value={nodeId}
+          onChange={setNodeId}
+          error={fieldErrors.nodeId}
+          hint="The Docker node holding the volume"
+          known={nodes}
+        />
         <Field
           label="Volume name"
           error={fieldErrors.name}
@@ -198,7 +193,7 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
             )}
           </span>
         </div>
-      </form>
+      </OpForm>
 
       {error ? <ErrorBanner error={error} context="Could not export the volume" /> : null}
 

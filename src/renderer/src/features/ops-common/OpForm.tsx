@@ -1,0 +1,54 @@
+import type { ReactNode, Ref } from 'react'
+import { AMBIGUOUS_NAME_ATTRIBUTE } from './IdField'
+
+/*
+ * The form of an operation screen or dialog. It never sends while one of its id fields holds a
+ * name several known objects share (IdField marks such a field and says which ids it could be):
+ * the focus goes to that field instead. Every form with an IdField is one of these, so the
+ * refusal is the same everywhere.
+ */
+
+/**
+ * Focuses the first id field inside `scope` whose name is ambiguous; true when there is one (the
+ * caller then does not send). For actions outside a form, e.g. a dialog's footer button.
+ */
+export function refusesAmbiguousName(scope: Element | null): boolean {
+  const ambiguous = scope?.querySelector<HTMLElement>(`[${AMBIGUOUS_NAME_ATTRIBUTE}]`) ?? null
+  ambiguous?.focus()
+  return ambiguous !== null
+}
+
+interface OpFormProps {
+  /** The form's accessible name, e.g. "List app members". */
+  label?: string
+  className?: string
+  formRef?: Ref<HTMLFormElement>
+  noValidate?: boolean
+  /** Called on submit (the default already prevented) unless an id field's name is ambiguous. */
+  onSubmit(): void
+  children: ReactNode
+}
+
+export function OpForm({
+  label,
+  className = 'op-form',
+  formRef,
+  noValidate,
+  onSubmit,
+  children,
+}: OpFormProps) {
+  return (
+    <form
+      ref={formRef}
+      className={className}
+      aria-label={label}
+      noValidate={noValidate}
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (!refusesAmbiguousName(event.currentTarget)) onSubmit()
+      }}
+    >
+      {children}
+    </form>
+  )
+}
