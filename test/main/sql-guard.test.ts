@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ChannelOutput } from '../../src/shared/bridge'
+import { useSqlDesk } from '../support/sql-desk'
+
 /** What main puts before a read-only tab's text (src/main/features/sql/services.ts, READ_ONLY_PREFIX). */
 const READ_ONLY_PREFIX = 'SET TRANSACTION READ ONLY;\n'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox'
-import type { ChannelOutput, Profile } from '../../src/shared/bridge'
-import { openTestDesk, type TestDesk } from '../support/desk'
-import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy'
 
 /*
  * The SQL guard in main, through the bridge, against a real sandbox (PGlite) behind a relay that
@@ -14,70 +12,27 @@ import { startRecordingProxy, type RecordingProxy } from '../support/recording-p
  * read-only.
  */
 
-let harness: TestDesk
-let sandbox: RunningSandbox
-let relay: RecordingProxy
-let profile: Profile
-let databaseId: string
-
-type RunMeta = ChannelOutput<'sql.run'>
-
-function runInput(sql: string, extra: Record<string, unknown> = {}) {
-  return {
-    profileId: profile.id,
-    databaseId,
-    tabId: 'guard-tab',
-    runId: randomUUID(),
-    sql,
-    maxRows: 100,
-    ...extra,
-  }
-}
-
-/** Statements (op 5 bodies) the service received since the test began. */
-function statementsSent(): string[] {
-  return relay.received
-    .filter((request) => request.path.endsWith('/postgres/query'))
-    .map((request) => (JSON.parse(request.body) as { sql: string }).sql)
-}
+const world = useSqlDesk('sql-guard', {
+  database: 0,
+  profile: { name: 'Guarded', protected: true },
+  tabId: 'guard-tab',
+  maxRows: 100,
+})
+const { runInput, run, statementsSent } = world
 
 async function count(table: string): Promise<string | null | undefined> {
-  const meta = await harness.value<RunMeta>('sql.run', runInput(`select count(*) from ${table}`))
+  const meta = await run(`select count(*) from ${table}`)
   return meta.firstRows[0]?.[0]
 }
 
 beforeAll(async () => {
-  harness = await openTestDesk('sql-guard')
-  sandbox = await startSandbox({ port: 0 })
-  relay = await startRecordingProxy(sandbox.url)
-  databaseId = sandbox.seed().databases.postgres[0] as string
-  profile = await harness.value<Profile>('profiles.add', {
-    name: 'Guarded',
-    baseUrl: relay.url,
-    color: '#16a34a',
-    protected: true,
-    token: sandbox.tokens.admin,
-  })
   // A table of our own, a sequence, and a view that writes when read (it calls nextval): a
   // read the classifier cannot see through, for PostgreSQL's read-only transaction to refuse.
-  await harness.value(
-    'sql.run',
-    runInput(
-      'create table guard_probe (id int); insert into guard_probe values (1), (2), (3); ' +
-        "create sequence guard_seq; create view guard_sneaky as select nextval('guard_seq') as n",
-      { confirmedWrite: true },
-    ),
+  await run(
+    'create table guard_probe (id int); insert into guard_probe values (1), (2), (3); ' +
+      "create sequence guard_seq; create view guard_sneaky as select nextval('guard_seq') as n",
+    { confirmedWrite: true },
   )
-})
-
-afterAll(async () => {
-  await harness?.close(profile ? [profile.id] : [])
-  await relay?.close()
-  await sandbox?.close()
-})
-
-beforeEach(() => {
-  relay.received.length = 0
 })
 
 describe('a protected profile refuses every text holding a write, and sends nothing', () => {
@@ -95,7 +50,7 @@ describe('a protected profile refuses every text holding a write, and sends noth
     ['select pg_advisory_lock(7)', /pg_advisory_lock/],
     ['select guard_cleanup()', /guard_cleanup\(\), which is not known to be read-only/],
   ])('%s', async (sql, reason) => {
-    const refused = await harness.failure('sql.run', runInput(sql))
+    const refused = await world.desk.failure('sql.run', runInput(sql))
     expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
     expect(refused.message).toMatch(reason)
     expect(statementsSent()).toEqual([])
@@ -104,41 +59,34 @@ describe('a protected profile refuses every text holding a write, and sends noth
 })
 
 describe('a read-only tab', () => {
-  it('refuses a write after a read, sends nothing, and the table is never made', async () => {
-    const refused = await harness.failure(
-      'sql.run',
-      runInput('select 1; create table guard_made (i int)', { readOnly: true }),
-    )
-    expect(refused.code).toBe('READ_ONLY_TAB')
-    expect(refused.message).toMatch(/CREATE changes the schema/)
-    expect(statementsSent()).toEqual([])
-    const missing = await harness.value<RunMeta>(
-      'sql.run',
-      runInput("select to_regclass('guard_made') is null"),
-    )
-    expect(missing.firstRows[0]?.[0]).toBe('true')
-  })
-
-  it('refuses transaction control, which would end its read-only transaction', async () => {
-    const refused = await harness.failure(
-      'sql.run',
-      runInput('select 1; commit; select 2', { readOnly: true }),
-    )
-    expect(refused.code).toBe('READ_ONLY_TAB')
-    expect(refused.message).toMatch(/COMMIT would end the read-only transaction/)
-    expect(statementsSent()).toEqual([])
-  })
+  it.each([
+    ['select 1; create table guard_made (i int)', /CREATE changes the schema/],
+    ['select 1; commit; select 2', /COMMIT would end the read-only transaction/],
+    // COMMIT hidden behind a comment ended by CR.
+    [
+      'SELECT 1 --\r; COMMIT; DELETE FROM guard_probe RETURNING 1',
+      /COMMIT would end the read-only transaction/,
+    ],
+  ])(
+    'refuses %j (a write, or an end to its read-only transaction) and sends nothing',
+    async (sql, reason) => {
+      const refused = await world.desk.failure('sql.run', runInput(sql, { readOnly: true }))
+      expect(refused.code).toBe('READ_ONLY_TAB')
+      expect(refused.message).toMatch(reason)
+      expect(statementsSent()).toEqual([])
+      const missing = await run("select to_regclass('guard_made') is null")
+      expect(missing.firstRows[0]?.[0]).toBe('true')
+      expect(await count('guard_probe')).toBe('3')
+    },
+  )
 
   it('runs its reads in a transaction PostgreSQL keeps read-only', async () => {
-    const meta = await harness.value<RunMeta>(
-      'sql.run',
-      runInput('select id from guard_probe order by id', { readOnly: true }),
-    )
+    const meta = await run('select id from guard_probe order by id', { readOnly: true })
     expect(meta.firstRows).toEqual([['1'], ['2'], ['3']])
     expect(statementsSent()).toEqual([`${READ_ONLY_PREFIX}select id from guard_probe order by id`])
     // The view writes (nextval) behind a plain SELECT: the classifier passes it, the database
     // refuses it, and the sequence does not move.
-    const refused = await harness.failure(
+    const refused = await world.desk.failure(
       'sql.run',
       runInput('select * from guard_sneaky', { readOnly: true }),
     )
@@ -146,15 +94,12 @@ describe('a read-only tab', () => {
       sqlState: '25006',
       message: expect.stringMatching(/read-only transaction/),
     })
-    const sequence = await harness.value<RunMeta>(
-      'sql.run',
-      runInput('select last_value, is_called from guard_seq'),
-    )
+    const sequence = await run('select last_value, is_called from guard_seq')
     expect(sequence.firstRows[0]).toEqual(['1', 'false'])
   })
 
   it('reports an error at the place the user wrote it, not shifted by the prefix', async () => {
-    const refused = await harness.failure(
+    const refused = await world.desk.failure(
       'sql.run',
       runInput('select nosuch from guard_probe', { readOnly: true }),
     )
@@ -165,7 +110,7 @@ describe('a read-only tab', () => {
 describe('sql.explain', () => {
   it('refuses a text with more than one statement, on the field, and sends nothing', async () => {
     for (const analyze of [false, true]) {
-      const refused = await harness.failure('sql.explain', {
+      const refused = await world.desk.failure('sql.explain', {
         ...runInput('select 1; delete from guard_probe'),
         analyze,
         confirmedWrite: true,
@@ -182,10 +127,10 @@ describe('sql.explain', () => {
 
 describe('destructive statements ask first on every profile (setting on by default)', () => {
   beforeAll(async () => {
-    await harness.value('profiles.update', { id: profile.id, protected: false })
+    await world.desk.value('profiles.update', { id: world.profile.id, protected: false })
   })
   afterAll(async () => {
-    await harness.value('settings.update', { confirmDestructive: true })
+    await world.desk.value('settings.update', { confirmDestructive: true })
   })
 
   it.each([
@@ -194,30 +139,24 @@ describe('destructive statements ask first on every profile (setting on by defau
     ['drop table guard_probe', /DROP/],
     ['truncate guard_probe', /TRUNCATE/],
   ])('%s is refused unconfirmed and sends nothing', async (sql, reason) => {
-    const settings = await harness.value<{ confirmDestructive: boolean }>('settings.get')
+    const settings = await world.desk.value<{ confirmDestructive: boolean }>('settings.get')
     expect(settings.confirmDestructive).toBe(true)
-    const refused = await harness.failure('sql.run', runInput(sql))
+    const refused = await world.desk.failure('sql.run', runInput(sql))
     expect(refused.code).toBe('DESTRUCTIVE_NOT_CONFIRMED')
     expect(refused.message).toMatch(reason)
     expect(statementsSent()).toEqual([])
   })
 
   it('a write with WHERE runs unasked; a confirmed destructive one runs', async () => {
-    const updated = await harness.value<RunMeta>(
-      'sql.run',
-      runInput('update guard_probe set id = id where id = 1'),
-    )
+    const updated = await run('update guard_probe set id = id where id = 1')
     expect(updated).toMatchObject({ command: 'UPDATE', rowCount: 1 })
-    const all = await harness.value<RunMeta>(
-      'sql.run',
-      runInput('update guard_probe set id = id', { confirmedWrite: true }),
-    )
+    const all = await run('update guard_probe set id = id', { confirmedWrite: true })
     expect(all).toMatchObject({ command: 'UPDATE', rowCount: 3 })
   })
 
   it('with the setting off, it runs unasked', async () => {
-    await harness.value('settings.update', { confirmDestructive: false })
-    const all = await harness.value<RunMeta>('sql.run', runInput('update guard_probe set id = id'))
+    await world.desk.value('settings.update', { confirmDestructive: false })
+    const all = await run('update guard_probe set id = id')
     expect(all).toMatchObject({ command: 'UPDATE', rowCount: 3 })
   })
 })
@@ -225,7 +164,7 @@ describe('destructive statements ask first on every profile (setting on by defau
 describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", () => {
   beforeAll(async () => {
     // The block before made the profile unprotected.
-    await harness.value('profiles.update', { id: profile.id, protected: true })
+    await world.desk.value('profiles.update', { id: world.profile.id, protected: true })
   })
 
   it.each([
@@ -237,26 +176,16 @@ describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", 
     ['select rollup(1)', /rollup\(\)/],
     ['select (array[1,2,3])[1:guard_w()]', /guard_w\(\)/],
   ])('a protected profile asks before %j, and nothing is sent', async (sql, reason) => {
-    const refused = await harness.failure('sql.run', runInput(sql))
+    const refused = await world.desk.failure('sql.run', runInput(sql))
     expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
     expect(refused.message).toMatch(reason)
     expect(statementsSent()).toEqual([])
     expect(await count('guard_probe')).toBe('3')
   })
 
-  it('a read-only tab refuses COMMIT hidden behind a comment ended by CR', async () => {
-    const refused = await harness.failure(
-      'sql.run',
-      runInput('SELECT 1 --\r; COMMIT; DELETE FROM guard_probe RETURNING 1', { readOnly: true }),
-    )
-    expect(refused.code).toBe('READ_ONLY_TAB')
-    expect(refused.message).toMatch(/COMMIT would end the read-only transaction/)
-    expect(statementsSent()).toEqual([])
-  })
-
   it('a read on a protected profile runs read-only: a user function shadowing a built-in cannot write', async () => {
     // public.upper(int) is chosen over pg_catalog.upper(text) for an int; it writes.
-    await harness.value(
+    await world.desk.value(
       'sql.run',
       runInput(
         'create function public.upper(int) returns int language sql as ' +
@@ -264,12 +193,12 @@ describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", 
         { confirmedWrite: true },
       ),
     )
-    relay.received.length = 0
-    const refused = await harness.failure('sql.run', runInput('select upper(1)'))
+    world.relay.received.length = 0
+    const refused = await world.desk.failure('sql.run', runInput('select upper(1)'))
     expect(refused.details).toMatchObject({ sqlState: '25006' })
     expect(statementsSent()[0]).toMatch(/read only/i)
     expect(await count('guard_probe')).toBe('3')
-    await harness.value(
+    await world.desk.value(
       'sql.run',
       runInput('drop function public.upper(int)', { confirmedWrite: true }),
     )
@@ -278,24 +207,24 @@ describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", 
   it('learns standard_conforming_strings before judging a literal with a backslash', async () => {
     const sql = "select 'a\\'' ; delete from guard_probe ; -- '"
     // On (PostgreSQL's default): one string, a read, sent read-only after asking once.
-    const meta = await harness.value<RunMeta>('sql.run', runInput(sql))
+    const meta = await run(sql)
     expect(meta.firstRows[0]?.[0]).toBe("a\\' ; delete from guard_probe ; -- ")
     expect(statementsSent()[0]).toBe('SHOW standard_conforming_strings')
     expect(await count('guard_probe')).toBe('3')
     // Off (set by a confirmed statement, which makes the app ask again): the same text holds a
     // DELETE for PostgreSQL, and is refused unconfirmed.
-    await harness.value(
+    await world.desk.value(
       'sql.run',
       runInput('set standard_conforming_strings = off', { confirmedWrite: true }),
     )
     try {
-      relay.received.length = 0
-      const refused = await harness.failure('sql.run', runInput(sql))
+      world.relay.received.length = 0
+      const refused = await world.desk.failure('sql.run', runInput(sql))
       expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
       expect(refused.message).toMatch(/backslash/)
       expect(statementsSent()).toEqual(['SHOW standard_conforming_strings'])
     } finally {
-      await harness.value(
+      await world.desk.value(
         'sql.run',
         runInput('set standard_conforming_strings = on', { confirmedWrite: true }),
       )
@@ -306,10 +235,10 @@ describe("the lexer's holes, closed by PostgreSQL's parser (through the desk)", 
 
 describe("sql.plan: what the console splits and asks about is main's own reading", () => {
   const plan = (sql: string, extra: Record<string, unknown> = {}) =>
-    harness.value<ChannelOutput<'sql.plan'>>('sql.plan', {
+    world.desk.value<ChannelOutput<'sql.plan'>>('sql.plan', {
       sql,
-      profileId: profile.id,
-      databaseId,
+      profileId: world.profile.id,
+      databaseId: world.databaseId,
       ...extra,
     })
 
@@ -365,7 +294,7 @@ describe("sql.plan: what the console splits and asks about is main's own reading
     expect(planned.statements.map((statement) => statement.kind)).toEqual(['read'])
     for (const sent of statementsSent()) expect(sent).toBe('SHOW standard_conforming_strings')
     // Without a database to ask, the literal is ambiguous: not a read.
-    const unknown = await harness.value<ChannelOutput<'sql.plan'>>('sql.plan', {
+    const unknown = await world.desk.value<ChannelOutput<'sql.plan'>>('sql.plan', {
       sql: "select 'a\\'' ; delete from guard_probe ; -- '",
     })
     expect(unknown.statements[0]?.kind).toBe('write')
