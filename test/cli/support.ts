@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { readCsv as readCsvRecords } from '../support/csv-read'
 import { repoRoot } from '../support/sandbox-process'
 
 /*
@@ -66,32 +67,7 @@ export function jsonOf<T = unknown>(run: CliRun): T {
   }
 }
 
-/** A minimal RFC 4180 reader (quoted fields, doubled quotes, CRLF or LF). */
+/** The CLI's CSV as a shell reads it: records end with LF (a terminal's) or CRLF. */
 export function readCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"'
-        index++
-      } else if (char === '"') quoted = false
-      else field += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(field)
-      field = ''
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += char
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field])
-  return rows
+  return readCsvRecords(text, { recordEnd: 'any' })
 }

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
 import { scrubSecrets } from '../../src/main/features/audit-export'
 import { csvField } from '../../src/shared/csv'
-import { startSandbox } from '../../src/sandbox'
-import type { RunningSandbox, SeedIds } from '../../src/sandbox'
-import type { ActivityEntry, Profile } from '../../src/shared/bridge'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import type { ActivityEntry } from '../../src/shared/bridge'
+import { readCsv } from '../support/csv-read'
 import { tokenLeaks } from '../support/token-forms'
+import { useSandboxDesk } from '../support/sandbox-desk'
 
 /*
  * The audit trail: the Activity log filtered (profile, operation, outcome, time
@@ -25,84 +24,35 @@ const OLDER = Date.UTC(2020, 0, 1, 8, 30, 0)
 const STRAY_BEARER = 'Bearer s3cr3t-Str4y-T0ken-value'
 const STRAY_QUERY = 'access_token=Zz9-never-shown-QQ'
 
-let sandbox: RunningSandbox
-let seed: SeedIds
-let desk: TestDesk
-let profile: Profile
-
-beforeAll(async () => {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
-    throw new Error('Run under node scripts/with-keyring.mjs (a Secret Service is needed)')
-  }
-  sandbox = await startSandbox()
-  seed = sandbox.seed()
-  desk = await openTestDesk(
-    'audit-export',
-    { requestTimeoutMs: 15_000 },
-    {
-      // What an earlier run left in the log: the token in every form a service may echo it.
-      beforeOpen(dataDir) {
-        const { cache } = openCache(path.join(dataDir, CACHE_FILE_NAME))
-        const token = sandbox.tokens.admin
-        const lines: [number, string, string][] = [
-          [OLDER, 'logout', `token ${token} refused`],
-          [OLD, 'moveCertificates', `echo ${encodeURIComponent(token)}; ${STRAY_BEARER}`],
-          [OLD + 1, 'moveCertificates', `b64 ${Buffer.from(`Bearer ${token}`).toString('base64')}`],
-          [OLD + 2, 'resolveIncident', `${STRAY_QUERY} and ${token.toUpperCase()}`],
-        ]
-        for (const [at, operation, message] of lines) {
-          cache.recordActivity({
-            at,
-            profileId: 'earlier-profile',
-            profileName: 'Earlier',
-            operation,
-            targetId: null,
-            outcome: 'error',
-            errorCode: 'UNAUTHORIZED',
-            message,
-          })
-        }
-        cache.close()
-      },
+const world = useSandboxDesk('audit-export', {
+  setup: (sandbox) => ({
+    // What an earlier run left in the log: the token in every form a service may echo it.
+    beforeOpen(dataDir) {
+      const { cache } = openCache(path.join(dataDir, CACHE_FILE_NAME))
+      const token = sandbox.tokens.admin
+      const lines: [number, string, string][] = [
+        [OLDER, 'logout', `token ${token} refused`],
+        [OLD, 'moveCertificates', `echo ${encodeURIComponent(token)}; ${STRAY_BEARER}`],
+        [OLD + 1, 'moveCertificates', `b64 ${Buffer.from(`Bearer ${token}`).toString('base64')}`],
+        [OLD + 2, 'resolveIncident', `${STRAY_QUERY} and ${token.toUpperCase()}`],
+      ]
+      for (const [at, operation, message] of lines) {
+        cache.recordActivity({
+          at,
+          profileId: 'earlier-profile',
+          profileName: 'Earlier',
+          operation,
+          targetId: null,
+          outcome: 'error',
+          errorCode: 'UNAUTHORIZED',
+          message,
+        })
+      }
+      cache.close()
     },
-  )
-  profile = await desk.addProfile(sandbox, { name: 'Audit staging' })
+  }),
+  profile: { name: 'Audit staging' },
 })
-
-afterAll(async () => {
-  await desk?.close([profile?.id ?? 'none'])
-  await sandbox?.close()
-})
-
-/** RFC 4180 read back, written apart from the app's writer: rows of fields. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i]
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"'
-        i += 1
-      } else if (char === '"') quoted = false
-      else field += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(field)
-      field = ''
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-      i += 1
-    } else field += char
-  }
-  if (field !== '' || row.length > 0) throw new Error('the file does not end with CRLF')
-  return rows
-}
 
 interface Exported {
   path: string | null
@@ -116,46 +66,46 @@ function readExport(result: Exported): string {
   const bytes = readFileSync(result.path)
   expect(bytes.length).toBe(result.bytes)
   expect(createHash('sha256').update(bytes).digest('hex')).toBe(result.sha256)
-  expect(path.dirname(result.path)).toBe(desk.downloads)
+  expect(path.dirname(result.path)).toBe(world.desk.downloads)
   return bytes.toString('utf8')
 }
 
 describe('the audit trail', () => {
   it('filters by time range, alone and with the other filters', async () => {
-    const range = await desk.value<ActivityEntry[]>('activity.list', {
+    const range = await world.desk.value<ActivityEntry[]>('activity.list', {
       from: OLD,
       to: OLD + 2,
     })
     expect(range.map((entry) => entry.at)).toEqual([OLD + 1, OLD])
-    const withOperation = await desk.value<ActivityEntry[]>('activity.list', {
+    const withOperation = await world.desk.value<ActivityEntry[]>('activity.list', {
       from: OLDER,
       operation: 'logout',
     })
     expect(withOperation.map((entry) => entry.at)).toEqual([OLDER])
-    const failure = await desk.failure('activity.list', { from: -5 })
+    const failure = await world.desk.failure('activity.list', { from: -5 })
     expect(failure.code).toBe('VALIDATION_ERROR')
   })
 
   it('exports CSV and NDJSON with names, base URL and UTC times, and no secret at all', async () => {
     // This run's entries, through the real service: one success (with a name known for its
     // target) and one failure.
-    const jobId = seed.copyJobs.running[0] ?? seed.copyJobs.queued[0]
+    const jobId = world.seed.copyJobs.running[0] ?? world.seed.copyJobs.queued[0]
     if (jobId === undefined) throw new Error('the seed has no running or queued copy job')
-    await desk.value('service.call', {
-      profileId: profile.id,
+    await world.desk.value('service.call', {
+      profileId: world.profile.id,
       operation: 'cancelCopyJob',
       params: { id: jobId },
     })
-    await desk.failure('service.call', {
-      profileId: profile.id,
+    await world.desk.failure('service.call', {
+      profileId: world.profile.id,
       operation: 'cancelCopyJob',
       params: { id: '99999999-9999-4999-8999-999999999999' },
     })
-    const everything = await desk.value<ActivityEntry[]>('activity.list', { limit: 1000 })
+    const everything = await world.desk.value<ActivityEntry[]>('activity.list', { limit: 1000 })
     expect(everything.length).toBe(6)
 
-    const csv = await desk.value<Exported>('activity.export', { format: 'csv' })
-    const ndjson = await desk.value<Exported>('activity.export', { format: 'ndjson' })
+    const csv = await world.desk.value<Exported>('activity.export', { format: 'csv' })
+    const ndjson = await world.desk.value<Exported>('activity.export', { format: 'ndjson' })
     expect(csv.rows).toBe(6)
     expect(ndjson.rows).toBe(6)
     const csvText = readExport(csv)
@@ -163,13 +113,13 @@ describe('the audit trail', () => {
 
     // The secret scan: no form of the token, no stray credential.
     for (const text of [csvText, ndjsonText]) {
-      expect(tokenLeaks(text, sandbox.tokens.admin)).toEqual([])
+      expect(tokenLeaks(text, world.sandbox.tokens.admin)).toEqual([])
       expect(text).not.toContain('s3cr3t-Str4y-T0ken-value')
       expect(text).not.toContain('Zz9-never-shown-QQ')
       expect(text).toContain('[redacted]')
     }
 
-    const [header, ...rows] = parseCsv(csvText)
+    const [header, ...rows] = readCsv(csvText)
     expect(header).toEqual([
       'time',
       'profileId',
@@ -196,12 +146,12 @@ describe('the audit trail', () => {
     const success = records.find((record) => record['outcome'] === 'success')
     expect(success).toMatchObject({
       profileName: 'Audit staging',
-      profileBaseUrl: expect.stringContaining(new URL(sandbox.url).host),
+      profileBaseUrl: expect.stringContaining(new URL(world.sandbox.url).host),
       operation: 'cancelCopyJob',
       targetId: jobId,
     })
     expect(success?.['targetName']).toEqual(expect.any(String))
-    const failed = records.filter((record) => record['profileId'] === profile.id).at(-1)
+    const failed = records.filter((record) => record['profileId'] === world.profile.id).at(-1)
     expect(failed).toMatchObject({ outcome: 'error', errorCode: 'NOT_FOUND' })
     // A profile not in the store any more keeps its recorded name, and has no URL.
     expect(records[0]).toMatchObject({ profileName: 'Earlier', profileBaseUrl: null })
@@ -210,9 +160,9 @@ describe('the audit trail', () => {
   })
 
   it('exports only what the filters let through', async () => {
-    const result = await desk.value<Exported>('activity.export', {
+    const result = await world.desk.value<Exported>('activity.export', {
       format: 'ndjson',
-      profileId: profile.id,
+      profileId: world.profile.id,
       outcome: 'error',
     })
     const records = readExport(result)
@@ -220,9 +170,9 @@ describe('the audit trail', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(records).toHaveLength(1)
-    expect(records[0]).toMatchObject({ profileId: profile.id, outcome: 'error' })
+    expect(records[0]).toMatchObject({ profileId: world.profile.id, outcome: 'error' })
 
-    const none = await desk.value<Exported>('activity.export', {
+    const none = await world.desk.value<Exported>('activity.export', {
       format: 'csv',
       from: OLD + 3,
       to: OLD + 4,

@@ -1,14 +1,12 @@
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache'
 import { createKnownObjects } from '../../src/main/cache/known-objects'
 import { objectsOfAnswer } from '../../src/main/features/known-objects/answer-objects'
-import { startSandbox } from '../../src/sandbox'
-import type { RunningSandbox, SeedIds } from '../../src/sandbox'
-import type { ActivityEntry, Profile, Transfer } from '../../src/shared/bridge'
+import type { ActivityEntry, Transfer } from '../../src/shared/bridge'
 import type { KnownObject } from '../../src/shared/bridge/channels/known-objects'
-import { openTestDesk, type TestDesk } from '../support/desk'
 import { makeTempDir } from '../support/tools'
+import { useSandboxDesk } from '../support/sandbox-desk'
 
 /*
  * Names, not UUIDs: every object an answer carried is remembered per profile and
@@ -162,114 +160,99 @@ describe('the known objects store', () => {
   })
 })
 
-let desk: TestDesk
-let sandbox: RunningSandbox
-let seed: SeedIds
-let profile: Profile
-
-beforeAll(async () => {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
-    throw new Error('Run under node scripts/with-keyring.mjs (a Secret Service is needed)')
-  }
-  sandbox = await startSandbox()
-  seed = sandbox.seed()
-  desk = await openTestDesk('known-objects', { requestTimeoutMs: 15_000 })
-  profile = await desk.addProfile(sandbox)
-})
-
-afterAll(async () => {
-  await desk?.close([profile?.id ?? 'none'])
-  await sandbox?.close()
-})
+const world = useSandboxDesk('known-objects')
 
 function lookup(ids: string[]): Promise<KnownObject[]> {
-  return desk.value<KnownObject[]>('knownObjects.lookup', { profileId: profile.id, ids })
+  return world.desk.value<KnownObject[]>('knownObjects.lookup', {
+    profileId: world.profile.id,
+    ids,
+  })
 }
 
 describe('remembered through the desk', () => {
   it('remembers the objects of any operation, per profile, and finds them by name', async () => {
-    const jobId = seed.copyJobs.running[0] ?? seed.copyJobs.queued[0]
+    const jobId = world.seed.copyJobs.running[0] ?? world.seed.copyJobs.queued[0]
     if (jobId === undefined) throw new Error('the seed has no running or queued copy job')
     expect(await lookup([jobId])).toEqual([])
 
-    await desk.value('service.call', {
-      profileId: profile.id,
+    await world.desk.value('service.call', {
+      profileId: world.profile.id,
       operation: 'cancelCopyJob',
       params: { id: jobId },
     })
     const [job] = await lookup([jobId])
     expect(job).toMatchObject({ kind: 'copy-job', id: jobId, status: 'cancelled' })
     expect(job?.name).toEqual(expect.any(String))
-    expect(desk.events).toContainEqual({
+    expect(world.desk.events).toContainEqual({
       event: 'cache.changed',
-      payload: expect.objectContaining({ topics: ['knownObjects'], profileId: profile.id }),
+      payload: expect.objectContaining({ topics: ['knownObjects'], profileId: world.profile.id }),
     })
 
     // Searchable by a part of its name, whatever the case.
     const part = (job?.name ?? '').slice(1, 5).toUpperCase()
-    const found = await desk.value<KnownObject[]>('knownObjects.search', {
-      profileId: profile.id,
+    const found = await world.desk.value<KnownObject[]>('knownObjects.search', {
+      profileId: world.profile.id,
       kind: 'copy-job',
       text: part,
     })
     expect(found.map((object) => object.id)).toContain(jobId)
 
     // A read that is not a write is remembered too (op 21 through its own channel).
-    await desk.value('statusPage.refresh', { profileId: profile.id })
-    const incidentId = seed.incidents.resolved[0] as string
+    await world.desk.value('statusPage.refresh', { profileId: world.profile.id })
+    const incidentId = world.seed.incidents.resolved[0] as string
     const [incident] = await lookup([incidentId])
     expect(incident).toMatchObject({ kind: 'incident', id: incidentId })
     expect(incident?.name).toEqual(expect.any(String))
   })
 
   it('remembers a resolved migration with its nodes, and keeps it across a restart', async () => {
-    const migrationId = seed.migrations.needs_attention[0] as string
-    await desk.value('migrations.resolve', {
-      profileId: profile.id,
+    const migrationId = world.seed.migrations.needs_attention[0] as string
+    await world.desk.value('migrations.resolve', {
+      profileId: world.profile.id,
       id: migrationId,
       authoritativeSide: 'target',
     })
-    await desk.reopen()
+    await world.desk.reopen()
     const [migration] = await lookup([migrationId])
     expect(migration).toMatchObject({ kind: 'migration', status: 'completed' })
     const targetNodeId = migration?.fields['targetNodeId'] as string
     const [node] = await lookup([targetNodeId])
     expect(node).toMatchObject({ kind: 'node' })
-    expect(seed.nodes.find((entry) => entry.id === targetNodeId)?.slug).toBe(node?.name)
+    expect(world.seed.nodes.find((entry) => entry.id === targetNodeId)?.slug).toBe(node?.name)
 
     // The Transfers panel names the node beside its id once an answer named it.
-    const [volume] = seed.volumes
+    const [volume] = world.seed.volumes
       .filter((entry) => entry.nodeId === targetNodeId)
       .sort((a, b) => a.sizeBytes - b.sizeBytes)
     if (volume === undefined) throw new Error('the seed has no volume on the target node')
-    const transfer = await desk.value<Transfer>('volumes.export', {
-      profileId: profile.id,
+    const transfer = await world.desk.value<Transfer>('volumes.export', {
+      profileId: world.profile.id,
       nodeId: volume.nodeId,
       name: volume.name,
     })
     expect(transfer.label).toBe(`${node?.name} · ${targetNodeId} / ${volume.name}`)
-    await desk.value('transfers.cancel', { transferId: transfer.id })
+    await world.desk.value('transfers.cancel', { transferId: transfer.id })
   })
 
   it('filters the activity log by operation and by outcome', async () => {
-    await desk.failure('service.call', {
-      profileId: profile.id,
+    await world.desk.failure('service.call', {
+      profileId: world.profile.id,
       operation: 'cancelCopyJob',
       params: { id: '00000000-0000-4000-8000-000000000000' },
     })
-    const failed = await desk.value<ActivityEntry[]>('activity.list', {
-      profileId: profile.id,
+    const failed = await world.desk.value<ActivityEntry[]>('activity.list', {
+      profileId: world.profile.id,
       outcome: 'error',
       limit: 50,
     })
     expect(failed.length).toBeGreaterThan(0)
     expect(failed.every((entry) => entry.outcome === 'error')).toBe(true)
-    const resolves = await desk.value<ActivityEntry[]>('activity.list', {
+    const resolves = await world.desk.value<ActivityEntry[]>('activity.list', {
       operation: 'resolveMigration',
       limit: 50,
     })
     expect(resolves.map((entry) => entry.operation)).toEqual(['resolveMigration'])
-    const refused = await desk.failure('activity.list', { operation: 'noSuchOperation' })
+    const refused = await world.desk.failure('activity.list', { operation: 'noSuchOperation' })
     expect(refused.code).toBe('VALIDATION_ERROR')
   })
 })

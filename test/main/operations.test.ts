@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readPreview } from '../../src/main/features/operations/status-page'
-import { startSandbox } from '../../src/sandbox'
-import type { RunningSandbox, SeedIds } from '../../src/sandbox'
-import type { ActivityEntry, ChannelOutput, Profile } from '../../src/shared/bridge'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import type { ActivityEntry, ChannelOutput } from '../../src/shared/bridge'
+import { useSandboxDesk } from '../support/sandbox-desk'
 
 /*
  * The remaining operations' channels through the desk, everything real: a sandbox over HTTP,
@@ -11,14 +9,11 @@ import { openTestDesk, type TestDesk } from '../support/desk'
  * and a second desk over the same folder standing for a restart with the service gone.
  */
 
-let desk: TestDesk
-let sandbox: RunningSandbox
-let seed: SeedIds
-let profile: Profile
+const world = useSandboxDesk('operations')
 
 async function lastActivity(): Promise<ActivityEntry> {
-  const [entry] = await desk.value<ActivityEntry[]>('activity.list', {
-    profileId: profile.id,
+  const [entry] = await world.desk.value<ActivityEntry[]>('activity.list', {
+    profileId: world.profile.id,
     limit: 1,
   })
   if (!entry) throw new Error('no activity recorded')
@@ -29,7 +24,7 @@ async function lastActivity(): Promise<ActivityEntry> {
 function nextEvent(match: (event: string, payload: unknown) => boolean): Promise<unknown> {
   return new Promise((resolve) => {
     const poll = setInterval(() => {
-      const found = desk.events.find((entry) => match(entry.event, entry.payload))
+      const found = world.desk.events.find((entry) => match(entry.event, entry.payload))
       if (found) {
         clearInterval(poll)
         resolve(found.payload)
@@ -38,44 +33,33 @@ function nextEvent(match: (event: string, payload: unknown) => boolean): Promise
   })
 }
 
-beforeAll(async () => {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
-    throw new Error('Run under node scripts/with-keyring.mjs (a Secret Service is needed)')
-  }
-  sandbox = await startSandbox()
-  seed = sandbox.seed()
-  desk = await openTestDesk('operations', { requestTimeoutMs: 15_000 })
-  profile = await desk.addProfile(sandbox)
-})
-
-afterAll(async () => {
-  await desk?.close([profile?.id ?? 'none'])
-  await sandbox?.close()
-})
-
 type StatusPageState = ChannelOutput<'statusPage.refresh'>
 
 describe('status page and incidents', () => {
   it('splits the preview into the page and its incidents, and caches both', async () => {
-    const state = await desk.value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
+    const state = await world.desk.value<StatusPageState>('statusPage.refresh', {
+      profileId: world.profile.id,
+    })
     expect(state.offline).toBe(false)
     expect(state.page?.title).toBe('Northwind Status')
     expect(state.page?.['components']).toEqual(expect.arrayContaining([expect.anything()]))
     expect(state.page).not.toHaveProperty('openIncidents')
     const ids = state.items.map((incident) => incident.id)
-    for (const id of [...seed.incidents.open, ...seed.incidents.resolved]) {
+    for (const id of [...world.seed.incidents.open, ...world.seed.incidents.resolved]) {
       expect(ids).toContain(id)
     }
-    const cached = await desk.value<StatusPageState>('statusPage.cached', { profileId: profile.id })
+    const cached = await world.desk.value<StatusPageState>('statusPage.cached', {
+      profileId: world.profile.id,
+    })
     expect(cached.items).toEqual(state.items)
     expect(cached.page).toEqual(state.page)
   })
 
   it('resolves an open incident, logs it and refreshes the page', async () => {
-    const [incidentId] = seed.incidents.open
-    const outcome = await desk.value<ChannelOutput<'statusPage.resolveIncident'>>(
+    const [incidentId] = world.seed.incidents.open
+    const outcome = await world.desk.value<ChannelOutput<'statusPage.resolveIncident'>>(
       'statusPage.resolveIncident',
-      { profileId: profile.id, incidentId },
+      { profileId: world.profile.id, incidentId },
     )
     expect(outcome.incident['status']).toBe('resolved')
     const after = outcome.page.items.find((incident) => incident.id === incidentId)
@@ -87,8 +71,8 @@ describe('status page and incidents', () => {
       message: expect.stringContaining('resolved'),
     })
 
-    const again = await desk.call('statusPage.resolveIncident', {
-      profileId: profile.id,
+    const again = await world.desk.call('statusPage.resolveIncident', {
+      profileId: world.profile.id,
       incidentId,
     })
     expect(again.ok).toBe(false)
@@ -104,14 +88,14 @@ type Rotation = ChannelOutput<'databases.rotate'>
 describe('database certificate rotation', () => {
   /** A rotation that may not restart the database: the only kind these tests ask for. */
   const rotate = (databaseId: string | undefined) =>
-    desk.value<Rotation>('databases.rotate', {
-      profileId: profile.id,
+    world.desk.value<Rotation>('databases.rotate', {
+      profileId: world.profile.id,
       databaseId,
       allowRestart: false,
     })
 
   it('rotates in place and records the new serial, which the next rotation names as previous', async () => {
-    const [databaseId] = seed.databases.postgres
+    const [databaseId] = world.seed.databases.postgres
     const first = await rotate(databaseId)
     expect(first.status).toBe('completed')
     const certificate = first.answer['certificate'] as { serialNumber: string }
@@ -125,14 +109,16 @@ describe('database certificate rotation', () => {
   })
 
   it('follows a scheduled reread until it is due, also across a restart', async () => {
-    const [databaseId] = seed.databases.clickhouse
+    const [databaseId] = world.seed.databases.clickhouse
     const rotation = await rotate(databaseId)
     expect(rotation.status).toBe('pending')
     expect(rotation.completesAt).not.toBeNull()
 
     // Restart the app while the reread is pending: the new desk re-arms the timer from SQLite.
-    await desk.reopen()
-    const listed = await desk.value<Rotation[]>('databases.rotations', { profileId: profile.id })
+    await world.desk.reopen()
+    const listed = await world.desk.value<Rotation[]>('databases.rotations', {
+      profileId: world.profile.id,
+    })
     expect(listed.find((entry) => entry.id === rotation.id)?.status).toBe('pending')
 
     const settled = (await nextEvent(
@@ -141,7 +127,9 @@ describe('database certificate rotation', () => {
         (payload as { rotation: Rotation }).rotation.id === rotation.id,
     )) as { rotation: Rotation }
     expect(settled.rotation.status).toBe('completed')
-    const after = await desk.value<Rotation[]>('databases.rotations', { profileId: profile.id })
+    const after = await world.desk.value<Rotation[]>('databases.rotations', {
+      profileId: world.profile.id,
+    })
     expect(after.find((entry) => entry.id === rotation.id)?.status).toBe('completed')
   }, 30_000)
 })
@@ -150,18 +138,20 @@ type KnownOrder = ChannelOutput<'logging.reorder'>
 
 describe('orders', () => {
   it('reorders a folder’s logging environments and keeps the answer', async () => {
-    const folder = seed.loggingEnvironmentFolders.find((entry) => entry.environmentIds.length > 1)
+    const folder = world.seed.loggingEnvironmentFolders.find(
+      (entry) => entry.environmentIds.length > 1,
+    )
     if (!folder) throw new Error('the seed has no folder with two environments')
     const reversed = [...folder.environmentIds].reverse()
-    const answer = await desk.value<KnownOrder>('logging.reorder', {
-      profileId: profile.id,
+    const answer = await world.desk.value<KnownOrder>('logging.reorder', {
+      profileId: world.profile.id,
       folderId: folder.id,
       items: reversed.map((id, index) => ({ id, sortOrder: index + 1 })),
     })
     const inFolder = answer.items.filter((item) => item.folderId === folder.id).map((i) => i.id)
     expect(inFolder).toEqual(reversed)
-    const known = await desk.value<KnownOrder>('logging.knownEnvironments', {
-      profileId: profile.id,
+    const known = await world.desk.value<KnownOrder>('logging.knownEnvironments', {
+      profileId: world.profile.id,
     })
     expect(known.items).toEqual(answer.items)
     expect(await lastActivity()).toMatchObject({
@@ -172,15 +162,15 @@ describe('orders', () => {
   })
 
   it('reorders nginx template folders; a bad id is a 400 on its path and logged', async () => {
-    const reversed = [...seed.nginxTemplateFolders].reverse()
-    const answer = await desk.value<KnownOrder>('nginxTemplates.reorder', {
-      profileId: profile.id,
+    const reversed = [...world.seed.nginxTemplateFolders].reverse()
+    const answer = await world.desk.value<KnownOrder>('nginxTemplates.reorder', {
+      profileId: world.profile.id,
       items: reversed.map((id, index) => ({ id, sortOrder: index + 1 })),
     })
     expect(answer.items.map((item) => item.id)).toEqual(reversed)
 
-    const bad = await desk.call('nginxTemplates.reorder', {
-      profileId: profile.id,
+    const bad = await world.desk.call('nginxTemplates.reorder', {
+      profileId: world.profile.id,
       items: [{ id: 'not-a-uuid', sortOrder: 1 }],
     })
     expect(bad.ok).toBe(false)
@@ -197,8 +187,10 @@ describe('orders', () => {
 
 describe('offline', () => {
   it('shows the cached status page and incidents when the service is gone', async () => {
-    await sandbox.close()
-    const state = await desk.value<StatusPageState>('statusPage.refresh', { profileId: profile.id })
+    await world.sandbox.close()
+    const state = await world.desk.value<StatusPageState>('statusPage.refresh', {
+      profileId: world.profile.id,
+    })
     expect(state.offline).toBe(true)
     expect(state.error?.code).toBe('OFFLINE')
     expect(state.page?.title).toBe('Northwind Status')

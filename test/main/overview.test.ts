@@ -18,6 +18,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, CertificateRow, Profile } from '../../src/shared/bridge'
 import type { ExpiringList, Overview } from '../../src/shared/bridge/channels/overview'
 import { readIncident } from '../../src/shared/status-page'
+import { readCsv } from '../support/csv-read'
 import { openTestDesk, type TestDesk } from '../support/desk'
 
 /*
@@ -450,35 +451,6 @@ function checkRfc5545Lines(text: string) {
   for (const line of text.split('\r\n')) {
     expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75)
   }
-}
-
-/** RFC 4180 records: quoted fields may hold commas, quotes ("") and line breaks. */
-function readCsv(text: string): string[][] {
-  const records: string[][] = []
-  let record: string[] = []
-  let field = ''
-  let quoted = false
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index]
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"'
-        index += 1
-      } else if (char === '"') quoted = false
-      else field += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      record.push(field)
-      field = ''
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      record.push(field)
-      records.push(record)
-      record = []
-      field = ''
-      index += 1
-    } else field += char
-  }
-  return records
 }
 
 /** The file's DTSTAMP (when it was made), from its first event. */
