@@ -6,16 +6,15 @@ import { useAppStore } from '../../app/store'
 import { displayValue, extraFields } from '../../lib/extra-fields'
 import { checkOne, namesFields, useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
-import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { KnownName } from '../../ui/KnownName'
 import { Table, type Column } from '../../ui/Table'
 import { callOperation, dataOf, useCall } from '../ops-common/call'
-import { FormIssues } from '../ops-common/FormIssues'
 import { IdField } from '../ops-common/IdField'
 import { schemaFormFill, useOperationForm } from '../ops-common/useOperationForm'
 import { OpForm } from '../ops-common/OpForm'
 import { OpScreen } from '../ops-common/OpScreen'
+import { MoreFields } from '../sessions/ExtraFields'
 import '../ops-common/ops.css'
 import './apps.css'
 
@@ -107,18 +106,7 @@ function columns(kind: string): Column<AppMember>[] {
     header: 'More',
     render: (m) => {
       const extras = extraFields(m, MEMBER_FIELDS)
-      return extras.length === 0 ? (
-        <span className="muted">—</span>
-      ) : (
-        <dl className="extra-fields">
-          {extras.map(([key, value]) => (
-            <div key={key}>
-              <dt>{key}</dt>
-              <dd>{displayValue(value)}</dd>
-            </div>
-          ))}
-        </dl>
-      )
+      return extras.length === 0 ? <span className="muted">—</span> : <MoreFields extras={extras} />
     },
   })
   return list
@@ -179,6 +167,8 @@ export function AppsScreen({ profile }: { profile: Profile }) {
       <OpForm
         formRef={formRef}
         label="List app members"
+        issues={otherIssues}
+        submit={{ label: 'List members', busy: list.busy, disabled: !profile.signedIn }}
         onSubmit={() => {
           setOtherIssues([])
           if (form.check() !== null && environmentError === undefined) void load()
@@ -193,12 +183,6 @@ export function AppsScreen({ profile }: { profile: Profile }) {
             known={environments}
             hint="A UUID; empty lists every environment you may view."
           />
-        </div>
-        <FormIssues issues={otherIssues} />
-        <div className="op-form-actions">
-          <Button type="submit" variant="primary" busy={list.busy} disabled={!profile.signedIn}>
-            List members
-          </Button>
         </div>
       </OpForm>
 

@@ -7,7 +7,6 @@ import { useAppStore } from '../../app/store'
 import { bridge } from '../../bridge'
 import { checkOne, namesFields, useSchemaForm } from '../../lib/schema-form'
 import { sandboxSeed, useIdSuggestions, type SandboxSeed } from '../../lib/suggestions'
-import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Table, type Column } from '../../ui/Table'
 import { callOperation, dataOf, isRecord, useCall } from '../ops-common/call'
@@ -132,16 +131,12 @@ function SchemaLookup({ profile }: { profile: Profile }) {
       <OpForm
         formRef={formRef}
         label="Look up a logging schema"
+        submit={{ label: 'Look up', busy: lookup.busy, disabled: !profile.signedIn }}
         onSubmit={() => {
           if (form.check() !== null) void load()
         }}
       >
         <IdField label="Schema slug" {...form.field('slug')} known={slugs} />
-        <div className="op-form-actions">
-          <Button type="submit" variant="primary" busy={lookup.busy} disabled={!profile.signedIn}>
-            Look up
-          </Button>
-        </div>
       </OpForm>
       {lookup.error ? (
         <ErrorBanner error={lookup.error} context="Could not read the schema" />
@@ -224,9 +219,6 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
   return (
     <section className="op-section" aria-labelledby="order-title">
       <h2 id="order-title">Reorder the environments of a folder</h2>
-      {start.error ? (
-        <ErrorBanner error={start.error} context="Could not read the environments the app kept" />
-      ) : null}
       <OrderForm
         profile={profile}
         label="Reorder environments"
@@ -234,7 +226,7 @@ function EnvironmentOrder({ profile }: { profile: Profile }) {
         addLabel="Add an environment ID"
         noun="environment"
         order={start}
-        suggestions={environments.suggestions}
+        startFailure="Could not read the environments the app kept"
         knownIds={environments}
         before={
           <IdField

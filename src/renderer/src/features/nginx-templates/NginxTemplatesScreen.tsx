@@ -2,7 +2,6 @@ import type { Profile } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
 import { sandboxSeed, useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
-import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { OpScreen } from '../ops-common/OpScreen'
 import { OrderForm } from '../ops-common/OrderForm'
@@ -58,9 +57,6 @@ export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
         </>
       }
     >
-      {start.error ? (
-        <ErrorBanner error={start.error} context="Could not read the template folders" />
-      ) : null}
       <OrderForm
         profile={profile}
         label="Reorder template folders"
@@ -68,7 +64,7 @@ export function NginxTemplatesScreen({ profile }: { profile: Profile }) {
         addLabel="Add a template folder ID"
         noun="folder"
         order={start}
-        suggestions={folders.suggestions}
+        startFailure="Could not read the template folders"
         knownIds={folders}
         save={(items) => bridge.call('nginxTemplates.reorder', { profileId: profile.id, items })}
         onSaved={(order, sent) => {

@@ -1,4 +1,6 @@
 import type { ReactNode, Ref } from 'react'
+import { Button } from '../../ui/Button'
+import { FormIssues } from './FormIssues'
 import { AMBIGUOUS_NAME_ATTRIBUTE } from './IdField'
 
 /*
@@ -26,7 +28,21 @@ interface OpFormProps {
   noValidate?: boolean
   /** Called on submit (the default already prevented) unless an id field's name is ambiguous. */
   onSubmit(): void
+  /** The fields. */
   children: ReactNode
+  /** What the service said about no field, above the submit button. */
+  issues?: readonly string[]
+  /** The submit button under the fields (a form that lays out its own gives none). */
+  submit?: SubmitButton
+}
+
+interface SubmitButton {
+  label: string
+  busy: boolean
+  disabled: boolean
+  tone?: 'primary' | 'danger'
+  /** Beside the button, e.g. how many items the list has. */
+  note?: ReactNode
 }
 
 export function OpForm({
@@ -36,6 +52,8 @@ export function OpForm({
   noValidate,
   onSubmit,
   children,
+  issues,
+  submit,
 }: OpFormProps) {
   return (
     <form
@@ -49,6 +67,20 @@ export function OpForm({
       }}
     >
       {children}
+      {issues ? <FormIssues issues={issues} /> : null}
+      {submit ? (
+        <div className="op-form-actions">
+          <Button
+            type="submit"
+            variant={submit.tone ?? 'primary'}
+            busy={submit.busy}
+            disabled={submit.disabled}
+          >
+            {submit.label}
+          </Button>
+          {submit.note}
+        </div>
+      ) : null}
     </form>
   )
 }

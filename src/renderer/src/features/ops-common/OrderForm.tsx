@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import type { KnownOrder } from '../../../../shared/bridge/channels/operations'
-import type { KnownIds } from '../../lib/suggestions'
-import { Button } from '../../ui/Button'
+import type { IdSuggestions } from '../../lib/suggestions'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { IssueList } from './IssueList'
 import { OpForm } from './OpForm'
@@ -26,11 +25,12 @@ interface OrderFormProps {
   addLabel: string
   /** "environment", "template folder". */
   noun: string
-  /** The list being ordered, where it started (useStartingOrder). */
-  order: Pick<ReturnType<typeof useStartingOrder>, 'ids' | 'setIds' | 'knownById'>
-  suggestions: readonly string[]
-  /** Names beside the suggested ids (objects the service's answers carried). */
-  knownIds?: KnownIds
+  /** The list being ordered, where it started (useStartingOrder), and why it could not start. */
+  order: Pick<ReturnType<typeof useStartingOrder>, 'ids' | 'setIds' | 'knownById' | 'error'>
+  /** The banner's lead-in when the starting list could not be read. */
+  startFailure: string
+  /** The ids to suggest, with names beside them (objects the service's answers carried). */
+  knownIds: IdSuggestions
   /** Fields before the list (the folder); `ready` says whether they are valid. */
   before?: ReactNode
   ready?: () => boolean
@@ -63,7 +63,19 @@ export function OrderForm(props: OrderFormProps) {
 
   return (
     <>
-      <OpForm label={props.label} onSubmit={() => save.submit(() => void send())}>
+      {props.order.error ? (
+        <ErrorBanner error={props.order.error} context={props.startFailure} />
+      ) : null}
+      <OpForm
+        label={props.label}
+        onSubmit={() => save.submit(() => void send())}
+        submit={{
+          label: 'Save order',
+          busy: save.busy && !save.confirming,
+          disabled: !profile.signedIn || ids.length === 0,
+          note: <span className="muted">{orderNote(noun, ids.length)}</span>,
+        }}
+      >
         {props.before}
         <OrderEditor
           label={props.listLabel}
@@ -73,22 +85,11 @@ export function OrderForm(props: OrderFormProps) {
             props.order.setIds(next)
           }}
           known={known}
-          suggestions={props.suggestions}
+          suggestions={props.knownIds.suggestions}
           knownIds={props.knownIds}
           addLabel={props.addLabel}
           disabled={save.busy}
         />
-        <div className="op-form-actions">
-          <Button
-            type="submit"
-            variant="primary"
-            busy={save.busy && !save.confirming}
-            disabled={!profile.signedIn || ids.length === 0}
-          >
-            Save order
-          </Button>
-          <span className="muted">{orderNote(noun, ids.length)}</span>
-        </div>
       </OpForm>
       {save.error && !save.confirming ? (
         <>

@@ -4,7 +4,6 @@ import { Button } from '../../ui/Button'
 
 /** What a write did, with the way to its line in the Activity log. */
 export function Outcome({ title, children }: { title: ReactNode; children?: ReactNode }) {
-  const navigate = useAppStore((s) => s.navigate)
   return (
     <div className="banner banner-success" role="status">
       <div className="banner-text">
@@ -12,11 +11,19 @@ export function Outcome({ title, children }: { title: ReactNode; children?: Reac
         {children ? <div className="banner-message">{children}</div> : null}
         <div className="banner-context">Recorded in the Activity log.</div>
       </div>
-      <div className="banner-action">
-        <Button size="small" variant="ghost" onClick={() => navigate('activity')}>
-          Open Activity
-        </Button>
-      </div>
+      <OpenActivity />
+    </div>
+  )
+}
+
+/** A write's banner action: its line is in the Activity log. */
+export function OpenActivity() {
+  const navigate = useAppStore((s) => s.navigate)
+  return (
+    <div className="banner-action">
+      <Button size="small" variant="ghost" onClick={() => navigate('activity')}>
+        Open Activity
+      </Button>
     </div>
   )
 }

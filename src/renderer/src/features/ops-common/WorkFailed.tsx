@@ -1,8 +1,7 @@
 import type { BridgeError } from '../../../../shared/bridge'
 import { WORK_FAILED, workFailureOf } from '../../../../shared/api'
-import { useAppStore } from '../../app/store'
 import { Badge } from '../../ui/Badge'
-import { Button } from '../../ui/Button'
+import { OpenActivity } from './Outcome'
 import { ValueTable } from './ValueTable'
 import '../../ui/banner.css'
 
@@ -18,7 +17,6 @@ export function isWorkFailed(error: BridgeError | null): error is BridgeError {
 }
 
 export function WorkFailed({ error, context }: { error: BridgeError; context: string }) {
-  const navigate = useAppStore((s) => s.navigate)
   const failure = workFailureOf(error.details)
   return (
     <div className="banner banner-error" role="alert">
@@ -46,11 +44,7 @@ export function WorkFailed({ error, context }: { error: BridgeError; context: st
           </details>
         ) : null}
       </div>
-      <div className="banner-action">
-        <Button size="small" variant="ghost" onClick={() => navigate('activity')}>
-          Open Activity
-        </Button>
-      </div>
+      <OpenActivity />
     </div>
   )
 }

@@ -1,7 +1,5 @@
 import type { ReactNode, Ref } from 'react'
-import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
-import { FormIssues } from './FormIssues'
 import { OpForm } from './OpForm'
 import type { useWrite } from './useWrite'
 import { isWorkFailed, WorkFailed } from './WorkFailed'
@@ -46,19 +44,19 @@ export function WriteForm({ write, formRef, ...props }: WriteFormProps) {
   const send = () => void props.send()
   return (
     <>
-      <OpForm formRef={formRef} label={props.label} onSubmit={() => write.submit(send)}>
+      <OpForm
+        formRef={formRef}
+        label={props.label}
+        onSubmit={() => write.submit(send)}
+        issues={write.issues}
+        submit={{
+          label: props.submitLabel,
+          tone,
+          busy: write.busy && !write.confirming,
+          disabled: !profile.signedIn,
+        }}
+      >
         {props.children}
-        <FormIssues issues={write.issues} />
-        <div className="op-form-actions">
-          <Button
-            type="submit"
-            variant={tone}
-            busy={write.busy && !write.confirming}
-            disabled={!profile.signedIn}
-          >
-            {props.submitLabel}
-          </Button>
-        </div>
       </OpForm>
 
       {write.error && !write.confirming ? (
