@@ -1,33 +1,13 @@
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openCache } from '../../src/main/cache'
+import { describe, expect, it } from 'vitest'
 import type { Cache, CacheChange } from '../../src/main/cache'
 import { createRecentInputs } from '../../src/main/cache/recents'
 import { createTransferLog } from '../../src/main/cache/transfers'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { useTempCacheFiles } from '../support/temp-cache'
 
 /* The area stores built on cache.extend, against a real SQLite file. */
 
-let temp: TempDir
-let file: string
-const opened: Cache[] = []
-
-function open(): Cache {
-  const { cache } = openCache(file)
-  opened.push(cache)
-  return cache
-}
-
-beforeEach(async () => {
-  temp = await makeTempDir('infradesk-cache-stores')
-  file = path.join(temp.dir, 'cache.sqlite')
-})
-
-afterEach(async () => {
-  for (const cache of opened.splice(0)) cache.close()
-  await temp.remove()
-})
+const caches = useTempCacheFiles('cache-stores')
+const open = (): Cache => caches.open().cache
 
 describe('recent inputs', () => {
   it('lists newest first per profile and kind, without duplicates, across a reopen', () => {
@@ -37,7 +17,7 @@ describe('recent inputs', () => {
     recents.remember('p1', 'migration', 'a', 3)
     recents.remember('p1', 'node', 'n', 4)
     recents.remember('p2', 'migration', 'other', 5)
-    opened.pop()?.close()
+    caches.closeLast()
     const again = createRecentInputs(open())
     expect(again.list('p1', 'migration', 10)).toEqual(['a', 'b'])
     expect(again.list('p1', 'node', 10)).toEqual(['n'])
@@ -113,7 +93,7 @@ describe('transfers log', () => {
     const running = log.start(start, 1)
     const finished = log.start(start, 2)
     log.finish(finished.id, { state: 'cancelled', errorCode: 'CANCELLED', errorMessage: 'x' })
-    opened.pop()?.close()
+    caches.closeLast()
     const reopened = createTransferLog(open())
     expect(reopened.markInterrupted(99)).toBe(1)
     expect(reopened.get(running.id)).toMatchObject({ state: 'interrupted', finishedAt: 99 })

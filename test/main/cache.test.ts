@@ -10,40 +10,22 @@ import {
 } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LATEST_VERSION, OPEN_MARKER_SUFFIX, openCache } from '../../src/main/cache'
-import type { Cache, CacheChange } from '../../src/main/cache'
+import { describe, expect, it } from 'vitest'
+import { LATEST_VERSION, OPEN_MARKER_SUFFIX } from '../../src/main/cache'
+import type { Cache, CacheChange, OpenedCache } from '../../src/main/cache'
 import { createCertificateCache } from '../../src/main/cache/certificates'
 import { MIGRATIONS } from '../../src/main/cache/migrations'
 import { createSqlStore } from '../../src/main/cache/sql'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { useTempCacheFiles } from '../support/temp-cache'
 
 /* The cache against a real SQLite file in a temporary folder. */
 
-let temp: TempDir
-let file: string
-const opened: Cache[] = []
-
-function open(target = file) {
-  const result = openCache(target)
-  opened.push(result.cache)
-  return result
-}
-
-beforeEach(async () => {
-  temp = await makeTempDir('infradesk-cache')
-  file = path.join(temp.dir, 'cache.sqlite')
-})
-
-afterEach(async () => {
-  for (const cache of opened.splice(0)) cache.close()
-  await temp.remove()
-})
+const caches = useTempCacheFiles('cache')
+const open = caches.open
 
 /** Runs `check` on the cache file as another, read-only connection sees it. */
 function readingFile(check: (db: Database.Database) => void): void {
-  const db = new Database(file, { readonly: true })
+  const db = new Database(caches.file, { readonly: true })
   try {
     check(db)
   } finally {
@@ -159,7 +141,7 @@ describe('SQL history search', () => {
 describe('migrations', () => {
   /** The cache file as a build of schema `version` left it: its migrations run, none after. */
   function fileAtVersion(version: number): Database.Database {
-    const old = new Database(file)
+    const old = new Database(caches.file)
     for (const migration of MIGRATIONS.slice(0, version)) migration(old)
     old.pragma(`user_version = ${version}`)
     return old
@@ -345,7 +327,7 @@ describe('recovery from a damaged file', () => {
   }
 
   function overwrite(at: number, bytes: Buffer): void {
-    const fd = openSync(file, 'r+')
+    const fd = openSync(caches.file, 'r+')
     try {
       writeSync(fd, bytes, 0, bytes.length, at)
     } finally {
@@ -353,23 +335,25 @@ describe('recovery from a damaged file', () => {
     }
   }
 
-  function expectRecovered(result: ReturnType<typeof openCache>): string {
+  function expectRecovered(result: OpenedCache): string {
     expect(result.notices).toHaveLength(1)
     const notice = result.notices[0]!
     expect(notice.level).toBe('warning')
-    const asideName = readdirSync(temp.dir).find((name) => name.startsWith('cache.sqlite.corrupt-'))
-    expect(asideName, readdirSync(temp.dir).join(', ')).toBeDefined()
+    const asideName = readdirSync(caches.dir).find((name) =>
+      name.startsWith('cache.sqlite.corrupt-'),
+    )
+    expect(asideName, readdirSync(caches.dir).join(', ')).toBeDefined()
     expect(notice.message).toContain(asideName!)
     // The new cache works.
     result.cache.putList('p1', 'sessions', [{ id: 's' }], 9)
     expect(result.cache.getList('p1', 'sessions')?.items).toEqual([{ id: 's' }])
     expect(result.cache.getList('p1', 'certificates')).toBeNull()
-    return path.join(temp.dir, asideName!)
+    return path.join(caches.dir, asideName!)
   }
 
   it('moves aside a file whose header is overwritten, and rebuilds', () => {
     writeRealCache()
-    const original = readFileSync(file)
+    const original = readFileSync(caches.file)
     overwrite(0, randomBytes(100))
     const asidePath = expectRecovered(open())
     // The damaged bytes are kept, untouched, for whoever wants to look.
@@ -379,11 +363,11 @@ describe('recovery from a damaged file', () => {
   })
 
   function damageMiddlePage(): void {
-    const pageSize = readFileSync(file).readUInt16BE(16)
+    const pageSize = readFileSync(caches.file).readUInt16BE(16)
     // A page of the list's rows, in the middle of them: the header still says "SQLite format 3"
     // and the schema reads, so only a check of every page finds it. (Picked by SQLite's own
     // page map: a page in the middle of the file may be the schema's, once it spans pages.)
-    const db = new Database(file, { readonly: true })
+    const db = new Database(caches.file, { readonly: true })
     const rowPages = db
       .prepare<[], { pageno: number }>(
         "SELECT pageno FROM dbstat WHERE name = 'cached_items' AND pagetype = 'leaf' ORDER BY pageno",
@@ -397,10 +381,10 @@ describe('recovery from a damaged file', () => {
 
   it('after a crash (the open marker left behind), finds a damaged page at open and rebuilds', () => {
     writeRealCache()
-    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(false)
+    expect(existsSync(caches.file + OPEN_MARKER_SUFFIX)).toBe(false)
     damageMiddlePage()
     // What a session that crashed or was killed leaves beside the file.
-    writeFileSync(file + OPEN_MARKER_SUFFIX, '')
+    writeFileSync(caches.file + OPEN_MARKER_SUFFIX, '')
     expectRecovered(open())
   })
 
@@ -409,31 +393,31 @@ describe('recovery from a damaged file', () => {
     damageMiddlePage()
     const first = open()
     expect(first.notices).toEqual([])
-    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(true)
+    expect(existsSync(caches.file + OPEN_MARKER_SUFFIX)).toBe(true)
     first.cache.close()
     // The failed check keeps the marker: the next open checks, and moves the file aside.
-    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(true)
+    expect(existsSync(caches.file + OPEN_MARKER_SUFFIX)).toBe(true)
     expectRecovered(open())
   })
 
   it('clears the open marker at a clean close of a healthy file', () => {
     const { cache } = open()
-    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(true)
+    expect(existsSync(caches.file + OPEN_MARKER_SUFFIX)).toBe(true)
     cache.putList('p1', 'sessions', sessions, 1)
     cache.close()
-    expect(existsSync(file + OPEN_MARKER_SUFFIX)).toBe(false)
+    expect(existsSync(caches.file + OPEN_MARKER_SUFFIX)).toBe(false)
   })
 
   it('moves aside a file of random garbage, and leaves other files alone', () => {
-    writeFileSync(file, randomBytes(64 * 1024))
-    writeFileSync(path.join(temp.dir, 'profiles.json'), '{"keep":"me"}')
+    writeFileSync(caches.file, randomBytes(64 * 1024))
+    writeFileSync(path.join(caches.dir, 'profiles.json'), '{"keep":"me"}')
     expectRecovered(open())
-    expect(readFileSync(path.join(temp.dir, 'profiles.json'), 'utf8')).toBe('{"keep":"me"}')
-    expect(readdirSync(temp.dir).filter((name) => name.includes('corrupt'))).toHaveLength(1)
+    expect(readFileSync(path.join(caches.dir, 'profiles.json'), 'utf8')).toBe('{"keep":"me"}')
+    expect(readdirSync(caches.dir).filter((name) => name.includes('corrupt'))).toHaveLength(1)
   })
 
   it('moves aside a file from a newer schema instead of guessing', () => {
-    const newer = new Database(file)
+    const newer = new Database(caches.file)
     newer.pragma(`user_version = ${LATEST_VERSION + 1}`)
     newer.close()
     expectRecovered(open())

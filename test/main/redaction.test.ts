@@ -1,5 +1,4 @@
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   createServiceClient,
   redact,
@@ -7,7 +6,6 @@ import {
   ServiceError,
   toBridgeError,
 } from '../../src/main/api'
-import { openCache } from '../../src/main/cache'
 import type { Cache } from '../../src/main/cache'
 import { createTransferLog } from '../../src/main/cache/transfers'
 import {
@@ -18,8 +16,7 @@ import {
 import type { DeskContext } from '../../src/main/features/context'
 import type { StoredProfile } from '../../src/main/profiles'
 import { base64, base64url, formEncoded, tokenLeaks } from '../support/token-forms'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { useTempCacheFiles } from '../support/temp-cache'
 
 /*
  * A token echoed back in another form (base64 of the Authorization header,
@@ -172,17 +169,10 @@ describe('errors: message and details', () => {
 })
 
 describe('what SQLite stores', () => {
-  let temp: TempDir
+  const caches = useTempCacheFiles('redaction')
   let cache: Cache
-
-  beforeEach(async () => {
-    temp = await makeTempDir('infradesk-redaction')
-    cache = openCache(path.join(temp.dir, 'cache.sqlite')).cache
-  })
-
-  afterEach(async () => {
-    cache.close()
-    await temp.remove()
+  beforeEach(() => {
+    cache = caches.open().cache
   })
 
   const profile: StoredProfile = {

@@ -1,12 +1,10 @@
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CACHE_TABLES, openCache, topicsOfTables } from '../../src/main/cache'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { CACHE_TABLES, topicsOfTables } from '../../src/main/cache'
 import type { Cache, CacheChange, CacheTable } from '../../src/main/cache'
 import { createTransferLog } from '../../src/main/cache/transfers'
 import { CACHE_TOPICS, type CacheTopic } from '../../src/shared/bridge/cache-topics'
 import { events } from '../../src/shared/bridge'
-import { makeTempDir } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { useTempCacheFiles } from '../support/temp-cache'
 
 /*
  * `cache.changed` speaks topics; main maps its SQLite tables to them where it emits. These
@@ -14,17 +12,10 @@ import type { TempDir } from '../support/tools'
  * fails here (and a renamed key fails main's type check where it is used).
  */
 
-let temp: TempDir
+const caches = useTempCacheFiles('cache-topics')
 let cache: Cache
-
-beforeEach(async () => {
-  temp = await makeTempDir('infradesk-cache-topics')
-  cache = openCache(path.join(temp.dir, 'cache.sqlite')).cache
-})
-
-afterEach(async () => {
-  cache.close()
-  await temp.remove()
+beforeEach(() => {
+  cache = caches.open().cache
 })
 
 function schemaTables(): string[] {
