@@ -8,6 +8,7 @@ import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { useKnownObject } from '../../lib/known-objects'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { FilterSelect } from '../../ui/FilterSelect'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { Table, type Column } from '../../ui/Table'
 import { AuditExport } from './AuditExport'
@@ -104,6 +105,14 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
     setFilters((current) => ({ ...current, ...next }))
   }
 
+  /** A select's value and what choosing in it changes. */
+  function filterOn(
+    key: 'profileId' | 'operation' | 'outcome',
+    patch: (value: string | null) => Partial<ActivityFilters>,
+  ) {
+    return { value: filters[key], onChange: (value: string | null) => choose(patch(value)) }
+  }
+
   return (
     <section className="screen" aria-labelledby={HEADING.id}>
       <ScreenHeader heading={HEADING}>
@@ -115,28 +124,25 @@ export function ActivityScreen({ profile }: { profile: Profile | null }) {
         <FilterSelect
           label="Filter by profile"
           any="All profiles"
-          value={filters.profileId}
           choices={profiles.map((choice) => ({
             value: choice.id,
             text: choice.id === profile?.id ? `${choice.name} (current)` : choice.name,
           }))}
-          onChange={(profileId) => choose({ profileId })}
+          {...filterOn('profileId', (profileId) => ({ profileId }))}
         />
         <FilterSelect
           label="Filter by operation"
           any="Any operation"
-          value={filters.operation}
           choices={operationChoices}
-          onChange={(operation) => choose({ operation })}
+          {...filterOn('operation', (operation) => ({ operation }))}
         />
         <FilterSelect
           label="Filter by outcome"
           any="Any outcome"
-          value={filters.outcome}
           choices={OUTCOME_CHOICES}
-          onChange={(outcome) =>
-            choose({ outcome: outcome === 'success' || outcome === 'error' ? outcome : null })
-          }
+          {...filterOn('outcome', (outcome) => ({
+            outcome: outcome === 'success' || outcome === 'error' ? outcome : null,
+          }))}
         />
         {/* Days typed as YYYY-MM-DD, like the times the log shows: a date picker writes the
             locale's mm/dd/yyyy beside ISO times. */}
@@ -229,37 +235,6 @@ const OUTCOME_CHOICES = [
   { value: 'success', text: 'Success' },
   { value: 'error', text: 'Error' },
 ]
-
-/** One filter: "any" (null) or one of its choices. */
-function FilterSelect({
-  label,
-  any,
-  value,
-  choices,
-  onChange,
-}: {
-  label: string
-  any: string
-  value: string | null
-  choices: { value: string; text: string }[]
-  onChange(value: string | null): void
-}) {
-  return (
-    <select
-      className="input"
-      aria-label={label}
-      value={value ?? ''}
-      onChange={(event) => onChange(event.target.value || null)}
-    >
-      <option value="">{any}</option>
-      {choices.map((choice) => (
-        <option key={choice.value} value={choice.value}>
-          {choice.text}
-        </option>
-      ))}
-    </select>
-  )
-}
 
 /** The screen's heading; its section is labelled by the id. */
 const HEADING: ScreenHeading = {

@@ -2,7 +2,9 @@ import { useMemo, useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { Button } from '../../ui/Button'
+import { DismissibleBanner } from '../../ui/DismissibleBanner'
 import { ErrorBanner } from '../../ui/ErrorBanner'
+import { FilterSelect } from '../../ui/FilterSelect'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
 import { shownError, useCachedList } from '../../lib/cached-list-store'
 import { useNow } from '../../ui/useNow'
@@ -37,6 +39,11 @@ type OpenDialog = 'upload' | 'export' | 'move' | 'moveFolder' | null
 
 export function CertificatesScreen({ profile }: { profile: Profile }) {
   const state = useCertificatesStore()
+  /** A filter select's value and its change ('' when any, as the search box clears). */
+  const filterOn = (key: 'type' | 'status') => ({
+    value: state.filter[key],
+    onChange: (value: string | null) => state.setFilter({ [key]: value ?? '' }),
+  })
   const mode = useAppStore((s) => s.mode) ?? 'web'
   const offline = useAppStore((s) => s.connectivity[profile.id]?.offline ?? false)
   const now = useNow()
@@ -146,32 +153,18 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
           value={state.filter.search ?? ''}
           onChange={(event) => state.setFilter({ search: event.target.value })}
         />
-        <select
-          className="input"
-          aria-label="Type"
-          value={state.filter.type ?? ''}
-          onChange={(event) => state.setFilter({ type: event.target.value })}
-        >
-          <option value="">Any type</option>
-          {types.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </select>
-        <select
-          className="input"
-          aria-label="Status"
-          value={state.filter.status ?? ''}
-          onChange={(event) => state.setFilter({ status: event.target.value })}
-        >
-          <option value="">Any status</option>
-          {statuses.map((status) => (
-            <option key={status} value={status}>
-              {statusWords(status)}
-            </option>
-          ))}
-        </select>
+        <FilterSelect
+          label="Type"
+          any="Any type"
+          choices={types.map((type) => ({ value: type, text: type }))}
+          {...filterOn('type')}
+        />
+        <FilterSelect
+          label="Status"
+          any="Any status"
+          choices={statuses.map((status) => ({ value: status, text: statusWords(status) }))}
+          {...filterOn('status')}
+        />
         <label className="cert-check">
           <input
             type="checkbox"
@@ -191,28 +184,18 @@ export function CertificatesScreen({ profile }: { profile: Profile }) {
       </div>
 
       {notice ? (
-        <div className="banner banner-success" role="status">
-          <div className="banner-text">
-            <div className="banner-message">{notice}</div>
-          </div>
-          <div className="banner-action">
-            <Button size="small" onClick={() => setNotice(null)}>
-              Dismiss
-            </Button>
-          </div>
-        </div>
+        <DismissibleBanner tone="success" onDismiss={() => setNotice(null)}>
+          {notice}
+        </DismissibleBanner>
       ) : null}
       {exportRequest.problem ? (
-        <div className="banner banner-warning" role="alert" aria-label="Certificate not exported">
-          <div className="banner-text">
-            <div className="banner-message">{exportRequest.problem}</div>
-          </div>
-          <div className="banner-action">
-            <Button size="small" onClick={exportRequest.dismiss}>
-              Dismiss
-            </Button>
-          </div>
-        </div>
+        <DismissibleBanner
+          tone="warning"
+          label="Certificate not exported"
+          onDismiss={exportRequest.dismiss}
+        >
+          {exportRequest.problem}
+        </DismissibleBanner>
       ) : null}
       {current && state.completeness ? (
         <CompletenessBanner completeness={state.completeness} />

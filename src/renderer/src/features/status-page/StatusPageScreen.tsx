@@ -10,6 +10,7 @@ import { isAuthError } from '../../lib/errors'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
 import { Button } from '../../ui/Button'
+import { DismissibleBanner } from '../../ui/DismissibleBanner'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { ScreenHeader, type ScreenHeading } from '../../ui/ScreenHeader'
@@ -304,16 +305,13 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
       ) : null}
 
       {requestProblem ? (
-        <div className="banner banner-warning" role="alert" aria-label="Incident not resolvable">
-          <div className="banner-text">
-            <div className="banner-message">{requestProblem}</div>
-          </div>
-          <div className="banner-action">
-            <Button size="small" onClick={() => setRequestProblem(null)}>
-              Dismiss
-            </Button>
-          </div>
-        </div>
+        <DismissibleBanner
+          tone="warning"
+          label="Incident not resolvable"
+          onDismiss={() => setRequestProblem(null)}
+        >
+          {requestProblem}
+        </DismissibleBanner>
       ) : null}
 
       {!store.loaded || store.profileId !== profile.id ? (
