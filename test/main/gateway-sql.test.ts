@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox'
-import type { ChannelOutput, Profile } from '../../src/shared/bridge'
-import { openTestDesk, type TestDesk } from '../support/desk'
-import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { ChannelOutput } from '../../src/shared/bridge'
+import { useSqlDesk } from '../support/sql-desk'
 
 /*
  * The SQL console through the desk against the sandbox's gateway flavour (a real deployment's
@@ -12,36 +9,17 @@ import { startRecordingProxy, type RecordingProxy } from '../support/recording-p
  * relay that records what reached the service.
  */
 
-let harness: TestDesk
-let sandbox: RunningSandbox
-let relay: RecordingProxy
-let profile: Profile
-let databaseId: string
-
-type RunMeta = ChannelOutput<'sql.run'>
-
-function runInput(sql: string, extra: Record<string, unknown> = {}) {
-  return {
-    profileId: profile.id,
-    databaseId,
-    tabId: 'gateway-tab',
-    runId: randomUUID(),
-    sql,
-    maxRows: 500,
-    ...extra,
-  }
-}
-
-function run(sql: string, extra: Record<string, unknown> = {}): Promise<RunMeta> {
-  return harness.value<RunMeta>('sql.run', runInput(sql, extra))
-}
-
+const world = useSqlDesk('gateway-sql', {
+  sandbox: { flavor: 'gateway' },
+  // The small demo database: the large one's first start seeds 100,000 rows.
+  database: 1,
+  profile: { name: 'Gateway', color: '#2563eb' },
+  tabId: 'gateway-tab',
+  maxRows: 500,
+})
+const { runInput, run } = world
 /** Texts (op 5 bodies) the service received since the test began. */
-function textsSent(): string[] {
-  return relay.received
-    .filter((request) => request.path.endsWith('/postgres/query'))
-    .map((request) => (JSON.parse(request.body) as { sql: string }).sql)
-}
+const textsSent = world.statementsSent
 
 async function probeRows(): Promise<string | null | undefined> {
   const meta = await run('select count(*) from gw_probe')
@@ -49,18 +27,6 @@ async function probeRows(): Promise<string | null | undefined> {
 }
 
 beforeAll(async () => {
-  harness = await openTestDesk('gateway-sql')
-  sandbox = await startSandbox({ port: 0, flavor: 'gateway' })
-  relay = await startRecordingProxy(sandbox.url)
-  // The small demo database: the large one's first start seeds 100,000 rows.
-  databaseId = sandbox.seed().databases.postgres[1] as string
-  profile = await harness.value<Profile>('profiles.add', {
-    name: 'Gateway',
-    baseUrl: relay.url,
-    color: '#2563eb',
-    protected: false,
-    token: sandbox.tokens.admin,
-  })
   // A table of our own, and a view that writes when read (it calls a function that inserts):
   // a read the classifier cannot see through, for PostgreSQL's read-only transaction to refuse.
   await run(
@@ -69,17 +35,10 @@ beforeAll(async () => {
       'create view gw_sneaky as select gw_bump() as n',
     { confirmedWrite: true },
   )
-}, 120_000)
-
-afterAll(async () => {
-  vi.useRealTimers()
-  await harness?.close(profile ? [profile.id] : [])
-  await relay?.close()
-  await sandbox?.close()
 })
 
-beforeEach(() => {
-  relay.received.length = 0
+afterAll(() => {
+  vi.useRealTimers()
 })
 
 describe('results[] from a service that runs each statement on its own', () => {
@@ -101,8 +60,8 @@ describe('results[] from a service that runs each statement on its own', () => {
     const meta = await run(
       "select v from (values ('9007199254740993'::int8), (10), (-3), ('9007199254740992'::int8), (null)) t(v)",
     )
-    await harness.value('sql.sort', { resultId: meta.resultId, column: 0, direction: 'asc' })
-    const sorted = await harness.value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    await world.desk.value('sql.sort', { resultId: meta.resultId, column: 0, direction: 'asc' })
+    const sorted = await world.desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 0,
       limit: 10,
@@ -143,7 +102,7 @@ describe('results[] from a service that runs each statement on its own', () => {
 
 describe("the service's time budget", () => {
   it('says a statement that ran past the 15 s budget (408) ran out of time, in its words and ours', async () => {
-    const refused = await harness.failure('sql.run', runInput('select pg_sleep(16)'))
+    const refused = await world.desk.failure('sql.run', runInput('select pg_sleep(16)'))
     expect(refused.code).toBe('SERVICE_TIMEOUT')
     expect(refused.message).toMatch(/ran past the service's time budget/)
     expect(refused.message).toContain('Interactive query budget exhausted')
@@ -177,7 +136,7 @@ describe('a read-only tab on a service that runs each statement on its own', () 
     ['SELECT 1; DELETE FROM gw_probe', /DELETE changes data/],
     ['SELECT 1 /* unterminated', /does not end where it seems to/],
   ])('refuses %s before sending, and the rows stay', async (sql, reason) => {
-    const refused = await harness.failure('sql.run', runInput(sql, { readOnly: true }))
+    const refused = await world.desk.failure('sql.run', runInput(sql, { readOnly: true }))
     expect(refused.code).toBe('READ_ONLY_TAB')
     expect(refused.message).toMatch(reason)
     expect(textsSent()).toEqual([])
@@ -185,14 +144,14 @@ describe('a read-only tab on a service that runs each statement on its own', () 
   })
 
   it('has PostgreSQL refuse a write the classifier cannot see; the write never lands', async () => {
-    const refused = await harness.failure(
+    const refused = await world.desk.failure(
       'sql.run',
       runInput('select * from gw_sneaky', { readOnly: true }),
     )
     expect(refused.message).toMatch(/cannot execute INSERT in a read-only transaction/)
     // A real deployment leaves the failed transaction open on its connection: said with it.
     expect(refused.message).toMatch(/stays open, aborted/)
-    const next = await harness.failure('sql.run', runInput('select 1'))
+    const next = await world.desk.failure('sql.run', runInput('select 1'))
     expect(next.message).toMatch(/current transaction is aborted/)
     expect(next.message).toMatch(/still inside a transaction that failed earlier/)
     // The service's pool closes a connection idle for 30 s; the transaction goes with it.
@@ -207,7 +166,7 @@ describe('a read-only tab on a service that runs each statement on its own', () 
 
 describe('a transaction block (Run all, the CLI)', () => {
   it('goes to the service in one request, so it runs on one connection; a result per statement', async () => {
-    const answer = await harness.value<ChannelOutput<'sql.runBlock'>>('sql.runBlock', {
+    const answer = await world.desk.value<ChannelOutput<'sql.runBlock'>>('sql.runBlock', {
       ...runInput(''),
       sql: undefined,
       statements: [
@@ -236,7 +195,7 @@ describe('the service runs at most 10 statements per request', () => {
   it('learns the limit from the answers and refuses a read-only text over it before sending', async () => {
     // Nine statements and the wrap's two are eleven.
     const nine = Array.from({ length: 9 }, (_, index) => `select ${index}`).join(';\n')
-    const refused = await harness.failure('sql.run', runInput(nine, { readOnly: true }))
+    const refused = await world.desk.failure('sql.run', runInput(nine, { readOnly: true }))
     expect(refused.code).toBe('STATEMENT_LIMIT')
     expect(refused.message).toMatch(/at most 10 statements per request, and this is 11/)
     expect(textsSent()).toEqual([])
@@ -250,7 +209,7 @@ describe('the service runs at most 10 statements per request', () => {
 
   it('says so plainly when the service refuses more than 10', async () => {
     const eleven = Array.from({ length: 11 }, (_, index) => `select ${index}`).join(';\n')
-    const refused = await harness.failure('sql.run', runInput(eleven))
+    const refused = await world.desk.failure('sql.run', runInput(eleven))
     expect(refused.message).toMatch(
       /runs at most 10 statements per request and refused these 11; nothing ran/,
     )

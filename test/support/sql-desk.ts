@@ -53,8 +53,7 @@ export function useSqlDesk(name: string, options: SqlDeskOptions): SqlDesk {
     maxRows: options.maxRows,
     ...extra,
   })
-  // Filled by the hook below, before any test of the file reads it.
-  const world = {
+  const helpers: Partial<SqlDesk> = {
     runInput,
     run: (sql: string, extra?: Record<string, unknown>) =>
       world.desk.value<RunMeta>('sql.run', runInput(sql, extra)),
@@ -62,7 +61,9 @@ export function useSqlDesk(name: string, options: SqlDeskOptions): SqlDesk {
       world.relay.received
         .filter((request) => request.path.endsWith('/postgres/query'))
         .map((request) => (JSON.parse(request.body) as { sql: string }).sql),
-  } as SqlDesk
+  }
+  // Its other fields are filled by the hook below, before any test of the file reads them.
+  const world = helpers as SqlDesk
   beforeAll(async () => {
     world.sandbox = await startSandbox({ port: 0, ...options.sandbox })
     world.relay = await startRecordingProxy(world.sandbox.url)
