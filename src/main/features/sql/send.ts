@@ -6,9 +6,10 @@ import { loadPgParser } from '../../sql-guard'
 import { parseSqlAnswer, type ParsedResult, type ParseOptions } from '../../sql/parse-result'
 import { statementsSent } from '../../sql/read-only-wrap'
 import { boundOf, maxRowsRefusal } from '../../sql/row-bound'
-import { statementShape } from '../../sql/statement-shape'
+import { statementAuditText } from '../../sql/statement-audit-text'
 import type { SqlResults } from '../../workers/sql-worker-client'
 import type { StoredProfile } from '../../profiles'
+import { scrubSecrets } from '../audit-export'
 import { bridgeErrorOf, recordActivity, withProfileClient } from '../context'
 import type { Guarded } from './guard'
 import type { SqlHubState } from './hub'
@@ -128,11 +129,14 @@ export function createSender(hub: SqlHubState) {
     runs.set(input.runId, controller)
     const startedAt = Date.now()
     const started = performance.now()
-    /** The statement in the activity log: what ran, without its literals (the log is exported). */
+    /**
+     * The statement in the activity log: its text with every secret PostgreSQL's parser locates
+     * redacted, then cut like every exported text (known tokens, credential-shaped stretches).
+     */
     const recordStatement = (outcome: Outcome) => {
-      const shape = statementShape(input.sql)
+      const text = scrubSecrets(statementAuditText(input.sql), context.secrets.list())
       if (!('parsed' in outcome)) {
-        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome, shape)
+        recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome, text)
         return
       }
       const { command, rowCount } = outcome.parsed
@@ -143,7 +147,7 @@ export function createSender(hub: SqlHubState) {
         'runPostgresQuery',
         input.databaseId,
         { message: `${command || 'statement'}${rows}` },
-        shape,
+        text,
       )
     }
     const finish = (outcome: Outcome) => {
