@@ -29,3 +29,30 @@ export function subjectAltNamesOf(rendered: string | undefined): string[] {
   }
   return names
 }
+
+/** The public key facts node:crypto's KeyObject gives (this file needs nothing of Node). */
+export interface PublicKeyFacts {
+  asymmetricKeyType?: string | undefined
+  asymmetricKeyDetails?: { modulusLength?: number | undefined; namedCurve?: string | undefined }
+}
+
+/**
+ * How a key's algorithm is spelled: main shows Node's own curve and type names (`EC
+ * prime256v1`, `ED25519`); the sandbox spells them as the service does (`EC P-256`, `Ed25519`).
+ */
+export interface KeyAlgorithmSpelling {
+  curves?: Readonly<Record<string, string>>
+  types?: Readonly<Record<string, string>>
+}
+
+/** A key's algorithm in words: `RSA 2048`, `EC <curve>`, else its type. */
+export function keyAlgorithmName(key: PublicKeyFacts, spelling: KeyAlgorithmSpelling = {}): string {
+  const details = key.asymmetricKeyDetails ?? {}
+  const type = key.asymmetricKeyType ?? 'unknown'
+  if (type === 'rsa' || type === 'rsa-pss') return `RSA ${details.modulusLength ?? ''}`.trim()
+  if (type === 'ec') {
+    const curve = details.namedCurve ?? ''
+    return `EC ${spelling.curves?.[curve] ?? curve}`.trim()
+  }
+  return spelling.types?.[type] ?? type.toUpperCase()
+}

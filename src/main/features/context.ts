@@ -395,14 +395,29 @@ export function recordActivity(
     detail === undefined || detail === ''
       ? said
       : `${said ?? ''}${said ? ' · ' : ''}${redact(detail, context.secrets.list())}`
+  writeActivity(context, profile, operation, targetId, bridgeError, message)
+}
+
+/**
+ * One line of the activity log, as every writer of it words a line: who (the owner: a profile,
+ * or EVERY_PROFILE), what, on what, and how it ended (the bridge's error when it failed).
+ */
+export function writeActivity(
+  context: Pick<DeskContext, 'cache'>,
+  owner: { id: string; name: string },
+  operation: string,
+  targetId: string | null,
+  failure: { code: string } | null,
+  message: string | null,
+): void {
   context.cache.recordActivity({
     at: Date.now(),
-    profileId: profile.id,
-    profileName: profile.name,
+    profileId: owner.id,
+    profileName: owner.name,
     operation,
     targetId,
-    outcome: failed ? 'error' : 'success',
-    errorCode: bridgeError?.code ?? null,
+    outcome: failure === null ? 'success' : 'error',
+    errorCode: failure?.code ?? null,
     message,
   })
 }

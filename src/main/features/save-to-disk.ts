@@ -6,7 +6,7 @@ import type { TransferStart } from '../cache/transfers'
 import { fileSystemError, writeFileAtomic } from '../transfers'
 import type { Collision, CommittedFile } from '../transfers'
 import type { DeskContext } from './context'
-import { bridgeErrorOf } from './context'
+import { bridgeErrorOf, writeActivity } from './context'
 
 /*
  * A file the user saves (a certificate export, an SQL result): where it goes, and its write as
@@ -163,19 +163,10 @@ export function recordExportActivity(
   targetId: string | null,
   outcome: { error: unknown } | { message: string },
 ): void {
-  const failed = 'error' in outcome
-  const bridgeError = failed ? bridgeErrorOf(context, outcome.error) : null
+  const bridgeError = 'error' in outcome ? bridgeErrorOf(context, outcome.error) : null
+  const message = 'error' in outcome ? (bridgeError?.message ?? null) : outcome.message
   try {
-    context.cache.recordActivity({
-      at: Date.now(),
-      profileId: owner.id,
-      profileName: owner.name,
-      operation,
-      targetId,
-      outcome: failed ? 'error' : 'success',
-      errorCode: bridgeError?.code ?? null,
-      message: bridgeError ? bridgeError.message : (outcome as { message: string }).message,
-    })
+    writeActivity(context, owner, operation, targetId, bridgeError, message)
   } catch (error) {
     // The cache may be closing with the desk: the export itself stands.
     console.warn('An export was not written to the activity log:', error)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { SqlField } from '../../shared/bridge/channels/sql'
 import { SQL_ERROR_CODES } from '../../shared/bridge/channels/sql'
 import { ServiceError } from '../api'
-import { CELL_CLIP, type KeptResult } from './result-store'
+import { CELL_CLIP, keptOrReleased, type KeptResult } from './result-store'
 import { displayText } from './values'
 
 /*
@@ -250,14 +250,11 @@ export class ComparisonStore {
   }
 
   get(id: string): Comparison {
-    const comparison = this.comparisons.get(id)
-    if (!comparison) {
-      throw new ServiceError(
-        SQL_ERROR_CODES.RESULT_RELEASED,
-        'This comparison is no longer kept: compare the results again',
-      )
-    }
-    return comparison
+    return keptOrReleased(
+      this.comparisons,
+      id,
+      'This comparison is no longer kept: compare the results again',
+    )
   }
 
   release(ids: readonly string[]): void {

@@ -63,13 +63,11 @@ export class ResultStore {
   }
 
   get(id: string): KeptResult {
-    const kept = this.results.get(id)
-    if (!kept) {
-      throw new ServiceError(
-        SQL_ERROR_CODES.RESULT_RELEASED,
-        'This result is no longer kept (its tab ran again, or newer results pushed it out): run the statement again',
-      )
-    }
+    const kept = keptOrReleased(
+      this.results,
+      id,
+      'This result is no longer kept (its tab ran again, or newer results pushed it out): run the statement again',
+    )
     kept.lastUsed = this.clock += 1
     return kept
   }
@@ -158,4 +156,11 @@ function rowAt(kept: KeptResult, position: number): unknown[] {
 function clippedText(value: unknown): string | null {
   const text = displayText(value)
   return text !== null && text.length > CELL_CLIP ? text.slice(0, CELL_CLIP) + '…' : text
+}
+
+/** What `map` keeps under `id`; else RESULT_RELEASED, saying what to do again (`message`). */
+export function keptOrReleased<T>(map: ReadonlyMap<string, T>, id: string, message: string): T {
+  const kept = map.get(id)
+  if (kept === undefined) throw new ServiceError(SQL_ERROR_CODES.RESULT_RELEASED, message)
+  return kept
 }

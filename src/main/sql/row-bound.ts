@@ -11,13 +11,24 @@ import { isServiceError } from '../api'
  * or ["body", "maxRows"]); null for any other error.
  */
 export function maxRowsRefusal(error: unknown): string | null {
-  if (!isServiceError(error) || error.code !== 'VALIDATION_ERROR') return null
-  if (!Array.isArray(error.details)) return null
-  for (const issue of error.details as unknown[]) {
+  return isServiceError(error) ? fieldRefusal(error, 'maxRows') : null
+}
+
+/**
+ * The message of a VALIDATION_ERROR (code and details of a refusal) whose details name `field`
+ * as the last step of an issue's path (a dotted string, or an array); '' when that issue has no
+ * message; null for any other refusal. Op 5's maxRows and op 16's limit are read alike.
+ */
+export function fieldRefusal(
+  refusal: { code: string; details?: unknown },
+  field: string,
+): string | null {
+  if (refusal.code !== 'VALIDATION_ERROR' || !Array.isArray(refusal.details)) return null
+  for (const issue of refusal.details as unknown[]) {
     if (typeof issue !== 'object' || issue === null) continue
     const { path: where, message } = issue as { path?: unknown; message?: unknown }
     const last = Array.isArray(where) ? where[where.length - 1] : where
-    if (typeof last === 'string' && last.split('.').pop() === 'maxRows') {
+    if (typeof last === 'string' && last.split('.').pop() === field) {
       return typeof message === 'string' ? message : ''
     }
   }

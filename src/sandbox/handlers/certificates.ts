@@ -52,6 +52,39 @@ function filterValue<T extends string>(
   return value as T
 }
 
+/** How a flavour reads op 16's filters: its own types and statuses, and what a search reads. */
+interface ListFilterRules {
+  types: readonly string[]
+  statuses: readonly string[]
+  typeOf: (certificate: CertificateRecord) => string
+  statusOf: (certificate: CertificateRecord, now: Date) => string
+  searched: (certificate: CertificateRecord) => readonly string[]
+}
+
+/**
+ * The certificates op 16's query selects, unsorted: system ones only with showSystem, then by
+ * type, status (each checked against the flavour's own values) and a case-insensitive search.
+ */
+function matchingCertificates(
+  { core, query }: Parameters<OperationHandler<'listCertificates'>>[0],
+  now: Date,
+  rules: ListFilterRules,
+): CertificateRecord[] {
+  const type = filterValue('type', query.type, rules.types)
+  const status = filterValue('status', query.status, rules.statuses)
+  const search = query.search?.trim().toLowerCase() ?? ''
+  const showSystem = query.showSystem === true
+  return core.state.certificates
+    .filter((certificate) => showSystem || !certificate.isSystem)
+    .filter((certificate) => type === undefined || rules.typeOf(certificate) === type)
+    .filter((certificate) => status === undefined || rules.statusOf(certificate, now) === status)
+    .filter(
+      (certificate) =>
+        search === '' ||
+        rules.searched(certificate).some((text) => text.toLowerCase().includes(search)),
+    )
+}
+
 /**
  * Op 16: pages (from 1, 50 a page, at most 500), filters by type and status, searches name,
  * common name and SANs case-insensitively, and hides system certificates unless showSystem.
@@ -65,26 +98,20 @@ const listCertificates: OperationHandler<'listCertificates'> = (context) => {
   const page = query.page ?? 1
   const asked = query.limit ?? DEFAULT_PAGE_SIZE
   const limit = core.variant ? Math.min(asked, VARIANT_PAGE_CAP) : asked
-  const type = filterValue('type', query.type, CERTIFICATE_TYPES)
-  const status = filterValue('status', query.status, CERTIFICATE_STATUSES)
-  const search = query.search?.trim().toLowerCase() ?? ''
-  const showSystem = query.showSystem === true
-
-  const matching = core.state.certificates
-    .filter((certificate) => showSystem || !certificate.isSystem)
-    .filter((certificate) => type === undefined || certificate.type === type)
-    .filter((certificate) => status === undefined || certificateStatus(certificate, now) === status)
-    .filter(
-      (certificate) =>
-        search === '' ||
-        [certificate.name, certificate.facts.commonName, ...certificate.facts.subjectAltNames].some(
-          (text) => text.toLowerCase().includes(search),
-        ),
-    )
-    .sort(
-      (a, b) =>
-        a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id),
-    )
+  const matching = matchingCertificates(context, now, {
+    types: CERTIFICATE_TYPES,
+    statuses: CERTIFICATE_STATUSES,
+    typeOf: (certificate) => certificate.type,
+    statusOf: certificateStatus,
+    searched: (certificate) => [
+      certificate.name,
+      certificate.facts.commonName,
+      ...certificate.facts.subjectAltNames,
+    ],
+  }).sort(
+    (a, b) =>
+      a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id),
+  )
 
   const pageItems = matching.slice((page - 1) * limit, page * limit)
   const data = pageItems.map((certificate) => certificateView(certificate, core.state, now))
@@ -98,23 +125,18 @@ const listCertificates: OperationHandler<'listCertificates'> = (context) => {
  * upload, internal) and statuses (active, expired, pending, error), searches the name only,
  * and answers `{data, pagination: {page, limit, total, totalPages}}`.
  */
-const listGatewayCertificates: OperationHandler<'listCertificates'> = ({ core, query }) => {
+const listGatewayCertificates: OperationHandler<'listCertificates'> = (context) => {
+  const { core, query } = context
   const now = core.now()
   const page = query.page ?? 1
   const limit = query.limit ?? GATEWAY_DEFAULT_PAGE_SIZE
-  const type = filterValue('type', query.type, GATEWAY_CERTIFICATE_TYPES)
-  const status = filterValue('status', query.status, GATEWAY_CERTIFICATE_STATUSES)
-  const search = query.search?.trim().toLowerCase() ?? ''
-  const showSystem = query.showSystem === true
-  const matching = core.state.certificates
-    .filter((certificate) => showSystem || !certificate.isSystem)
-    .filter((certificate) => type === undefined || gatewayCertificateType(certificate) === type)
-    .filter(
-      (certificate) =>
-        status === undefined || gatewayCertificateStatus(certificate, now) === status,
-    )
-    .filter((certificate) => search === '' || certificate.name.toLowerCase().includes(search))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+  const matching = matchingCertificates(context, now, {
+    types: GATEWAY_CERTIFICATE_TYPES,
+    statuses: GATEWAY_CERTIFICATE_STATUSES,
+    typeOf: gatewayCertificateType,
+    statusOf: gatewayCertificateStatus,
+    searched: (certificate) => [certificate.name],
+  }).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
   const data = matching
     .slice((page - 1) * limit, page * limit)
     .map((certificate) => gatewayCertificateView(certificate, core.state, now))

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto'
-import { oneLineName, subjectAltNamesOf } from '../../shared/x509-names'
+import type { KeyAlgorithmSpelling } from '../../shared/x509-names'
+import { keyAlgorithmName, oneLineName, subjectAltNamesOf } from '../../shared/x509-names'
 import type { CertificateFacts } from './types'
 
 /** Facts shown for a certificate, read from the X.509 itself (any key type). */
@@ -17,7 +18,7 @@ export function certificateFacts(certificate: X509Certificate): CertificateFacts
     notAfter: certificate.validToDate.toISOString(),
     subjectAltNames: subjectAltNamesOf(certificate.subjectAltName),
     fingerprintSha256: certificate.fingerprint256,
-    keyAlgorithm: keyAlgorithmOf(certificate),
+    keyAlgorithm: keyAlgorithmName(certificate.publicKey, SERVICE_SPELLING),
     selfSigned: certificate.checkIssued(certificate) && certificate.verify(certificate.publicKey),
   }
 }
@@ -31,28 +32,8 @@ function commonNameOf(name: string): string {
   return commonNames.at(-1) ?? ''
 }
 
-const CURVE_NAMES: Record<string, string> = {
-  prime256v1: 'P-256',
-  secp384r1: 'P-384',
-  secp521r1: 'P-521',
-}
-
-function keyAlgorithmOf(certificate: X509Certificate): string {
-  const key = certificate.publicKey
-  const details = key.asymmetricKeyDetails ?? {}
-  switch (key.asymmetricKeyType) {
-    case 'rsa':
-    case 'rsa-pss':
-      return `RSA ${details.modulusLength ?? ''}`.trim()
-    case 'ec': {
-      const curve = details.namedCurve ?? ''
-      return `EC ${CURVE_NAMES[curve] ?? curve}`.trim()
-    }
-    case 'ed25519':
-      return 'Ed25519'
-    case 'ed448':
-      return 'Ed448'
-    default:
-      return (key.asymmetricKeyType ?? 'unknown').toUpperCase()
-  }
+/** The service's spelling of curves and key types (`EC P-256`, `Ed25519`). */
+const SERVICE_SPELLING: KeyAlgorithmSpelling = {
+  curves: { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' },
+  types: { ed25519: 'Ed25519', ed448: 'Ed448' },
 }

@@ -1,5 +1,5 @@
 import { isServiceError } from '../../api'
-import { boundOf } from '../../sql/row-bound'
+import { boundOf, fieldRefusal } from '../../sql/row-bound'
 
 /*
  * Op 16's page size, as a service states it. The spec leaves `limit` open; a real deployment
@@ -16,17 +16,7 @@ import { boundOf } from '../../sql/row-bound'
  */
 export function limitRefusal(error: unknown): string | null {
   const refusal = refusalOf(error)
-  if (refusal === null || refusal.code !== 'VALIDATION_ERROR') return null
-  if (!Array.isArray(refusal.details)) return null
-  for (const issue of refusal.details as unknown[]) {
-    if (typeof issue !== 'object' || issue === null) continue
-    const { path: where, message } = issue as { path?: unknown; message?: unknown }
-    const last = Array.isArray(where) ? where[where.length - 1] : where
-    if (typeof last === 'string' && last.split('.').pop() === 'limit') {
-      return typeof message === 'string' ? message : ''
-    }
-  }
-  return null
+  return refusal === null ? null : fieldRefusal(refusal, 'limit')
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import type { CertificateFacts, UploadCheck, UploadIssue } from '../../../shared/bridge'
-import { oneLineName, subjectAltNamesOf } from '../../../shared/x509-names'
+import { keyAlgorithmName, oneLineName, subjectAltNamesOf } from '../../../shared/x509-names'
 
 /*
  * The local checks of an upload, run by main with Node's X.509 support before anything is sent
@@ -224,7 +224,7 @@ export function certificateFacts(certificate: X509Certificate): CertificateFacts
     notAfter: certificate.validToDate.toISOString(),
     serialNumber: certificate.serialNumber.toUpperCase(),
     fingerprintSha256: certificate.fingerprint256,
-    keyAlgorithm: keyAlgorithm(certificate),
+    keyAlgorithm: keyAlgorithmName(certificate.publicKey),
     selfSigned: signs(certificate, certificate),
   }
 }
@@ -237,19 +237,5 @@ export function factsOfPem(text: string): CertificateFacts | null {
     return certificateFacts(new X509Certificate(block.text))
   } catch {
     return null
-  }
-}
-
-function keyAlgorithm(certificate: X509Certificate): string {
-  const key = certificate.publicKey
-  const details = key.asymmetricKeyDetails ?? {}
-  switch (key.asymmetricKeyType) {
-    case 'rsa':
-    case 'rsa-pss':
-      return `RSA ${details.modulusLength ?? ''}`.trim()
-    case 'ec':
-      return `EC ${details.namedCurve ?? ''}`.trim()
-    default:
-      return (key.asymmetricKeyType ?? 'unknown').toUpperCase()
   }
 }
