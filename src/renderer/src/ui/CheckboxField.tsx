@@ -15,16 +15,30 @@ interface CheckboxFieldProps {
 export function CheckboxField({ checked, onChange, hint, error, children }: CheckboxFieldProps) {
   return (
     <div className="field">
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={checked}
-          onChange={(event) => onChange(event.target.checked)}
-        />
+      <Checkbox checked={checked} onChange={onChange}>
         {children}
-      </label>
+      </Checkbox>
       <div className="field-hint">{hint}</div>
       {error ? <div className="field-error">{error}</div> : null}
     </div>
+  )
+}
+
+/** A checkbox and its label (the screen's own class beside "checkbox"). */
+export function Checkbox({
+  checked,
+  onChange,
+  className,
+  children,
+}: Pick<CheckboxFieldProps, 'checked' | 'onChange' | 'children'> & { className?: string }) {
+  return (
+    <label className={className ? `checkbox ${className}` : 'checkbox'}>
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      {children}
+    </label>
   )
 }

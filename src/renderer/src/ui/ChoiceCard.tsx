@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import './forms.css'
 
 interface ChoiceCardProps {
@@ -28,4 +28,42 @@ export function ChoiceCard({
       {children}
     </label>
   )
+}
+
+export interface CardChoice<Value extends string> {
+  value: Value
+  title: string
+  text: string
+}
+
+interface ChoiceCardsProps<Value extends string> {
+  choices: readonly CardChoice<Value>[]
+  /** The chosen value; none chosen yet when it matches no choice. */
+  value: Value
+  onChoose(value: Value): void
+  /** The screen's own class beside "choice-card". */
+  className: string
+  /** The class of each choice's text: muted unless the screen styles it. */
+  textClassName?: string
+}
+
+/** A radio group of cards, each a title above its text (the theme, a migration's side). */
+export function ChoiceCards<Value extends string>(props: ChoiceCardsProps<Value>) {
+  // The group's radios share a name of their own: no two groups on a page can mix.
+  const name = useId()
+  return props.choices.map((choice) => (
+    <ChoiceCard
+      key={choice.value}
+      name={name}
+      value={choice.value}
+      checked={props.value === choice.value}
+      onChoose={() => props.onChoose(choice.value)}
+      className={props.className}
+    >
+      <span>
+        <strong>{choice.title}</strong>
+        <span className={props.textClassName ?? 'muted'}>{choice.text}</span>
+      </span>
+    </ChoiceCard>
+  ))
 }

@@ -10,6 +10,7 @@ import { useBridgeRead } from '../../lib/use-bridge-read'
 import { concerns } from '../../lib/cache-events'
 import { formatLocalFull } from '../../lib/time'
 import { Badge } from '../../ui/Badge'
+import { Checkbox } from '../../ui/CheckboxField'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { KnownName } from '../../ui/KnownName'
 import { RelativeTime } from '../../ui/RelativeTime'
@@ -248,14 +249,9 @@ export function DatabasesScreen({ profile }: { profile: Profile }) {
             then, and this screen updates when it finishes.
           </li>
         </ul>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={allowRestart}
-            onChange={(event) => setAllowRestart(event.target.checked)}
-          />
+        <Checkbox checked={allowRestart} onChange={setAllowRestart}>
           Allow a restart of the database engine if it needs one (open connections drop)
-        </label>
+        </Checkbox>
       </WriteForm>
     </OpScreen>
   )

@@ -6,6 +6,8 @@ import { useKnownLookup } from '../../lib/known-objects'
 import { namesFields, useSchemaForm } from '../../lib/schema-form'
 import { useIdSuggestions } from '../../lib/suggestions'
 import { Button } from '../../ui/Button'
+import { Checkbox } from '../../ui/CheckboxField'
+import { ChoiceCards, type CardChoice } from '../../ui/ChoiceCard'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Dialog } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
@@ -28,7 +30,7 @@ import { resolveFormSchema, type AuthoritativeSide } from './form-schema'
  * service's console, where its resource, nodes, status and reason are.
  */
 
-const SIDES: { value: AuthoritativeSide; title: string; text: string }[] = [
+const SIDES: CardChoice<AuthoritativeSide>[] = [
   {
     value: 'target',
     title: 'Target node',
@@ -169,21 +171,13 @@ export function ResolveMigrationDialog({
           aria-describedby={form.errorOf('authoritativeSide') ? 'resolve-side-error' : undefined}
         >
           <legend className="field-label">Authoritative side</legend>
-          {SIDES.map((side) => (
-            <label key={side.value} className="choice-card resolve-side">
-              <input
-                type="radio"
-                name="authoritativeSide"
-                value={side.value}
-                checked={form.values.authoritativeSide === side.value}
-                onChange={() => form.set('authoritativeSide', side.value)}
-              />
-              <span>
-                <strong>{side.title}</strong>
-                <span className="resolve-side-text">{side.text}</span>
-              </span>
-            </label>
-          ))}
+          <ChoiceCards
+            choices={SIDES}
+            value={form.values.authoritativeSide}
+            onChoose={(side) => form.set('authoritativeSide', side)}
+            className="resolve-side"
+            textClassName="resolve-side-text"
+          />
           {form.errorOf('authoritativeSide') ? (
             <div className="field-error" id="resolve-side-error">
               {form.errorOf('authoritativeSide')}
@@ -191,24 +185,18 @@ export function ResolveMigrationDialog({
           ) : null}
         </fieldset>
 
-        <label className="checkbox resolve-reconciled">
-          <input
-            type="checkbox"
-            checked={reconciled}
-            onChange={(event) => setReconciled(event.target.checked)}
-          />
+        <Checkbox className="resolve-reconciled" checked={reconciled} onChange={setReconciled}>
           I have reconciled both nodes
-        </label>
+        </Checkbox>
         {blind ? (
-          <label className="checkbox resolve-checked-blind">
-            <input
-              type="checkbox"
-              checked={checkedBlindId === form.values.id}
-              onChange={(event) => setCheckedBlindId(event.target.checked ? form.values.id : null)}
-            />
+          <Checkbox
+            className="resolve-checked-blind"
+            checked={checkedBlindId === form.values.id}
+            onChange={(checked) => setCheckedBlindId(checked ? form.values.id : null)}
+          >
             I have checked this migration in the service’s console: what it moves, its nodes, its
             status and why it stopped (Infradesk cannot show them)
-          </label>
+          </Checkbox>
         ) : null}
         {!reconciled || !checkedBlind ? (
           <p className="field-hint">

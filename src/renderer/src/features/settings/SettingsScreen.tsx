@@ -5,6 +5,7 @@ import { useSettingsStore } from '../../app/settings-store'
 import { asBridgeError } from '../../bridge'
 import { useSchemaForm } from '../../lib/schema-form'
 import { Button } from '../../ui/Button'
+import { ChoiceCards, type CardChoice } from '../../ui/ChoiceCard'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
 import { FormIssues } from '../ops-common/FormIssues'
@@ -18,10 +19,10 @@ import './settings.css'
  * user types and saved together, main checking the folder exists and is writable.
  */
 
-const THEME_CHOICES: { value: Theme; label: string; hint: string }[] = [
-  { value: 'system', label: 'System', hint: 'Follows the operating system' },
-  { value: 'light', label: 'Light', hint: 'Always light' },
-  { value: 'dark', label: 'Dark', hint: 'Always dark' },
+const THEME_CHOICES: CardChoice<Theme>[] = [
+  { value: 'system', title: 'System', text: 'Follows the operating system' },
+  { value: 'light', title: 'Light', text: 'Always light' },
+  { value: 'dark', title: 'Dark', text: 'Always dark' },
 ]
 
 export function SettingsScreen({ profile }: { profile: Profile | null }) {
@@ -124,21 +125,12 @@ function ThemeChoice({ current: saved }: { current: Theme }) {
     <fieldset className="card settings-group">
       <legend className="settings-legend">Theme</legend>
       <div className="theme-choices">
-        {THEME_CHOICES.map((choice) => (
-          <label key={choice.value} className="choice-card theme-choice">
-            <input
-              type="radio"
-              name="theme"
-              value={choice.value}
-              checked={current === choice.value}
-              onChange={() => void choose(choice.value)}
-            />
-            <span>
-              <strong>{choice.label}</strong>
-              <span className="muted">{choice.hint}</span>
-            </span>
-          </label>
-        ))}
+        <ChoiceCards
+          choices={THEME_CHOICES}
+          value={current}
+          onChoose={(theme) => void choose(theme)}
+          className="theme-choice"
+        />
       </div>
       {error ? <ErrorBanner error={error} context="Could not change the theme" /> : null}
     </fieldset>
