@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CACHE_FILE_NAME, openCache } from '../../src/main/cache'
 import { createTransferLog } from '../../src/main/cache/transfers'
-import { startSandbox } from '../../src/sandbox'
-import type { RunningSandbox } from '../../src/sandbox'
-import type { ActivityEntry, ChannelOutput, Profile } from '../../src/shared/bridge'
+import type { ActivityEntry, ChannelOutput } from '../../src/shared/bridge'
 import type { KnownObject } from '../../src/shared/bridge/channels/known-objects'
-import { openTestDesk, type TestDesk } from '../support/desk'
 import { waitUntil } from '../support/poll'
+import { useSqlDesk } from '../support/sql-desk'
 
 /*
  * The SQL console's main half through the bridge, against a real sandbox (PGlite), the real
@@ -17,41 +15,18 @@ import { waitUntil } from '../support/poll'
  * copy and save, the read-only and protected guards, errors, history, tabs and the schema.
  */
 
-let desk: TestDesk
-let sandbox: RunningSandbox
-let profile: Profile
-let databaseId: string
-
-type RunMeta = ChannelOutput<'sql.run'>
-
-function run(sql: string, extra: Record<string, unknown> = {}) {
-  return desk.value<RunMeta>('sql.run', {
-    profileId: profile.id,
-    databaseId,
-    tabId: 'tab-1',
-    runId: randomUUID(),
-    sql,
-    maxRows: 1000,
-    ...extra,
-  })
-}
+const world = useSqlDesk('sql', {
+  // Results of 3,000 and 5,000 rows: past a real deployment's 2,000 (the sandbox's default).
+  sandbox: { sqlLimits: 'wide' },
+  database: 0,
+  tabId: 'tab-1',
+  maxRows: 1000,
+})
+const { run, runInput } = world
 
 async function activity(): Promise<ActivityEntry[]> {
-  return desk.value<ActivityEntry[]>('activity.list', { profileId: profile.id })
+  return world.desk.value<ActivityEntry[]>('activity.list', { profileId: world.profile.id })
 }
-
-beforeAll(async () => {
-  // Results of 3,000 and 5,000 rows: past a real deployment's 2,000 (the sandbox's default).
-  sandbox = await startSandbox({ port: 0, sqlLimits: 'wide' })
-  databaseId = sandbox.seed().databases.postgres[0] as string
-  desk = await openTestDesk('sql')
-  profile = await desk.addProfile(sandbox)
-})
-
-afterAll(async () => {
-  await desk?.close([profile?.id ?? 'none'])
-  await sandbox?.close()
-})
 
 describe('sql.run', () => {
   it('answers with the meta and the first rows; the rest is read in windows', async () => {
@@ -67,13 +42,13 @@ describe('sql.run', () => {
     expect(meta.firstRows[0]).toEqual(['1', 'page_view', null])
     // The first rows went out before the rest was parsed; the exact counts follow as an event.
     expect(meta.complete).toBe(false)
-    const window = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    const window = await world.desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 4998,
       limit: 100,
     })
     expect(window.rows.map((row) => row[0])).toEqual(['4999', '5000'])
-    expect(desk.events).toContainEqual({
+    expect(world.desk.events).toContainEqual({
       event: 'sql.result.completed',
       payload: expect.objectContaining({
         resultId: meta.resultId,
@@ -99,8 +74,8 @@ describe('sql.run', () => {
 
   it('sorts the kept rows in main, numbers by value and NULLs first descending', async () => {
     const meta = await run('select id, amount from events where id <= 20 order by id')
-    await desk.value('sql.sort', { resultId: meta.resultId, column: 1, direction: 'desc' })
-    const sorted = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    await world.desk.value('sql.sort', { resultId: meta.resultId, column: 1, direction: 'desc' })
+    const sorted = await world.desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 0,
       limit: 20,
@@ -112,8 +87,8 @@ describe('sql.run', () => {
     // As PostgreSQL's ORDER BY … DESC: NULLs first.
     const nulls = amounts.length - present.length
     expect(amounts.slice(0, nulls).every((amount) => amount === null)).toBe(true)
-    await desk.value('sql.sort', { resultId: meta.resultId, column: null })
-    const back = await desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
+    await world.desk.value('sql.sort', { resultId: meta.resultId, column: null })
+    const back = await world.desk.value<ChannelOutput<'sql.rows'>>('sql.rows', {
       resultId: meta.resultId,
       offset: 0,
       limit: 3,
@@ -127,7 +102,7 @@ describe('sql.run', () => {
     )
     const copy = async (format: string) =>
       (
-        await desk.value<ChannelOutput<'sql.copy'>>('sql.copy', {
+        await world.desk.value<ChannelOutput<'sql.copy'>>('sql.copy', {
           resultId: meta.resultId,
           format,
         })
@@ -146,23 +121,25 @@ describe('sql.run', () => {
 
   it('saves a result as CSV through the atomic writer and logs the transfer', async () => {
     const meta = await run('select id, kind from events order by id', { maxRows: 3000 })
-    const saved = await desk.value<ChannelOutput<'sql.save'>>('sql.save', {
-      profileId: profile.id,
+    const saved = await world.desk.value<ChannelOutput<'sql.save'>>('sql.save', {
+      profileId: world.profile.id,
       resultId: meta.resultId,
       format: 'csv',
     })
     expect(saved.rows).toBe(3000)
-    expect(path.dirname(saved.path ?? '')).toBe(desk.downloads)
+    expect(path.dirname(saved.path ?? '')).toBe(world.desk.downloads)
     const text = await readFile(saved.path ?? '', 'utf8')
     const lines = text.trimEnd().split('\r\n')
     expect(lines).toHaveLength(3001)
     expect(lines[0]).toBe('id,kind')
     expect(lines[3000]).toBe('3000,login')
-    expect((await readdir(desk.downloads)).filter((name) => name.endsWith('.part'))).toEqual([])
+    expect((await readdir(world.desk.downloads)).filter((name) => name.endsWith('.part'))).toEqual(
+      [],
+    )
     // The transfers log, read from the cache file as the Transfers panel will read it.
-    const { cache } = openCache(path.join(desk.dataDir, CACHE_FILE_NAME))
+    const { cache } = openCache(path.join(world.desk.dataDir, CACHE_FILE_NAME))
     try {
-      const [logged] = createTransferLog(cache).list({ profileId: profile.id, limit: 1 })
+      const [logged] = createTransferLog(cache).list({ profileId: world.profile.id, limit: 1 })
       expect(logged).toMatchObject({
         kind: 'sql-result',
         state: 'completed',
@@ -175,14 +152,10 @@ describe('sql.run', () => {
   })
 
   it('reports a syntax error with its SQLSTATE and position, and records it', async () => {
-    const error = await desk.failure('sql.run', {
-      profileId: profile.id,
-      databaseId,
-      tabId: 'tab-1',
-      runId: randomUUID(),
-      sql: 'select * fromm events',
-      maxRows: 10,
-    })
+    const error = await world.desk.failure(
+      'sql.run',
+      runInput('select * fromm events', { maxRows: 10 }),
+    )
     expect(error.code).toBe('UNPROCESSABLE_ENTITY')
     expect(error.details).toMatchObject({ sqlState: '42601', position: 10 })
     const [latest] = await activity()
@@ -190,50 +163,30 @@ describe('sql.run', () => {
     // The statement follows the service's words, as it is written (no literal here to hide).
     expect(latest?.message).toMatch(/ · select \* fromm events$/)
   })
-
-  it('logs each statement with its shape, never its literals', async () => {
-    const meta = await run(
-      "select id from customers where name = 'Ada Lovelace' and id > 41 -- the secret's here",
-    )
-    expect(meta.command).toBe('SELECT')
-    const [latest] = await activity()
-    expect(latest).toMatchObject({ operation: 'runPostgresQuery', outcome: 'success' })
-    expect(latest?.message).toBe(
-      `SELECT · ${meta.rowCount} ${meta.rowCount === 1 ? 'row' : 'rows'} · select id from customers where name = … and id > …`,
-    )
-    // 41 as a word: the lines' timestamps and ids are digits that may hold "41" (CI found one).
-    expect(JSON.stringify(await activity())).not.toMatch(/Lovelace|\b41\b|secret/)
-  })
+  // What the log keeps of a statement's text: sql-audit-text.test.ts.
 })
 
 describe('guards', () => {
   it('a read-only tab refuses an UPDATE and sends nothing', async () => {
     const before = (await activity()).length
-    const error = await desk.failure('sql.run', {
-      profileId: profile.id,
-      databaseId,
-      tabId: 'tab-1',
-      runId: randomUUID(),
-      sql: "/* harmless */ update customers set name = 'x'",
-      maxRows: 10,
-      readOnly: true,
-    })
+    const error = await world.desk.failure(
+      'sql.run',
+      runInput("/* harmless */ update customers set name = 'x'", { maxRows: 10, readOnly: true }),
+    )
     expect(error.code).toBe('READ_ONLY_TAB')
     expect(error.message).toContain('UPDATE changes data')
     expect(await activity()).toHaveLength(before)
   })
 
   it('a protected profile refuses an unconfirmed write and runs a confirmed one', async () => {
-    await desk.value('profiles.update', { id: profile.id, protected: true })
+    await world.desk.value('profiles.update', { id: world.profile.id, protected: true })
     const before = (await activity()).length
-    const refused = await desk.failure('sql.run', {
-      profileId: profile.id,
-      databaseId,
-      tabId: 'tab-1',
-      runId: randomUUID(),
-      sql: 'with gone as (delete from orders where id = 1 returning id) select * from gone',
-      maxRows: 10,
-    })
+    const refused = await world.desk.failure(
+      'sql.run',
+      runInput('with gone as (delete from orders where id = 1 returning id) select * from gone', {
+        maxRows: 10,
+      }),
+    )
     expect(refused.code).toBe('WRITE_NOT_CONFIRMED')
     expect(await activity()).toHaveLength(before)
     const count = await run('select count(*) from orders where id = 1')
@@ -241,29 +194,29 @@ describe('guards', () => {
     // Reads still run unconfirmed; a confirmed write runs.
     const deleted = await run('delete from orders where id = 1', { confirmedWrite: true })
     expect(deleted).toMatchObject({ command: 'DELETE', rowCount: 1 })
-    await desk.value('profiles.update', { id: profile.id, protected: false })
+    await world.desk.value('profiles.update', { id: world.profile.id, protected: false })
   })
 })
 
 describe('explain, schema, tabs and history', () => {
   it('explains a statement as a JSON plan', async () => {
-    const explained = await desk.value<ChannelOutput<'sql.explain'>>('sql.explain', {
-      profileId: profile.id,
-      databaseId,
-      tabId: 'tab-1',
-      runId: randomUUID(),
-      sql: 'select * from customers where id = 3',
-    })
+    const explained = await world.desk.value<ChannelOutput<'sql.explain'>>(
+      'sql.explain',
+      runInput('select * from customers where id = 3'),
+    )
     const plan = explained.plan as [{ Plan: { 'Node Type': string } }]
     expect(plan[0].Plan['Node Type']).toMatch(/Scan/)
   })
 
   it('reads the schema into the cache', async () => {
     const logged = (await activity()).length
-    const refreshed = await desk.value<ChannelOutput<'sql.schema.refresh'>>('sql.schema.refresh', {
-      profileId: profile.id,
-      databaseId,
-    })
+    const refreshed = await world.desk.value<ChannelOutput<'sql.schema.refresh'>>(
+      'sql.schema.refresh',
+      {
+        profileId: world.profile.id,
+        databaseId: world.databaseId,
+      },
+    )
     const relations = refreshed.tree?.schemas.flatMap((schema) => schema.relations) ?? []
     const customers = relations.find((relation) => relation.name === 'customers')
     expect(customers?.kind).toBe('table')
@@ -271,39 +224,39 @@ describe('explain, schema, tabs and history', () => {
     expect(relations.find((relation) => relation.name === 'customer_order_totals')?.kind).toBe(
       'view',
     )
-    const cached = await desk.value<ChannelOutput<'sql.schema.cached'>>('sql.schema.cached', {
-      profileId: profile.id,
-      databaseId,
+    const cached = await world.desk.value<ChannelOutput<'sql.schema.cached'>>('sql.schema.cached', {
+      profileId: world.profile.id,
+      databaseId: world.databaseId,
     })
     expect(cached).toEqual(refreshed)
     // The schema panel's catalogue query is the app's own, not a statement the user ran: the
     // audit trail does not carry it (it did, as if the user had run it).
     expect((await activity()).length).toBe(logged)
     // The database's own name is learned with it: the console offers it by name from then on.
-    const [database] = await desk.value<KnownObject[]>('knownObjects.search', {
-      profileId: profile.id,
+    const [database] = await world.desk.value<KnownObject[]>('knownObjects.search', {
+      profileId: world.profile.id,
       kind: 'database',
       text: '',
     })
     const named = await run('select current_database()')
-    expect(database).toMatchObject({ id: databaseId, name: named.firstRows[0]?.[0] })
+    expect(database).toMatchObject({ id: world.databaseId, name: named.firstRows[0]?.[0] })
     expect(database?.name).toMatch(/\S/)
   })
 
   it('keeps tabs and history across a restart; history is searchable', async () => {
-    await desk.value('sql.tabs.save', {
+    await world.desk.value('sql.tabs.save', {
       id: 'tab-1',
-      profileId: profile.id,
+      profileId: world.profile.id,
       title: 'Events',
-      databaseId,
+      databaseId: world.databaseId,
       text: 'select * from events;',
       maxRows: 250,
       readOnly: true,
       position: 0,
     })
-    await desk.reopen()
-    const tabs = await desk.value<ChannelOutput<'sql.tabs.list'>>('sql.tabs.list', {
-      profileId: profile.id,
+    await world.desk.reopen()
+    const tabs = await world.desk.value<ChannelOutput<'sql.tabs.list'>>('sql.tabs.list', {
+      profileId: world.profile.id,
     })
     expect(tabs).toEqual([
       expect.objectContaining({
@@ -313,9 +266,9 @@ describe('explain, schema, tabs and history', () => {
         readOnly: true,
       }),
     ])
-    const found = await desk.value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
-      profileId: profile.id,
-      databaseId,
+    const found = await world.desk.value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
+      profileId: world.profile.id,
+      databaseId: world.databaseId,
       search: 'FROMM',
     })
     expect(found).toEqual([
@@ -325,16 +278,16 @@ describe('explain, schema, tabs and history', () => {
         errorCode: 'UNPROCESSABLE_ENTITY',
       }),
     ])
-    await desk.value('sql.tabs.close', { id: 'tab-1' })
-    expect(await desk.value('sql.tabs.list', { profileId: profile.id })).toEqual([])
+    await world.desk.value('sql.tabs.close', { id: 'tab-1' })
+    expect(await world.desk.value('sql.tabs.list', { profileId: world.profile.id })).toEqual([])
   })
 
   it('a cancelled run says the statement may still finish on the server', async () => {
     const before = (await activity()).length
     const runId = randomUUID()
-    const running = desk.call('sql.run', {
-      profileId: profile.id,
-      databaseId,
+    const running = world.desk.call('sql.run', {
+      profileId: world.profile.id,
+      databaseId: world.databaseId,
       tabId: 'tab-2',
       runId,
       sql: 'select pg_sleep(3)',
@@ -342,7 +295,8 @@ describe('explain, schema, tabs and history', () => {
     })
     // The cancel is accepted only while the run is in flight, which it is until it answers.
     await waitUntil(
-      async () => (await desk.value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled,
+      async () =>
+        (await world.desk.value<{ cancelled: boolean }>('sql.cancel', { runId })).cancelled,
       { what: 'sql.cancel to find the run in flight', intervalMs: 20 },
     )
     const result = await running
@@ -351,15 +305,15 @@ describe('explain, schema, tabs and history', () => {
       expect(result.error.code).toBe('CANCELLED')
       expect(result.error.message).toContain('may still finish on the server')
     }
-    const [latest] = await desk.value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
-      profileId: profile.id,
+    const [latest] = await world.desk.value<ChannelOutput<'sql.history.list'>>('sql.history.list', {
+      profileId: world.profile.id,
     })
     expect(latest).toMatchObject({ sql: 'select pg_sleep(3)', outcome: 'cancelled' })
     // One cancel, one line in the activity log.
     const after = await activity()
     const logged = after.slice(0, after.length - before)
     expect(logged.map((entry) => [entry.errorCode, entry.message])).toEqual([
-      ['CANCELLED', expect.stringMatching(/ · select pg_sleep\(…\)$/)],
+      ['CANCELLED', expect.stringMatching(/ · select pg_sleep\(3\)$/)],
     ])
   })
 })
