@@ -139,6 +139,8 @@ export const fromListWorker = z.discriminatedUnion('type', [
     added: z.number().int().min(0),
     meta: z.unknown(),
     bytes: z.number().int().min(0),
+    /** Rows without a usable id, not kept (rows.ts). */
+    unlisted: z.number().int().min(0),
   }),
   /** JSON bytes (`certificatesJson`), their buffer moved, not copied. */
   z.object({ type: z.literal('json'), job, bytes: z.instanceof(Uint8Array) }),

@@ -173,6 +173,7 @@ export function createListWorker(cacheFile: string): ListWorker {
                 added: page.added,
                 meta: pageMetaOf(page.meta),
                 bytes: page.bytes,
+                unlisted: page.unlisted,
               }
               return page.count
             },

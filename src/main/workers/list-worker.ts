@@ -66,6 +66,8 @@ interface PageJob {
   entries: CertificateCacheEntry[]
   /** The attempt's body bytes so far, counted as its chunks arrive (the walk bounds them). */
   bytes: number
+  /** Items without a usable id (rows.ts): not kept, but counted, so the screen can say so. */
+  unlisted: number
 }
 const pages = new Map<number, PageJob>()
 /** Certificate walks: every certificate the pages brought so far, by id (a later page wins). */
@@ -90,13 +92,20 @@ function fail(id: number, error: unknown): void {
 /** A fresh attempt at a certificate page: the rows of an attempt that broke are void. */
 function beginPage(message: Extract<ToListWorker, { type: 'begin' }>, walk: number): void {
   const entries: CertificateCacheEntry[] = []
-  const reader = createListAnswerReader(message.operation, {
-    row(row) {
-      const entry = toCacheEntry(row.value)
-      if (entry !== null) entries.push(entry)
-    },
-  })
-  pages.set(message.job, { walk, reader, entries, bytes: 0 })
+  const page: PageJob = {
+    walk,
+    entries,
+    bytes: 0,
+    unlisted: 0,
+    reader: createListAnswerReader(message.operation, {
+      row(row) {
+        const entry = toCacheEntry(row.value)
+        if (entry !== null) entries.push(entry)
+        else page.unlisted += 1
+      },
+    }),
+  }
+  pages.set(message.job, page)
 }
 
 function readPageChunk(page: PageJob, bytes: Uint8Array): void {
@@ -124,6 +133,7 @@ function endPage(page: PageJob, message: Extract<ToListWorker, { type: 'end' }>)
     added: byId.size - before,
     meta,
     bytes: page.bytes,
+    unlisted: page.unlisted,
   })
 }
 

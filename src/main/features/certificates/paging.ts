@@ -82,6 +82,8 @@ export interface PageSummary {
   meta?: PageInfo | undefined
   /** The page's answer body as read, in bytes (what counts toward `maxBytes`). */
   bytes: number
+  /** Items in it without a usable id (rows.ts), which no list can show; absent: none. */
+  unlisted?: number
 }
 
 /** What a walk over the pages found: how many certificates, and whether that is all of them. */
@@ -136,6 +138,7 @@ export async function walkPages(
   let limit: number | null = pageLimit
   let limitRefused = false
   let received = 0
+  let unlisted = 0
   let seen = 0
   let total: number | null = null
   let totalPages: number | null = null
@@ -170,6 +173,8 @@ export async function walkPages(
       totalPages,
       reportedLimit: countOf(page.meta?.limit),
     })
+    // A page of nothing new is one seen before: its id-less items were counted then.
+    if (ended !== 'repeat') unlisted += page.unlisted ?? 0
     if (ended !== null) {
       end = ended
       break
@@ -187,7 +192,10 @@ export async function walkPages(
   }
   return {
     received,
-    completeness: completenessOf(end, { received, total, pages, bytes, maxRows, maxBytes }),
+    completeness: withUnlisted(
+      completenessOf(end, { received, unlisted, total, pages, bytes, maxRows, maxBytes }),
+      { received, unlisted, total, pages },
+    ),
     pageLimit: limit,
   }
 }
@@ -209,15 +217,18 @@ export async function fetchAllPages(
     async (query) => {
       const answer = await listPage(query)
       const before = byId.size
+      let unlisted = 0
       for (const item of answer.data) {
         const entry = toCacheEntry(item)
-        if (entry !== null) byId.set(entry.row.id, entry)
+        if (entry === null) unlisted += 1
+        else byId.set(entry.row.id, entry)
       }
       return {
         rows: answer.data.length,
         added: byId.size - before,
         meta: pageInfoOf(answer),
         bytes: Buffer.byteLength(JSON.stringify(answer.data)),
+        unlisted,
       }
     },
     options,
@@ -260,6 +271,7 @@ function countOf(value: unknown): number | null {
 
 interface Walked {
   received: number
+  unlisted: number
   total: number | null
   pages: number
   bytes: number
@@ -306,11 +318,35 @@ function completenessOf(end: WalkEnd, walked: Walked): ListCompleteness | null {
         'while the service was still sending new certificates',
     }
   }
-  if (total === null || total === received) return null
+  // The service's total counts the items without an id too.
+  if (total === null || total === received + walked.unlisted) return null
   const message =
     received < total
       ? `${count(received)} of at least ${count(total)}: ${END_WORDS[end]}`
       : `${count(received)} arrived where the service's total said ${count(total)}: ` +
         'the list changed while it was read'
   return { reason: 'total-mismatch', received, expected: total, pages, message }
+}
+
+/** Says how many listed items have no id: beside what ended the walk short, or on its own. */
+function withUnlisted(
+  completeness: ListCompleteness | null,
+  walked: Pick<Walked, 'received' | 'unlisted' | 'total' | 'pages'>,
+): ListCompleteness | null {
+  const { received, unlisted, total, pages } = walked
+  if (unlisted === 0) return completeness
+  const words = `${unlisted.toLocaleString('en-US')} ${
+    unlisted === 1 ? 'item the service listed has' : 'items the service listed have'
+  } no usable id (a string of 1 to 200 characters) and ${unlisted === 1 ? 'is' : 'are'} not shown`
+  if (completeness !== null) {
+    return { ...completeness, unlisted, message: `${completeness.message}; ${words}` }
+  }
+  return {
+    reason: 'unlisted',
+    received,
+    expected: total ?? received + unlisted,
+    pages,
+    message: words,
+    unlisted,
+  }
 }

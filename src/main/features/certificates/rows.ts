@@ -5,8 +5,9 @@ import type { CertificateCacheEntry } from '../../cache/certificates'
 /*
  * A certificate as the service sent it (op 16 returns generic resources: the spec's 2.7
  * shows no field set) turned into the list's row. Read leniently: a field of another name or
- * type is left out rather than guessed; anything without a string id cannot be selected, moved
- * or exported, so it is dropped.
+ * type is left out rather than guessed; anything without a string id (1 to 200 characters)
+ * cannot be selected, moved or exported, so it is left out of the list, never silently: the
+ * walk over the pages counts it, and the screen and the CLI say how many (paging.ts).
  */
 
 export function toCacheEntry(item: unknown): CertificateCacheEntry | null {

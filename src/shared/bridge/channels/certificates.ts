@@ -58,12 +58,14 @@ export type CertificateFolder = z.infer<typeof certificateFolderSchema>
  * Why the last refresh's list may lack certificates (null when nothing says so). Op 16's paging
  * is not in the spec, so the walk over its pages can end without proof it saw everything: at
  * the app's bounds on pages, certificates held or bytes of answers read (a service may keep
- * sending new ones), or with `meta.total` disagreeing with what arrived. The screen says so
- * rather than show a part as the whole.
+ * sending new ones), or with `meta.total` disagreeing with what arrived; and items the service
+ * listed without a usable id (`unlisted`) are not shown. The screen says so rather than show a
+ * part as the whole.
  */
 export const listCompletenessSchema = z.lazy(() =>
   z.object({
-    reason: z.enum(['page-bound', 'row-bound', 'byte-bound', 'total-mismatch']),
+    /** What ended the walk short; `unlisted` when it ended whole but some items had no id. */
+    reason: z.enum(['page-bound', 'row-bound', 'byte-bound', 'total-mismatch', 'unlisted']),
     /** Distinct certificates that arrived. */
     received: z.int().nonnegative(),
     /** The service's `meta.total`, or the least the walk proves exists; null when unknown. */
@@ -72,6 +74,8 @@ export const listCompletenessSchema = z.lazy(() =>
     pages: z.int().nonnegative(),
     /** In words, for the screen: "57 of at least 60: the service stopped answering pages". */
     message: z.string(),
+    /** Items the service listed without a usable id, not shown (absent: none, or not counted). */
+    unlisted: z.int().positive().optional(),
   }),
 )
 export type ListCompleteness = z.infer<typeof listCompletenessSchema>
