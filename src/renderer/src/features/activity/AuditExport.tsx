@@ -40,22 +40,17 @@ export function AuditExport({ filters }: { filters: ActivityFilters }) {
   return (
     <div className="activity-export">
       <div className="activity-export-actions" role="group" aria-label="Export the activity log">
-        <Button
-          size="small"
-          busy={busy === 'csv'}
-          disabled={busy !== null || blocked}
-          onClick={() => void run('csv')}
-        >
-          Export CSV
-        </Button>
-        <Button
-          size="small"
-          busy={busy === 'ndjson'}
-          disabled={busy !== null || blocked}
-          onClick={() => void run('ndjson')}
-        >
-          Export NDJSON
-        </Button>
+        {(['csv', 'ndjson'] as const).map((format) => (
+          <Button
+            key={format}
+            size="small"
+            busy={busy === format}
+            disabled={busy !== null || blocked}
+            onClick={() => void run(format)}
+          >
+            Export {format.toUpperCase()}
+          </Button>
+        ))}
         <span className="muted">
           Every line these filters let through, oldest first, times in UTC
         </span>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { BridgeError, CertificateFacts, CertificateRow } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
 import { displayValue } from '../../lib/extra-fields'
@@ -176,37 +177,21 @@ export function FactsList({ facts, label }: { facts: CertificateFacts; label?: s
   const of = label === undefined ? '' : ` of ${label}`
   return (
     <dl className="cert-fields">
-      <div>
-        <dt>Subject</dt>
-        <dd>{facts.subject}</dd>
-      </div>
-      <div>
-        <dt>SANs</dt>
-        <dd>{facts.subjectAltNames.length > 0 ? facts.subjectAltNames.join(', ') : '—'}</dd>
-      </div>
-      <div>
-        <dt>Issuer</dt>
-        <dd>{facts.issuer}</dd>
-      </div>
-      <div>
-        <dt>Valid from</dt>
-        <dd>
-          <FactDate value={facts.notBefore} />
-        </dd>
-      </div>
-      <div>
-        <dt>Valid until</dt>
-        <dd>
-          <FactDate value={facts.notAfter} />
-        </dd>
-      </div>
-      <div>
-        <dt>Key</dt>
-        <dd>
-          {facts.keyAlgorithm}
-          {facts.selfSigned ? ' (self-signed)' : ''}
-        </dd>
-      </div>
+      <Fact term="Subject">{facts.subject}</Fact>
+      <Fact term="SANs">
+        {facts.subjectAltNames.length > 0 ? facts.subjectAltNames.join(', ') : '—'}
+      </Fact>
+      <Fact term="Issuer">{facts.issuer}</Fact>
+      <Fact term="Valid from">
+        <FactDate value={facts.notBefore} />
+      </Fact>
+      <Fact term="Valid until">
+        <FactDate value={facts.notAfter} />
+      </Fact>
+      <Fact term="Key">
+        {facts.keyAlgorithm}
+        {facts.selfSigned ? ' (self-signed)' : ''}
+      </Fact>
       <div>
         <dt>Serial</dt>
         <LongValue
@@ -226,6 +211,16 @@ export function FactsList({ facts, label }: { facts: CertificateFacts; label?: s
         />
       </div>
     </dl>
+  )
+}
+
+/** One line of the facts: its term and what the certificate says. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
   )
 }
 

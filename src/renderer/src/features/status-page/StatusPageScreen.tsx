@@ -80,6 +80,22 @@ function When({ at }: { at: number | null }) {
   return <RelativeTime at={at} tense="any" />
 }
 
+/** "Resolved 3 h ago": a moment the page names, left out when the service gave none. */
+function Moment({ word, at, paragraph }: { word: string; at: number | null; paragraph?: string }) {
+  if (at === null) return null
+  const said = (
+    <>
+      {word} <When at={at} />
+    </>
+  )
+  // A line of its own (with its class) under a section, or a note in a line of badges.
+  return paragraph ? (
+    <p className={`muted ${paragraph}`}>{said}</p>
+  ) : (
+    <span className="muted">{said}</span>
+  )
+}
+
 function IncidentCard({
   incident,
   componentNames,
@@ -107,11 +123,7 @@ function IncidentCard({
             <span className="muted">
               Started <When at={incident.startedAt} />
             </span>
-            {incident.resolvedAt !== null ? (
-              <span className="muted">
-                Resolved <When at={incident.resolvedAt} />
-              </span>
-            ) : null}
+            <Moment word="Resolved" at={incident.resolvedAt} />
           </div>
           {incident.message ? <p className="incident-message">{incident.message}</p> : null}
           {affected.length > 0 ? (
@@ -272,6 +284,14 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
     }
   })
 
+  /** Resolve on an incident's card: the confirmation opens, earlier outcomes put away. */
+  function askToResolve(incident: IncidentReading) {
+    setRequestProblem(null)
+    setResolveError(null)
+    setResolved(null)
+    setResolving(incident)
+  }
+
   /** The confirmation closed: the address no longer asks for it, so a reload does not reopen it. */
   function closeConfirm() {
     setResolving(null)
@@ -347,12 +367,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
                   incident={incident}
                   componentNames={componentNames}
                   resolveDisabled={resolveDisabled}
-                  onResolve={() => {
-                    setRequestProblem(null)
-                    setResolveError(null)
-                    setResolved(null)
-                    setResolving(incident)
-                  }}
+                  onResolve={() => askToResolve(incident)}
                 />
               ))
             )}
@@ -377,11 +392,7 @@ export function StatusPageScreen({ profile }: { profile: Profile }) {
               ))
             )}
           </section>
-          {page.generatedAt !== null ? (
-            <p className="muted status-generated">
-              Generated <When at={page.generatedAt} />
-            </p>
-          ) : null}
+          <Moment word="Generated" at={page.generatedAt} paragraph="status-generated" />
         </div>
       )}
 
