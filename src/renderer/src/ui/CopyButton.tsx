@@ -18,12 +18,7 @@ interface CopyButtonProps {
 
 export function CopyButton({ value, what, copiedNote = 'Copied' }: CopyButtonProps) {
   const [note, setNote] = useState<string | null>(null)
-  const copy = () => {
-    copyText(value).then(
-      () => setNote(copiedNote),
-      () => setNote('Could not copy: select the text and copy it'),
-    )
-  }
+  const copy = () => copyWithNote(value, setNote, copiedNote, 'text')
   return (
     <>
       <Button size="small" onClick={copy} aria-label={`Copy ${what}`}>
@@ -31,5 +26,21 @@ export function CopyButton({ value, what, copiedNote = 'Copied' }: CopyButtonPro
       </Button>
       <StatusNote note={note} />
     </>
+  )
+}
+
+/**
+ * Copies `value`, then says through `say` that it did ("Path copied"), or, where the clipboard
+ * is out of reach, that the user can select the `thing` ("path") and copy it by hand.
+ */
+export function copyWithNote(
+  value: string,
+  say: (note: string) => void,
+  copied: string,
+  thing: string,
+): void {
+  copyText(value).then(
+    () => say(copied),
+    () => say(`Could not copy: select the ${thing} and copy it`),
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { bridge } from '../../bridge'
 import { Button } from '../../ui/Button'
-import { copyText } from '../../lib/clipboard'
+import { copyWithNote } from '../../ui/CopyButton'
 
 /**
  * After log out, the service may name a page that ends the browser's own sign-in too. The main
@@ -57,12 +57,7 @@ export function LogoutUrlOffer({
 /** An address off the profile's site (or not https): text to copy, nothing to click through. */
 function ForeignLogoutUrl({ url }: { url: string }) {
   const [note, setNote] = useState<string | null>(null)
-  const copy = () => {
-    copyText(url).then(
-      () => setNote('Address copied'),
-      () => setNote('Could not copy: select the address and copy it'),
-    )
-  }
+  const copy = () => copyWithNote(url, setNote, 'Address copied', 'address')
   return (
     <div className="banner-message logout-url">
       The service also names a sign-out page that is not on this profile’s site, so it was not

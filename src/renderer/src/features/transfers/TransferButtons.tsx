@@ -11,6 +11,22 @@ import { StatusNote } from '../../ui/StatusNote'
  */
 
 /**
+ * A button's call: the note cleared as it starts, busy while it runs, then the note the call
+ * gives (none) or the refusal's message.
+ */
+function useNotedCall(onNote: (note: string | null) => void) {
+  const [busy, setBusy] = useState(false)
+  const run = (call: () => Promise<string | null>) => {
+    onNote(null)
+    setBusy(true)
+    call()
+      .then(onNote, (error: unknown) => onNote(asBridgeError(error).message))
+      .finally(() => setBusy(false))
+  }
+  return { busy, run }
+}
+
+/**
  * Asks main for a one-time address of the file (the bridge call carries the launch secret;
  * a download cannot), then lets the browser fetch it: the host answers it once, as an
  * attachment, so the page stays where it is.
@@ -23,23 +39,16 @@ export function BrowserDownloadButton({
   transfer: Pick<Transfer, 'id' | 'label'>
   onNote(note: string | null): void
 }) {
-  const [busy, setBusy] = useState(false)
-  const download = () => {
-    onNote(null)
-    setBusy(true)
-    bridge
-      .call('transfers.downloadTicket', { transferId: transfer.id })
-      .then(
-        ({ path }) => {
-          const link = document.createElement('a')
-          link.href = path
-          link.rel = 'noopener'
-          link.click()
-        },
-        (error: unknown) => onNote(asBridgeError(error).message),
-      )
-      .finally(() => setBusy(false))
-  }
+  const { busy, run } = useNotedCall(onNote)
+  const download = () =>
+    run(async () => {
+      const { path } = await bridge.call('transfers.downloadTicket', { transferId: transfer.id })
+      const link = document.createElement('a')
+      link.href = path
+      link.rel = 'noopener'
+      link.click()
+      return null
+    })
   return (
     <Button
       size="small"
@@ -61,20 +70,14 @@ export function canRetry(transfer: Transfer): boolean {
 
 /** Exports the same volume again; the new transfer appears in the log as it starts. */
 export function RetryButton({ transfer }: { transfer: Transfer }) {
-  const [busy, setBusy] = useState(false)
   const [note, setNote] = useState<string | null>(null)
+  const { busy, run } = useNotedCall(setNote)
   if (!canRetry(transfer)) return null
-  const retry = () => {
-    setNote(null)
-    setBusy(true)
-    bridge
-      .call('transfers.retry', { transferId: transfer.id })
-      .then(
-        () => setNote('Started again'),
-        (error: unknown) => setNote(asBridgeError(error).message),
-      )
-      .finally(() => setBusy(false))
-  }
+  const retry = () =>
+    run(async () => {
+      await bridge.call('transfers.retry', { transferId: transfer.id })
+      return 'Started again'
+    })
   return (
     <>
       <Button size="small" busy={busy} onClick={retry} aria-label={`Retry ${transfer.label}`}>

@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button'
 import { StatusNote } from '../../ui/StatusNote'
 import { BrowserDownloadButton } from './TransferButtons'
 import { exactBytes, formatBytes, formatDuration, formatRate } from './format'
-import { copyText } from '../../lib/clipboard'
+import { copyWithNote } from '../../ui/CopyButton'
 
 /*
  * Pieces both transfer views use: a running transfer's progress (bar, bytes, rate, time left,
@@ -119,12 +119,7 @@ export function SavedFileActions({
       (error: unknown) => setNote(asBridgeError(error).message),
     )
   }
-  const copy = () => {
-    copyText(path).then(
-      () => setNote('Path copied'),
-      () => setNote('Could not copy: select the path and copy it'),
-    )
-  }
+  const copy = () => copyWithNote(path, setNote, 'Path copied', 'path')
 
   return (
     <div className="transfer-actions">
