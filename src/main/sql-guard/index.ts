@@ -1,6 +1,7 @@
 import { classifyNode, commandNameOf, explainRuns, walk } from './classify'
 import type { StatementKind } from './classify'
 import { isPgParserLoaded, loadPgParser, parseSql, scanSql } from './pg-parser'
+import type { ParsedStatement, ParseOutcome } from './pg-parser'
 
 /*
  * The SQL guard on PostgreSQL's own parser: where each statement of a text begins and ends,
@@ -12,20 +13,16 @@ import { isPgParserLoaded, loadPgParser, parseSql, scanSql } from './pg-parser'
 export type { StatementKind } from './classify'
 export { loadPgParser } from './pg-parser'
 
-export interface GuardedStatement {
-  /** The statement's node in PostgreSQL's parse tree (`{ SelectStmt: {...} }`). */
-  node: Record<string, unknown>
-  text: string
-  start: number
-  end: number
+/** A statement as PostgreSQL's parser placed it, and what it does. */
+export interface GuardedStatement extends ParsedStatement {
   /** The command in words (SELECT, DELETE, SET, transaction control ...). */
   command: string
   verdict: StatementKind
 }
 
+/** The statements, or why the text cannot be read (PostgreSQL's message and position). */
 export type GuardAnalysis =
-  | { ok: true; statements: GuardedStatement[] }
-  | { ok: false; message: string; position: number | null }
+  { ok: true; statements: GuardedStatement[] } | Extract<ParseOutcome, { ok: false }>
 
 export interface GuardOptions {
   /**

@@ -14,83 +14,51 @@ const job = z.number().int().positive()
 const resultId = z.string().min(1)
 /** Every format a result is written in (a save's are among a copy's). */
 const resultFormatSchema = z.enum(SQL_COPY_FORMATS)
+/** A row or column number, an offset or a count. */
+const index = z.number().int().min(0)
+
+/** A message about one kept result: its type, the job its reply answers, the result's id. */
+function aboutResult<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ type: z.literal(type), job, id: resultId, ...shape })
+}
 
 export const toSqlWorker = z.discriminatedUnion('type', [
   /**
    * Op 5's answer as the service sent it (UTF-8 JSON), its buffer moved to the worker: parsed
    * and kept as result `id` (replacing one of that id), owned by the tab and database.
    */
-  z.object({
-    type: z.literal('keep'),
-    job,
-    id: resultId,
+  aboutResult('keep', {
     tabId: z.string(),
     databaseId: z.string(),
     bytes: z.instanceof(Uint8Array),
     /** Rows to send back at once as display text (the grid's first screen). */
-    firstRows: z.number().int().min(0),
+    firstRows: index,
     /** Which result of a `results[]` answer (parse-result.ts ParseOptions). */
-    parse: z
-      .object({ wrapped: z.boolean().optional(), pick: z.number().int().min(0).optional() })
-      .optional(),
+    parse: z.object({ wrapped: z.boolean().optional(), pick: index.optional() }).optional(),
   }),
-  z.object({
-    type: z.literal('window'),
-    job,
-    id: resultId,
-    offset: z.number().int().min(0),
-    limit: z.number().int().min(0),
-  }),
-  z.object({
-    type: z.literal('cell'),
-    job,
-    id: resultId,
-    row: z.number().int().min(0),
-    column: z.number().int().min(0),
-  }),
-  z.object({
-    type: z.literal('sort'),
-    job,
-    id: resultId,
-    column: z.number().int().min(0).nullable(),
-    direction: z.enum(['asc', 'desc']),
-  }),
+  aboutResult('window', { offset: index, limit: index }),
+  aboutResult('cell', { row: index, column: index }),
+  aboutResult('sort', { column: index.nullable(), direction: z.enum(['asc', 'desc']) }),
   /** The rows [from, to) in display order, written in `format` (one text: a copy). */
-  z.object({
-    type: z.literal('format'),
-    job,
-    id: resultId,
+  aboutResult('format', {
     format: resultFormatSchema,
     headers: z.boolean(),
-    from: z.number().int().min(0).optional(),
-    to: z.number().int().min(0).optional(),
+    from: index.optional(),
+    to: index.optional(),
   }),
   /** The whole result in `format`, sent a chunk at a time: the next when main asks (`more`). */
-  z.object({ type: z.literal('stream'), job, id: resultId, format: resultFormatSchema }),
+  aboutResult('stream', { format: resultFormatSchema }),
   z.object({ type: z.literal('more'), job }),
   /** A save that stopped before its last chunk (written elsewhere, failed): its rows are let go. */
   z.object({ type: z.literal('endStream'), job }),
   /** What a result is (its database, fields and row count), to name a saved file. */
-  z.object({ type: z.literal('info'), job, id: resultId }),
+  aboutResult('info', {}),
   /**
    * Compares result `after` with the pinned result `before` by the column `keyColumn`;
    * the comparison is kept as `id` and read by window (`compareWindow`), released as results are.
    */
-  z.object({
-    type: z.literal('compare'),
-    job,
-    id: resultId,
-    before: resultId,
-    after: resultId,
-    keyColumn: z.number().int().min(0),
-  }),
-  z.object({
-    type: z.literal('compareWindow'),
-    job,
-    id: resultId,
-    offset: z.number().int().min(0),
-    limit: z.number().int().min(0),
-  }),
+  aboutResult('compare', { before: resultId, after: resultId, keyColumn: index }),
+  aboutResult('compareWindow', { offset: index, limit: index }),
   z.object({ type: z.literal('release'), job, ids: z.array(resultId) }),
   z.object({ type: z.literal('releaseTab'), job, tabId: z.string() }),
 ])
@@ -109,21 +77,21 @@ export const resultSummary = z.object({
   notes: z.array(z.string()),
   answer: z.object({
     shape: z.enum(['single', 'results']),
-    results: z.number().int().min(0),
+    results: index,
     resultLimit: z.number().int().positive().nullable(),
   }),
   /** How many rows the worker keeps. */
-  rows: z.number().int().min(0),
+  rows: index,
 })
 export type ResultSummary = z.infer<typeof resultSummary>
 
 const displayRows = z.array(z.array(z.string().nullable()))
 
 export const comparisonCounts = z.object({
-  added: z.number().int().min(0),
-  removed: z.number().int().min(0),
-  changed: z.number().int().min(0),
-  unchanged: z.number().int().min(0),
+  added: index,
+  removed: index,
+  changed: index,
+  unchanged: index,
 })
 export type ComparisonCounts = z.infer<typeof comparisonCounts>
 
@@ -132,14 +100,14 @@ export const diffRowSchema = z.object({
   kind: z.enum(['added', 'removed', 'changed']),
   cells: z.array(z.string().nullable()),
   previous: z.array(z.string().nullable()).nullable(),
-  changed: z.array(z.number().int().min(0)),
+  changed: z.array(index),
 })
 
 export const fromSqlWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('kept'), job, summary: resultSummary, firstRows: displayRows }),
   z.object({ type: z.literal('rows'), job, rows: displayRows }),
   z.object({ type: z.literal('value'), job, value: z.string().nullable() }),
-  z.object({ type: z.literal('text'), job, text: z.string(), rows: z.number().int().min(0) }),
+  z.object({ type: z.literal('text'), job, text: z.string(), rows: index }),
   /** A chunk of a streamed result; `last` when it ends it (its text may be empty). */
   z.object({ type: z.literal('chunk'), job, text: z.string(), last: z.boolean() }),
   z.object({
@@ -147,7 +115,7 @@ export const fromSqlWorker = z.discriminatedUnion('type', [
     job,
     databaseId: z.string(),
     fields: z.array(sqlFieldSchema),
-    rows: z.number().int().min(0),
+    rows: index,
   }),
   z.object({ type: z.literal('compared'), job, counts: comparisonCounts }),
   z.object({ type: z.literal('diffRows'), job, rows: z.array(diffRowSchema) }),
