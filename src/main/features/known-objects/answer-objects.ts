@@ -169,6 +169,10 @@ const RULES: Partial<Record<OperationName, Rule>> = {
           targetNodeSlug: text(migration, 'targetNodeSlug'),
           deploymentId: text(migration, 'deploymentId'),
           phase: text(migration, 'phase'),
+          // Why it stopped, which the resolve dialog shows before a decision: the spec's
+          // errorCode/errorMessage (2.4), or the reason, message or detail another deployment sends.
+          errorCode: text(migration, 'errorCode'),
+          errorMessage: text(migration, 'errorMessage', 'reason', 'message', 'detail'),
         }),
       },
       ...reference('node', targetNodeId, text(migration, 'targetNodeSlug')),
