@@ -147,6 +147,32 @@ export function createListWorker(cacheFile: string): ListWorker {
     }
   }
 
+  /**
+   * A forwarding sink whose end asks the worker for the job's answer (`finish`), kept for
+   * `answer()`: asked before the body has ended, it throws (`what` names the job).
+   */
+  function answeringSink<A>(
+    job: number,
+    begin: Extract<ToListWorker, { type: 'begin' }>,
+    finish: (ended: { status: number; contentType: string | null }) => Promise<{
+      count: number
+      answer: A
+    }>,
+    what: string,
+  ): { sink: ForwardingSink; answer(): A } {
+    let kept: { answer: A } | null = null
+    const sink = forwardingSink(job, begin, async (ended) => {
+      const { count, answer } = await finish(ended)
+      kept = { answer }
+      return count
+    })
+    const answer = (): A => {
+      if (kept === null) throw new Error(`${what} has no answer yet`)
+      return kept.answer
+    }
+    return { sink, answer }
+  }
+
   return {
     certificateWalk() {
       lastJob += 1
@@ -155,8 +181,7 @@ export function createListWorker(cacheFile: string): ListWorker {
         page() {
           lastJob += 1
           const job = lastJob
-          let summary: PageSummary | null = null
-          const sink = forwardingSink(
+          const { sink, answer } = answeringSink(
             job,
             {
               type: 'begin',
@@ -168,23 +193,18 @@ export function createListWorker(cacheFile: string): ListWorker {
             },
             async ({ status, contentType }) => {
               const page = await ask({ type: 'end', job, status, contentType }, 'page')
-              summary = {
+              const summary: PageSummary = {
                 rows: page.count,
                 added: page.added,
                 meta: pageMetaOf(page.meta),
                 bytes: page.bytes,
                 unlisted: page.unlisted,
               }
-              return page.count
+              return { count: page.count, answer: summary }
             },
+            `certificate page ${job}`,
           )
-          return {
-            sink,
-            summary() {
-              if (summary === null) throw new Error(`certificate page ${job} has no answer yet`)
-              return summary
-            },
-          }
+          return { sink, summary: answer }
         },
         async store(profileId, filter, fetchedAt, completeness) {
           const stored = await ask(
@@ -225,22 +245,19 @@ export function createListWorker(cacheFile: string): ListWorker {
     read(operation, options) {
       lastJob += 1
       const job = lastJob
-      let answer: ListReadAnswer | null = null
-      const sink = forwardingSink(
+      const { sink, answer } = answeringSink(
         job,
         { type: 'begin', job, operation, ...options },
         async ({ status, contentType }) => {
           const read = await ask({ type: 'end', job, status, contentType }, 'read')
-          answer = { count: read.count, window: read.window, keys: read.keys }
-          return read.count
+          const kept: ListReadAnswer = { count: read.count, window: read.window, keys: read.keys }
+          return { count: read.count, answer: kept }
         },
+        `list job ${job}`,
       )
       return {
         sink,
-        answer() {
-          if (answer === null) throw new Error(`list job ${job} has no answer yet`)
-          return answer
-        },
+        answer,
         async store(profileId, kind, fetchedAt) {
           const stored = await ask({ type: 'store', job, profileId, kind, fetchedAt }, 'stored')
           return { count: stored.count, threadId: stored.threadId }
