@@ -15,6 +15,8 @@ interface ErrorBannerProps {
   action?: ReactNode
   /** A Retry button in the action's place, for a load the screen can repeat. */
   onRetry?: () => unknown
+  /** More of the same error, inside its box after the message (PostgreSQL's own words). */
+  children?: ReactNode
 }
 
 /**
@@ -24,7 +26,7 @@ interface ErrorBannerProps {
  * read as the headline of a SQL error, above PostgreSQL's own message). An error without an
  * operation's sentence (the app's own: offline, a bad URL) keeps "CODE — meaning" as its title.
  */
-export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerProps) {
+export function ErrorBanner({ error, context, onRetry, children, ...props }: ErrorBannerProps) {
   if (error === null) return null
   const action = onRetry ? <Button onClick={() => void onRetry()}>Retry</Button> : props.action
   const permission = error.code === 'FORBIDDEN' ? missingPermissionOf(error.details) : null
@@ -40,6 +42,7 @@ export function ErrorBanner({ error, context, onRetry, ...props }: ErrorBannerPr
             Missing permission: <code>{permission}</code>
           </div>
         ) : null}
+        {children}
         <TrustCaFromError error={error} />
         {sentence ? <div className="banner-code">{errorHeadline(error)}</div> : null}
       </div>

@@ -29,11 +29,11 @@ export function PlanTree({ plan, analyze }: { plan: unknown; analyze: boolean })
   const root = (Array.isArray(plan) ? plan[0] : plan) as PlanRoot | undefined
   const top = root?.Plan
   if (!top) return <p className="muted">The plan has no nodes.</p>
-  const maxCost = Math.max(1, ...walk(top).map((node) => node['Total Cost'] ?? 0))
-  const maxRows = Math.max(
-    1,
-    ...walk(top).map((node) => (analyze ? (node['Actual Rows'] ?? 0) : (node['Plan Rows'] ?? 0))),
-  )
+  const scale: PlanScale = {
+    maxCost: Math.max(1, ...walk(top).map((node) => node['Total Cost'] ?? 0)),
+    maxRows: Math.max(1, ...walk(top).map((node) => rowsOf(node, analyze))),
+    analyze,
+  }
   return (
     <div className="sql-plan">
       <p className="sql-plan-summary">
@@ -46,27 +46,28 @@ export function PlanTree({ plan, analyze }: { plan: unknown; analyze: boolean })
           : ''}
       </p>
       <ul role="tree" aria-label="Query plan" className="sql-plan-tree">
-        <PlanItem node={top} maxCost={maxCost} maxRows={maxRows} analyze={analyze} level={1} />
+        <PlanItem node={top} scale={scale} level={1} />
       </ul>
     </div>
   )
 }
 
-function PlanItem({
-  node,
-  maxCost,
-  maxRows,
-  analyze,
-  level,
-}: {
-  node: PlanNode
+/** What every node's bars are drawn against: the plan's largest, and whether rows are actual. */
+interface PlanScale {
   maxCost: number
   maxRows: number
   analyze: boolean
-  level: number
-}) {
+}
+
+/** A node's rows: actual with ANALYZE, else the planner's estimate. */
+function rowsOf(node: PlanNode, analyze: boolean): number {
+  return analyze ? (node['Actual Rows'] ?? 0) : (node['Plan Rows'] ?? 0)
+}
+
+function PlanItem({ node, scale, level }: { node: PlanNode; scale: PlanScale; level: number }) {
+  const { maxCost, maxRows, analyze } = scale
   const cost = node['Total Cost'] ?? 0
-  const rows = analyze ? (node['Actual Rows'] ?? 0) : (node['Plan Rows'] ?? 0)
+  const rows = rowsOf(node, analyze)
   const target = [
     node['Join Type'] ? `${node['Join Type']} join` : '',
     node['Relation Name'] ?? '',
@@ -107,14 +108,7 @@ function PlanItem({
       {node.Plans?.length ? (
         <ul role="group">
           {node.Plans.map((child, index) => (
-            <PlanItem
-              key={index}
-              node={child}
-              maxCost={maxCost}
-              maxRows={maxRows}
-              analyze={analyze}
-              level={level + 1}
-            />
+            <PlanItem key={index} node={child} scale={scale} level={level + 1} />
           ))}
         </ul>
       ) : null}

@@ -228,8 +228,7 @@ function PinnedView({
   against: SqlResultMeta | null
   onUnpin(): void
 }) {
-  const [sort, setSort] = useState<Sort>(null)
-  const [selection, setSelection] = useState<GridSelection | null>(null)
+  const grid = useResultGrid(pinned.meta.resultId)
   // A column named id is the likely key; any column of the pinned result may be chosen.
   const [keyColumn, setKeyColumn] = useState(() =>
     Math.max(
@@ -302,30 +301,17 @@ function PinnedView({
       <pre className="sql-pinned-sql" title={pinned.statement}>
         {pinned.statement}
       </pre>
-      {error ? <ErrorBanner error={error} /> : null}
-      {meta.fields.length > 0 ? (
-        <div className="sql-result-main">
-          <ResultGrid
-            meta={meta}
-            label="Pinned rows"
-            sort={sort}
-            onSort={(next) => {
-              void bridge
-                .call('sql.sort', {
-                  resultId: meta.resultId,
-                  column: next?.column ?? null,
-                  direction: next?.direction ?? 'asc',
-                })
-                .then(() => setSort(next))
-                .catch((caught: unknown) => setError(asBridgeError(caught)))
-            }}
-            selection={selection}
-            onSelect={setSelection}
-            onOpenValue={() => undefined}
-            onCopySelection={() => undefined}
-          />
-        </div>
-      ) : null}
+      <ResultRows
+        meta={meta}
+        label="Pinned rows"
+        error={error}
+        grid={grid}
+        onSort={(next) => {
+          grid.sortBy(next).catch((caught: unknown) => setError(asBridgeError(caught)))
+        }}
+        onOpenValue={() => undefined}
+        onCopySelection={() => undefined}
+      />
     </div>
   )
 }
@@ -379,27 +365,25 @@ export function sqlErrorDetails(error: BridgeError): {
   }
 }
 
+/** One error, one box: PostgreSQL's message and facts inside the banner that announces them. */
 function SqlErrorView({ error }: { error: BridgeError }) {
   const { sqlState, position, message } = sqlErrorDetails(error)
   return (
     <div className="sql-error">
-      <ErrorBanner error={error} />
-      {message ? (
-        <p className="sql-error-message" role="alert" aria-label="PostgreSQL error">
-          {message}
-        </p>
-      ) : null}
-      {sqlState || position ? (
-        <p className="sql-error-facts">
-          {sqlState ? (
-            <>
-              SQLSTATE <code data-testid="sqlstate">{sqlState}</code>
-            </>
-          ) : null}
-          {sqlState && position ? ' · ' : null}
-          {position ? `at character ${position} (marked ▲ in the editor)` : null}
-        </p>
-      ) : null}
+      <ErrorBanner error={error}>
+        {message ? <p className="sql-error-message">{message}</p> : null}
+        {sqlState || position ? (
+          <p className="sql-error-facts">
+            {sqlState ? (
+              <>
+                SQLSTATE <code data-testid="sqlstate">{sqlState}</code>
+              </>
+            ) : null}
+            {sqlState && position ? ' · ' : null}
+            {position ? `at character ${position} (marked ▲ in the editor)` : null}
+          </p>
+        ) : null}
+      </ErrorBanner>
     </div>
   )
 }
@@ -417,8 +401,8 @@ function ResultView({
   onPin(): void
   onRerunWithMoreRows(maxRows: number): void
 }) {
-  const [sort, setSort] = useState<Sort>(null)
-  const [selection, setSelection] = useState<GridSelection | null>(null)
+  const grid = useResultGrid(meta.resultId)
+  const { selection } = grid
   const [message, setMessage] = useState<string | null>(null)
   const [error, setError] = useState<BridgeError | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
@@ -446,12 +430,7 @@ function ResultView({
 
   const applySort = (next: Sort) =>
     act('sort', async () => {
-      await bridge.call('sql.sort', {
-        resultId: meta.resultId,
-        column: next?.column ?? null,
-        direction: next?.direction ?? 'asc',
-      })
-      setSort(next)
+      await grid.sortBy(next)
       return next
         ? `Sorted by ${meta.fields[next.column]?.name} (${next.direction}ending)`
         : 'Original order'
@@ -597,47 +576,100 @@ function ResultView({
           {message}
         </div>
       ) : null}
+      <ResultRows
+        meta={meta}
+        label="Result rows"
+        error={error}
+        grid={grid}
+        onSort={(next) => void applySort(next)}
+        onOpenValue={openValue}
+        onCopySelection={copySelection}
+      >
+        {value && field ? (
+          <aside className="sql-value" aria-label="Value">
+            <header className="sql-value-head">
+              <strong>
+                {field.name} · row {value.row + 1}
+              </strong>
+              <span className="muted"> {field.dataType}</span>
+              <Button
+                size="small"
+                variant="ghost"
+                onClick={() => setValue(null)}
+                aria-label="Close value"
+              >
+                ×
+              </Button>
+            </header>
+            {value.text === null ? (
+              <p className="sql-null">NULL</p>
+            ) : (
+              <pre className="sql-value-text">
+                {prettyValue(value.text, field.display === 'json')}
+              </pre>
+            )}
+          </aside>
+        ) : null}
+      </ResultRows>
+    </div>
+  )
+}
+
+/** A result's grid: its sort (applied in main's SQL worker) and the rows selected. */
+function useResultGrid(resultId: string) {
+  const [sort, setSort] = useState<Sort>(null)
+  const [selection, setSelection] = useState<GridSelection | null>(null)
+  const sortBy = async (next: Sort) => {
+    await bridge.call('sql.sort', {
+      resultId,
+      column: next?.column ?? null,
+      direction: next?.direction ?? 'asc',
+    })
+    setSort(next)
+  }
+  return { sort, sortBy, selection, setSelection }
+}
+
+/** The error of what was last asked of a result, then its rows (when it has columns). */
+function ResultRows({
+  meta,
+  label,
+  error,
+  grid,
+  onSort,
+  onOpenValue,
+  onCopySelection,
+  children,
+}: {
+  meta: SqlResultMeta
+  label: string
+  error: BridgeError | null
+  grid: ReturnType<typeof useResultGrid>
+  onSort(next: Sort): void
+  onOpenValue(row: number, column: number): void
+  onCopySelection(): void
+  /** Beside the grid: the value opened from it. */
+  children?: ReactNode
+}) {
+  return (
+    <>
       {error ? <ErrorBanner error={error} /> : null}
       {meta.fields.length > 0 ? (
         <div className="sql-result-main">
           <ResultGrid
             meta={meta}
-            label="Result rows"
-            sort={sort}
-            onSort={(next) => void applySort(next)}
-            selection={selection}
-            onSelect={setSelection}
-            onOpenValue={openValue}
-            onCopySelection={copySelection}
+            label={label}
+            sort={grid.sort}
+            onSort={onSort}
+            selection={grid.selection}
+            onSelect={grid.setSelection}
+            onOpenValue={onOpenValue}
+            onCopySelection={onCopySelection}
           />
-          {value && field ? (
-            <aside className="sql-value" aria-label="Value">
-              <header className="sql-value-head">
-                <strong>
-                  {field.name} · row {value.row + 1}
-                </strong>
-                <span className="muted"> {field.dataType}</span>
-                <Button
-                  size="small"
-                  variant="ghost"
-                  onClick={() => setValue(null)}
-                  aria-label="Close value"
-                >
-                  ×
-                </Button>
-              </header>
-              {value.text === null ? (
-                <p className="sql-null">NULL</p>
-              ) : (
-                <pre className="sql-value-text">
-                  {prettyValue(value.text, field.display === 'json')}
-                </pre>
-              )}
-            </aside>
-          ) : null}
+          {children}
         </div>
       ) : null}
-    </div>
+    </>
   )
 }
 

@@ -5,16 +5,22 @@ import type { SqlField } from '../../../../shared/bridge/channels/sql'
  * and first rows, and how the room the grid has is shared among the columns cut short.
  */
 
-/** The grid's text is 12 px monospace: about this wide a character. */
-const CHAR_WIDTH = 7.3
-/** Padding, the sort mark and the resize handle around a header's name. */
-const HEADER_EXTRA = 40
-const CELL_EXTRA = 20
-const MIN_COLUMN = 60
-/** A column is first at most this wide, so one long text does not push the others away... */
-const FIRST_BOUND = 360
-/** ...and grows at most to this into room the grid has left. */
-const ROOM_BOUND = 960
+/** The grid's measures, in px. */
+const WIDTH = {
+  /** The grid's text is 12 px monospace: about this wide a character. */
+  char: 7.3,
+  /** Padding, the sort mark and the resize handle around a header's name. */
+  headerExtra: 40,
+  /** Padding around a cell's value. */
+  cellExtra: 20,
+  /** The narrowest column, a boolean's; a column of any other kind is at least `least`. */
+  boolean: 60,
+  least: 80,
+  /** A column is first at most this wide, so one long text does not push the others away... */
+  firstBound: 360,
+  /** ...and grows at most to this into room the grid has left. */
+  roomBound: 960,
+} as const
 /** Rows read for the widths: the first page is enough to tell. */
 const ROWS_MEASURED = 100
 
@@ -24,21 +30,21 @@ export function wantedWidths(
   firstRows: readonly (readonly (string | null)[])[],
 ): number[] {
   return fields.map((field, column) => {
-    let longest = Array.from(field.name).length * CHAR_WIDTH + HEADER_EXTRA
+    let longest = Array.from(field.name).length * WIDTH.char + WIDTH.headerExtra
     for (const row of firstRows.slice(0, ROWS_MEASURED)) {
       const value = row[column] ?? 'NULL'
       // A multi-line value shows its first line in the cell.
       const line = value.split('\n', 1)[0] ?? ''
-      longest = Math.max(longest, Math.min(line.length, 200) * CHAR_WIDTH + CELL_EXTRA)
+      longest = Math.max(longest, Math.min(line.length, 200) * WIDTH.char + WIDTH.cellExtra)
     }
-    const floor = field.display === 'boolean' ? MIN_COLUMN : 80
-    return Math.round(Math.min(ROOM_BOUND, Math.max(floor, longest)))
+    const floor = field.display === 'boolean' ? WIDTH.boolean : WIDTH.least
+    return Math.round(Math.min(WIDTH.roomBound, Math.max(floor, longest)))
   })
 }
 
 /**
  * The widths shown: a dragged width as dragged; any other column as wide as it wants up to
- * FIRST_BOUND, and when the columns leave room (`room`, px beside the row numbers), the columns
+ * `WIDTH.firstBound`, and when the columns leave room (`room`, px beside the row numbers), the columns
  * cut short share it in proportion to what they lack.
  */
 export function columnWidths(
@@ -46,7 +52,7 @@ export function columnWidths(
   resized: Readonly<Record<number, number>>,
   room: number,
 ): number[] {
-  const first = wanted.map((want, column) => resized[column] ?? Math.min(want, FIRST_BOUND))
+  const first = wanted.map((want, column) => resized[column] ?? Math.min(want, WIDTH.firstBound))
   const lacking = wanted.map((want, column) =>
     resized[column] === undefined ? Math.max(0, want - first[column]!) : 0,
   )

@@ -50,6 +50,13 @@ const iconRules = Object.fromEntries(
   ]),
 )
 
+/** A box raised over the editor (search fields, its buttons, popups): the page's own surface. */
+const raised = {
+  backgroundColor: 'var(--surface)',
+  color: 'var(--text)',
+  border: '1px solid var(--border-strong)',
+}
+
 export const sqlEditorTheme = EditorView.theme({
   '&': { color: 'var(--text)', backgroundColor: 'var(--surface)' },
   '& .cm-content': { caretColor: 'var(--text)' },
@@ -73,16 +80,9 @@ export const sqlEditorTheme = EditorView.theme({
   '& .cm-panels': { backgroundColor: 'var(--surface-2)', color: 'var(--text)' },
   '& .cm-panels.cm-panels-top': { borderBottom: '1px solid var(--border)' },
   '& .cm-panels.cm-panels-bottom': { borderTop: '1px solid var(--border)' },
-  '& .cm-textfield, & .cm-button': {
-    backgroundColor: 'var(--surface)',
-    backgroundImage: 'none',
-    color: 'var(--text)',
-    border: '1px solid var(--border-strong)',
-  },
+  '& .cm-textfield, & .cm-button': { ...raised, backgroundImage: 'none' },
   '& .cm-tooltip': {
-    backgroundColor: 'var(--surface)',
-    color: 'var(--text)',
-    border: '1px solid var(--border-strong)',
+    ...raised,
     borderRadius: 'var(--radius)',
     boxShadow: '0 4px 12px var(--shadow)',
   },

@@ -44,22 +44,22 @@ export function LibraryPanel({ onOpen, onRename, onDelete }: LibraryPanelProps) 
       </button>
       {extra !== null ? <div className="sql-library-snippet">{extra}</div> : null}
       <span className="sql-library-actions">
-        <Button
-          size="small"
-          variant="ghost"
-          aria-label={`Rename ${file.path}`}
-          onClick={() => onRename(file)}
-        >
-          Rename
-        </Button>
-        <Button
-          size="small"
-          variant="ghost"
-          aria-label={`Delete ${file.path}`}
-          onClick={() => onDelete(file)}
-        >
-          Delete
-        </Button>
+        {(
+          [
+            ['Rename', onRename],
+            ['Delete', onDelete],
+          ] as const
+        ).map(([action, onClick]) => (
+          <Button
+            key={action}
+            size="small"
+            variant="ghost"
+            aria-label={`${action} ${file.path}`}
+            onClick={() => onClick(file)}
+          >
+            {action}
+          </Button>
+        ))}
       </span>
     </li>
   )

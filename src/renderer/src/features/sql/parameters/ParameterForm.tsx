@@ -186,19 +186,11 @@ export function useParameterForm(tabId: string): ParameterForm {
                   />
                   List
                 </label>
-                {error !== undefined ? (
-                  <div className="field-error" role="alert">
-                    {error}
-                  </div>
-                ) : null}
+                <FieldAlert text={error} />
               </fieldset>
             )
           })}
-          {formError !== null ? (
-            <div className="field-error" role="alert">
-              {formError}
-            </div>
-          ) : null}
+          <FieldAlert text={formError} />
           {/* Enter in a value field submits the form. */}
           <button type="submit" hidden />
         </form>
@@ -206,4 +198,14 @@ export function useParameterForm(tabId: string): ParameterForm {
     )
 
   return { ask, element }
+}
+
+/** A value's or the form's refusal, announced; nothing when there is none. */
+function FieldAlert({ text }: { text: string | null | undefined }) {
+  if (text === null || text === undefined) return null
+  return (
+    <div className="field-error" role="alert">
+      {text}
+    </div>
+  )
 }
