@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test'
 import { certificateRow, openCertificates, selectCertificate } from './support/certificates'
 import { bridgeCall } from './support/bridge'
-import { expect, fillProfileForm, profileSwitcher, test } from './support/fixtures'
+import { addProfileFromSwitcher, expect, profileSwitcher, test } from './support/fixtures'
 import { clipboardText, linesOf } from './support/page-reads'
 import { openScreen } from './support/screens'
 import { sandboxSeed } from './support/seed'
@@ -108,13 +108,11 @@ test('each profile keeps its own search; a link opens with its own filter; hidde
   staging: { sandbox },
 }) => {
   // A second profile on the same service: the same certificates, a filter of its own.
-  await profileSwitcher(page).click()
-  await page.getByRole('menuitem', { name: 'Add profile…' }).click()
-  await fillProfileForm(page, { name: 'Second', baseUrl: sandbox.url, token: sandbox.tokens.admin })
-  await page
-    .getByRole('dialog', { name: 'Add a profile' })
-    .getByRole('button', { name: 'Add profile' })
-    .click()
+  await addProfileFromSwitcher(page, {
+    name: 'Second',
+    baseUrl: sandbox.url,
+    token: sandbox.tokens.admin,
+  })
   await expect(profileSwitcher(page)).toContainText('Second')
   const { profiles } = await bridgeCall(page, 'profiles.list')
   for (const profile of profiles) {

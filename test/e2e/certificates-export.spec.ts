@@ -7,16 +7,15 @@ import {
   certificatePublicKey,
   keytoolList,
   makeTempDir,
-  openssl,
   privateKeyPublicKey,
   readX509,
   run,
-  sha256Hex,
   splitPemBlocks,
 } from '../support/tools'
+import { readPkcs12 } from '../support/pkcs12'
 import { bridgeCall } from './support/bridge'
-import { openCertificates, selectCertificate } from './support/certificates'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { exportThroughDialog, openCertificates, selectCertificate } from './support/certificates'
+import { expect, test } from './support/fixtures'
 
 /*
  * Op 12 through the UI, in all 8 formats, into the downloads folder (web mode); then openssl
@@ -27,47 +26,30 @@ import { connectStagingToSandbox, expect, test } from './support/fixtures'
 const PASSPHRASE = 'correct horse battery staple'
 const NAME = 'www-northwind'
 
+test.setTimeout(120_000)
+
 test('every export format through the UI is a file openssl and keytool accept', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: _connected,
 }) => {
-  test.setTimeout(120_000)
   const downloads = await makeTempDir('infradesk-e2e-downloads')
   try {
-    const sandbox = await startSandbox()
-    const app = await startApp()
-    await page.goto(app.url)
-    await connectStagingToSandbox(page, sandbox)
     await bridgeCall(page, 'settings.update', { downloadsDir: downloads.dir })
     await openCertificates(page)
     await selectCertificate(page, NAME)
 
     const saved = new Map<ExportFormat, string>()
     for (const format of EXPORT_FORMATS) {
-      const info = EXPORT_FORMAT_INFO[format]
-      await page.getByRole('button', { name: 'Export…' }).click()
-      const dialog = page.getByRole('dialog', { name: `Export “${NAME}”` })
-      // Every format says what its file holds.
-      await expect(dialog.getByText(info.description)).toBeVisible()
-      await dialog.getByRole('radio', { name: new RegExp(`^${escape(info.label)} `) }).check()
-      if (info.passphrase !== 'none') {
-        await dialog.getByLabel(/^Passphrase( \(optional\))?$/).fill(PASSPHRASE)
-        await dialog.getByLabel('Passphrase again').fill(PASSPHRASE)
-      }
-      await dialog.getByRole('button', { name: 'Save to downloads' }).click()
-      const status = dialog.getByRole('status', { name: 'Saved' })
-      await expect(status).toBeVisible()
-      const file = (await status.locator('code').textContent()) ?? ''
-      expect(path.dirname(file)).toBe(downloads.dir)
-      expect(path.basename(file)).toBe(`${NAME}${info.extension}`)
-      // The reported hash is the hash of the bytes on disk; the file is private (0600).
-      const bytes = await readFile(file)
-      await expect(status).toContainText(`SHA-256 ${sha256Hex(bytes)}`)
+      const file = await exportThroughDialog(page, {
+        name: NAME,
+        format,
+        passphrase: PASSPHRASE,
+        downloadsDir: downloads.dir,
+      })
+      expect(path.basename(file)).toBe(`${NAME}${EXPORT_FORMAT_INFO[format].extension}`)
+      // The file is private (0600).
       expect((await stat(file)).mode & 0o777).toBe(0o600)
       saved.set(format, file)
-      await dialog.getByRole('button', { name: 'Close', exact: true }).last().click()
-      await expect(dialog).toBeHidden()
     }
 
     const file = (format: ExportFormat) => saved.get(format) as string
@@ -101,15 +83,7 @@ test('every export format through the UI is a file openssl and keytool accept', 
     // pkcs12: opens with the passphrase, holds the key of the certificate.
     const p12Key = await downloads.write(
       'p12-key.pem',
-      await openssl([
-        'pkcs12',
-        '-in',
-        file('pkcs12'),
-        '-passin',
-        `pass:${PASSPHRASE}`,
-        '-nocerts',
-        '-nodes',
-      ]),
+      await readPkcs12(file('pkcs12'), PASSPHRASE, '-nocerts', '-nodes'),
     )
     expect(await privateKeyPublicKey(p12Key)).toBe(await certificatePublicKey(file('pem')))
     // jks: keytool lists a PrivateKeyEntry.
@@ -138,7 +112,3 @@ test('every export format through the UI is a file openssl and keytool accept', 
     await downloads.remove()
   }
 })
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}

@@ -1,7 +1,7 @@
 import { bridgeCall } from './support/bridge'
 import { certificateGrid, certificateRow, openCertificates } from './support/certificates'
 import { sandboxSeed } from './support/seed'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { expect, test } from './support/fixtures'
 
 /*
  * Op 10 on a multi-selection (mouse and keyboard), then op 3 on a folder; each change is seen
@@ -12,10 +12,8 @@ import { connectStagingToSandbox, expect, test } from './support/fixtures'
 
 test('moves: certificates, then a folder, seen after a refresh', async ({
   page,
-  startApp,
-  startSandbox,
+  staging: { sandbox },
 }) => {
-  const sandbox = await startSandbox()
   const seed = await sandboxSeed(sandbox)
   const folderId = (name: string, parentName: string | null) => {
     const parentId =
@@ -32,9 +30,6 @@ test('moves: certificates, then a folder, seen after a refresh', async ({
   const archive = folderId('Archive', null)
   const archive2023 = folderId('2023', 'Archive')
 
-  const app = await startApp()
-  await page.goto(app.url)
-  await connectStagingToSandbox(page, sandbox)
   await openCertificates(page)
   const tree = page.getByRole('tree', { name: 'Folders' })
 

@@ -2,11 +2,16 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
 import type { ExportFormat } from '../../src/shared/api'
-import { EXPORT_FORMAT_INFO } from '../../src/shared/bridge'
-import { makeTempDir, openssl, run, sha256Hex, splitPemBlocks } from '../support/tools'
+import { readPkcs12 } from '../support/pkcs12'
+import { makeTempDir, openssl, run, splitPemBlocks } from '../support/tools'
 import type { TempDir } from '../support/tools'
 import { bridgeCall } from './support/bridge'
-import { openCertificates, selectCertificate } from './support/certificates'
+import {
+  exportFormatRadio,
+  exportThroughDialog,
+  openCertificates,
+  selectCertificate,
+} from './support/certificates'
 import { expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
 
@@ -25,34 +30,14 @@ const INTERNAL = 'grafana-internal'
 const INTERNAL_COMMON_NAME = 'grafana.internal.northwind'
 const ACME = 'www-northwind'
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
-/** Exports the selected certificate in `format` through the dialog; the saved file's path. */
-async function exportThroughDialog(
-  page: Page,
-  name: string,
-  format: ExportFormat,
-  downloads: TempDir,
-): Promise<string> {
-  const info = EXPORT_FORMAT_INFO[format]
-  await page.getByRole('button', { name: 'Export…' }).click()
-  const dialog = page.getByRole('dialog', { name: `Export “${name}”` })
-  await dialog.getByRole('radio', { name: new RegExp(`^${escape(info.label)} `) }).check()
-  if (info.passphrase !== 'none') {
-    await dialog.getByLabel(/^Passphrase( \(optional\))?$/).fill(PASSPHRASE)
-    await dialog.getByLabel('Passphrase again').fill(PASSPHRASE)
-  }
-  await dialog.getByRole('button', { name: 'Save to downloads' }).click()
-  const status = dialog.getByRole('status', { name: 'Saved' })
-  await expect(status).toBeVisible()
-  const file = (await status.locator('code').textContent()) ?? ''
-  expect(path.dirname(file)).toBe(downloads.dir)
-  await expect(status).toContainText(`SHA-256 ${sha256Hex(await readFile(file))}`)
-  await dialog.getByRole('button', { name: 'Close', exact: true }).last().click()
-  await expect(dialog).toBeHidden()
-  return file
+/** Exports the selected certificate `name` in `format` into `downloads`; the file's path. */
+function exportInto(page: Page, name: string, format: ExportFormat, downloads: TempDir) {
+  return exportThroughDialog(page, {
+    name,
+    format,
+    passphrase: PASSPHRASE,
+    downloadsDir: downloads.dir,
+  })
 }
 
 test('every certificate listed; internal ones export as PKCS#12 and a ZIP bundle, ACME ones their public parts', async ({
@@ -74,23 +59,16 @@ test('every certificate listed; internal ones export as PKCS#12 and a ZIP bundle
 
     // An internal certificate: PKCS#12 through its PKI certificate, opened by openssl.
     await selectCertificate(page, INTERNAL)
-    const p12 = await exportThroughDialog(page, INTERNAL, 'pkcs12', downloads)
+    const p12 = await exportInto(page, INTERNAL, 'pkcs12', downloads)
     // Named as the service's Content-Disposition names it: the PKI certificate's common name.
     expect(path.basename(p12)).toBe(`${INTERNAL_COMMON_NAME}.p12`)
-    const contents = await openssl([
-      'pkcs12',
-      '-in',
-      p12,
-      '-passin',
-      `pass:${PASSPHRASE}`,
-      '-nodes',
-    ])
+    const contents = await readPkcs12(p12, PASSPHRASE, '-nodes')
     const labels = splitPemBlocks(contents).map((block) => block.label)
     expect(labels).toContain('PRIVATE KEY')
     expect(labels).toContain('CERTIFICATE')
 
     // Its pem-bundle is the service's ZIP, saved as .zip: a real ZIP listing the PEM files.
-    const zip = await exportThroughDialog(page, INTERNAL, 'pem-bundle', downloads)
+    const zip = await exportInto(page, INTERNAL, 'pem-bundle', downloads)
     expect(path.basename(zip)).toBe(`${INTERNAL_COMMON_NAME}.zip`)
     expect((await readFile(zip)).subarray(0, 4).toString('hex')).toBe('504b0304')
     const tested = await run('unzip', ['-t', zip])
@@ -104,9 +82,7 @@ test('every certificate listed; internal ones export as PKCS#12 and a ZIP bundle
     await page.getByRole('button', { name: 'Export…' }).click()
     const dialog = page.getByRole('dialog', { name: `Export “${ACME}”` })
     for (const format of ['private-key', 'pkcs12', 'jks', 'pem-bundle'] as const) {
-      const radio = dialog.getByRole('radio', {
-        name: new RegExp(`^${escape(EXPORT_FORMAT_INFO[format].label)} `),
-      })
+      const radio = exportFormatRadio(dialog, format)
       await expect(radio).toBeDisabled()
       await expect(radio).toHaveAccessibleDescription(
         /does not export the private key of an ACME certificate/,
@@ -117,7 +93,7 @@ test('every certificate listed; internal ones export as PKCS#12 and a ZIP bundle
     await expect(dialog).toBeHidden()
 
     // Its full chain, written from the listed PEM, verifies up to its root.
-    const fullchain = await exportThroughDialog(page, ACME, 'fullchain', downloads)
+    const fullchain = await exportInto(page, ACME, 'fullchain', downloads)
     expect(path.basename(fullchain)).toBe(`${ACME}-fullchain.pem`)
     const blocks = splitPemBlocks(await readFile(fullchain, 'utf8'))
     expect(blocks.length).toBeGreaterThanOrEqual(2)

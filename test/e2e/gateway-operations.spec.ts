@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen } from './support/ops'
+import { addTemplateFolders, expectActivityLine, openOps, openScreen } from './support/ops'
 import { moveWithKeyboard, orderOf } from './support/sortable'
 
 /*
@@ -92,13 +92,7 @@ test('op 9 answered {"success": true} with no list: saved, no malformed answer, 
   const { seed } = await openOps(staging)
   const ids = seed.nginxTemplateFolders
   await openScreen(page, 'Nginx templates')
-  const adding = page.getByLabel('Add a template folder ID')
-  for (const id of ids) {
-    await adding.fill(id)
-    await adding.press('Enter')
-  }
-  const list = page.getByRole('list', { name: 'Template folders in their new order' })
-  await expect.poll(() => orderOf(list, ids)).toEqual(ids)
+  const list = await addTemplateFolders(page, ids)
   const expected = [...ids]
   await moveWithKeyboard(page, list, 1, 1)
   expected.splice(2, 0, ...expected.splice(1, 1))

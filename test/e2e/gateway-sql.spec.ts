@@ -1,12 +1,6 @@
 import type { Page } from '@playwright/test'
-import { expect, test } from './support/fixtures'
-import {
-  openSqlConsole,
-  resultGrid,
-  resultMeta,
-  sandboxDatabases,
-  setEditorText,
-} from './support/sql'
+import { expect } from './support/fixtures'
+import { resultGrid, resultMeta, resultTabs, test } from './support/sql'
 
 /*
  * The SQL console against the sandbox's gateway flavour (a real deployment's op 5: one result
@@ -17,10 +11,6 @@ import {
 
 test.setTimeout(240_000)
 
-function results(page: Page) {
-  return page.getByRole('tablist', { name: 'Results' })
-}
-
 /** The text of the first column's cells, top to bottom. */
 async function firstColumn(page: Page): Promise<string[]> {
   return resultGrid(page).locator('[role="gridcell"][aria-colindex="2"]').allInnerTexts()
@@ -28,21 +18,17 @@ async function firstColumn(page: Page): Promise<string[]> {
 
 test('Run all shows every result: int8 past 2^53 whole and sorted as a number, bytea as hex, a cut result said', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
-  await setEditorText(
-    page,
+  await sqlConsole.runAll(
     [
       "select big from (values ('9007199254740993'::int8), (10), (-3), ('9007199254740992'::int8)) t(big)",
       "select '\\x00ff10'::bytea as raw",
       "select g, repeat('x', 1000) as filler from generate_series(1, 1000) g",
     ].join(';\n'),
   )
-  await page.getByRole('button', { name: 'Run all' }).click()
 
-  const third = results(page).getByRole('tab', { name: /^Result 3 · / })
+  const third = resultTabs(page).getByRole('tab', { name: /^Result 3 · / })
   await expect(third).toBeVisible({ timeout: 90_000 })
   await expect(third).toHaveAttribute('aria-selected', 'true')
   // The service cut it at 512 KiB of rows: said in words, not as the tab's row limit.
@@ -50,12 +36,12 @@ test('Run all shows every result: int8 past 2^53 whole and sorted as a number, b
   await expect(resultMeta(page)).toContainText('cut by the service')
   await expect(page.getByText(/the tab's row limit/)).toHaveCount(0)
 
-  await results(page)
+  await resultTabs(page)
     .getByRole('tab', { name: /^Result 2 · 1 row/ })
     .click()
   await expect(resultGrid(page).getByRole('gridcell', { name: '\\x00ff10' })).toBeVisible()
 
-  await results(page)
+  await resultTabs(page)
     .getByRole('tab', { name: /^Result 1 · 4 rows/ })
     .click()
   await expect(resultGrid(page).getByRole('gridcell', { name: '9007199254740993' })).toBeVisible()
@@ -71,32 +57,25 @@ test('Run all shows every result: int8 past 2^53 whole and sorted as a number, b
 
 test('a read-only tab refuses COMMIT and writes it cannot see; the rows stay', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   // A view that writes when read: the classifier calls its SELECT a read.
-  await setEditorText(
-    page,
+  const results = await sqlConsole.runAll(
     "create function gw_bump() returns int language sql as 'delete from orders where id = 1 returning 1';\n" +
       'create view gw_sneaky as select gw_bump() as n',
   )
-  await page.getByRole('button', { name: 'Run all' }).click()
-  await expect(results(page).getByRole('tab', { name: /^Result 2 · / })).toBeVisible({
+  await expect(results.getByRole('tab', { name: /^Result 2 · / })).toBeVisible({
     timeout: 90_000,
   })
 
   await page.getByLabel('Read-only tab').check()
-  await setEditorText(page, 'SELECT 1; COMMIT; DELETE FROM orders WHERE id = 1 RETURNING 1')
-  await page.getByRole('button', { name: 'Run all' }).click()
+  await sqlConsole.runAll('SELECT 1; COMMIT; DELETE FROM orders WHERE id = 1 RETURNING 1')
   await expect(page.getByText(/Refused: this tab is read-only.*Nothing was sent/)).toBeVisible()
 
-  await setEditorText(page, 'SELECT 1; DELETE FROM orders WHERE id = 1')
-  await page.getByRole('button', { name: 'Run all' }).click()
+  await sqlConsole.runAll('SELECT 1; DELETE FROM orders WHERE id = 1')
   await expect(page.getByText(/Refused: this tab is read-only.*DELETE changes data/)).toBeVisible()
 
-  await setEditorText(page, 'select * from gw_sneaky')
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run('select * from gw_sneaky')
   await expect(page.getByText(/cannot execute DELETE in a read-only transaction/)).toBeVisible({
     timeout: 60_000,
   })
@@ -106,8 +85,7 @@ test('a read-only tab refuses COMMIT and writes it cannot see; the rows stay', a
   // connection after 30 s without statements, and the transaction goes with it.
   await page.waitForTimeout(31_000)
   await page.getByLabel('Read-only tab').uncheck()
-  await setEditorText(page, 'select count(*) as n from orders where id = 1')
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run('select count(*) as n from orders where id = 1')
   await expect(resultGrid(page).getByRole('gridcell', { name: '1', exact: true })).toBeVisible({
     timeout: 60_000,
   })
@@ -115,10 +93,8 @@ test('a read-only tab refuses COMMIT and writes it cannot see; the rows stay', a
 
 test('Run all of 12 statements works: one statement per request, a block whole', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   const statements = [
     'create table gw_twelve (id int)',
     'begin',
@@ -126,11 +102,10 @@ test('Run all of 12 statements works: one statement per request, a block whole',
     'commit',
     'select count(*) as n from gw_twelve',
   ]
-  await setEditorText(page, statements.join(';\n'))
-  await page.getByRole('button', { name: 'Run all' }).click()
-  const last = results(page).getByRole('tab', { name: /^Result 12 · 1 row/ })
+  const results = await sqlConsole.runAll(statements.join(';\n'))
+  const last = results.getByRole('tab', { name: /^Result 12 · 1 row/ })
   await expect(last).toBeVisible({ timeout: 90_000 })
   await expect(last).toHaveAttribute('aria-selected', 'true')
   await expect(resultGrid(page).getByRole('gridcell', { name: '8', exact: true })).toBeVisible()
-  await expect(results(page).getByRole('tab', { name: /^Result 2 · / })).toBeVisible()
+  await expect(resultTabs(page).getByRole('tab', { name: /^Result 2 · / })).toBeVisible()
 })

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright'
+import { severeContentViolations } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { openOps, openScreen } from './support/ops'
 
@@ -104,19 +104,7 @@ for (const scheme of ['light', 'dark'] as const) {
       .last()
       .focus()
     await expect(preview.getByRole('tooltip')).toBeVisible()
-    const results = await new AxeBuilder({ page })
-      .include('main.content')
-      .exclude('.badge')
-      .analyze()
-    const severe = results.violations.filter(
-      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-    )
-    expect(
-      severe.map(
-        (violation) =>
-          `${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-    ).toEqual([])
+    expect(await severeContentViolations(page, `Status page (${scheme})`)).toEqual([])
     await page.screenshot({
       path: testInfo.outputPath(`status-page-${scheme}.png`),
       fullPage: true,

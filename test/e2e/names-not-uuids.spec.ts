@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { bridgeCall } from './support/bridge'
-import { expect, test } from './support/fixtures'
-import { openOps, openScreen } from './support/ops'
+import { expect } from './support/fixtures'
+import { openScreen, pressAndConfirm, test } from './support/ops'
 
 /*
  * Issue 20, "Names, not UUIDs": what an answer carried is remembered, and shown as "name · id"
@@ -26,9 +26,8 @@ async function paste(page: Page, field: Locator, text: string) {
 
 test('a cancelled copy job is named in suggestions, answers and the activity log', async ({
   page,
-  staging,
+  ops: { seed },
 }) => {
-  const { seed } = await openOps(staging)
   const [jobId, otherJobId] = [
     ...(seed.copyJobs['running'] ?? []),
     ...(seed.copyJobs['queued'] ?? []),
@@ -41,11 +40,7 @@ test('a cancelled copy job is named in suggestions, answers and the activity log
   await paste(page, field, `https://ims.example.com/storage/copy-jobs/${otherJobId}?tab=progress`)
   await expect(field).toHaveValue(otherJobId)
   await field.fill(jobId)
-  await page.getByRole('button', { name: 'Cancel copy job…' }).click()
-  await page
-    .getByRole('dialog', { name: 'Cancel this copy job?' })
-    .getByRole('button', { name: 'Cancel copy job' })
-    .click()
+  await pressAndConfirm(page, 'Cancel copy job…', 'Cancel this copy job?')
   const answer = page.getByRole('table', { name: 'Cancelled copy job' })
   await expect(answer).toContainText('cancelled')
 
@@ -96,9 +91,8 @@ test('a cancelled copy job is named in suggestions, answers and the activity log
 
 test('the migration dialog says what it knows of a migration, or that it knows nothing', async ({
   page,
-  staging,
+  ops: { seed },
 }) => {
-  const { seed } = await openOps(staging)
   const [resolvedId, unknownId] = seed.migrations['needs_attention'] ?? []
   if (!resolvedId || !unknownId)
     throw new Error('the seed has too few migrations that need attention')

@@ -1,16 +1,15 @@
 import { z } from 'zod'
-import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, sandboxCall } from './support/ops'
+import { expect } from './support/fixtures'
+import { expectActivityLine, openScreen, pressAndConfirm, sandboxCall, test } from './support/ops'
+import { firstSeeded } from './support/seed'
 
 const rotationSchema = z.object({ data: z.looseObject({ previousSerialNumber: z.string() }) })
 
 test('rotate a PostgreSQL certificate in place: restart not allowed by default, new serial shown and confirmed by the next rotation, logged', async ({
   page,
-  staging,
+  ops: { sandbox, seed },
 }) => {
-  const { sandbox, seed } = await openOps(staging)
-  const [databaseId] = seed.databases['postgres'] ?? []
-  if (!databaseId) throw new Error('the seed has no PostgreSQL database')
+  const databaseId = firstSeeded(seed.databases['postgres'], 'PostgreSQL database')
 
   await openScreen(page, 'Database certificates')
   const explanation = page.getByRole('list', { name: 'How the engine takes the new certificate' })
@@ -52,19 +51,13 @@ test('rotate a PostgreSQL certificate in place: restart not allowed by default, 
 
 test('rotate a ClickHouse certificate: pending until its scheduled reread, then the screen says it finished', async ({
   page,
-  staging,
+  ops: { seed },
 }) => {
-  const { seed } = await openOps(staging)
-  const [databaseId] = seed.databases['clickhouse'] ?? []
-  if (!databaseId) throw new Error('the seed has no ClickHouse database')
+  const databaseId = firstSeeded(seed.databases['clickhouse'], 'ClickHouse database')
 
   await openScreen(page, 'Database certificates')
   await page.getByLabel('Database ID').fill(databaseId)
-  await page.getByRole('button', { name: 'Rotate certificate…' }).click()
-  await page
-    .getByRole('dialog', { name: 'Rotate this database’s certificate?' })
-    .getByRole('button', { name: 'Rotate certificate' })
-    .click()
+  await pressAndConfirm(page, 'Rotate certificate…', 'Rotate this database’s certificate?')
 
   const outcome = page.getByRole('status', { name: 'Rotation outcome' })
   await expect(outcome).toContainText('Rotation pending')

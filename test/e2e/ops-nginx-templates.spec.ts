@@ -1,11 +1,13 @@
-import { z } from 'zod'
 import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, sandboxCall } from './support/ops'
+import {
+  addTemplateFolders,
+  expectActivityLine,
+  namedItemsSchema,
+  openOps,
+  openScreen,
+  sandboxCall,
+} from './support/ops'
 import { dragWithMouse, moveWithKeyboard, orderOf } from './support/sortable'
-
-const foldersSchema = z.object({
-  data: z.array(z.looseObject({ id: z.string(), name: z.string() })),
-})
 
 test('reorder nginx template folders by drag and drop and by keyboard; the service has the new order, logged', async ({
   page,
@@ -20,12 +22,7 @@ test('reorder nginx template folders by drag and drop and by keyboard; the servi
   await adding.fill('not-a-uuid')
   await page.getByRole('button', { name: 'Add to the list' }).click()
   await expect(page.getByText('Enter a UUID (8-4-4-4-12 hexadecimal digits)')).toBeVisible()
-  for (const id of ids) {
-    await adding.fill(id)
-    await adding.press('Enter')
-  }
-  const list = page.getByRole('list', { name: 'Template folders in their new order' })
-  await expect.poll(() => orderOf(list, ids)).toEqual(ids)
+  const list = await addTemplateFolders(page, ids)
 
   const expected = [...ids]
   await dragWithMouse(page, list, ids.length - 1, 0)
@@ -39,7 +36,7 @@ test('reorder nginx template folders by drag and drop and by keyboard; the servi
   await expect(page.getByText('New order saved')).toBeVisible()
 
   // The later call: op 9 with no items changes nothing and answers every folder in order.
-  const later = foldersSchema.parse(
+  const later = namedItemsSchema.parse(
     (await sandboxCall(sandbox, 'PUT', '/api/nginx-templates/folders/reorder', { items: [] })).json,
   ).data
   expect(later.map((folder) => folder.id)).toEqual(expected)

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright'
+import { severeContentViolations } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { openOps, openScreen } from './support/ops'
 
@@ -33,19 +33,7 @@ for (const scheme of ['light', 'dark'] as const) {
       if (screen === 'Status page') {
         await expect(page.getByRole('region', { name: 'Status page preview' })).toBeVisible()
       }
-      const results = await new AxeBuilder({ page })
-        .include('main.content')
-        .exclude('.badge')
-        .analyze()
-      const severe = results.violations.filter(
-        (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-      )
-      expect(
-        severe.map(
-          (violation) =>
-            `${screen}: ${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-        ),
-      ).toEqual([])
+      expect(await severeContentViolations(page, screen)).toEqual([])
       await page.screenshot({
         path: test.info().outputPath(`${screen.toLowerCase().replace(/\s+/g, '-')}-${scheme}.png`),
         fullPage: true,

@@ -1,14 +1,13 @@
 import { z } from 'zod'
 import { bridgeCall } from './support/bridge'
-import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen, sandboxCall } from './support/ops'
-
-const previewSchema = z.object({
-  data: z.looseObject({
-    openIncidents: z.array(z.looseObject({ id: z.string() })),
-    recentlyResolved: z.array(z.looseObject({ id: z.string() })),
-  }),
-})
+import { expect } from './support/fixtures'
+import {
+  expectActivityLine,
+  openScreen,
+  sandboxCall,
+  statusPagePreviewSchema,
+  test,
+} from './support/ops'
 
 /** The variant's preview (docs/SERVICE.md): one `incidents` list, each with its `state`. */
 const variantPreviewSchema = z.object({
@@ -20,9 +19,8 @@ const variantPreviewSchema = z.object({
 test('status page: rendered as a page; resolving an open incident removes it from the open ones, logged', async ({
   page,
   sandboxVariant,
-  staging,
+  ops: { sandbox, seed },
 }) => {
-  const { sandbox, seed } = await openOps(staging)
   await openScreen(page, 'Status page')
 
   const preview = page.getByRole('region', { name: 'Status page preview' })
@@ -65,7 +63,7 @@ test('status page: rendered as a page; resolving an open incident removes it fro
     const later = variantPreviewSchema.parse(answer)
     expect(later.data.incidents.find((item) => item.id === resolved.id)?.state).toBe('resolved')
   } else {
-    const later = previewSchema.parse(answer)
+    const later = statusPagePreviewSchema.parse(answer)
     expect(later.data.openIncidents.map((item) => item.id)).not.toContain(resolved.id)
     expect(later.data.recentlyResolved.map((item) => item.id)).toContain(resolved.id)
   }
@@ -77,9 +75,8 @@ test('status page offline: the cached page and incidents are shown, Resolve is u
   page,
   startApp,
   dataDir,
-  staging,
+  ops: { sandbox, app },
 }) => {
-  const { sandbox, app } = await openOps(staging)
   await openScreen(page, 'Status page')
   await expect(page.getByRole('heading', { name: 'Northwind Status' })).toBeVisible()
 

@@ -1,14 +1,12 @@
-import { expect, test } from './support/fixtures'
-import { expectActivityLine, openOps, openScreen } from './support/ops'
-import { sandboxSeed } from './support/seed'
+import { expect } from './support/fixtures'
+import { expectActivityLine, openScreen, test } from './support/ops'
+import { firstSeeded, sandboxSeed } from './support/seed'
 
 test('cancel a copy job: UUID checked as typed, confirmed, cancelled on the service, logged', async ({
   page,
-  staging,
+  ops: { sandbox, seed },
 }) => {
-  const { sandbox, seed } = await openOps(staging)
-  const [jobId] = seed.copyJobs['running'] ?? []
-  if (!jobId) throw new Error('the seed has no running copy job')
+  const jobId = firstSeeded(seed.copyJobs['running'], 'running copy job')
 
   await openScreen(page, 'Storage jobs')
   const field = page.getByLabel('Copy job ID')

@@ -1,5 +1,5 @@
 import { bridgeCall } from './support/bridge'
-import { expect, fillProfileForm, sessionsTable, test } from './support/fixtures'
+import { connectFromWelcome, expect, sessionsTable, test } from './support/fixtures'
 import { expectActivityLine, openScreen } from './support/ops'
 import { failedRoute, sandboxSeed } from './support/seed'
 
@@ -7,14 +7,11 @@ test('a protected profile always asks, naming itself; typed ids are remembered p
   page,
   welcome: { sandbox },
 }) => {
-  await page.getByRole('button', { name: 'Connect to your service' }).click()
-  await fillProfileForm(page, {
-    name: 'Production',
-    baseUrl: sandbox.url,
-    token: sandbox.tokens.admin,
-  })
-  await page.getByRole('checkbox', { name: 'Protected environment (production)' }).check()
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await connectFromWelcome(
+    page,
+    { name: 'Production', baseUrl: sandbox.url, token: sandbox.tokens.admin },
+    ['Protected environment (production)'],
+  )
   await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
 
   const seed = await sandboxSeed(sandbox)

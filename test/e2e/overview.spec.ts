@@ -6,11 +6,10 @@ import { makeTempDir } from '../support/tools'
 import { bridgeCall } from './support/bridge'
 import { certificateGrid } from './support/certificates'
 import {
-  connectFromWelcome,
+  addProfileFromSwitcher,
+  connectToSandbox,
   expect,
-  fillProfileForm,
   profileSwitcher,
-  sessionsTable,
   test,
 } from './support/fixtures'
 import { openScreen } from './support/screens'
@@ -48,15 +47,12 @@ test('the overview counts every cache, opens filtered lists, and exports the Exp
       startApp(),
     ])
     await page.goto(app.url)
-    await connectFromWelcome(page, { name: 'Scale', baseUrl: big.url, token: big.tokens.admin })
-    await expect(sessionsTable(page).getByText('This session', { exact: true })).toHaveCount(1)
-    await profileSwitcher(page).click()
-    await page.getByRole('menuitem', { name: 'Add profile…' }).click()
-    await fillProfileForm(page, { name: 'Seed', baseUrl: small.url, token: small.tokens.admin })
-    await page
-      .getByRole('dialog', { name: 'Add a profile' })
-      .getByRole('button', { name: 'Add profile' })
-      .click()
+    await connectToSandbox(page, big, { name: 'Scale', token: 'admin' })
+    await addProfileFromSwitcher(page, {
+      name: 'Seed',
+      baseUrl: small.url,
+      token: small.tokens.admin,
+    })
     await expect(profileSwitcher(page)).toContainText('Seed')
     await bridgeCall(page, 'settings.update', { downloadsDir: downloads.dir })
 

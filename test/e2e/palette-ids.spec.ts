@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test'
-import { z } from 'zod'
 import { certificateGrid } from './support/certificates'
-import { expect, test } from './support/fixtures'
-import { openOps, sandboxCall } from './support/ops'
-import { failedRoute } from './support/seed'
+import { expect } from './support/fixtures'
+import { namedItemsSchema, sandboxCall, statusPagePreviewSchema, test } from './support/ops'
+import { failedRoute, firstSeeded } from './support/seed'
 
 /*
  * README: "paste an id after the words to have it filled in", on every screen. Each case types
@@ -25,18 +24,11 @@ async function runFromPalette(page: Page, query: string, operation: string): Pro
   await expect(palette).toHaveCount(0)
 }
 
-const previewSchema = z.object({
-  data: z.looseObject({
-    openIncidents: z.array(z.looseObject({ id: z.string(), title: z.string() })),
-  }),
-})
-
 test('resolve incident <id>: the Status page opens that incident’s confirmation; an unknown or resolved id is said so', async ({
   page,
-  staging,
+  ops: { sandbox, seed },
 }) => {
-  const { sandbox, seed } = await openOps(staging)
-  const preview = previewSchema.parse(
+  const preview = statusPagePreviewSchema.parse(
     (await sandboxCall(sandbox, 'GET', '/api/status-page/preview')).json,
   )
   const incident = preview.data.openIncidents[0]
@@ -68,16 +60,11 @@ test('resolve incident <id>: the Status page opens that incident’s confirmatio
   await expect(problem).toHaveCount(0)
 })
 
-const certificatesSchema = z.object({
-  data: z.array(z.looseObject({ id: z.string(), name: z.string() })),
-})
-
 test('export certificate <id>: the certificate is selected (even one the filters hide) and its export opens', async ({
   page,
-  staging,
+  ops: { sandbox },
 }) => {
-  const { sandbox } = await openOps(staging)
-  const listed = certificatesSchema.parse(
+  const listed = namedItemsSchema.parse(
     (await sandboxCall(sandbox, 'GET', '/api/ssl-certificates?showSystem=true&limit=500')).json,
   )
   // A system certificate: the screen hides those when it opens, so it has to look further.
@@ -113,12 +100,10 @@ test('export certificate <id>: the certificate is selected (even one the filters
 
 test('cancel copy job <id> and retry route <host> <route>: the operation’s form is filled in, the focus on its button', async ({
   page,
-  staging,
+  ops: { seed },
 }) => {
-  const { seed } = await openOps(staging)
-  const [running] = seed.copyJobs['running'] ?? []
-  const [queued] = seed.copyJobs['queued'] ?? []
-  if (!running || !queued) throw new Error('the seed has no running or no queued copy job')
+  const running = firstSeeded(seed.copyJobs['running'], 'running copy job')
+  const queued = firstSeeded(seed.copyJobs['queued'], 'queued copy job')
 
   await runFromPalette(page, `cancel copy job ${running}`, 'Cancel a storage copy job')
   await expect(page.getByRole('heading', { name: 'Storage jobs', level: 1 })).toBeVisible()
@@ -138,9 +123,8 @@ test('cancel copy job <id> and retry route <host> <route>: the operation’s for
 
 test('every screen an operation opens reads its parameters: a database, an app, a schema slug, a volume by node and name', async ({
   page,
-  staging,
+  ops: { seed },
 }) => {
-  const { seed } = await openOps(staging)
   const database = seed.databases.postgres?.[0]
   const app = seed.apps[0]
   const slug = seed.loggingSchemas[0]

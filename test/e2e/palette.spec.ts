@@ -14,18 +14,16 @@ test('the command palette lists exactly the 22 operations and every screen, and 
   const list = palette.getByRole('listbox', { name: 'Screens and operations' })
 
   // Compared with the contract: the 22 operations (by their summaries), and every route.
-  const operationTitles = await list
-    .getByRole('group', { name: 'Operations' })
-    .getByRole('option')
-    .locator('.palette-option-title')
-    .allTextContents()
+  const titlesIn = (group: string) =>
+    list
+      .getByRole('group', { name: group })
+      .getByRole('option')
+      .locator('.palette-option-title')
+      .allTextContents()
+  const operationTitles = await titlesIn('Operations')
   expect(operationTitles).toEqual(OPERATION_NAMES.map((name) => operations[name].summary))
   expect(operationTitles).toHaveLength(22)
-  const screenTitles = await list
-    .getByRole('group', { name: 'Screens' })
-    .getByRole('option')
-    .locator('.palette-option-title')
-    .allTextContents()
+  const screenTitles = await titlesIn('Screens')
   expect(screenTitles).toEqual(ROUTES.map((route) => ROUTE_INFO[route].label))
   await expect(list.getByRole('option')).toHaveCount(22 + ROUTES.length)
 

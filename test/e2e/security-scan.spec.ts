@@ -9,9 +9,9 @@ import {
 import { recordEventFramesScript } from './support/bridge'
 import { repoRoot } from './support/child'
 import {
+  addProfileFromSwitcher,
   connectStagingToSandbox,
   expect,
-  fillProfileForm,
   profileSwitcher,
   test,
 } from './support/fixtures'
@@ -153,12 +153,6 @@ test('no token and no launch secret in anything the renderer can reach, or in an
   }
 
   async function addProfile(name: string, token: string) {
-    await profileSwitcher(page).click()
-    await page.getByRole('menuitem', { name: 'Add profile…' }).click()
-    await fillProfileForm(page, { name, baseUrl: sandbox.url, token })
-    await page
-      .getByRole('dialog', { name: 'Add a profile' })
-      .getByRole('button', { name: 'Add profile' })
-      .click()
+    await addProfileFromSwitcher(page, { name, baseUrl: sandbox.url, token })
   }
 })

@@ -1,5 +1,5 @@
 import { bridgeCall, pageSecret } from './support/bridge'
-import { connectStagingToSandbox, expect, test } from './support/fixtures'
+import { connectStagingToSandbox, expect } from './support/fixtures'
 import { openScreen } from './support/screens'
 import {
   openSqlConsole,
@@ -8,6 +8,7 @@ import {
   sandboxDatabases,
   setEditorText,
   sqlEditor,
+  test,
 } from './support/sql'
 
 /*
@@ -19,16 +20,11 @@ test.setTimeout(150_000)
 
 test('runs a SELECT and reads the rows; NULL shows apart from the string NULL', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
-
-  await setEditorText(
-    page,
+  await sqlConsole.run(
     "select id, name, country, null::text as nothing, 'NULL' as word\nfrom customers\nwhere id <= 3\norder by id;",
   )
-  await sqlEditor(page).press('ControlOrMeta+Enter')
   // The variant's small database sends no command tag: the console says "Done".
   await expect(resultMeta(page)).toContainText(/(SELECT|Done) · 3 rows/, { timeout: 60_000 })
   const grid = resultGrid(page)
@@ -75,10 +71,8 @@ test('a 100,000-row result scrolls to its last row', async ({ page, startApp, st
 
 test("a service's row bound is learned from its refusal and said; the rows come within it", async ({
   page,
-  staging: { sandbox },
+  sqlConsole: _onTheSmallDatabase,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   await page.getByLabel('Max rows').fill('100000')
 
   await setEditorText(page, 'select generate_series(1, 5000) as n')
@@ -93,14 +87,10 @@ test("a service's row bound is learned from its refusal and said; the rows come 
 
 test('a syntax error shows its SQLSTATE and puts the caret at its position', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
-
   // The second statement is run (cursor in it); its error is at "fromm", character 10 of it.
-  await setEditorText(page, 'select 1;\nselect * fromm customers;')
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run('select 1;\nselect * fromm customers;')
   // (The error banner's headline names the SQLSTATE too: the facts line's is the one checked.)
   await expect(page.getByTestId('sqlstate')).toHaveText('42601', { timeout: 60_000 })
   await expect(page.getByRole('alert').filter({ hasText: 'syntax error' })).toBeVisible()
@@ -121,17 +111,12 @@ test('a syntax error shows its SQLSTATE and puts the caret at its position', asy
 
 test("Run all keeps a BEGIN ATOMIC body whole (PostgreSQL's parse): two results, the function called", async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   // The hand-written splitter cut the body at its inner ';': three statements, END as a COMMIT.
-  await setEditorText(
-    page,
+  const results = await sqlConsole.runAll(
     'create function e2e_atomic() returns int language sql\nbegin atomic select 41; select 42; end;\nselect e2e_atomic() as answer',
   )
-  await page.getByRole('button', { name: 'Run all' }).click()
-  const results = page.getByRole('tablist', { name: 'Results' })
   await expect(results.getByRole('tab', { name: /^Result 2 · 1 row/ })).toHaveAttribute(
     'aria-selected',
     'true',
@@ -143,10 +128,8 @@ test("Run all keeps a BEGIN ATOMIC body whole (PostgreSQL's parse): two results,
 
 test('the database field takes a name the app has seen: its id goes in', async ({
   page,
-  staging: { sandbox },
+  sqlConsole: { databaseId: small },
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   // The schema panel reads the database's tables, and its name with them.
   const schema = page.getByRole('complementary', { name: 'Schema browser' })
   await expect(schema.getByRole('tree', { name: 'Schemas' })).toBeVisible({ timeout: 60_000 })
@@ -251,14 +234,11 @@ test('any profile asks before a DELETE without WHERE; the setting turns it off',
   await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
-test('a read-only tab refuses an UPDATE', async ({ page, staging: { sandbox } }) => {
-  const { small } = await sandboxDatabases(sandbox)
+test('a read-only tab refuses an UPDATE', async ({ page, sqlConsole }) => {
   const { activeId } = await bridgeCall(page, 'profiles.list')
-  await openSqlConsole(page, small)
   await page.getByLabel('Read-only tab').check()
 
-  await setEditorText(page, "update products set name = 'free' /* where sku = 'x' */")
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run("update products set name = 'free' /* where sku = 'x' */")
   await expect(
     page.getByText(/Refused: this tab is read-only.*UPDATE changes data.*Nothing was sent/),
   ).toBeVisible()
@@ -281,23 +261,15 @@ test('a read-only tab refuses an UPDATE', async ({ page, staging: { sandbox } })
       })
       return (await response.json()) as { ok: boolean; error?: { code: string } }
     },
-    { profileId: activeId, databaseId: small, secret: await pageSecret(page) },
+    { profileId: activeId, databaseId: sqlConsole.databaseId, secret: await pageSecret(page) },
   )
   expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY_TAB' } })
   expect(await bridgeCall(page, 'activity.list', { profileId: activeId })).toEqual([])
 })
 
-test('history and a tab’s text survive a restart of web mode', async ({
-  page,
-  startApp,
-  dataDir,
-  staging: { sandbox, app: first },
-}) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
+test('history and a tab’s text survive a restart of web mode', async ({ page, sqlConsole }) => {
   const text = "select sku, price from products where sku like 'DB-%' order by sku"
-  await setEditorText(page, text)
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run(text)
   await expect(resultMeta(page)).toContainText(/(SELECT|Done) · 2 rows/, { timeout: 60_000 })
   // A second tab with its own text.
   await page.getByRole('button', { name: 'New tab' }).click()
@@ -312,16 +284,12 @@ test('history and a tab’s text survive a restart of web mode', async ({
     })
     .toEqual([text, 'select 42 as answer'])
 
-  await page.goto('about:blank')
-  await first.stop()
-  const second = await startApp(dataDir)
-  await page.goto(second.url)
-  await page.getByRole('link', { name: /SQL console/ }).click()
+  await sqlConsole.restartApp()
   await expect(page.getByRole('tab', { name: 'Query 1' })).toBeVisible()
   await expect(page.getByRole('tab', { name: 'Query 2' })).toBeVisible()
   await page.getByRole('tab', { name: 'Query 1' }).click()
   await expect(sqlEditor(page)).toHaveText(text)
-  await expect(page.getByLabel('Database id')).toHaveValue(small)
+  await expect(page.getByLabel('Database id')).toHaveValue(sqlConsole.databaseId)
 
   await page.getByRole('tab', { name: 'History' }).click()
   const history = page.getByRole('region', { name: 'Query history' })
@@ -337,11 +305,8 @@ test('history and a tab’s text survive a restart of web mode', async ({
 
 test('the schema panel lists the seeded tables; Explain shows a plan tree', async ({
   page,
-  staging: { sandbox },
+  sqlConsole: _onTheSmallDatabase,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
-
   const schema = page.getByRole('complementary', { name: 'Schema browser' })
   const tree = schema.getByRole('tree', { name: 'Schemas' })
   await expect(tree).toBeVisible({ timeout: 60_000 })

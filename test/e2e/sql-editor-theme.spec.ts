@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { expect, test } from './support/fixtures'
-import { openSqlConsole, sandboxDatabases, setEditorText, sqlEditor } from './support/sql'
+import { expect } from './support/fixtures'
+import { setEditorText, sqlEditor, test } from './support/sql'
 
 /*
  * The SQL editor is themed from the app's variables: in both themes every piece of
@@ -31,10 +31,8 @@ async function contrastViolations(page: Page, where: string): Promise<string[]> 
 
 test('the SQL editor is legible in both themes, its completion popup too', async ({
   page,
-  staging: { sandbox },
+  sqlConsole: _onTheSmallDatabase,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   await setEditorText(page, STATEMENT)
   const found: string[] = []
   const gutters: string[] = []
@@ -67,10 +65,8 @@ test('the SQL editor is legible in both themes, its completion popup too', async
 
 test('Ctrl+Enter runs the statement and closes the completion popup', async ({
   page,
-  staging: { sandbox },
+  sqlConsole: _onTheSmallDatabase,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   // "true" typed out still lists itself in the popup, and the statement is valid as it stands.
   await setEditorText(page, 'select 1 as one where tru')
   await page.keyboard.type('e')

@@ -1,13 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { expect, test } from './support/fixtures'
-import {
-  openSqlConsole,
-  resultMeta,
-  sandboxDatabases,
-  setEditorText,
-  sqlEditor,
-} from './support/sql'
+import { expect } from './support/fixtures'
+import { resultMeta, setEditorText, sqlEditor, test } from './support/sql'
 
 /*
  * Saved queries and parameters in Chromium against web mode and a sandbox's
@@ -36,12 +30,9 @@ const SENT = [
 
 test('a saved query with parameters survives a restart and runs with a quote and a NULL', async ({
   page,
-  startApp,
   dataDir,
-  staging: { sandbox, app: first },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   await setEditorText(page, QUERY)
 
   await page.getByRole('button', { name: 'Save', exact: true }).click()
@@ -66,12 +57,7 @@ test('a saved query with parameters survives a restart and runs with a quote and
   await page.getByRole('tab', { name: 'Customers by label' }).press('Delete')
   await expect(page.getByRole('tab', { name: 'Customers by label' })).toHaveCount(0)
 
-  await page.goto('about:blank')
-  await first.stop()
-  const second = await startApp(dataDir)
-  await page.goto(second.url)
-  await page.getByRole('link', { name: /SQL console/ }).click()
-  await expect(page.getByRole('heading', { name: 'SQL console' })).toBeVisible()
+  await sqlConsole.restartApp()
 
   await page.getByRole('button', { name: 'Library' }).click()
   const library = page.getByRole('complementary', { name: 'Saved queries' })
@@ -82,7 +68,7 @@ test('a saved query with parameters survives a restart and runs with a quote and
     'true',
   )
   await expect(sqlEditor(page)).toContainText('-- param :country text')
-  await expect(page.getByLabel('Database id')).toHaveValue(small)
+  await expect(page.getByLabel('Database id')).toHaveValue(sqlConsole.databaseId)
 
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   const form = page.getByRole('dialog', { name: 'Parameters' })

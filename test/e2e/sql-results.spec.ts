@@ -1,12 +1,5 @@
-import { expect, test } from './support/fixtures'
-import {
-  openSqlConsole,
-  resultGrid,
-  resultMeta,
-  sandboxDatabases,
-  setEditorText,
-  sqlEditor,
-} from './support/sql'
+import { expect } from './support/fixtures'
+import { resultGrid, resultMeta, setEditorText, sqlEditor, test } from './support/sql'
 
 /*
  * Issue 22 in Chromium against web mode and a sandbox's PostgreSQL: every result of Run all
@@ -19,14 +12,11 @@ test.setTimeout(180_000)
 
 test('Run all: each statement in its own tab; a failure stops the rest unless told to go on', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
-  await setEditorText(page, 'select 1 as one;\nselect * from no_such_table;\nselect 3')
-  await page.getByRole('button', { name: 'Run all' }).click()
-
-  const results = page.getByRole('tablist', { name: 'Results' })
+  const results = await sqlConsole.runAll(
+    'select 1 as one;\nselect * from no_such_table;\nselect 3',
+  )
   await expect(results.getByRole('tab', { name: /^Result 1 · 1 row · [\d,]+ ms$/ })).toBeVisible({
     timeout: 60_000,
   })
@@ -37,7 +27,11 @@ test('Run all: each statement in its own tab; a failure stops the rest unless to
   await expect(
     page.getByText('Statement 2 failed; the statement after it was not run.'),
   ).toBeVisible()
-  await expect(page.getByRole('alert', { name: 'PostgreSQL error' })).toContainText('no_such_table')
+  // One error, one box: PostgreSQL's message and SQLSTATE inside the banner that announces them.
+  const refused = page.getByRole('alert').filter({ hasText: 'PostgreSQL refused the statement' })
+  await expect(refused).toHaveCount(1)
+  await expect(refused).toContainText('no_such_table')
+  await expect(refused).toContainText('SQLSTATE 42P01')
   await results.getByRole('tab', { name: 'Result 3 · not run' }).click()
   await expect(page.getByText(/^Not run: a statement before it failed/)).toBeVisible()
   await expect(resultGrid(page)).toHaveCount(0)
@@ -55,41 +49,32 @@ test('Run all: each statement in its own tab; a failure stops the rest unless to
 
 test('pin a result, change the data and run again: compare shows exactly the changed rows', async ({
   page,
-  staging: { sandbox },
+  sqlConsole,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
-  await setEditorText(
-    page,
+  const results = await sqlConsole.runAll(
     "create table compare_rows (id int primary key, label text, qty int);\ninsert into compare_rows values (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, 'd', 40)",
   )
-  await page.getByRole('button', { name: 'Run all' }).click()
-  const results = page.getByRole('tablist', { name: 'Results' })
   await expect(results.getByRole('tab', { name: /^Result 2 · 4 affected/ })).toBeVisible({
     timeout: 60_000,
   })
 
   const select = 'select id, label, qty from compare_rows order by 1'
-  await setEditorText(page, select)
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run(select)
   await expect(resultMeta(page)).toContainText('4 rows')
   await page.getByRole('button', { name: 'Pin', exact: true }).click()
   const pinned = page.getByRole('region', { name: 'Pinned result' })
   await expect(pinned.getByRole('grid', { name: 'Pinned rows' })).toBeVisible()
 
-  await setEditorText(
-    page,
+  await sqlConsole.runAll(
     "update compare_rows set qty = 21 where id = 2;\ndelete from compare_rows where id = 3;\ninsert into compare_rows values (5, 'e', 50)",
   )
-  await page.getByRole('button', { name: 'Run all' }).click()
   await expect(results.getByRole('tab', { name: /^Result 3 · 1 affected/ })).toBeVisible({
     timeout: 60_000,
   })
   // The pinned result stays beside the new run's.
   await expect(pinned.getByRole('grid', { name: 'Pinned rows' }).getByRole('row')).toHaveCount(5)
 
-  await setEditorText(page, select)
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await sqlConsole.run(select)
   await expect(resultMeta(page)).toContainText('4 rows')
   await expect(pinned.getByLabel('Key column')).toHaveValue('0')
   await pinned.getByRole('button', { name: 'Compare' }).click()
@@ -125,10 +110,8 @@ test('pin a result, change the data and run again: compare shows exactly the cha
 
 test('completion knows the aliases of the statement; Shift+Alt+F formats the text', async ({
   page,
-  staging: { sandbox },
+  sqlConsole: _onTheSmallDatabase,
 }) => {
-  const { small } = await sandboxDatabases(sandbox)
-  await openSqlConsole(page, small)
   const tree = page
     .getByRole('complementary', { name: 'Schema browser' })
     .getByRole('tree', { name: 'Schemas' })

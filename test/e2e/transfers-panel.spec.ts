@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { bridgeCall } from './support/bridge'
-import { expect, test } from './support/fixtures'
+import { expect } from './support/fixtures'
 import { clipboardText } from './support/page-reads'
 import {
   announced,
@@ -10,7 +10,7 @@ import {
   seededVolumes,
   sha256OfFile,
   startExport,
-  useDownloadsFolder,
+  test,
 } from './support/volumes'
 
 /**
@@ -55,137 +55,127 @@ test('exports are listed with their file facts, survive a restart, and copy thei
   startApp,
   dataDir,
   staging: { sandbox, app: first },
+  downloads,
 }) => {
-  const downloads = await useDownloadsFolder(page)
-  try {
-    const volume = await seededVolume(sandbox, 'backups-nightly')
-    const expected = await announced(sandbox, volume)
+  const volume = await seededVolume(sandbox, 'backups-nightly')
+  const expected = await announced(sandbox, volume)
 
-    // Twice: the second takes a numbered name beside the first.
-    for (const count of [1, 2]) {
-      await startExport(page, volume)
-      await expect(finishedExports(page).getByRole('article')).toHaveCount(count)
-      await expect(finishedExports(page).getByRole('article').first()).toHaveAttribute(
-        'data-state',
-        'completed',
-      )
-    }
-    const firstFile = path.join(downloads.dir, 'backups-nightly.tar.gz')
-    const secondFile = path.join(downloads.dir, 'backups-nightly (2).tar.gz')
-    expect(await sha256OfFile(firstFile)).toBe(expected.sha256)
-    expect(await sha256OfFile(secondFile)).toBe(expected.sha256)
-
-    const checkPanel = async () => {
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: /^Transfers/ })
-        .click()
-      const table = page.getByRole('table', { name: 'Transfers' })
-      const rows = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
-      await expect(rows).toHaveCount(2)
-      for (const [index, file] of [secondFile, firstFile].entries()) {
-        const row = rows.nth(index)
-        await expect(row).toContainText('Volume archive')
-        await expect(row).toContainText('Staging')
-        await expect(row.getByTestId('transfer-destination')).toHaveText(file)
-        await expect(row).toContainText('8.00 MiB')
-        await expect(row.getByTestId('transfer-sha256')).toHaveAttribute('title', expected.sha256)
-        await expect(row).toContainText('Completed')
-        await expect(row.getByRole('cell').nth(6)).toHaveText(/^\d+ s$/)
-      }
-      return rows
-    }
-
-    const rows = await checkPanel()
-    // At 1280×800 (the project's viewport), in both themes: nothing cut, nothing scrolls
-    // sideways; the whole name is in the title.
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme })
-      expect(await transfersOverflow(page)).toEqual([])
-    }
-    await expect(rows.nth(0).locator('.transfer-label')).toHaveAttribute(
-      'title',
-      `${volume.nodeId} / ${volume.name}`,
+  // Twice: the second takes a numbered name beside the first.
+  for (const count of [1, 2]) {
+    await startExport(page, volume)
+    await expect(finishedExports(page).getByRole('article')).toHaveCount(count)
+    await expect(finishedExports(page).getByRole('article').first()).toHaveAttribute(
+      'data-state',
+      'completed',
     )
-    // Web mode: no file manager to open, so the path is copied.
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
-    await rows
-      .nth(0)
-      .getByRole('button', { name: `Copy the path of ${volume.nodeId} / ${volume.name}` })
-      .click()
-    await expect(rows.nth(0).getByRole('status')).toHaveText('Path copied')
-    const copied = await clipboardText(page)
-    expect(copied).toBe(secondFile)
-    // The log is in SQLite: the same rows through the bridge.
-    const logged = await bridgeCall(page, 'transfers.list', {})
-    expect(logged.filter((row) => row.kind === 'volume' && row.state === 'completed')).toHaveLength(
-      2,
-    )
-
-    // An earlier run's exports are still listed after a restart.
-    await page.goto('about:blank')
-    await first.stop()
-    const second = await startApp(dataDir)
-    await page.goto(second.url)
-    await checkPanel()
-  } finally {
-    await downloads.remove()
   }
+  const firstFile = path.join(downloads.dir, 'backups-nightly.tar.gz')
+  const secondFile = path.join(downloads.dir, 'backups-nightly (2).tar.gz')
+  expect(await sha256OfFile(firstFile)).toBe(expected.sha256)
+  expect(await sha256OfFile(secondFile)).toBe(expected.sha256)
+
+  const checkPanel = async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Transfers/ })
+      .click()
+    const table = page.getByRole('table', { name: 'Transfers' })
+    const rows = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    await expect(rows).toHaveCount(2)
+    for (const [index, file] of [secondFile, firstFile].entries()) {
+      const row = rows.nth(index)
+      await expect(row).toContainText('Volume archive')
+      await expect(row).toContainText('Staging')
+      await expect(row.getByTestId('transfer-destination')).toHaveText(file)
+      await expect(row).toContainText('8.00 MiB')
+      await expect(row.getByTestId('transfer-sha256')).toHaveAttribute('title', expected.sha256)
+      await expect(row).toContainText('Completed')
+      await expect(row.getByRole('cell').nth(6)).toHaveText(/^\d+ s$/)
+    }
+    return rows
+  }
+
+  const rows = await checkPanel()
+  // At 1280×800 (the project's viewport), in both themes: nothing cut, nothing scrolls
+  // sideways; the whole name is in the title.
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    expect(await transfersOverflow(page)).toEqual([])
+  }
+  await expect(rows.nth(0).locator('.transfer-label')).toHaveAttribute(
+    'title',
+    `${volume.nodeId} / ${volume.name}`,
+  )
+  // Web mode: no file manager to open, so the path is copied.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await rows
+    .nth(0)
+    .getByRole('button', { name: `Copy the path of ${volume.nodeId} / ${volume.name}` })
+    .click()
+  await expect(rows.nth(0).getByRole('status')).toHaveText('Path copied')
+  const copied = await clipboardText(page)
+  expect(copied).toBe(secondFile)
+  // The log is in SQLite: the same rows through the bridge.
+  const logged = await bridgeCall(page, 'transfers.list', {})
+  expect(logged.filter((row) => row.kind === 'volume' && row.state === 'completed')).toHaveLength(2)
+
+  // An earlier run's exports are still listed after a restart.
+  await page.goto('about:blank')
+  await first.stop()
+  const second = await startApp(dataDir)
+  await page.goto(second.url)
+  await checkPanel()
 })
 
 test('a running export shows its throughput: a sparkline, the rates in words, by keyboard', async ({
   page,
   staging: { sandbox },
+  downloads: _aFreshFolder,
 }) => {
-  const downloads = await useDownloadsFolder(page)
-  try {
-    const volume = (await seededVolumes(sandbox)).find((item) => item.sizeBytes >= 200 * 1024 ** 2)
-    if (volume === undefined) throw new Error('the sandbox seeds no volume of at least 200 MiB')
-    // A finished export first, so the table holds a row with file buttons beside the running one.
-    const small = await seededVolume(sandbox, 'backups-nightly')
-    await startExport(page, small)
-    await expect(finishedExports(page).getByRole('article').first()).toHaveAttribute(
-      'data-state',
-      'completed',
-    )
-    // The sandbox hashes the archive on its first op 15; done here, the export starts at once.
-    await announced(sandbox, volume)
-    await startExport(page, volume)
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: /^Transfers/ })
-      .click()
-    const row = page
-      .getByRole('table', { name: 'Transfers' })
-      .getByRole('row')
-      .filter({ hasText: `${volume.nodeId} / ${volume.name}` })
-    await expect(row).toContainText('Running')
+  const volume = (await seededVolumes(sandbox)).find((item) => item.sizeBytes >= 200 * 1024 ** 2)
+  if (volume === undefined) throw new Error('the sandbox seeds no volume of at least 200 MiB')
+  // A finished export first, so the table holds a row with file buttons beside the running one.
+  const small = await seededVolume(sandbox, 'backups-nightly')
+  await startExport(page, small)
+  await expect(finishedExports(page).getByRole('article').first()).toHaveAttribute(
+    'data-state',
+    'completed',
+  )
+  // The sandbox hashes the archive on its first op 15; done here, the export starts at once.
+  await announced(sandbox, volume)
+  await startExport(page, volume)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /^Transfers/ })
+    .click()
+  const row = page
+    .getByRole('table', { name: 'Transfers' })
+    .getByRole('row')
+    .filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+  await expect(row).toContainText('Running')
 
-    // Drawn from several progress events, named with its numbers, the same numbers as text.
-    const sparkline = row.getByRole('img', { name: /^Throughput of / })
-    await expect(sparkline).toHaveAttribute('data-points', /^([3-9]|\d\d+)$/, { timeout: 60_000 })
-    await expect(sparkline.locator('polyline')).toHaveCount(1)
-    await expect(sparkline).toHaveAccessibleName(
-      new RegExp(
-        `^Throughput of ${volume.nodeId} / ${volume.name} over the last \\d+ readings: now .+/s, average .+/s, peak .+/s$`,
-      ),
-    )
-    await expect(row.getByTestId('transfer-throughput')).toContainText(/Now .+\/s/)
-    await expect(row.getByTestId('transfer-throughput')).toContainText(/Average .+\/s/)
-    const box = await sparkline.boundingBox()
-    expect(box?.width ?? 0).toBeGreaterThan(50)
+  // Drawn from several progress events, named with its numbers, the same numbers as text.
+  const sparkline = row.getByRole('img', { name: /^Throughput of / })
+  await expect(sparkline).toHaveAttribute('data-points', /^([3-9]|\d\d+)$/, { timeout: 60_000 })
+  await expect(sparkline.locator('polyline')).toHaveCount(1)
+  await expect(sparkline).toHaveAccessibleName(
+    new RegExp(
+      `^Throughput of ${volume.nodeId} / ${volume.name} over the last \\d+ readings: now .+/s, average .+/s, peak .+/s$`,
+    ),
+  )
+  await expect(row.getByTestId('transfer-throughput')).toContainText(/Now .+\/s/)
+  await expect(row.getByTestId('transfer-throughput')).toContainText(/Average .+\/s/)
+  const box = await sparkline.boundingBox()
+  expect(box?.width ?? 0).toBeGreaterThan(50)
 
-    // One Tab stop, just before Cancel.
-    const cancel = row.getByRole('button', { name: 'Cancel' })
-    await cancel.focus()
-    await page.keyboard.press('Shift+Tab')
-    await expect(sparkline).toBeFocused()
-    expect(await transfersOverflow(page)).toEqual([])
+  // One Tab stop, just before Cancel.
+  const cancel = row.getByRole('button', { name: 'Cancel' })
+  await cancel.focus()
+  await page.keyboard.press('Shift+Tab')
+  await expect(sparkline).toBeFocused()
+  expect(await transfersOverflow(page)).toEqual([])
 
-    await cancel.click()
-    await expect(row).toContainText('Cancelled')
-    await expect(row.getByRole('img', { name: /^Throughput of / })).toHaveCount(0)
-  } finally {
-    await downloads.remove()
-  }
+  await cancel.click()
+  await expect(row).toContainText('Cancelled')
+  await expect(row.getByRole('img', { name: /^Throughput of / })).toHaveCount(0)
 })

@@ -4,7 +4,13 @@ import { EXPORT_FORMAT_INFO } from '../../src/shared/bridge'
 import { makeTempDir } from '../support/tools'
 import { bridgeCall } from './support/bridge'
 import { openCertificates, selectCertificate } from './support/certificates'
-import { expect, fillProfileForm, profileSwitcher, sessionsTable, test } from './support/fixtures'
+import {
+  connectFromWelcome,
+  expect,
+  profileSwitcher,
+  sessionsTable,
+  test,
+} from './support/fixtures'
 import { openScreen } from './support/screens'
 
 /*
@@ -78,14 +84,11 @@ test('a session-only profile: the logout dialog says where its token was; the lo
   page,
   welcome: { sandbox },
 }) => {
-  await page.getByRole('button', { name: 'Connect to your service' }).click()
-  await fillProfileForm(page, {
-    name: 'Staging',
-    baseUrl: sandbox.url,
-    token: sandbox.tokens.admin,
-  })
-  await page.getByLabel('Keep the token for this session only').check()
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await connectFromWelcome(
+    page,
+    { name: 'Staging', baseUrl: sandbox.url, token: sandbox.tokens.admin },
+    ['Keep the token for this session only'],
+  )
   const table = sessionsTable(page)
   await expect(table.getByText('This session', { exact: true })).toHaveCount(1)
 

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { z } from 'zod'
 import { buildPath, MIGRATION_STATUSES, operations } from '../../src/shared/api'
 import type { OperationName } from '../../src/shared/api'
+import { startTsxChild } from '../e2e/support/child'
 
 /*
  * A real sandbox in a child process, and the small typed client the contract tests use
@@ -14,12 +13,6 @@ import type { OperationName } from '../../src/shared/api'
  */
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
-
-const READY_PREFIX = 'SANDBOX_READY '
-const READY_TIMEOUT_MS = 60_000
-const STOP_TIMEOUT_MS = 10_000
-/** How much of the child's output is kept for error messages. */
-const LOG_TAIL_CHARS = 20_000
 
 const readyLineSchema = z.object({
   url: z.url(),
@@ -111,85 +104,18 @@ export interface SandboxProcess {
  * once it printed its ready line. `--port 0` is added unless `args` name a port.
  */
 export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
-  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx')
-  const cliArgs = args.includes('--port') ? args : ['--port', '0', ...args]
-  // process.execPath: the same Node that runs the tests, whatever PATH says.
-  const child = spawn(process.execPath, [tsx, 'src/sandbox/cli.ts', ...cliArgs], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0' },
+  const child = await startTsxChild({
+    script: 'src/sandbox/cli.ts',
+    args: args.includes('--port') ? args : ['--port', '0', ...args],
+    readyPrefix: 'SANDBOX_READY',
+    readySchema: readyLineSchema,
   })
-
-  let log = ''
-  const remember = (chunk: string) => {
-    log = (log + chunk).slice(-LOG_TAIL_CHARS)
-  }
-  let exited = false
-  // If the test process ends without stop() (a crash, a killed worker), take the child along.
-  const killChild = () => child.kill('SIGKILL')
-  process.once('exit', killChild)
-  const exitedPromise = new Promise<void>((resolve) => {
-    child.once('exit', () => {
-      exited = true
-      process.off('exit', killChild)
-      resolve()
-    })
-  })
-
-  const ready = await new Promise<z.infer<typeof readyLineSchema>>((resolve, reject) => {
-    let stdoutBuffer = ''
-    let settled = false
-    const fail = (message: string) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      child.kill('SIGKILL')
-      reject(new Error(`${message}\n--- sandbox output ---\n${log}`))
-    }
-    const timer = setTimeout(
-      () => fail(`sandbox printed no ready line within ${READY_TIMEOUT_MS} ms`),
-      READY_TIMEOUT_MS,
-    )
-    // Both streams are drained for the whole life of the child, or a full pipe would block it.
-    child.stderr.setEncoding('utf8').on('data', remember)
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      remember(chunk)
-      if (settled) return
-      stdoutBuffer += chunk
-      const lines = stdoutBuffer.split('\n')
-      stdoutBuffer = lines.pop() ?? ''
-      const line = lines.find((candidate) => candidate.startsWith(READY_PREFIX))
-      if (line === undefined) return
-      const parsed = readyLineSchema.safeParse(safeJson(line.slice(READY_PREFIX.length)))
-      if (!parsed.success) {
-        fail(`malformed ready line: ${line}\n${z.prettifyError(parsed.error)}`)
-        return
-      }
-      settled = true
-      clearTimeout(timer)
-      resolve(parsed.data)
-    })
-    child.once('error', (error) => fail(`could not start the sandbox: ${error.message}`))
-    child.once('exit', (code, signal) =>
-      fail(`sandbox exited before it was ready (code ${code}, signal ${signal})`),
-    )
-  })
-
-  const url = ready.url.replace(/\/+$/, '')
-  const stop = async () => {
-    if (exited) return
-    child.kill('SIGTERM')
-    const killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-    await exitedPromise
-    clearTimeout(killTimer)
-  }
-
   const handle: SandboxProcess = {
-    url,
-    tokens: ready.tokens,
+    url: child.ready.url.replace(/\/+$/, ''),
+    tokens: child.ready.tokens,
     seed: undefined as unknown as SeedIds, // set right below, before anyone can read it
-    output: () => log,
-    stop,
+    output: child.output,
+    stop: child.stop,
     async reset() {
       const response = await call(handle, { method: 'POST', path: '/__sandbox/reset' })
       if (response.status < 200 || response.status > 299) {
@@ -202,7 +128,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
   try {
     handle.seed = await fetchSeed(handle)
   } catch (error) {
-    await stop()
+    await child.stop()
     throw error
   }
   return handle

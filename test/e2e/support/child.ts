@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { z } from 'zod'
+import { z } from 'zod'
 
 /*
  * A long-running program of this repository (the web-mode app, the sandbox) started under tsx
  * (a .ts source) or plain Node (a built .js file), considered up when it prints its one ready
- * line `<PREFIX> {json}`.
+ * line `<PREFIX> {json}`. The e2e fixtures and the contract tests' sandboxes
+ * (test/support/sandbox-process.ts) start theirs here.
  */
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
@@ -47,9 +48,13 @@ export async function startTsxChild<Schema extends z.ZodType>(options: {
     log = (log + chunk).slice(-LOG_TAIL_CHARS)
   }
   let exited = false
+  // If the test process ends without stop() (a crash, a killed worker), take the child along.
+  const killChild = () => child.kill('SIGKILL')
+  process.once('exit', killChild)
   const exitedPromise = new Promise<void>((resolve) => {
     child.once('exit', () => {
       exited = true
+      process.off('exit', killChild)
       resolve()
     })
   })
@@ -93,7 +98,9 @@ export async function startTsxChild<Schema extends z.ZodType>(options: {
         json = undefined
       }
       const parsed = options.readySchema.safeParse(json)
-      if (!parsed.success) return fail(`malformed ready line: ${line}`)
+      if (!parsed.success) {
+        return fail(`malformed ready line: ${line}\n${z.prettifyError(parsed.error)}`)
+      }
       settled = true
       clearTimeout(timer)
       resolve(parsed.data)

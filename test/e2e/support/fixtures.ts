@@ -141,13 +141,18 @@ export const test = base.extend<Fixtures & Options>({
 
 export { expect }
 
-/** The first-run choice "Connect to your service", filled in and submitted. */
+/**
+ * The first-run choice "Connect to your service", filled in, the form's checkboxes named in
+ * `ticked` checked ("Protected environment (production)", say), and submitted.
+ */
 export async function connectFromWelcome(
   page: Page,
   profile: { name: string; baseUrl: string; token: string },
+  ticked: readonly string[] = [],
 ): Promise<void> {
   await page.getByRole('button', { name: 'Connect to your service' }).click()
   await fillProfileForm(page, profile)
+  for (const name of ticked) await page.getByRole('checkbox', { name }).check()
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
 }
 
@@ -190,7 +195,8 @@ export async function connectViewerToSandbox(
   await connectToSandbox(page, sandbox, { name: 'Viewer', token: 'viewer' })
 }
 
-async function connectToSandbox(
+/** The same opening as profile `as.name` with the sandbox's token `as.token`. */
+export async function connectToSandbox(
   page: Page,
   sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
   as: { name: string; token: keyof ExternalSandbox['tokens'] },
@@ -222,6 +228,20 @@ export async function fillProfileForm(
   await page.getByLabel('Name', { exact: true }).fill(profile.name)
   await page.getByLabel('Base URL').fill(profile.baseUrl)
   await page.getByLabel('Access token').fill(profile.token)
+}
+
+/** The profile switcher's "Add profile…": the dialog filled in and its Add profile pressed. */
+export async function addProfileFromSwitcher(
+  page: Page,
+  profile: { name: string; baseUrl: string; token: string },
+): Promise<void> {
+  await profileSwitcher(page).click()
+  await page.getByRole('menuitem', { name: 'Add profile…' }).click()
+  await fillProfileForm(page, profile)
+  await page
+    .getByRole('dialog', { name: 'Add a profile' })
+    .getByRole('button', { name: 'Add profile' })
+    .click()
 }
 
 /** The sessions table, once it has rows. */

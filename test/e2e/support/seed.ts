@@ -46,6 +46,13 @@ export async function sandboxSeed(sandbox: Pick<ExternalSandbox, 'url' | 'tokens
   return seedSchema.parse(await response.json())
 }
 
+/** The first id of one of the seed's groups (`seed.copyJobs['running']`, say); `what` names it. */
+export function firstSeeded(ids: readonly string[] | undefined, what: string): string {
+  const [id] = ids ?? []
+  if (id === undefined) throw new Error(`the seed has no ${what}`)
+  return id
+}
+
 /** A proxy route the seed left failed, with its host (what op 14 retries). */
 export function failedRoute(seed: Seed): {
   host: Seed['proxyHosts'][number]

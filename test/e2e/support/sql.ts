@@ -1,12 +1,49 @@
-import type { Page } from '@playwright/test'
-import { expect } from './fixtures'
+import type { Locator, Page } from '@playwright/test'
+import { expect, test as base, type Started } from './fixtures'
 import type { ExternalSandbox } from './processes'
 import { sandboxSeed } from './seed'
 
 /*
  * Steps the SQL console specs share: the seeded database ids of an external sandbox, opening
- * the console on a database, and typing into the CodeMirror editor.
+ * the console on a database, typing into the CodeMirror editor and running what it holds; and
+ * the `sqlConsole` fixture, the opening most of those specs share.
  */
+
+/** `staging` with the SQL console open on the sandbox's small database, and its steps. */
+export interface SqlConsole extends Started {
+  /** The small database's id (the one the console is on). */
+  databaseId: string
+  /** Replaces the editor's text and runs the statement the cursor is in (Ctrl+Enter). */
+  run(text: string): Promise<void>
+  /** Replaces the editor's text and runs every statement in it; the result tabs. */
+  runAll(text: string): Promise<Locator>
+  /**
+   * Stops web mode and starts it again on the same data folder, then opens the SQL console
+   * from the navigation (what a tab, history and the library must survive).
+   */
+  restartApp(): Promise<void>
+}
+
+export const test = base.extend<{ sqlConsole: SqlConsole }>({
+  sqlConsole: async ({ page, staging, startApp, dataDir }, use) => {
+    const { small } = await sandboxDatabases(staging.sandbox)
+    await openSqlConsole(page, small)
+    await use({
+      ...staging,
+      databaseId: small,
+      run: (text) => runStatement(page, text),
+      runAll: (text) => runAllStatements(page, text),
+      restartApp: async () => {
+        await page.goto('about:blank')
+        await staging.app.stop()
+        const second = await startApp(dataDir)
+        await page.goto(second.url)
+        await page.getByRole('link', { name: /SQL console/ }).click()
+        await expect(page.getByRole('heading', { name: 'SQL console' })).toBeVisible()
+      },
+    })
+  },
+})
 
 export async function sandboxDatabases(
   sandbox: Pick<ExternalSandbox, 'url' | 'tokens'>,
@@ -40,6 +77,24 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+a')
   await page.keyboard.press('Delete')
   await page.keyboard.insertText(text)
+}
+
+/** Replaces the editor's text and runs the statement the cursor is in (Ctrl+Enter). */
+export async function runStatement(page: Page, text: string): Promise<void> {
+  await setEditorText(page, text)
+  await page.keyboard.press('ControlOrMeta+Enter')
+}
+
+/** Replaces the editor's text and presses Run all; the result tabs. */
+export async function runAllStatements(page: Page, text: string): Promise<Locator> {
+  await setEditorText(page, text)
+  await page.getByRole('button', { name: 'Run all' }).click()
+  return resultTabs(page)
+}
+
+/** The tabs of the last run's results, one a statement. */
+export function resultTabs(page: Page) {
+  return page.getByRole('tablist', { name: 'Results' })
 }
 
 export function resultGrid(page: Page) {

@@ -6,6 +6,8 @@ import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { Locator, Page } from '@playwright/test'
 import { bridgeCall } from './bridge'
+import { test as base } from './fixtures'
+import { sandboxCall } from './ops'
 import type { ExternalSandbox } from './processes'
 import { sandboxSeed, type SeedVolume } from './seed'
 
@@ -33,12 +35,12 @@ export async function announced(
   sandbox: ExternalSandbox,
   volume: SeedVolume,
 ): Promise<{ sizeBytes: number; sha256: string }> {
-  const response = await fetch(
-    `${sandbox.url}/api/docker/nodes/${volume.nodeId}/volumes/${volume.name}/export`,
-    { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } },
+  const { json } = await sandboxCall(
+    sandbox,
+    'GET',
+    `/api/docker/nodes/${volume.nodeId}/volumes/${volume.name}/export`,
   )
-  const body = (await response.json()) as { data: { sizeBytes: number; sha256: string } }
-  return body.data
+  return (json as { data: { sizeBytes: number; sha256: string } }).data
 }
 
 /** The next `count` downloads stop after `afterBytes` bytes (`POST /__sandbox/downloads/cut`). */
@@ -47,24 +49,18 @@ export async function cutNextDownloads(
   afterBytes: number,
   count = 1,
 ): Promise<void> {
-  const response = await fetch(`${sandbox.url}/__sandbox/downloads/cut`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${sandbox.tokens.admin}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ afterBytes, count }),
+  const { status } = await sandboxCall(sandbox, 'POST', '/__sandbox/downloads/cut', {
+    afterBytes,
+    count,
   })
-  if (!response.ok) throw new Error(`cut refused: ${response.status}`)
+  if (status < 200 || status > 299) throw new Error(`cut refused: ${status}`)
 }
 
 export async function downloadStats(
   sandbox: ExternalSandbox,
 ): Promise<{ served: { full: number; partial: number; cut: number } }> {
-  const response = await fetch(`${sandbox.url}/__sandbox/downloads`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  return (await response.json()) as { served: { full: number; partial: number; cut: number } }
+  const { json } = await sandboxCall(sandbox, 'GET', '/__sandbox/downloads')
+  return json as { served: { full: number; partial: number; cut: number } }
 }
 
 /** A fresh downloads folder, set in the app's settings through the bridge. */
@@ -75,6 +71,21 @@ export async function useDownloadsFolder(
   await bridgeCall(page, 'settings.update', { downloadsDir: dir })
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
+
+/**
+ * `downloads`: `staging` with a fresh downloads folder set in the app, removed after the test
+ * (pass or fail).
+ */
+export const test = base.extend<{ downloads: { dir: string } }>({
+  downloads: async ({ page, staging: _connected }, use) => {
+    const downloads = await useDownloadsFolder(page)
+    try {
+      await use(downloads)
+    } finally {
+      await downloads.remove()
+    }
+  },
+})
 
 /** Runs `steps` with a fresh downloads folder set in the app; the folder is removed after. */
 export async function withDownloadsFolder(
