@@ -20,6 +20,16 @@ import { openTestDesk, type TestDesk } from '../support/desk'
 const NOT_SHOWN =
   '2 items the service listed have no usable id (a string of 1 to 200 characters) and are not shown'
 
+/** The walk's note on the pages below: read whole, two items not shown. */
+const WHOLE_BUT_TWO_UNLISTED: ListCompleteness = {
+  reason: 'unlisted',
+  received: 3,
+  expected: 5,
+  pages: 3,
+  message: NOT_SHOWN,
+  unlisted: 2,
+}
+
 function certificate(id: unknown) {
   return { id, name: `site-${String(id)}.example`, type: 'custom', status: 'valid' }
 }
@@ -81,14 +91,7 @@ describe('items the service listed without a usable id', () => {
       data: PAGES[Number(query['page'])] ?? [],
     }))
     expect(entries.map((entry) => entry.row.id)).toEqual(['cert-1', 'cert-2', 'cert-3'])
-    expect(completeness).toEqual({
-      reason: 'unlisted',
-      received: 3,
-      expected: 5,
-      pages: 3,
-      message: NOT_SHOWN,
-      unlisted: 2,
-    })
+    expect(completeness).toEqual(WHOLE_BUT_TWO_UNLISTED)
   })
 
   it('a page seen again (a service that ignores `page`) is not counted twice', async () => {
@@ -142,15 +145,9 @@ describe('items the service listed without a usable id', () => {
   })
 
   it('the banner says some items are not shown, and how many', () => {
-    const note: ListCompleteness = {
-      reason: 'unlisted',
-      received: 3,
-      expected: 5,
-      pages: 3,
-      message: NOT_SHOWN,
-      unlisted: 2,
-    }
-    const html = renderToStaticMarkup(createElement(CompletenessBanner, { completeness: note }))
+    const html = renderToStaticMarkup(
+      createElement(CompletenessBanner, { completeness: WHOLE_BUT_TWO_UNLISTED }),
+    )
     expect(html).toContain('Some items the service listed are not shown')
     expect(html).toContain(NOT_SHOWN)
   })
