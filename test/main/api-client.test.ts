@@ -2,7 +2,6 @@ import { createServer } from 'node:http'
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { createServer as createNetServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createServiceClient, ServiceError } from '../../src/main/api'
 import type { CallInput, ServiceClient, ServiceClientOptions } from '../../src/main/api'
@@ -10,6 +9,7 @@ import { OPERATION_NAMES, operations, validationIssuesOf } from '../../src/share
 import type { OperationName } from '../../src/shared/api'
 import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox, SeedIds } from '../../src/sandbox'
+import { listenLocally } from '../support/local-server'
 import { makeSelfSigned, makeTempDir, openssl, sha256Hex } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -85,11 +85,6 @@ interface LocalServer {
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void
 
-async function listen(server: Server, protocol: 'http' | 'https'): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `${protocol}://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
-
 async function startLocalServer(
   handler: Handler,
   make: () => Server = () => createServer(),
@@ -111,16 +106,8 @@ async function startLocalServer(
       handler(request, response, body)
     })
   })
-  const url = await listen(server, protocol)
-  return {
-    url,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const { url, close } = await listenLocally(server, protocol)
+  return { url, requests, close }
 }
 
 function answerJson(response: ServerResponse, status: number, body: unknown): void {
@@ -129,11 +116,9 @@ function answerJson(response: ServerResponse, status: number, body: unknown): vo
 }
 
 async function closedPortUrl(): Promise<string> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return `http://127.0.0.1:${port}`
+  const { url, close } = await listenLocally(createNetServer())
+  await close()
+  return url
 }
 
 /* --------------------------------------------------------- all 22 operations */
@@ -425,35 +410,36 @@ describe('service errors', () => {
     )
   })
 
-  it('a code the client does not know falls back to the status', async () => {
-    const server = await startLocalServer((_, response) =>
-      answerJson(response, 418, { code: 'SHORT_AND_STOUT', message: 'Slow down' }),
-    )
+  /** The ServiceError of listSessions from a server that answers `status` with `body`. */
+  async function refusalOf(status: number, body: unknown, expectedCode: string) {
+    const server = await startLocalServer((_, response) => answerJson(response, status, body))
     try {
-      const error = await expectServiceError(
+      return await expectServiceError(
         client({ baseUrl: server.url }).call('listSessions'),
-        'UNPROCESSABLE_ENTITY',
+        expectedCode,
       )
-      expect(error.status).toBe(418)
-      expect(error.message).toContain('Slow down')
-      // The service's own code is kept beside the app's.
-      expect(error.serviceCode).toBe('SHORT_AND_STOUT')
-      // The body's code wins over the status when it is one of the seven.
-      const teapot = await startLocalServer((_, response) =>
-        answerJson(response, 418, { code: 'NOT_FOUND', message: 'Resource not found' }),
-      )
-      try {
-        const notFound = await expectServiceError(
-          client({ baseUrl: teapot.url }).call('listSessions'),
-          'NOT_FOUND',
-        )
-        expect(notFound.status).toBe(418)
-      } finally {
-        await teapot.close()
-      }
     } finally {
       await server.close()
     }
+  }
+
+  it('a code the client does not know falls back to the status', async () => {
+    const error = await refusalOf(
+      418,
+      { code: 'SHORT_AND_STOUT', message: 'Slow down' },
+      'UNPROCESSABLE_ENTITY',
+    )
+    expect(error.status).toBe(418)
+    expect(error.message).toContain('Slow down')
+    // The service's own code is kept beside the app's.
+    expect(error.serviceCode).toBe('SHORT_AND_STOUT')
+    // The body's code wins over the status when it is one of the seven.
+    const notFound = await refusalOf(
+      418,
+      { code: 'NOT_FOUND', message: 'Resource not found' },
+      'NOT_FOUND',
+    )
+    expect(notFound.status).toBe(418)
   })
 })
 

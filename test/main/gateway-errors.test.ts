@@ -13,24 +13,48 @@ const origin = 'https://ims.example.com'
 const now = new Date('2026-12-01T22:00:00.000Z')
 
 describe('status first, then code', () => {
-  it('401 is "does not authenticate" and 403 "authenticated, not allowed", whatever the code', () => {
-    expect(
-      refusalOf(
-        401,
-        { code: 'HTTP_ERROR', message: 'Invalid or expired bearer token' },
-        { origin },
-      ),
-    ).toEqual({
-      code: 'UNAUTHORIZED',
-      message: 'Invalid or expired bearer token (HTTP 401, HTTP_ERROR)',
-      serviceCode: 'HTTP_ERROR',
-    })
-    expect(refusalOf(401, { code: 'FORBIDDEN', message: 'no' }, { origin }).code).toBe(
-      'UNAUTHORIZED',
-    )
-    expect(refusalOf(403, { code: 'UNAUTHORIZED', message: 'no' }, { origin }).code).toBe(
-      'FORBIDDEN',
-    )
+  it.each([
+    {
+      why: '401 is "does not authenticate", whatever the code',
+      status: 401,
+      body: { code: 'HTTP_ERROR', message: 'Invalid or expired bearer token' },
+      refusal: {
+        code: 'UNAUTHORIZED',
+        message: 'Invalid or expired bearer token (HTTP 401, HTTP_ERROR)',
+        serviceCode: 'HTTP_ERROR',
+      },
+    },
+    {
+      why: 'per-resource not-found codes are NOT_FOUND, the service code kept',
+      status: 404,
+      body: { code: 'SSL_CERT_NOT_FOUND', message: 'SSL certificate not found' },
+      refusal: {
+        code: 'NOT_FOUND',
+        message: 'SSL certificate not found (HTTP 404, SSL_CERT_NOT_FOUND)',
+        serviceCode: 'SSL_CERT_NOT_FOUND',
+      },
+    },
+    {
+      why: 'a spec code the body names still decides where the status leaves room',
+      status: 418,
+      body: { code: 'NOT_FOUND', message: 'Resource not found' },
+      refusal: { code: 'NOT_FOUND', message: 'Resource not found', serviceCode: 'NOT_FOUND' },
+    },
+  ])('$why', ({ status, body, refusal }) => {
+    expect(refusalOf(status, body, { origin })).toEqual(refusal)
+  })
+
+  it.each([
+    [401, 'FORBIDDEN', 'UNAUTHORIZED'],
+    [403, 'UNAUTHORIZED', 'FORBIDDEN'],
+    [403, 'HTTP_ERROR', 'FORBIDDEN'],
+    [403, 'BROWSER_SESSION_REQUIRED', 'BROWSER_SESSION_ONLY'],
+    [413, 'PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+  ])('%i with the body code %s is %s', (status, serviceCode, code) => {
+    expect(refusalOf(status, { code: serviceCode, message: 'no' }, { origin }).code).toBe(code)
+  })
+
+  it("a 403 keeps the service's words (the scope it misses)", () => {
     const scope = refusalOf(
       403,
       { code: 'HTTP_ERROR', message: 'Missing required scope: ssl:cert:list' },
@@ -53,30 +77,9 @@ describe('status first, then code', () => {
         '(HTTP 403 HTTP_ERROR: This endpoint requires browser session authentication.)',
       serviceCode: 'HTTP_ERROR',
     })
-    expect(
-      refusalOf(
-        403,
-        { code: 'BROWSER_SESSION_REQUIRED', message: 'Raw nginx config …' },
-        { origin },
-      ).code,
-    ).toBe('BROWSER_SESSION_ONLY')
   })
 
-  it('per-resource not-found codes are NOT_FOUND, the service code kept', () => {
-    expect(
-      refusalOf(
-        404,
-        { code: 'SSL_CERT_NOT_FOUND', message: 'SSL certificate not found' },
-        { origin },
-      ),
-    ).toEqual({
-      code: 'NOT_FOUND',
-      message: 'SSL certificate not found (HTTP 404, SSL_CERT_NOT_FOUND)',
-      serviceCode: 'SSL_CERT_NOT_FOUND',
-    })
-  })
-
-  it('408, 499, 413 and 429 have codes and words of their own', () => {
+  it('408, 499 and 429 have codes and words of their own', () => {
     const budget = refusalOf(
       408,
       { code: 'DATABASE_QUERY_BUDGET_EXCEEDED', message: 'Interactive query budget exhausted' },
@@ -93,10 +96,6 @@ describe('status first, then code', () => {
     expect(cancelled.code).toBe('SERVICE_CANCELLED')
     expect(cancelled.message).toMatch(/cancelled the statement/)
     expect(refusalOf(408, null, { origin }).message).toMatch(/time budget/)
-    expect(
-      refusalOf(413, { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' }, { origin })
-        .code,
-    ).toBe('PAYLOAD_TOO_LARGE')
     const limited = refusalOf(
       429,
       {
@@ -114,15 +113,7 @@ describe('status first, then code', () => {
     expect(limited.message).toContain('try again in 30 s (at 22:00:30 UTC)')
   })
 
-  it('a spec code the body names still decides where the status leaves room', () => {
-    expect(
-      refusalOf(418, { code: 'NOT_FOUND', message: 'Resource not found' }, { origin }),
-    ).toEqual({
-      code: 'NOT_FOUND',
-      message: 'Resource not found',
-      serviceCode: 'NOT_FOUND',
-    })
-    // No service body at all: no service code (a proxy's page).
+  it("no service body at all: no service code (a proxy's page)", () => {
     expect(refusalOf(502, null, { origin }).serviceCode).toBeUndefined()
   })
 

@@ -160,33 +160,36 @@ describe('the HTTP/1.1 response parser', () => {
     )
   })
 
-  it('says the connection closed early when the framing announced more', async () => {
-    const cases = [
-      'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc',
-      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab',
-      'HTTP/1.1 200 OK\r\nContent-Le',
-      '',
-    ]
+  it.each([
+    {
+      what: 'says the connection closed early when the framing announced more',
+      refusal: IncompleteResponseError,
+      cases: [
+        'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc',
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab',
+        'HTTP/1.1 200 OK\r\nContent-Le',
+        '',
+      ],
+    },
+    {
+      what: 'refuses what is not HTTP/1.1 it can trust',
+      refusal: MalformedResponseError,
+      cases: [
+        'SSH-2.0-OpenSSH_9.6\r\n\r\n',
+        'HTTP/2 200\r\n\r\n',
+        'HTTP/1.1 2000 OK\r\n\r\n',
+        'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n',
+        'HTTP/1.1 200 OK\r\nX-Long: a\r\n  folded\r\n\r\n',
+        'HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n',
+        'HTTP/1.1 200 OK\r\nContent-Length: 3, 4\r\n\r\nabc',
+        'HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n',
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n',
+      ],
+    },
+  ])('$what', async ({ refusal, cases }) => {
     for (const wire of cases) {
-      await expect(parse([text(wire)]), wire).rejects.toThrow(IncompleteResponseError)
-    }
-  })
-
-  it('refuses what is not HTTP/1.1 it can trust', async () => {
-    const cases = [
-      'SSH-2.0-OpenSSH_9.6\r\n\r\n',
-      'HTTP/2 200\r\n\r\n',
-      'HTTP/1.1 2000 OK\r\n\r\n',
-      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n',
-      'HTTP/1.1 200 OK\r\nX-Long: a\r\n  folded\r\n\r\n',
-      'HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n',
-      'HTTP/1.1 200 OK\r\nContent-Length: 3, 4\r\n\r\nabc',
-      'HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n',
-      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
-      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n',
-    ]
-    for (const wire of cases) {
-      await expect(parse([text(wire)]), wire).rejects.toThrow(MalformedResponseError)
+      await expect(parse([text(wire)]), wire).rejects.toThrow(refusal)
     }
   })
 

@@ -1,5 +1,4 @@
 import { createServer, request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient, ServiceError } from '../../src/main/api'
 import type { Desk } from '../../src/main/desk'
@@ -14,6 +13,7 @@ import {
 import type { OperationName } from '../../src/shared/api'
 import type { Profile } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
+import { listenLocally } from '../support/local-server'
 
 /*
  * A path parameter `.` or `..` (or one that decodes to it) must never leave the app: URL
@@ -42,17 +42,8 @@ async function startRecorder(): Promise<Recorder> {
     const body = request.url === '/auth/me/sessions' ? '[]' : '{"data":{}}'
     response.writeHead(200, { 'content-type': 'application/json' }).end(body)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const { url, close } = await listenLocally(server)
+  return { url, requests, close }
 }
 
 /** Each operation with path parameters, each of its parameters. */

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_PAGES } from '../../src/main/features/certificates'
 import { startSandbox } from '../../src/sandbox'
@@ -12,6 +11,7 @@ import { parseTimestamp } from '../../src/shared/time'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { openssl, sha256Hex } from '../support/tools'
 import { waitForValue } from '../support/wait-for'
+import { listenLocally } from '../support/local-server'
 
 /*
  * The app against the sandbox's second personality (`variant: true`), which makes the other
@@ -97,16 +97,8 @@ async function startListRelay(
     relayed.on('error', () => outgoing.destroy())
     incoming.pipe(relayed)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const { url, close } = await listenLocally(server)
+  return { url, close }
 }
 
 beforeAll(async () => {

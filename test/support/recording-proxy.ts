@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenLocally } from './local-server'
 
 /**
  * A plain HTTP relay in front of a sandbox that records every request it passes on (method,
@@ -41,15 +41,6 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       relayed.end(body)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const { url, close } = await listenLocally(server)
+  return { url, received, close }
 }
