@@ -5,6 +5,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import type { ActivityEntry, ChannelOutput, Profile, Transfer } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { sha256Hex } from '../support/tools'
+import { waitForValue } from '../support/wait-for'
 
 /*
  * Every file an export writes is in the Transfers log (web mode's "Download to this browser"
@@ -34,16 +35,6 @@ afterAll(async () => {
   await sandbox?.close()
 })
 
-async function waitFor<T>(read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const found = read()
-    if (found !== undefined) return found
-    if (Date.now() > until) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 /** Activity lines of `operation`, newest first (the filter takes the contract's names only). */
 const activity = async (operation: string) =>
   (await desk.value<ActivityEntry[]>('activity.list', { limit: 200 })).filter(
@@ -60,7 +51,7 @@ describe('exports in Activity and Transfers', () => {
       nodeId: volume.nodeId,
       name: volume.name,
     })
-    const ended = await waitFor(() => finished.get(started.id))
+    const ended = await waitForValue(() => finished.get(started.id), { what: 'the export to end' })
     expect(ended.state, ended.errorMessage ?? '').toBe('completed')
     const lines = await activity('exportVolume')
     expect(lines).toHaveLength(1)

@@ -7,6 +7,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'
 import type { TransferProgress } from '../../src/shared/bridge/channels/volumes'
 import { openTestDesk, type TestDesk } from '../support/desk'
+import { waitForValue } from '../support/wait-for'
 
 /*
  * Op 15 answered with the `.tar.gz` itself (the gateway flavour, as a real deployment answers)
@@ -73,16 +74,6 @@ function admin(pathname: string, init: RequestInit = {}): Promise<Response> {
   })
 }
 
-async function waitFor<T>(read: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const found = read()
-    if (found !== undefined) return found
-    if (Date.now() > until) throw new Error('timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 /** What the service sends for the volume: the archive, as a client without limits reads it. */
 async function sentArchive(): Promise<{ bytes: Buffer; filename: string | null }> {
   const response = await admin(`/api/docker/nodes/${nodeId}/volumes/${VOLUME}/export`)
@@ -98,7 +89,7 @@ async function exportOnce(): Promise<Transfer> {
     nodeId,
     name: VOLUME,
   })
-  return waitFor(() => finished.get(started.id))
+  return waitForValue(() => finished.get(started.id), { what: 'the export to end' })
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CertificateRow } from '../../src/shared/bridge'
+import { certificateRow } from '../support/certificate-row'
 import {
   distinctValues,
   EXPIRING_SOON_DAYS,
@@ -11,19 +12,7 @@ const DAY = 24 * 60 * 60 * 1000
 const now = Date.parse('2026-11-23T12:00:00.000Z')
 
 function row(notAfter: string | null, overrides: Partial<CertificateRow> = {}): CertificateRow {
-  return {
-    id: `c-${notAfter}`,
-    name: 'n',
-    type: null,
-    status: null,
-    folderId: null,
-    folderPath: [],
-    commonName: null,
-    notAfter,
-    isSystem: false,
-    hasPrivateKey: null,
-    ...overrides,
-  }
+  return certificateRow({ id: `c-${notAfter}`, name: 'n', type: null, notAfter, ...overrides })
 }
 
 /** The counts as expiryOf decides each row's kind: what the fast comparison must match. */

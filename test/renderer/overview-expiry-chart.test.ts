@@ -10,7 +10,7 @@ import {
   mondayOf,
   weeksAhead,
 } from '../../src/renderer/src/features/overview/expiry-weeks'
-import type { CertificateRow } from '../../src/shared/bridge'
+import { certificateRow } from '../support/certificate-row'
 
 /*
  * The Overview's expiry chart as data: main's per-day counts bucketed by
@@ -22,6 +22,10 @@ import type { CertificateRow } from '../../src/shared/bridge'
 const DAY_MS = 24 * 60 * 60 * 1000
 // A Wednesday.
 const NOW = Date.parse('2026-12-02T01:30:00.000Z')
+
+/** Main's per-day counts of one profile, from `{ day: count }`. */
+const daysOf = (profileId: string, counts: Record<string, number>) =>
+  Object.entries(counts).map(([day, count]) => ({ profileId, day, count }))
 
 describe('weeks of the expiry chart', () => {
   it('starts each week on its Monday at 00:00 UTC', () => {
@@ -53,14 +57,12 @@ describe('bucketByWeek', () => {
       {
         now: NOW,
         days: [
-          { profileId: 'payments', day: '2026-12-02', count: 2 },
-          { profileId: 'payments', day: '2026-12-06', count: 1 },
-          { profileId: 'payments', day: '2026-12-07', count: 3 },
-          { profileId: 'staging', day: '2027-03-07', count: 4 },
-          // Past the last week (main reads a little further): not drawn, not counted.
-          { profileId: 'staging', day: '2027-03-08', count: 9 },
+          ...daysOf('payments', { '2026-12-02': 2, '2026-12-06': 1, '2026-12-07': 3 }),
+          // The second day is past the last week (main reads a little further): not drawn,
+          // not counted.
+          ...daysOf('staging', { '2027-03-07': 4, '2027-03-08': 9 }),
           // A profile not listed (removed since): left out.
-          { profileId: 'gone', day: '2026-12-03', count: 5 },
+          ...daysOf('gone', { '2026-12-03': 5 }),
         ],
       },
       ['payments', 'staging', 'quiet'],
@@ -94,20 +96,7 @@ describe('bucketByWeek', () => {
   })
 })
 
-function row(id: string, notAfter: string | null): CertificateRow {
-  return {
-    id,
-    name: `cert-${id}`,
-    type: 'custom',
-    status: null,
-    folderId: null,
-    folderPath: [],
-    commonName: null,
-    notAfter,
-    isSystem: false,
-    hasPrivateKey: null,
-  }
-}
+const row = (id: string, notAfter: string | null) => certificateRow({ id, notAfter })
 
 describe('the week filter a bar opens', () => {
   it('reads `expiry=week:<date>` from the route, and nothing malformed', () => {
@@ -134,14 +123,7 @@ describe('the week filter a bar opens', () => {
 
     // The same certificates as main counts them per UTC day, bucketed: the bars agree.
     const chart = bucketByWeek(
-      {
-        now: NOW,
-        days: [
-          { profileId: 'p', day: '2026-12-02', count: 1 },
-          { profileId: 'p', day: '2026-12-06', count: 1 },
-          { profileId: 'p', day: '2026-12-07', count: 1 },
-        ],
-      },
+      { now: NOW, days: daysOf('p', { '2026-12-02': 1, '2026-12-06': 1, '2026-12-07': 1 }) },
       ['p'],
     )
     expect(chart.rows[0]?.counts.slice(0, 2)).toEqual([thisWeek.length, nextWeek.length])

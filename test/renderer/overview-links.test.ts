@@ -9,7 +9,7 @@ import {
   expiryWindowOf,
   inExpiryWindow,
 } from '../../src/renderer/src/features/certificates/expiry-window'
-import type { CertificateRow } from '../../src/shared/bridge'
+import { certificateRow } from '../support/certificate-row'
 
 /*
  * The renderer's side of the expiry links: the certificates screen's expiry filter counts exactly what
@@ -21,20 +21,7 @@ import type { CertificateRow } from '../../src/shared/bridge'
 const DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.parse('2027-06-01T12:00:00.000Z')
 
-function row(id: string, notAfter: string | null): CertificateRow {
-  return {
-    id,
-    name: `cert-${id}`,
-    type: 'custom',
-    status: null,
-    folderId: null,
-    folderPath: [],
-    commonName: null,
-    notAfter,
-    isSystem: false,
-    hasPrivateKey: null,
-  }
-}
+const row = (id: string, notAfter: string | null) => certificateRow({ id, notAfter })
 
 describe('the expiry filter the Overview opens', () => {
   const at = (offset: number) => new Date(NOW + offset).toISOString()
