@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
 import { runThisThreadInTheBackground } from '../workers/background-priority'
+import { liveHost, ThreadHost } from '../workers/thread-host'
 
 /*
  * The thread that writes and hashes the bytes of the files AtomicFile writes, so main's event
@@ -110,42 +111,19 @@ interface Pending {
   reject(error: Error): void
 }
 
-class WriterThread {
-  private readonly worker: Worker
-  private readonly pending = new Map<number, Pending>()
+class WriterThread extends ThreadHost<FromThread, Pending> {
   private lastSeq = 0
-  /** Why the thread is gone; no file of it can be written any more. */
-  private failure: Error | null = null
 
   constructor(onGone: () => void) {
-    this.worker = new Worker(THREAD_SOURCE, { eval: true })
-    // Idle, it must not keep a script's process alive; ref'd while an answer is awaited.
-    this.worker.unref()
-    this.worker.on('message', (raw: unknown) => {
-      const parsed = fromThread.safeParse(raw)
-      if (!parsed.success) {
-        this.fail(new Error('the file writer thread sent a malformed message'))
-        void this.worker.terminate()
-        return
-      }
-      const waiter = this.pending.get(parsed.data.seq)
-      if (waiter === undefined) return
-      this.pending.delete(parsed.data.seq)
-      if (this.pending.size === 0) this.worker.unref()
-      if (parsed.data.type === 'failed') {
-        waiter.reject(new FileWriteError(parsed.data.message, parsed.data.code ?? undefined))
-      } else waiter.resolve(parsed.data)
-    })
-    const gone = (error: Error) => {
-      this.fail(error)
-      onGone()
-    }
-    this.worker.on('error', gone)
-    this.worker.on('exit', (code) => gone(new Error(`the file writer thread stopped (${code})`)))
+    super(new Worker(THREAD_SOURCE, { eval: true }), 'file writer thread', fromThread, onGone)
   }
 
-  get alive(): boolean {
-    return this.failure === null
+  protected receive(message: FromThread): void {
+    const waiter = this.settle(message.seq)
+    if (waiter === undefined) return
+    if (message.type === 'failed') {
+      waiter.reject(new FileWriteError(message.message, message.code ?? undefined))
+    } else waiter.resolve(message)
   }
 
   ask(
@@ -158,33 +136,14 @@ class WriterThread {
     this.lastSeq += 1
     const seq = this.lastSeq
     return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref()
-      this.pending.set(seq, { resolve, reject })
+      this.wait(seq, { resolve, reject })
       this.worker.postMessage({ ...message, seq })
     })
   }
-
-  private fail(error: Error) {
-    if (this.failure !== null) return
-    this.failure = error
-    for (const waiter of this.pending.values()) waiter.reject(error)
-    this.pending.clear()
-    this.worker.unref()
-  }
 }
 
-let thread: WriterThread | null = null
 let lastFile = 0
-
-function currentThread(): WriterThread {
-  if (thread === null || !thread.alive) {
-    const started: WriterThread = new WriterThread(() => {
-      if (thread === started) thread = null
-    })
-    thread = started
-  }
-  return thread
-}
+const currentThread = liveHost((onGone) => new WriterThread(onGone))
 
 /** The shared buffer a file's writes are staged in, at least this big (one socket read). */
 const STAGING_BYTES = 256 * 1024

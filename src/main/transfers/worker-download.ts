@@ -5,6 +5,7 @@ import { transportError } from '../net/errors'
 import { fromDownloadWorker } from '../workers/download-protocol'
 import type { FromDownloadWorker, ToDownloadWorker } from '../workers/download-protocol'
 import { workerEntry } from '../workers/entry'
+import { liveHost, ThreadHost } from '../workers/thread-host'
 import { asWorkerError, errorOf } from '../workers/worker-errors'
 import type { AtomicFile } from './atomic-file'
 import type { DownloadProgress, DownloadResult } from './download'
@@ -46,45 +47,25 @@ interface Running {
   reject(error: Error): void
 }
 
-class DownloadWorker {
-  private readonly worker: Worker
-  private readonly running = new Map<number, Running>()
-  private failure: Error | null = null
-
+class DownloadWorker extends ThreadHost<FromDownloadWorker, Running> {
   constructor(onGone: () => void) {
     const entry = workerEntry('download-worker')
-    this.worker = new Worker(entry.url, { execArgv: entry.execArgv })
-    this.worker.unref()
-    this.worker.on('message', (raw: unknown) => {
-      const parsed = fromDownloadWorker.safeParse(raw)
-      if (!parsed.success) {
-        this.fail(new Error('the download worker sent a malformed message'))
-        void this.worker.terminate()
-        return
-      }
-      this.receive(parsed.data)
-    })
-    const gone = (error: Error) => {
-      this.fail(error)
-      onGone()
-    }
-    this.worker.on('error', gone)
-    this.worker.on('exit', (code) => gone(new Error(`the download worker stopped (${code})`)))
-  }
-
-  get alive(): boolean {
-    return this.failure === null
+    super(
+      new Worker(entry.url, { execArgv: entry.execArgv }),
+      'download worker',
+      fromDownloadWorker,
+      onGone,
+    )
   }
 
   start(job: number, options: WorkerDownloadOptions): Promise<WorkerDownloadResult> {
     if (this.failure !== null) return Promise.reject(this.failure)
     const spec = options.client.downloadSpec()
     return new Promise((resolve, reject) => {
-      this.worker.ref()
       const cancel = () => this.post({ type: 'cancel', job })
       options.signal.addEventListener('abort', cancel, { once: true })
       const forget = () => options.signal.removeEventListener('abort', cancel)
-      this.running.set(job, {
+      this.wait(job, {
         options,
         spec,
         resolve: (result) => (forget(), resolve(result)),
@@ -116,8 +97,8 @@ class DownloadWorker {
     this.worker.postMessage(message)
   }
 
-  private receive(message: FromDownloadWorker) {
-    const job = this.running.get(message.job)
+  protected receive(message: FromDownloadWorker): void {
+    const job = this.waiters.get(message.job)
     if (job === undefined) return
     const { options, spec } = job
     switch (message.type) {
@@ -152,13 +133,13 @@ class DownloadWorker {
         })
         return
       case 'done':
-        this.end(message.job)
+        this.settle(message.job)
         // The last report may have been skipped by the worker's throttle: the end is always told.
         options.onProgress?.(message.result)
         job.resolve({ ...message.result, sha256: message.sha256 })
         return
       case 'failed':
-        this.end(message.job)
+        this.settle(message.job)
         job.reject(errorOf(message.error))
         return
     }
@@ -179,22 +160,9 @@ class DownloadWorker {
       this.post({ type: 'refused', job, seq, error: asWorkerError(error) })
     }
   }
-
-  private end(job: number) {
-    this.running.delete(job)
-    if (this.running.size === 0) this.worker.unref()
-  }
-
-  private fail(error: Error) {
-    if (this.failure !== null) return
-    this.failure = error
-    for (const job of this.running.values()) job.reject(error)
-    this.running.clear()
-    this.worker.unref()
-  }
 }
 
-let worker: DownloadWorker | null = null
+const currentWorker = liveHost((onGone) => new DownloadWorker(onGone))
 let lastJob = 0
 
 /**
@@ -202,12 +170,6 @@ let lastJob = 0
  * renewed links as downloadToFile does); resolves with what was written, hash included.
  */
 export function downloadInWorker(options: WorkerDownloadOptions): Promise<WorkerDownloadResult> {
-  if (worker === null || !worker.alive) {
-    const started: DownloadWorker = new DownloadWorker(() => {
-      if (worker === started) worker = null
-    })
-    worker = started
-  }
   lastJob += 1
-  return worker.start(lastJob, options)
+  return currentWorker().start(lastJob, options)
 }
