@@ -153,28 +153,33 @@ describe('the service client under faults', () => {
     expect(await seen()).toEqual([1])
   })
 
-  it.each([
+  /** The statuses a GET is retried on, with the words the error names each by. */
+  const RETRIED = [
     [502, 'Bad Gateway'],
     [503, 'Service Unavailable'],
     [504, 'Gateway Timeout'],
-  ])('%i on a GET: retried with backoff, and a passing glitch is not seen', async (status) => {
-    await setFaults({ operation: 'listSessions', fault: `status=${status}`, times: 2 })
-    const sessions = await client({ maxRetries: 2 }).call('listSessions')
-    expect(sessions.length).toBeGreaterThan(0)
-    expect(await seen()).toEqual([3])
-  })
+  ] as const
 
-  it.each([
-    [502, 'Bad Gateway'],
-    [503, 'Service Unavailable'],
-    [504, 'Gateway Timeout'],
-  ])('%i that lasts: the error names it after the retries are spent', async (status, words) => {
-    await setFaults({ operation: 'listSessions', fault: `status=${status}` })
-    const error = await failureOf(client({ maxRetries: 2 }).call('listSessions'))
-    expect(error.status).toBe(status)
-    expect(error.message).toContain(`answered HTTP ${status} (${words}`)
-    expect(await seen()).toEqual([3])
-  })
+  it.each(RETRIED)(
+    '%i on a GET: retried with backoff, and a passing glitch is not seen',
+    async (status) => {
+      await setFaults({ operation: 'listSessions', fault: `status=${status}`, times: 2 })
+      const sessions = await client({ maxRetries: 2 }).call('listSessions')
+      expect(sessions.length).toBeGreaterThan(0)
+      expect(await seen()).toEqual([3])
+    },
+  )
+
+  it.each(RETRIED)(
+    '%i that lasts: the error names it after the retries are spent',
+    async (status, words) => {
+      await setFaults({ operation: 'listSessions', fault: `status=${status}` })
+      const error = await failureOf(client({ maxRetries: 2 }).call('listSessions'))
+      expect(error.status).toBe(status)
+      expect(error.message).toContain(`answered HTTP ${status} (${words}`)
+      expect(await seen()).toEqual([3])
+    },
+  )
 
   it.each([
     ['status=503', 'INTERNAL_ERROR'],

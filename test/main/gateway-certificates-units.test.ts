@@ -61,12 +61,21 @@ describe('pageInfoOf', () => {
 })
 
 describe('the page size a service states', () => {
-  it('is learned from the refusal, told once, and asked from then on', async () => {
-    const service = boundedService(items(230), 100, 'Number must be less than or equal to 100')
+  /** Walks `count` items of a service that refuses a page over 100 with `refusal`. */
+  async function walkLearning(count: number, refusal: string) {
+    const service = boundedService(items(count), 100, refusal)
     const learned: number[] = []
     const walk = await fetchAllPages({}, service.listPage, {
       onPageLimitLearned: (limit) => learned.push(limit),
     })
+    return { service, learned, walk }
+  }
+
+  it('is learned from the refusal, told once, and asked from then on', async () => {
+    const { service, learned, walk } = await walkLearning(
+      230,
+      'Number must be less than or equal to 100',
+    )
     expect(walk.entries).toHaveLength(230)
     expect(walk.completeness).toBeNull()
     expect(learned).toEqual([100])
@@ -79,11 +88,7 @@ describe('the page size a service states', () => {
   })
 
   it('a refusal that states no bound: asked again without limit (the service default)', async () => {
-    const service = boundedService(items(45), 100, 'Invalid page size')
-    const learned: number[] = []
-    const walk = await fetchAllPages({}, service.listPage, {
-      onPageLimitLearned: (limit) => learned.push(limit),
-    })
+    const { service, learned, walk } = await walkLearning(45, 'Invalid page size')
     expect(walk.entries).toHaveLength(45)
     expect(learned).toEqual([])
     expect(service.asked[1]).not.toHaveProperty('limit')
