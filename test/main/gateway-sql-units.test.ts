@@ -95,45 +95,32 @@ describe('what an answer shows of its service', () => {
 })
 
 describe('one result of results[]', () => {
-  const answer = JSON.stringify({
-    data: {
-      results: [
-        {
-          command: 'BEGIN',
-          rowCount: 0,
-          durationMs: 0,
-          fields: [],
-          rows: [],
-          truncated: false,
-          maxRows: 500,
-        },
-        {
-          command: 'SELECT',
-          rowCount: 3,
-          durationMs: 2,
-          fields: ['id', 'raw', 'doc'],
-          rows: [
-            { id: '9007199254740993', raw: { type: 'Buffer', data: [0, 255] }, doc: { a: 1 } },
-            { id: '-12.50', raw: null, doc: { preview: '{"a":[1,2', truncated: true } },
-            { id: '7', raw: { type: 'Buffer', data: [] } },
-          ],
-          truncated: true,
-          maxRows: 500,
-        },
-        {
-          command: 'ROLLBACK',
-          rowCount: 0,
-          durationMs: 0,
-          fields: [],
-          rows: [],
-          truncated: false,
-          maxRows: 500,
-        },
+  /** A real deployment's answer: `results` (each one's maxRows 500) under `data`. */
+  const resultsAnswer = (results: Record<string, unknown>[]) =>
+    JSON.stringify({
+      data: {
+        results: results.map((result) => ({ truncated: false, maxRows: 500, ...result })),
+        truncated: false,
+        resultLimit: 10,
+      },
+    })
+  const WRAP = { rowCount: 0, durationMs: 0, fields: [], rows: [] }
+  const answer = resultsAnswer([
+    { command: 'BEGIN', ...WRAP },
+    {
+      command: 'SELECT',
+      rowCount: 3,
+      durationMs: 2,
+      fields: ['id', 'raw', 'doc'],
+      rows: [
+        { id: '9007199254740993', raw: { type: 'Buffer', data: [0, 255] }, doc: { a: 1 } },
+        { id: '-12.50', raw: null, doc: { preview: '{"a":[1,2', truncated: true } },
+        { id: '7', raw: { type: 'Buffer', data: [] } },
       ],
-      truncated: false,
-      resultLimit: 10,
+      truncated: true,
     },
-  })
+    { command: 'ROLLBACK', ...WRAP },
+  ])
 
   it("skips the wrap's BEGIN and ROLLBACK and reads the user's result", () => {
     const parsed = parseSqlAnswer(answer, { wrapped: true })
@@ -155,22 +142,9 @@ describe('one result of results[]', () => {
   })
 
   it('keeps a column of digit strings with a leading zero as text', () => {
-    const zip = JSON.stringify({
-      data: {
-        results: [
-          {
-            command: 'SELECT',
-            rowCount: 2,
-            fields: ['zip'],
-            rows: [{ zip: '01234' }, { zip: '5' }],
-            truncated: false,
-            maxRows: 500,
-          },
-        ],
-        truncated: false,
-        resultLimit: 10,
-      },
-    })
+    const zip = resultsAnswer([
+      { command: 'SELECT', rowCount: 2, fields: ['zip'], rows: [{ zip: '01234' }, { zip: '5' }] },
+    ])
     expect(parseSqlAnswer(zip).fields[0]?.display).toBe('text')
   })
 })
