@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { invokePath } from '../../src/shared/bridge/web-protocol'
 import { bridgeCall } from './support/bridge'
 import { connectViewerToSandbox, expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
@@ -165,4 +166,44 @@ test('a migration Infradesk knows nothing of is not resolved blind; one it has s
   await expect(resolve).toBeDisabled()
   await page.keyboard.press('Escape')
   expect((await sandboxSeed(sandbox)).migrations['needs_attention']).toContain(unseenId)
+})
+
+test('a name two known migrations share is refused in the dialog, never sent', async ({
+  page,
+  staging: { sandbox },
+}) => {
+  const [seenId] = (await sandboxSeed(sandbox)).migrations['needs_attention'] ?? []
+  if (!seenId) throw new Error('no migration needs attention')
+  const { profiles } = await bridgeCall(page, 'profiles.list')
+  const seen = await bridgeCall(page, 'migrations.resolve', {
+    profileId: profiles[0]?.id,
+    id: seenId,
+    authoritativeSide: 'target',
+  })
+  // The sandbox names every migration differently; a deployment that moved one service twice
+  // does not. The only thing made up here: a second known migration of the same name beside
+  // the real one in what main answers the id field.
+  await page.route(
+    (url) => url.pathname === invokePath('knownObjects.search'),
+    async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { ok: boolean; value?: { id: string }[] }
+      const real = body.value?.find((object) => object.id === seenId)
+      if (real) body.value?.push({ ...real, id: '7d9f0c1e-0000-4000-8000-000000000000' })
+      await route.fulfill({ response, json: body })
+    },
+  )
+
+  const dialog = await openResolveDialog(page, seen.resourceName)
+  const field = dialog.getByLabel('Migration id')
+  await expect(dialog).toContainText(`“${seen.resourceName}” is the name of 2 objects`)
+  await dialog.getByRole('radio', { name: /Source node/ }).check()
+  await dialog.getByRole('checkbox', { name: 'I have reconciled both nodes' }).check()
+  await dialog.getByRole('checkbox', { name: CHECKED_IN_CONSOLE }).check()
+  await dialog.getByRole('button', { name: 'Resolve migration' }).click()
+  // Refused where the name is: the focus goes to the field, and nothing reaches the service.
+  await expect(field).toBeFocused()
+  await expect(field).toHaveValue(seen.resourceName)
+  const resolves = await bridgeCall(page, 'activity.list', { operation: 'resolveMigration' })
+  expect(resolves.map((entry) => entry.targetId)).toEqual([seenId])
 })
