@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { BridgeError, Profile, Transfer } from '../../../../shared/bridge'
 import { volumeExportInputSchema } from '../../../../shared/bridge/channels/volumes'
 import { useAppStore } from '../../app/store'
@@ -197,80 +197,97 @@ export function VolumesScreen({ profile }: { profile: Profile }) {
 
       {error ? <ErrorBanner error={error} context="Could not export the volume" /> : null}
 
-      {running.length > 0 ? (
-        <section aria-label="Running exports" className="volume-list">
-          <h2>Running</h2>
-          {running.map((transfer) => (
-            <ExportCard
-              key={transfer.id}
-              transfer={transfer}
-              beside={
-                <Button
-                  size="small"
-                  variant="danger"
-                  onClick={() => void cancel(transfer.id)}
-                  aria-label={`Cancel the export of ${transfer.label}`}
-                >
-                  Cancel
-                </Button>
-              }
-            >
-              <TransferProgressView
-                progress={progressOf(transfer, progress)}
-                label={transfer.label}
-              />
-            </ExportCard>
-          ))}
-        </section>
-      ) : null}
+      <ExportList
+        title="Running"
+        transfers={running}
+        card={(transfer) => (
+          <ExportCard
+            transfer={transfer}
+            beside={
+              <Button
+                size="small"
+                variant="danger"
+                onClick={() => void cancel(transfer.id)}
+                aria-label={`Cancel the export of ${transfer.label}`}
+              >
+                Cancel
+              </Button>
+            }
+          >
+            <TransferProgressView
+              progress={progressOf(transfer, progress)}
+              label={transfer.label}
+            />
+          </ExportCard>
+        )}
+      />
 
-      {finished.length > 0 ? (
-        <section aria-label="Finished exports" className="volume-list">
-          <h2>Finished</h2>
-          {finished.map((transfer) => (
-            <ExportCard
-              key={transfer.id}
-              finished
-              transfer={transfer}
-              beside={<span className="muted">{durationOf(transfer)}</span>}
-            >
-              {transfer.state === 'completed' ? (
-                <dl className="volume-result">
-                  <dt>Saved to</dt>
-                  <dd className="mono-small" data-testid="volume-destination">
-                    {transfer.destination}
-                  </dd>
-                  <dt>Size</dt>
-                  <dd title={exactBytes(transfer.bytesDone)}>{formatBytes(transfer.bytesDone)}</dd>
-                  <dt>File SHA-256</dt>
-                  <dd className="mono-small" data-testid="volume-sha256">
-                    {transfer.sha256}{' '}
-                    <span className="muted">
-                      {transfer.source['sha256Announced'] === false
-                        ? '(computed as it was written: the service announced none)'
-                        : '(matches the service’s)'}
-                    </span>
-                  </dd>
-                </dl>
-              ) : (
-                <p className={transfer.state === 'failed' ? 'transfer-error' : 'muted'}>
-                  {transfer.errorCode ? <code>{transfer.errorCode}</code> : null}{' '}
-                  {transfer.errorMessage ?? 'No file was written.'}
-                </p>
-              )}
-              <FileActions transfer={transfer} />
-              {canRetry(transfer) ? (
-                <div className="transfer-actions">
-                  <RetryButton transfer={transfer} />
-                </div>
-              ) : null}
-            </ExportCard>
-          ))}
-          <button type="button" className="volume-link" onClick={() => navigate('transfers')}>
-            All transfers
-          </button>
-        </section>
-      ) : null}
+      <ExportList
+        title="Finished"
+        transfers={finished}
+        card={(transfer) => (
+          <ExportCard
+            finished
+            transfer={transfer}
+            beside={<span className="muted">{durationOf(transfer)}</span>}
+          >
+            {transfer.state === 'completed' ? (
+              <dl className="volume-result">
+                <dt>Saved to</dt>
+                <dd className="mono-small" data-testid="volume-destination">
+                  {transfer.destination}
+                </dd>
+                <dt>Size</dt>
+                <dd title={exactBytes(transfer.bytesDone)}>{formatBytes(transfer.bytesDone)}</dd>
+                <dt>File SHA-256</dt>
+                <dd className="mono-small" data-testid="volume-sha256">
+                  {transfer.sha256}{' '}
+                  <span className="muted">
+                    {transfer.source['sha256Announced'] === false
+                      ? '(computed as it was written: the service announced none)'
+                      : '(matches the service’s)'}
+                  </span>
+                </dd>
+              </dl>
+            ) : (
+              <p className={transfer.state === 'failed' ? 'transfer-error' : 'muted'}>
+                {transfer.errorCode ? <code>{transfer.errorCode}</code> : null}{' '}
+                {transfer.errorMessage ?? 'No file was written.'}
+              </p>
+            )}
+            <FileActions transfer={transfer} />
+            {canRetry(transfer) ? (
+              <div className="transfer-actions">
+                <RetryButton transfer={transfer} />
+              </div>
+            ) : null}
+          </ExportCard>
+        )}
+      >
+        <button type="button" className="volume-link" onClick={() => navigate('transfers')}>
+          All transfers
+        </button>
+      </ExportList>
+    </section>
+  )
+}
+
+/** Running or finished exports under their heading; nothing while there are none. */
+function ExportList(props: {
+  title: string
+  transfers: Transfer[]
+  card: (transfer: Transfer) => ReactNode
+  /** Under the cards. */
+  children?: ReactNode
+}) {
+  if (props.transfers.length === 0) return null
+  return (
+    <section aria-label={`${props.title} exports`} className="volume-list">
+      <h2>{props.title}</h2>
+      {props.transfers.map((transfer) => (
+        <Fragment key={transfer.id}>{props.card(transfer)}</Fragment>
+      ))}
+      {props.children}
     </section>
   )
 }
