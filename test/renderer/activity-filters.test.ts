@@ -11,18 +11,20 @@ import {
   timeRangeOf,
 } from '../../src/renderer/src/features/activity/filters'
 import { channels } from '../../src/shared/bridge'
+import { itWords } from '../support/word-tables'
 
 /* The Activity screen's readable operation names and its filters. */
 
 describe('activity filters', () => {
-  it('names operations in words, keeping a name the contract lacks as it is', () => {
-    expect(operationTitle('cancelCopyJob')).toBe('Cancel a storage copy job')
-    expect(operationTitle('resolveMigration')).toBe('Resolve a migration that needs attention')
-    expect(operationTitle('somethingNew')).toBe('somethingNew')
+  // Operations in words; a name the contract lacks kept as it is.
+  itWords('the operation', operationTitle, [
+    ['cancelCopyJob', 'Cancel a storage copy job'],
+    ['resolveMigration', 'Resolve a migration that needs attention'],
+    ['somethingNew', 'somethingNew'],
     // The app's own line for the Expiring list's CSV/.ics, not its raw name.
-    expect(operationTitle('exportExpiring')).toBe('Export the expiring certificates (CSV or .ics)')
-    expect(operationTitle('toString')).toBe('toString')
-  })
+    ['exportExpiring', 'Export the expiring certificates (CSV or .ics)'],
+    ['toString', 'toString'],
+  ])
 
   it('offers the operations that write lines: the writes and the certificate export', () => {
     const names = loggedOperations().map((choice) => choice.name)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CertificateRow } from '../../src/shared/bridge'
+import { DAY_MS } from '../../src/shared/certificate-expiry'
 import { certificateRow } from '../support/certificate-row'
 import {
   distinctValues,
@@ -8,7 +9,6 @@ import {
   expiryOf,
 } from '../../src/renderer/src/features/certificates/model'
 
-const DAY = 24 * 60 * 60 * 1000
 const now = Date.parse('2026-11-23T12:00:00.000Z')
 
 function row(notAfter: string | null, overrides: Partial<CertificateRow> = {}): CertificateRow {
@@ -27,15 +27,15 @@ function countsByExpiryOf(rows: CertificateRow[]) {
 describe('expiryCounts', () => {
   it('counts as expiryOf does, at and around the boundaries, in every date form', () => {
     const offsets = [
-      -400 * DAY,
+      -400 * DAY_MS,
       -1,
       0,
       1,
-      DAY,
-      EXPIRING_SOON_DAYS * DAY - 1,
-      EXPIRING_SOON_DAYS * DAY,
-      EXPIRING_SOON_DAYS * DAY + 1,
-      5 * 365 * DAY,
+      DAY_MS,
+      EXPIRING_SOON_DAYS * DAY_MS - 1,
+      EXPIRING_SOON_DAYS * DAY_MS,
+      EXPIRING_SOON_DAYS * DAY_MS + 1,
+      5 * 365 * DAY_MS,
     ]
     const rows: CertificateRow[] = [row(null), row(''), row('not a date')]
     for (const offset of offsets) {

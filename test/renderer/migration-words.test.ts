@@ -11,6 +11,7 @@ import {
   migrationStatusLabel,
   yesNo,
 } from '../../src/renderer/src/features/migrations/words'
+import { itWords } from '../support/word-tables'
 
 /*
  * A migration's status, phase and yes/no fields read as words (issue 40, item 22: the screen
@@ -19,15 +20,16 @@ import {
  */
 
 describe('migration words', () => {
-  it('every status of the interface has a label without underscores', () => {
-    for (const status of MIGRATION_STATUSES) {
-      expect(migrationStatusLabel(status), status).not.toMatch(/_/)
-    }
-    expect(migrationStatusLabel('needs_attention')).toBe('Needs attention')
-    expect(migrationStatusLabel('cleanup_pending')).toBe('Cleanup pending')
-    // A status the interface does not list is worded, not dropped.
-    expect(migrationStatusLabel('rolled_back')).toBe('Rolled back')
+  it.each(MIGRATION_STATUSES)('the status %s of the interface has a label without _', (status) => {
+    expect(migrationStatusLabel(status)).not.toMatch(/_/)
   })
+
+  itWords('the status', migrationStatusLabel, [
+    ['needs_attention', 'Needs attention'],
+    ['cleanup_pending', 'Cleanup pending'],
+    // A status the interface does not list is worded, not dropped.
+    ['rolled_back', 'Rolled back'],
+  ])
 
   it('a resolved phase says which side is authoritative', () => {
     expect(migrationPhaseLabel('resolved_target_authoritative')).toBe(

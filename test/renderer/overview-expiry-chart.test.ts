@@ -10,6 +10,7 @@ import {
   mondayOf,
   weeksAhead,
 } from '../../src/renderer/src/features/overview/expiry-weeks'
+import { DAY_MS } from '../../src/shared/certificate-expiry'
 import { certificateRow } from '../support/certificate-row'
 
 /*
@@ -19,7 +20,6 @@ import { certificateRow } from '../support/certificate-row'
  * the bar counted.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000
 // A Wednesday.
 const NOW = Date.parse('2026-12-02T01:30:00.000Z')
 

@@ -9,6 +9,7 @@ import {
   expiryWindowOf,
   inExpiryWindow,
 } from '../../src/renderer/src/features/certificates/expiry-window'
+import { DAY_MS } from '../../src/shared/certificate-expiry'
 import { certificateRow } from '../support/certificate-row'
 
 /*
@@ -18,7 +19,6 @@ import { certificateRow } from '../support/certificate-row'
  * open their own profile's list.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000
 const NOW = Date.parse('2027-06-01T12:00:00.000Z')
 
 const row = (id: string, notAfter: string | null) => certificateRow({ id, notAfter })
