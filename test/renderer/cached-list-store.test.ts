@@ -92,13 +92,20 @@ function scriptedStore(options: Partial<CachedListOptions<NamesState, NamesAnswe
     read.answer(value)
   }
 
+  /** Shows p1 from its cache alone, the cache read answered with `names` (and `patch`). */
+  async function showCached(names: string[], patch: Partial<ListAnswer> = {}) {
+    const shown = store.getState().show('p1', { refresh: false })
+    await release({ profileId: 'p1', source: 'cache' }, answer(names, patch))
+    await shown
+  }
+
   /** Pushes a `cache.changed` event as main would. */
   function cacheChanged(change: Partial<CacheChange>) {
     const full = { name: 'putList', tables: [], topics: [], profileId: 'p1', ...change }
     for (const listener of cacheListeners) listener(full)
   }
 
-  return { store, pending, connectivity, signIns, release, cacheChanged }
+  return { store, pending, connectivity, signIns, release, showCached, cacheChanged }
 }
 
 /**
@@ -151,10 +158,8 @@ describe('cached list store', () => {
   })
 
   it('starts a switched-to profile blank, keeping the screen fields that are not per profile', async () => {
-    const { store, release } = scriptedStore()
-    const shown = store.getState().show('p1', { refresh: false })
-    await release({ profileId: 'p1', source: 'cache' }, answer(['a']))
-    await shown
+    const { store, showCached } = scriptedStore()
+    await showCached(['a'])
     store.getState().mark('kept')
 
     void store.getState().show('p2', { refresh: false })
@@ -182,13 +187,8 @@ describe('cached list store', () => {
   })
 
   it('hides the error of an offline answer when asked (the app banner says it)', async () => {
-    const { store, release } = scriptedStore({ hideErrorWhenOffline: true })
-    const shown = store.getState().show('p1', { refresh: false })
-    await release(
-      { profileId: 'p1', source: 'cache' },
-      answer([], { offline: true, error: OFFLINE }),
-    )
-    await shown
+    const { store, showCached } = scriptedStore({ hideErrorWhenOffline: true })
+    await showCached([], { offline: true, error: OFFLINE })
     expect(store.getState()).toMatchObject({ offline: true, error: null })
   })
 
@@ -219,10 +219,8 @@ describe('cached list store', () => {
   })
 
   it('reports a read that fails to reach main as offline, keeping what was shown', async () => {
-    const { store, connectivity, release } = scriptedStore()
-    const shown = store.getState().show('p1', { refresh: false })
-    await release({ profileId: 'p1', source: 'cache' }, answer(['cached'], { fetchedAt: 5 }))
-    await shown
+    const { store, connectivity, release, showCached } = scriptedStore()
+    await showCached(['cached'], { fetchedAt: 5 })
     const failed = store.getState().refresh()
     await release({ profileId: 'p1', source: 'service' }, new BridgeCallError('x', OFFLINE))
     await failed
@@ -332,10 +330,8 @@ describe('cached list store', () => {
   })
 
   it('re-reads the cache for the shown profile on reloadCached()', async () => {
-    const { store, release } = scriptedStore()
-    const shown = store.getState().show('p1', { refresh: false })
-    await release({ profileId: 'p1', source: 'cache' }, answer(['old']))
-    await shown
+    const { store, showCached, release } = scriptedStore()
+    await showCached(['old'])
     const reloaded = store.getState().reloadCached()
     await release({ profileId: 'p1', source: 'cache' }, answer(['new']))
     await reloaded
@@ -343,10 +339,8 @@ describe('cached list store', () => {
   })
 
   it('follows the cache: re-reads on its topics for the profile, not during a refresh or a pause', async () => {
-    const { store, pending, release, cacheChanged } = scriptedStore()
-    const shown = store.getState().show('p1', { refresh: false })
-    await release({ profileId: 'p1', source: 'cache' }, answer(['old']))
-    await shown
+    const { store, showCached, pending, release, cacheChanged } = scriptedStore()
+    await showCached(['old'])
     let paused = false
     const stop = store.getState().followCache('p1', () => paused)
 
