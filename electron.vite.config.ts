@@ -77,11 +77,22 @@ export default defineConfig({
         // entry is three files and a screen one or two; ~50 kB more is evaluated at start
         // (TanStack Virtual, the ui/lib modules only screens use). A/B, 6 launches each,
         // launch to painted: Overview 953 vs 983 ms, 10,000 certificates 1240 vs 1277 ms.
-        // lib/zod-jitless.ts must stay in this group: the chunk builds the contract's schemas as
-        // it evaluates, and zod's eval probe must be off before (the e2e fixture cspViolations).
+        // lib/zod-jitless.ts must evaluate before any schema is built (the `ui` chunk builds the
+        // contract's as it evaluates, web-event-frame.ts its own): zod's eval probe must be off
+        // before (the e2e fixture cspViolations). It is in `start`, which every chunk follows.
+        // The `start` chunk (first in the list, so it wins over `ui`): zod's setting and
+        // page-start.ts with what they import (zod, the transport, the routes' names), which
+        // send the app's first calls as soon as the page's script begins to evaluate, before
+        // React, the contract and the screens (src/renderer/src/first-calls.ts).
         output: {
           codeSplitting: {
-            groups: [{ name: 'ui', test: /src[\\/]renderer[\\/]src[\\/](ui|lib)[\\/]/ }],
+            groups: [
+              {
+                name: 'start',
+                test: /src[\\/]renderer[\\/]src[\\/](lib[\\/]zod-jitless|page-start)\.ts$/,
+              },
+              { name: 'ui', test: /src[\\/]renderer[\\/]src[\\/](ui|lib)[\\/]/ },
+            ],
           },
         },
       },

@@ -98,3 +98,50 @@ test('a profile never read shows "not read yet", not zeros, until background ref
   await expectCounts(page, 'Staging', profileId)
   await expect(row).not.toContainText('Certificates not read yet')
 })
+
+test("the page's first reads leave before React has evaluated, and are made once", async ({
+  page,
+  staging: _staging,
+}) => {
+  // Noted in the page from before its first script: each bridge call as it leaves, the calls
+  // made when React DOM evaluated (it offers itself to a DevTools hook; this one declines) and
+  // those made by DOMContentLoaded, when every module of the page has run.
+  await page.addInitScript(() => {
+    const scope = window as unknown as Record<string, unknown>
+    const calls: string[] = []
+    const noted: { calls: string[]; atReact?: string[]; atDomContentLoaded?: string[] } = { calls }
+    scope['__startCalls'] = noted
+    scope['__REACT_DEVTOOLS_GLOBAL_HOOK__'] = {
+      supportsFiber: true,
+      inject() {
+        noted.atReact = [...calls]
+        throw new Error('noted only')
+      },
+    }
+    const sendFetch = window.fetch.bind(window)
+    window.fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+      const channel = /\/__bridge\/invoke\/([\w.-]+)$/.exec(url)?.[1]
+      if (channel !== undefined) calls.push(channel)
+      return sendFetch(input, init)
+    }
+    document.addEventListener('DOMContentLoaded', () => (noted.atDomContentLoaded = [...calls]))
+  })
+  // Reloaded on the Overview (the launch secret is kept in the tab).
+  await openOverview(page)
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
+  await expect(overviewRow(page, 'Staging')).toBeVisible()
+  const noted = await page.evaluate(
+    () =>
+      (window as unknown as Record<string, unknown>)['__startCalls'] as {
+        atReact?: string[]
+        atDomContentLoaded?: string[]
+      },
+  )
+  const first = ['overview.summary', 'app.info', 'profiles.list', 'settings.get']
+  // Main reads while the page evaluates React, the contract and the screens.
+  expect(noted.atReact).toEqual(first)
+  // The app's own calls took those answers: none of them was sent a second time.
+  expect(noted.atDomContentLoaded).toEqual(first)
+})

@@ -1,5 +1,7 @@
 // First: configures zod before any schema is built.
 import './lib/zod-jitless'
+// Second: the app's first calls leave now, before React, the contract and the screens evaluate.
+import './page-start'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, startApp } from './app/App'

@@ -1,4 +1,6 @@
-import { BRIDGE_GLOBAL, type BridgeTransport } from '../../shared/bridge'
+import type { BridgeTransport } from '../../shared/bridge'
+// Not from the contract's index: this module is in the page's first chunk (page-start.ts).
+import { BRIDGE_GLOBAL } from '../../shared/bridge/ipc-names'
 
 /*
  * Which transport a page gets (bridge.ts): the preload's when it exposed one; on a `file:` page

@@ -33,23 +33,45 @@ type Listener = (event: string, payload: unknown) => void
 /** After a dropped event stream, as the SSE `retry:` the host sends says. */
 const RECONNECT_MS = 2_000
 
-/**
- * Takes the secret out of the address, into sessionStorage, before anything reads the address
- * (the app's routes live in the fragment too): it must not stay in the address bar, history or
- * a bookmark. Without one in the address, the tab's stored secret (from before a reload) is used.
- */
-export function takeLaunchSecret(): string | null {
-  const found = readSecretFragment(window.location.hash)
-  if (found) {
-    sessionStorage.setItem(SECRET_STORAGE_KEY, found.secret)
-    const { pathname, search } = window.location
-    history.replaceState(history.state, '', `${pathname}${search}${found.rest}`)
-  }
-  return sessionStorage.getItem(SECRET_STORAGE_KEY)
+/** The launch secret as the page's address or its tab holds it (readLaunchSecret). */
+export interface LaunchSecret {
+  secret: string | null
+  /** The address's fragment without the secret: what the app's routes are read from. */
+  hash: string
+  /**
+   * Takes the secret out of the address, into sessionStorage, before anything else reads the
+   * address (the app's routes live in the fragment too): it must not stay in the address bar,
+   * history or a bookmark. Each is a synchronous round trip to the browser (tens of ms on a
+   * loaded machine), so the page starts its first calls before (page-start.ts).
+   */
+  keep(): void
 }
 
-export function createWebTransport(): BridgeTransport {
-  const secret = takeLaunchSecret()
+/**
+ * The secret from the address's fragment; without one there, the tab's stored secret (from
+ * before a reload).
+ */
+export function readLaunchSecret(): LaunchSecret {
+  const found = readSecretFragment(window.location.hash)
+  if (!found) {
+    return {
+      secret: sessionStorage.getItem(SECRET_STORAGE_KEY),
+      hash: window.location.hash,
+      keep: () => undefined,
+    }
+  }
+  return {
+    secret: found.secret,
+    hash: found.rest,
+    keep() {
+      sessionStorage.setItem(SECRET_STORAGE_KEY, found.secret)
+      const { pathname, search } = window.location
+      history.replaceState(history.state, '', `${pathname}${search}${found.rest}`)
+    },
+  }
+}
+
+export function createWebTransport(secret: string | null): BridgeTransport {
   const listeners = new Set<Listener>()
   let events: AbortController | null = null
 

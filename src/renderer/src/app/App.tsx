@@ -1,3 +1,4 @@
+import { firstCalls } from '../page-start'
 import { Button } from '../ui/Button'
 import { ErrorBanner } from '../ui/ErrorBanner'
 import { subscribeAppEvents } from './events'
@@ -12,7 +13,9 @@ import { Welcome } from './Welcome'
  * Starts the app's state: the first bridge calls (app.info, profiles.list, settings), the
  * theme and the event stream. Called by main.tsx before React's first render, not from an
  * effect: an effect runs only after the splash has been rendered and committed, ~50 ms later
- * on a cold page, and every screen's first paint waits for these answers.
+ * on a cold page, and every screen's first paint waits for these answers. Those calls, and the
+ * Overview's, left earlier still, as the page's script began to evaluate (page-start.ts): here
+ * they take those answers.
  */
 export function startApp(): () => void {
   // Set before start() can finish: the first screen's read starts inside start()'s state
@@ -27,6 +30,9 @@ export function startApp(): () => void {
   void useAppStore.getState().start()
   void useSettingsStore.getState().load()
   startActiveProfileRead(route)
+  // Every first call has been made (the calls above send theirs before they first wait): an
+  // answer sent ahead that none of them took would be stale for a later call.
+  firstCalls.close()
   const stopTheme = followThemeSetting()
   const stopEvents = subscribeAppEvents()
   return () => {

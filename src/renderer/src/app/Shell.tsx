@@ -334,10 +334,12 @@ export function Shell() {
     return () => window.removeEventListener('keydown', onKeyDown)
   }, [navigate])
 
-  // After the first paint, so it never competes with the first screen's code.
+  // Once the page is idle after its first frames: a timer set here fired before the first
+  // screen's frame was on the screen, and the palette's code was fetched and evaluated on the
+  // page's one thread while that frame waited (its first Ctrl+K loads it sooner).
   useEffect(() => {
-    const timer = window.setTimeout(palette.load, 0)
-    return () => window.clearTimeout(timer)
+    const idle = window.requestIdleCallback(() => void palette.load(), { timeout: 2_000 })
+    return () => window.cancelIdleCallback(idle)
   }, [])
 
   // "Trust this CA for this profile" in any screen's TLS error: the active profile's list grows.

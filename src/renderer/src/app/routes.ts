@@ -123,6 +123,9 @@ export function isRoute(value: string): value is Route {
 
 export type RouteParams = Record<string, string>
 
+/** The screen a page opens on when its address names none: every profile at a glance. */
+export const START_ROUTE: Route = 'overview'
+
 /** `#/name?key=value` → route and parameters; unknown routes give null. */
 export function parseHash(hash: string): { route: Route; params: RouteParams } | null {
   const [name = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2)

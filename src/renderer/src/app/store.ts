@@ -3,7 +3,7 @@ import type { BridgeError, Notice, Profile } from '../../../shared/bridge'
 import type { Reach } from '../../../shared/bridge/connectivity'
 import { asBridgeError, bridge } from '../bridge'
 import { NO_CONNECTIVITY, seededConnectivity } from './connectivity-account'
-import { formatHash, parseHash, type Route, type RouteParams } from './routes'
+import { formatHash, parseHash, START_ROUTE, type Route, type RouteParams } from './routes'
 
 /*
  * App-wide state: which profiles exist and which one is active, where the user is, what the
@@ -73,8 +73,7 @@ function locationFromHash(): { route: Route; routeParams: RouteParams } {
 
 /** Only when the address names no screen; the first run still lands on the new profile's sessions. */
 const INITIAL_LOCATION: { route: Route; routeParams: RouteParams } = {
-  // Every profile at a glance.
-  route: 'overview',
+  route: START_ROUTE,
   routeParams: {},
 }
 
