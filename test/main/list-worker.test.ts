@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { threadId } from 'node:worker_threads'
 import Database from 'better-sqlite3'
@@ -12,8 +10,9 @@ import { walkPages } from '../../src/main/features/certificates'
 import { createListWorker, type ListWorker } from '../../src/main/workers/list-worker-client'
 import type { ChannelOutput } from '../../src/shared/bridge'
 import { makeTempDir } from '../support/tools'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import type { ListeningServer } from '../support/local-server'
 import { waitUntil } from '../support/poll'
+import { startStandInService, useStandInDesk } from '../support/stand-in-service'
 
 /*
  * Big lists off main's event loop: the list worker (src/main/workers) parses,
@@ -22,7 +21,7 @@ import { waitUntil } from '../support/poll'
  * under tsx, as `npm run web` in dev runs it).
  */
 
-let service: Server
+let service: ListeningServer
 let serviceUrl: string
 let sessionsBody = '[]'
 
@@ -41,26 +40,15 @@ function session(index: number) {
 }
 
 beforeAll(async () => {
-  service = createServer((request, response) => {
-    request.resume()
-    const url = new URL(request.url ?? '/', 'http://service')
-    if (url.pathname === '/api/ssl-certificates') {
-      const page = Number(url.searchParams.get('page') ?? '1')
-      const answer = certificatePage(page)
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(typeof answer === 'string' ? answer : JSON.stringify(answer))
-      return
-    }
-    const found = request.url === '/auth/me/sessions'
-    response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' })
-    response.end(found ? sessionsBody : '{"code":"NOT_FOUND","message":"Not found"}')
+  service = await startStandInService({
+    certificatePage: (page) => certificatePage(page),
+    sessions: () => sessionsBody,
   })
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
-  serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+  serviceUrl = service.url
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => service.close(resolve))
+  await service.close()
 })
 
 /** Op 16's pages as the test server answers them (page numbers from 1). */
@@ -281,60 +269,57 @@ describe('a certificate refresh in the list worker', () => {
 })
 
 describe('big lists through the desk go through the worker', () => {
-  let desk: TestDesk
-  let profileId: string
-
-  beforeAll(async () => {
-    desk = await openTestDesk('list-worker', { requestTimeoutMs: 5_000 })
-    sessionsBody = JSON.stringify([session(0)])
-    const profile = await desk.addProfile(
-      { url: serviceUrl, tokens: { admin: 'worker-token' } },
-      { name: 'Worker', color: '#2563eb', sessionOnly: true },
-    )
-    profileId = profile.id
-  })
-
-  afterAll(async () => {
-    await desk.close()
+  const world = useStandInDesk('list-worker', {
+    url: () => serviceUrl,
+    token: 'worker-token',
+    profileName: 'Worker',
+    requestTimeoutMs: 5_000,
+    beforeAdd: () => {
+      sessionsBody = JSON.stringify([session(0)])
+    },
   })
 
   it('a refresh writes the cache file, announces it, and answers the whole list', async () => {
     sessionsBody = JSON.stringify(Array.from({ length: 300 }, (_, index) => session(index)))
     const changes: unknown[] = []
-    const stop = desk.desk.onEvent((name, payload) => {
+    const stop = world.desk.desk.onEvent((name, payload) => {
       if (name === 'cache.changed') changes.push(payload)
     })
     try {
-      const list = await desk.value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
-        profileId,
+      const list = await world.desk.value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
+        profileId: world.profileId,
       })
       expect(list.items).toHaveLength(300)
       expect(list.items[299]?.id).toBe('session-0299')
-      expect(cachedIds(path.join(desk.dataDir, CACHE_FILE_NAME), 'sessions')).toHaveLength(300)
-      expect(changes).toContainEqual(expect.objectContaining({ name: 'putList', profileId }))
+      expect(cachedIds(path.join(world.desk.dataDir, CACHE_FILE_NAME), 'sessions')).toHaveLength(
+        300,
+      )
+      expect(changes).toContainEqual(
+        expect.objectContaining({ name: 'putList', profileId: world.profileId }),
+      )
     } finally {
       stop()
     }
   })
 
   it('a write that fails in the worker is reported, not swallowed', async () => {
-    const file = path.join(desk.dataDir, CACHE_FILE_NAME)
+    const file = path.join(world.desk.dataDir, CACHE_FILE_NAME)
     // A real failure of the worker's SQLite write: the file refuses new list rows.
     const saboteur = new Database(file)
     saboteur.exec(`CREATE TRIGGER refuse_rows BEFORE INSERT ON cached_items
       BEGIN SELECT RAISE(ABORT, 'rows refused'); END`)
     const notices: unknown[] = []
-    const stop = desk.desk.onEvent((name, payload) => {
+    const stop = world.desk.desk.onEvent((name, payload) => {
       if (name === 'notice') notices.push(payload)
     })
     try {
       sessionsBody = JSON.stringify([session(0), session(1)])
       // The whole-list refresh writes before it answers: its caller gets the error.
-      const refreshed = await desk.call('sessions.refresh', { profileId })
+      const refreshed = await world.desk.call('sessions.refresh', { profileId: world.profileId })
       expect(refreshed.ok).toBe(false)
       // The screen's fetch answers first and writes after: the user gets a notice.
-      const fetched = await desk.value<ChannelOutput<'sessions.fetch'>>('sessions.fetch', {
-        profileId,
+      const fetched = await world.desk.value<ChannelOutput<'sessions.fetch'>>('sessions.fetch', {
+        profileId: world.profileId,
         limit: 10,
       })
       expect(fetched.total).toBe(2)

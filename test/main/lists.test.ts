@@ -9,7 +9,7 @@ import { createListSpools } from '../../src/main/cache/list-spool'
 import { queryWords } from '../../src/main/features/lists'
 import type { ChannelOutput } from '../../src/shared/bridge'
 import { makeTempDir, type TempDir } from '../support/tools'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import { useStandInDesk } from '../support/stand-in-service'
 import { waitUntil } from '../support/poll'
 
 /*
@@ -406,40 +406,38 @@ describe('cache windows: filter and sort in SQLite', () => {
 })
 
 describe('the window channels, through the desk', () => {
-  let desk: TestDesk
-  let profileId: string
-
-  beforeAll(async () => {
-    desk = await openTestDesk('lists', { requestTimeoutMs: 5_000 })
-    answers.down = false
-    answers.sessions = JSON.stringify(Array.from({ length: 250 }, (_, index) => session(index)))
-    const profile = await desk.addProfile(
-      { url: serviceUrl, tokens: { admin: 'lists-token' } },
-      { name: 'Lists', color: '#2563eb', sessionOnly: true },
-    )
-    profileId = profile.id
-  })
-
-  afterAll(async () => {
-    await desk.close()
+  const world = useStandInDesk('lists', {
+    url: () => serviceUrl,
+    token: 'lists-token',
+    profileName: 'Lists',
+    requestTimeoutMs: 5_000,
+    beforeAdd: () => {
+      answers.down = false
+      answers.sessions = JSON.stringify(Array.from({ length: 250 }, (_, index) => session(index)))
+    },
   })
 
   type SessionWindow = ChannelOutput<'sessions.window'>
   type ModelWindow = ChannelOutput<'inference.window'>
 
   it('sessions: fetch answers the first window and counts; windows page the cached list', async () => {
-    const empty = await desk.value<SessionWindow>('sessions.window', { profileId })
+    const empty = await world.desk.value<SessionWindow>('sessions.window', {
+      profileId: world.profileId,
+    })
     expect(empty).toMatchObject({ total: 0, items: [], fetchedAt: null })
 
-    const fetched = await desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 100 })
+    const fetched = await world.desk.value<SessionWindow>('sessions.fetch', {
+      profileId: world.profileId,
+      limit: 100,
+    })
     expect(fetched).toMatchObject({ total: 250, matched: 250, offset: 0, offline: false })
     expect(fetched.items).toHaveLength(100)
     expect(fetched.items[0]).toEqual(session(0))
     expect(fetched.fetchedAt).toEqual(expect.any(Number))
 
     // The write follows the answer; a window waits for it.
-    const page = await desk.value<SessionWindow>('sessions.window', {
-      profileId,
+    const page = await world.desk.value<SessionWindow>('sessions.window', {
+      profileId: world.profileId,
       offset: 200,
       limit: 100,
     })
@@ -448,8 +446,8 @@ describe('the window channels, through the desk', () => {
     )
     expect(page.fetchedAt).toBe(fetched.fetchedAt)
 
-    const sorted = await desk.value<SessionWindow>('sessions.window', {
-      profileId,
+    const sorted = await world.desk.value<SessionWindow>('sessions.window', {
+      profileId: world.profileId,
       limit: 3,
       sort: { field: 'lastSeenAt', direction: 'desc' },
     })
@@ -457,27 +455,36 @@ describe('the window channels, through the desk', () => {
     expect(seen[0]).toBe(1_700_000_000_049)
     expect([...seen].sort((a, b) => b - a)).toEqual(seen)
     // The whole-list channel still answers the same list.
-    const whole = await desk.value<ChannelOutput<'sessions.cached'>>('sessions.cached', {
-      profileId,
+    const whole = await world.desk.value<ChannelOutput<'sessions.cached'>>('sessions.cached', {
+      profileId: world.profileId,
     })
     expect(whole.items).toHaveLength(250)
   })
 
   it('sessions: a list a later read replaces is not written (the screen opened, then Refresh)', async () => {
     const writes: unknown[] = []
-    const stop = desk.desk.onEvent((event, payload) => {
+    const stop = world.desk.desk.onEvent((event, payload) => {
       if (event === 'cache.changed' && (payload as { name?: string }).name === 'putList') {
         writes.push(payload)
       }
     })
     try {
       const [opened, refreshed] = await Promise.all([
-        desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
-        desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 }),
+        world.desk.value<SessionWindow>('sessions.fetch', {
+          profileId: world.profileId,
+          limit: 10,
+        }),
+        world.desk.value<SessionWindow>('sessions.fetch', {
+          profileId: world.profileId,
+          limit: 10,
+        }),
       ])
       expect(opened.total).toBe(250)
       expect(refreshed.total).toBe(250)
-      const cached = await desk.value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+      const cached = await world.desk.value<SessionWindow>('sessions.window', {
+        profileId: world.profileId,
+        limit: 1,
+      })
       expect(cached.fetchedAt).toBe(refreshed.fetchedAt)
       // One write: the second read's list. The first, which it replaces, was never written.
       expect(writes).toHaveLength(1)
@@ -489,24 +496,33 @@ describe('the window channels, through the desk', () => {
       ]
       // The later request is sent once the service has the earlier one (answers go in turn).
       const before = answers.sessionRequests
-      const earlierFetch = desk.call('sessions.fetch', { profileId, limit: 10 })
+      const earlierFetch = world.desk.call('sessions.fetch', {
+        profileId: world.profileId,
+        limit: 10,
+      })
       await waitUntil(() => answers.sessionRequests !== before, {
         what: 'the service to receive the earlier sessions request',
         intervalMs: 1,
       })
       const [earlier, later] = await Promise.all([
         earlierFetch,
-        desk.call('sessions.fetch', { profileId, limit: 10 }),
+        world.desk.call('sessions.fetch', { profileId: world.profileId, limit: 10 }),
       ])
       expect(earlier).toMatchObject({ ok: true, value: { total: 120 } })
       expect(later).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
       expect(
-        await desk.value<SessionWindow>('sessions.window', { profileId, limit: 1 }),
+        await world.desk.value<SessionWindow>('sessions.window', {
+          profileId: world.profileId,
+          limit: 1,
+        }),
       ).toMatchObject({
         total: 120,
       })
       answers.nextSessions = []
-      await desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+      await world.desk.value<SessionWindow>('sessions.fetch', {
+        profileId: world.profileId,
+        limit: 10,
+      })
     } finally {
       stop()
     }
@@ -515,14 +531,19 @@ describe('the window channels, through the desk', () => {
   it('sessions: an unreachable service answers the cached window, offline', async () => {
     answers.down = true
     try {
-      const offline = await desk.value<SessionWindow>('sessions.fetch', { profileId, limit: 10 })
+      const offline = await world.desk.value<SessionWindow>('sessions.fetch', {
+        profileId: world.profileId,
+        limit: 10,
+      })
       expect(offline).toMatchObject({ total: 250, offline: true })
       expect(offline.error?.code).toMatch(/OFFLINE|TIMEOUT/)
       expect(offline.items).toHaveLength(10)
 
       // The whole-list channel as the transports ask it (JSON bytes written in the list
       // worker), equal to the object answer: the cached rows, said to be offline.
-      const bytes = await desk.desk.dispatchJson('sessions.refresh', { profileId })
+      const bytes = await world.desk.desk.dispatchJson('sessions.refresh', {
+        profileId: world.profileId,
+      })
       const asJson = JSON.parse(bytes.toString('utf8')) as {
         ok: true
         value: ChannelOutput<'sessions.refresh'>
@@ -531,9 +552,12 @@ describe('the window channels, through the desk', () => {
       expect(asJson.value.items[249]).toEqual(session(249))
       expect(asJson.value).toMatchObject({ offline: true, fetchedAt: expect.any(Number) })
       expect(asJson.value.error?.code).toMatch(/OFFLINE|TIMEOUT/)
-      const asObjects = await desk.value<ChannelOutput<'sessions.refresh'>>('sessions.refresh', {
-        profileId,
-      })
+      const asObjects = await world.desk.value<ChannelOutput<'sessions.refresh'>>(
+        'sessions.refresh',
+        {
+          profileId: world.profileId,
+        },
+      )
       expect(asObjects).toEqual(asJson.value)
     } finally {
       answers.down = false
@@ -542,9 +566,12 @@ describe('the window channels, through the desk', () => {
 
   it('sessions: a row that breaks the contract refuses the list and keeps the cached one', async () => {
     answers.sessions = JSON.stringify([session(1), { id: 'broken' }])
-    const result = await desk.call('sessions.fetch', { profileId })
+    const result = await world.desk.call('sessions.fetch', { profileId: world.profileId })
     expect(result).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } })
-    const cached = await desk.value<SessionWindow>('sessions.window', { profileId, limit: 1 })
+    const cached = await world.desk.value<SessionWindow>('sessions.window', {
+      profileId: world.profileId,
+      limit: 1,
+    })
     expect(cached.total).toBe(250)
   })
 
@@ -557,7 +584,9 @@ describe('the window channels, through the desk', () => {
         { id: 'Llama-3.1-8B', created: 2, owned_by: 'meta', context: 8192 },
       ],
     })
-    const fetched = await desk.value<ModelWindow>('inference.fetch', { profileId })
+    const fetched = await world.desk.value<ModelWindow>('inference.fetch', {
+      profileId: world.profileId,
+    })
     expect(fetched).toMatchObject({ total: 3, matched: 3 })
     expect(fetched.keys).toEqual(['created', 'owned_by', 'context'])
     expect(fetched.items.map((model) => model.id)).toEqual([
@@ -565,32 +594,35 @@ describe('the window channels, through the desk', () => {
       'mistral-7b',
       'Llama-3.1-8B',
     ])
-    const filtered = await desk.value<ModelWindow>('inference.window', {
-      profileId,
+    const filtered = await world.desk.value<ModelWindow>('inference.window', {
+      profileId: world.profileId,
       query: 'LLAMA 8b',
     })
     expect(filtered).toMatchObject({ total: 3, matched: 1 })
     expect(filtered.items.map((model) => model.id)).toEqual(['Llama-3.1-8B'])
-    const sorted = await desk.value<ModelWindow>('inference.window', {
-      profileId,
+    const sorted = await world.desk.value<ModelWindow>('inference.window', {
+      profileId: world.profileId,
       query: 'llama',
       sort: { field: 'created', direction: 'asc' },
     })
     expect(sorted.items.map((model) => model.id)).toEqual(['Llama-3.1-8B', 'llama-3.1-70b'])
     // A fetch with a filter answers the filtered window.
-    const again = await desk.value<ModelWindow>('inference.fetch', { profileId, query: 'mistral' })
+    const again = await world.desk.value<ModelWindow>('inference.fetch', {
+      profileId: world.profileId,
+      query: 'mistral',
+    })
     expect(again).toMatchObject({ total: 3, matched: 1 })
   })
 
   it('refuses windows it cannot serve (validation in main)', async () => {
     for (const input of [
-      { profileId, limit: 0 },
-      { profileId, limit: 501 },
-      { profileId, offset: -1 },
-      { profileId, sort: { field: 'a"b' } },
-      { profileId, query: 'x'.repeat(201) },
+      { profileId: world.profileId, limit: 0 },
+      { profileId: world.profileId, limit: 501 },
+      { profileId: world.profileId, offset: -1 },
+      { profileId: world.profileId, sort: { field: 'a"b' } },
+      { profileId: world.profileId, query: 'x'.repeat(201) },
     ]) {
-      expect(await desk.call('inference.window', input)).toMatchObject({
+      expect(await world.desk.call('inference.window', input)).toMatchObject({
         ok: false,
         error: { code: 'VALIDATION_ERROR' },
       })
