@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import {
   backoffDelay,
   createDriftPowerSource,
@@ -31,6 +31,12 @@ function controlledRefresh(clock: SchedulerClock) {
   return { calls, refresh }
 }
 
+/** Every scheduler a test started: stopped after it, whatever the test did. */
+const started: Array<{ stop(): void }> = []
+afterEach(() => {
+  for (const scheduler of started.splice(0)) scheduler.stop()
+})
+
 function setup(overrides: Partial<RefreshSchedulerOptions> = {}) {
   const clock = fakeClock()
   const power = fakePower()
@@ -47,6 +53,7 @@ function setup(overrides: Partial<RefreshSchedulerOptions> = {}) {
     maxBackoffMs: 4 * HOUR,
     ...overrides,
   })
+  started.push(scheduler)
   return {
     clock,
     power,
@@ -68,6 +75,14 @@ async function settleAll(calls: ReturnType<typeof setup>['calls'], outcome: Refr
   await flush()
 }
 
+/** a and b are being read; once both end online, both are read again an interval later. */
+async function expectBothReadThenAnIntervalLater(t: ReturnType<typeof setup>) {
+  expect(t.calls.map((call) => call.profileId).sort()).toEqual(['a', 'b'])
+  await settleAll(t.calls, 'online')
+  await t.clock.advance(HOUR)
+  expect(t.calls).toHaveLength(4)
+}
+
 describe('background refresh scheduler', () => {
   it('refreshes each profile once per interval, the first one interval after start', async () => {
     const t = setup()
@@ -76,12 +91,8 @@ describe('background refresh scheduler', () => {
     await t.clock.advance(HOUR - 1)
     expect(t.calls).toHaveLength(0)
     await t.clock.advance(1)
-    expect(t.calls.map((call) => call.profileId).sort()).toEqual(['a', 'b'])
-    await settleAll(t.calls, 'online')
-    await t.clock.advance(HOUR)
-    expect(t.calls).toHaveLength(4)
+    await expectBothReadThenAnIntervalLater(t)
     expect(t.calls.slice(2).every((call) => call.at === t.start + 2 * HOUR)).toBe(true)
-    t.scheduler.stop()
   })
 
   it('does nothing while off, and starts when an interval is chosen', async () => {
@@ -97,7 +108,6 @@ describe('background refresh scheduler', () => {
     t.scheduler.reschedule()
     await t.clock.advance(15 * MINUTE)
     expect(t.calls.map((call) => call.at - t.start)).toEqual([48 * HOUR + 15 * MINUTE])
-    t.scheduler.stop()
   })
 
   it('a shorter interval takes effect at once', async () => {
@@ -107,7 +117,6 @@ describe('background refresh scheduler', () => {
     t.scheduler.reschedule()
     await t.clock.advance(15 * MINUTE)
     expect(t.calls.map((call) => call.at - t.start)).toEqual([25 * MINUTE])
-    t.scheduler.stop()
   })
 
   it('never runs two refreshes of one profile at once', async () => {
@@ -125,7 +134,6 @@ describe('background refresh scheduler', () => {
     expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + 15 * MINUTE)
     await t.clock.advance(15 * MINUTE)
     expect(t.calls).toHaveLength(2)
-    t.scheduler.stop()
   })
 
   it('backs off while a profile is offline, and returns to the interval once it answers', async () => {
@@ -147,7 +155,6 @@ describe('background refresh scheduler', () => {
     t.calls.at(-1)?.settle('online')
     await flush()
     expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + 15 * MINUTE)
-    t.scheduler.stop()
   })
 
   it('drops the backoff when the profile is seen online again', async () => {
@@ -158,7 +165,6 @@ describe('background refresh scheduler', () => {
     expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + 2 * HOUR)
     t.scheduler.online('a')
     expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + HOUR)
-    t.scheduler.stop()
   })
 
   it('counts a refresh that threw as done, reports it, and keeps the schedule', async () => {
@@ -197,11 +203,7 @@ describe('background refresh scheduler', () => {
     await t.clock.advance(29_999)
     expect(t.calls).toHaveLength(0)
     await t.clock.advance(1)
-    expect(t.calls.map((call) => call.profileId).sort()).toEqual(['a', 'b'])
-    await settleAll(t.calls, 'online')
-    await t.clock.advance(HOUR)
-    expect(t.calls).toHaveLength(4)
-    t.scheduler.stop()
+    await expectBothReadThenAnIntervalLater(t)
   })
 
   it('forgets a removed profile and plans a new one', async () => {
@@ -213,7 +215,6 @@ describe('background refresh scheduler', () => {
     expect(t.scheduler.dueAt('b')).toBe(t.clock.now() + HOUR)
     await t.clock.advance(HOUR)
     expect(t.calls.map((call) => call.profileId)).toEqual(['b'])
-    t.scheduler.stop()
   })
 
   it('plans nothing after stop', async () => {
@@ -254,7 +255,6 @@ describe('a profile whose list was never read', () => {
       ['read', HOUR],
       ['new', HOUR],
     ])
-    t.scheduler.stop()
   })
 
   it('is read at once when it appears later (added, or its token given)', async () => {
@@ -265,7 +265,6 @@ describe('a profile whose list was never read', () => {
     t.scheduler.reschedule()
     await t.clock.advance(0)
     expect(t.calls.map((call) => [call.profileId, call.at - t.start])).toEqual([['b', 20 * MINUTE]])
-    t.scheduler.stop()
   })
 
   it('a known one is read at once when the schedule is worked out again (signed in later)', async () => {
@@ -287,7 +286,6 @@ describe('a profile whose list was never read', () => {
     await flush()
     t.scheduler.reschedule()
     expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + HOUR)
-    t.scheduler.stop()
   })
 
   it('a sign-in while a refresh that reads nothing runs is not lost', async () => {
@@ -307,7 +305,6 @@ describe('a profile whose list was never read', () => {
     t.calls[1]?.settle('online')
     await flush()
     expect(t.scheduler.dueAt('a')).toBe(t.clock.now() + HOUR)
-    t.scheduler.stop()
   })
 
   it('is not read while background refresh is off, and at once when it is turned on', async () => {
@@ -323,7 +320,6 @@ describe('a profile whose list was never read', () => {
     t.scheduler.reschedule()
     await t.clock.advance(0)
     expect(t.calls.map((call) => call.at - t.start)).toEqual([49 * HOUR])
-    t.scheduler.stop()
   })
 
   it('is never read twice at once, however often the schedule is worked out', async () => {
@@ -335,7 +331,6 @@ describe('a profile whose list was never read', () => {
       await t.clock.advance(MINUTE)
     }
     expect(t.calls).toHaveLength(1)
-    t.scheduler.stop()
   })
 
   it('backs off while offline; once seen online it is read at once', async () => {
@@ -354,7 +349,6 @@ describe('a profile whose list was never read', () => {
     t.scheduler.online('a')
     await t.clock.advance(0)
     expect(t.calls.map((call) => call.at - t.start)).toEqual([0, 30 * MINUTE])
-    t.scheduler.stop()
   })
 
   it('added while the machine sleeps: read once, after the grace that follows the wake', async () => {
@@ -374,7 +368,6 @@ describe('a profile whose list was never read', () => {
     t.scheduler.reschedule()
     await t.clock.advance(1)
     expect(t.calls.map((call) => call.profileId).sort()).toEqual(['a', 'b'])
-    t.scheduler.stop()
   })
 })
 
