@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { Button } from './Button'
 import { trapTab } from './focus-trap'
 import { useModalDialog } from './useModalDialog'
 import './dialog.css'
@@ -64,5 +65,33 @@ function OpenDialog({ title, onClose, children, footer, width = 'narrow' }: Dial
       <div className="dialog-body">{children}</div>
       {footer ? <footer className="dialog-footer">{footer}</footer> : null}
     </dialog>
+  )
+}
+
+/** The one thing a dialog does, for its footer (DialogActions). */
+export interface DialogAction {
+  label: string
+  busy: boolean
+  disabled: boolean
+  /** Why it is disabled, as a tooltip. */
+  title?: string | undefined
+  run(): unknown
+}
+
+/** A dialog's footer: Cancel, then its one action. */
+export function DialogActions({ onCancel, action }: { onCancel(): void; action: DialogAction }) {
+  return (
+    <>
+      <Button onClick={onCancel}>Cancel</Button>
+      <Button
+        variant="primary"
+        busy={action.busy}
+        disabled={action.disabled}
+        title={action.title}
+        onClick={() => void action.run()}
+      >
+        {action.label}
+      </Button>
+    </>
   )
 }

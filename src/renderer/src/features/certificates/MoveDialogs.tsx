@@ -2,8 +2,7 @@ import { useState } from 'react'
 import type { Profile } from '../../../../shared/bridge'
 import { bridge } from '../../bridge'
 import { fieldErrorsFrom } from '../../lib/errors'
-import { Button } from '../../ui/Button'
-import { Dialog } from '../../ui/Dialog'
+import { Dialog, DialogActions } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { choiceValue, FolderPicker, OTHER, TOP, type FolderChoice } from './FolderPicker'
 import { folderLabel, subtreeIds, type FolderNode } from './model'
@@ -30,9 +29,9 @@ export function MoveCertificatesDialog({
   onClose,
   onMoved,
 }: MoveCertificatesProps) {
-  const [choice, setChoice] = useState<FolderChoice>({ option: TOP, typed: '' })
   const { busy, error, run, clearError } = useAction()
-  const picked = choiceValue(choice)
+  const destination = usePickedFolder(tree, { option: TOP, typed: '' }, clearError)
+  const picked = choiceValue(destination.choice)
   const fieldError = error
     ? fieldErrorsFrom(error.details, ['folderId'] as const).fields.folderId
     : undefined
@@ -45,34 +44,18 @@ export function MoveCertificatesDialog({
     if (done) onMoved()
   }
 
+  const moveAction = { label: 'Move', busy, disabled: picked.error !== null, run: move }
   return (
     <Dialog
       open
       title={`Move ${ids.length === 1 ? '1 certificate' : `${ids.length} certificates`} to a folder`}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            busy={busy}
-            disabled={picked.error !== null}
-            onClick={() => void move()}
-          >
-            Move
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={onClose} action={moveAction} />}
     >
       <FolderPicker
         label="Destination folder"
         topLabel="No folder (top level)"
-        tree={tree}
-        choice={choice}
-        onChange={(next) => {
-          setChoice(next)
-          clearError()
-        }}
+        {...destination.picker}
         error={fieldError}
       />
       {error && !fieldError ? (
@@ -92,17 +75,19 @@ interface MoveFolderProps {
 }
 
 export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: MoveFolderProps) {
-  const [folder, setFolder] = useState<FolderChoice>(
-    initial?.id ? { option: initial.id, typed: '' } : { option: OTHER, typed: '' },
-  )
-  const [parent, setParent] = useState<FolderChoice>({ option: TOP, typed: '' })
   const { busy, error, run, clearError } = useAction()
-  const moving = choiceValue(folder)
-  const target = choiceValue(parent)
+  const folder = usePickedFolder(
+    tree,
+    initial?.id ? { option: initial.id, typed: '' } : { option: OTHER, typed: '' },
+    clearError,
+  )
+  const parent = usePickedFolder(tree, { option: TOP, typed: '' }, clearError)
+  const moving = choiceValue(folder.choice)
+  const target = choiceValue(parent.choice)
   const movingNode = moving.value === null ? null : findNode(tree, moving.value)
   const ownSubtree = new Set(movingNode ? subtreeIds(movingNode) : [])
   const fields = error ? fieldErrorsFrom(error.details, ['parentId', 'id'] as const).fields : {}
-  const folderMissing = folder.option === TOP ? 'Choose the folder to move' : moving.error
+  const folderMissing = folder.choice.option === TOP ? 'Choose the folder to move' : moving.error
 
   async function move() {
     if (folderMissing || target.error || moving.value === null) return
@@ -117,34 +102,23 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
     if (done) onMoved()
   }
 
+  const moveAction = {
+    label: 'Move folder',
+    busy,
+    disabled: folderMissing !== null || target.error !== null,
+    run: move,
+  }
   return (
     <Dialog
       open
       title="Move a folder"
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            busy={busy}
-            disabled={folderMissing !== null || target.error !== null}
-            onClick={() => void move()}
-          >
-            Move folder
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={onClose} action={moveAction} />}
     >
       <FolderPicker
         label="Folder to move"
         topLabel="(choose a folder)"
-        tree={tree}
-        choice={folder}
-        onChange={(next) => {
-          setFolder(next)
-          clearError()
-        }}
+        {...folder.picker}
         error={fields.id}
       />
       {movingNode ? (
@@ -153,12 +127,7 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
       <FolderPicker
         label="New parent"
         topLabel="Top level (no parent)"
-        tree={tree}
-        choice={parent}
-        onChange={(next) => {
-          setParent(next)
-          clearError()
-        }}
+        {...parent.picker}
         disabledIds={ownSubtree}
         disabledReason="inside the folder being moved"
         error={fields.parentId}
@@ -168,6 +137,16 @@ export function MoveFolderDialog({ profile, tree, initial, onClose, onMoved }: M
       ) : null}
     </Dialog>
   )
+}
+
+/** A picker's choice; a new choice puts away the service's last refusal. */
+function usePickedFolder(tree: FolderNode[], initial: FolderChoice, clearError: () => void) {
+  const [choice, setChoice] = useState(initial)
+  const onChange = (next: FolderChoice) => {
+    setChoice(next)
+    clearError()
+  }
+  return { choice, picker: { tree, choice, onChange } }
 }
 
 function findNode(nodes: FolderNode[], id: string): FolderNode | null {

@@ -10,7 +10,7 @@ import { asBridgeError, bridge } from '../../bridge'
 import { fieldErrorsFrom } from '../../lib/errors'
 import { useBridgeRead } from '../../lib/use-bridge-read'
 import { Button } from '../../ui/Button'
-import { Dialog } from '../../ui/Dialog'
+import { Dialog, DialogActions } from '../../ui/Dialog'
 import { ErrorBanner } from '../../ui/ErrorBanner'
 import { Field } from '../../ui/Field'
 import { FactsList } from './DetailsPane'
@@ -105,26 +105,20 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
     onChosen: clearError,
   })
 
+  const uploadAction = {
+    label: 'Upload',
+    busy,
+    disabled: blocked || name.trim() === '' || folderValue.error !== null,
+    title: blocked ? 'Fix the marked fields first' : undefined,
+    run: upload,
+  }
   return (
     <Dialog
       open
       width="wide"
       title="Upload a certificate"
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            busy={busy}
-            disabled={blocked || name.trim() === '' || folderValue.error !== null}
-            title={blocked ? 'Fix the marked fields first' : undefined}
-            onClick={() => void upload()}
-          >
-            Upload
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={onClose} action={uploadAction} />}
     >
       <Field label="Name" error={nameError}>
         {(control) => (
