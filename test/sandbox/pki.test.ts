@@ -226,13 +226,26 @@ describe('certificate exports', () => {
     }
   })
 
+  it.each([
+    ['pem', 'api.example.test.crt', 'application/x-pem-file', true],
+    ['der', 'api.example.test.der', 'application/pkix-cert', false],
+    ['chain', 'api.example.test.chain.pem', 'application/pem-certificate-chain', true],
+    ['fullchain', 'api.example.test.fullchain.pem', 'application/pem-certificate-chain', true],
+    ['private-key', 'api.example.test.key', 'application/x-pem-file', true],
+    ['pem-bundle', 'api.example.test.bundle.pem', 'application/x-pem-file', true],
+    ['pkcs12', 'api.example.test.p12', 'application/x-pkcs12', false],
+    ['jks', 'api.example.test.jks', 'application/x-java-keystore', false],
+  ] as const)(
+    '%s: a file named %s, of type %s (text: %s)',
+    (format, filename, mediaType, isText) => {
+      // A Java KeyStore is never written without a passphrase.
+      const file = exportOf(format, format === 'jks' ? PASSPHRASE : undefined)
+      expect(file).toMatchObject({ filename, mediaType, isText })
+    },
+  )
+
   it('pem: the leaf certificate, read by openssl x509', () => {
     const file = exportOf('pem')
-    expect(file).toMatchObject({
-      filename: 'api.example.test.crt',
-      mediaType: 'application/x-pem-file',
-      isText: true,
-    })
     const path = writeExport(file)
     const subject = ok('openssl', ['x509', '-in', path, '-noout', '-subject'])
     expect(subject).toContain('CN = api.example.test')
@@ -241,11 +254,6 @@ describe('certificate exports', () => {
 
   it('der: the leaf certificate in DER, read by openssl x509 -inform DER', () => {
     const file = exportOf('der')
-    expect(file).toMatchObject({
-      filename: 'api.example.test.der',
-      mediaType: 'application/pkix-cert',
-      isText: false,
-    })
     expect(file.bytes[0]).toBe(0x30) // a DER SEQUENCE, not PEM text
     const path = writeExport(file)
     const fingerprint = ok('openssl', [
@@ -263,8 +271,6 @@ describe('certificate exports', () => {
 
   it('chain: the issuers without the leaf, verifying the leaf against the sandbox root', () => {
     const file = exportOf('chain')
-    expect(file.filename).toBe('api.example.test.chain.pem')
-    expect(file.isText).toBe(true)
     const blocks = pemBlocks(file.bytes.toString('utf8'))
     expect(blocks.map((block) => block.pem)).toEqual([pki.intermediatePem, pki.rootPem])
     const chainPath = writeExport(file)
@@ -284,7 +290,6 @@ describe('certificate exports', () => {
 
   it('fullchain: leaf, intermediate and root, verifying against the sandbox root', () => {
     const file = exportOf('fullchain')
-    expect(file.filename).toBe('api.example.test.fullchain.pem')
     const blocks = pemBlocks(file.bytes.toString('utf8'))
     expect(blocks.map((block) => block.pem)).toEqual([
       material.certificatePem,
@@ -299,7 +304,6 @@ describe('certificate exports', () => {
 
   it('private-key: a PKCS#8 key matching the certificate, read by openssl pkey', () => {
     const file = exportOf('private-key')
-    expect(file).toMatchObject({ filename: 'api.example.test.key', isText: true })
     const text = file.bytes.toString('utf8')
     expect(text.startsWith('-----BEGIN PRIVATE KEY-----')).toBe(true)
     const path = writeExport(file)
@@ -327,11 +331,6 @@ describe('certificate exports', () => {
 
   it('pkcs12: opens with the passphrase in OpenSSL 3 without -legacy, not with a wrong one', () => {
     const file = exportOf('pkcs12', PASSPHRASE)
-    expect(file).toMatchObject({
-      filename: 'api.example.test.p12',
-      mediaType: 'application/x-pkcs12',
-      isText: false,
-    })
     const path = writeExport(file)
     const info = pkcs12(path, '-info', '-noout')
     expect(info).toBe('')
@@ -376,11 +375,6 @@ describe('certificate exports', () => {
 
   it('jks: a real Java KeyStore listed by keytool with a PrivateKeyEntry of chain length 3', () => {
     const file = exportOf('jks', PASSPHRASE)
-    expect(file).toMatchObject({
-      filename: 'api.example.test.jks',
-      mediaType: 'application/x-java-keystore',
-      isText: false,
-    })
     expect(file.bytes.subarray(0, 8).toString('hex')).toBe('feedfeed00000002')
     const path = writeExport(file)
     const listing = ok('keytool', ['-list', '-v', '-keystore', path, '-storepass', PASSPHRASE])
@@ -430,7 +424,6 @@ describe('certificate exports', () => {
 
   it('pem-bundle: leaf, chain and key blocks that split back apart and each parse', () => {
     const file = exportOf('pem-bundle')
-    expect(file).toMatchObject({ filename: 'api.example.test.bundle.pem', isText: true })
     const blocks = pemBlocks(file.bytes.toString('utf8'))
     expect(blocks.map((block) => block.label)).toEqual([
       'CERTIFICATE',
