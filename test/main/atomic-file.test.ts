@@ -1,11 +1,11 @@
-import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ServiceError } from '../../src/main/api'
 import { AtomicFile, writeFileAtomic } from '../../src/main/transfers'
 import { IS_ROOT, mountTmpfs, NOT_ROOT_REASON } from '../support/tiny-fs'
-import { makeTempDir, sha256Hex } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { useTempFolder } from '../support/temp-folder'
+import { sha256Hex } from '../support/tools'
 import { serviceErrorOf } from '../support/service-error'
 
 /*
@@ -14,16 +14,7 @@ import { serviceErrorOf } from '../support/service-error'
  * with a clear error code and leave nothing in the folder: no target, no temp file.
  */
 
-let temp: TempDir
-let count = 0
-
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-atomic')
-})
-
-afterAll(async () => {
-  await temp?.remove()
-})
+const temp = useTempFolder('infradesk-atomic')
 
 /*
  * Cases that mount a tmpfs need root; as another user they are skipped (reported as skipped,
@@ -35,12 +26,7 @@ const NEEDS_ROOT = IS_ROOT ? '' : ` (skipped: ${NOT_ROOT_REASON})`
 const notAsRoot = it.skipIf(IS_ROOT)
 const NEEDS_NON_ROOT = IS_ROOT ? ' (skipped: root may write to any folder)' : ''
 
-async function freshFolder(): Promise<string> {
-  count += 1
-  const folder = path.join(temp.dir, `case-${count}`)
-  await mkdir(folder)
-  return folder
-}
+const freshFolder = () => temp.freshFolder()
 
 function chunks(total: number, size = 64 * 1024): Uint8Array[] {
   const out: Uint8Array[] = []

@@ -1,11 +1,10 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readdir, readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
 import { ServiceError } from '../../src/main/api'
 import { AtomicFile } from '../../src/main/transfers'
 import { verifyArchive } from '../../src/main/transfers/volume-archive'
-import { makeTempDir, sha256Hex } from '../support/tools'
-import type { TempDir } from '../support/tools'
+import { useTempFolder } from '../support/temp-folder'
+import { sha256Hex } from '../support/tools'
 
 /*
  * AtomicFile's bytes are written and hashed on the writer thread (transfers/file-writer.ts),
@@ -14,20 +13,10 @@ import type { TempDir } from '../support/tools'
  * exactly the bytes of each write as they were when it was asked, whatever the buffers.
  */
 
-let temp: TempDir
-let count = 0
-
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-file-writer')
-})
-
-afterAll(async () => {
-  await temp?.remove()
-})
+const temp = useTempFolder('infradesk-file-writer')
 
 async function freshFile(name: string): Promise<AtomicFile> {
-  count += 1
-  return AtomicFile.create(temp.dir, `${count}-${name}`)
+  return AtomicFile.create(await temp.freshFolder(), name)
 }
 
 describe('the writer thread', () => {
@@ -92,9 +81,7 @@ describe('the writer thread', () => {
   })
 
   it('still refuses a file whose hash is not the announced one, and leaves nothing', async () => {
-    count += 1
-    const folder = path.join(temp.dir, `refused-${count}`)
-    await mkdir(folder)
+    const folder = await temp.freshFolder()
     const file = await AtomicFile.create(folder, 'archive.tar.gz')
     const shared = Buffer.from(new SharedArrayBuffer(4096))
     shared.fill(9)
