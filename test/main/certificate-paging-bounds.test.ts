@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   fetchAllPages,
@@ -10,7 +8,8 @@ import {
 import { runCli } from '../../src/cli/main'
 import { EXIT } from '../../src/cli/exit-codes'
 import type { ChannelOutput } from '../../src/shared/bridge'
-import { openTestDesk, type TestDesk } from '../support/desk'
+import type { ListeningServer } from '../support/local-server'
+import { startStandInService, useStandInDesk } from '../support/stand-in-service'
 
 /*
  * Issue 38's probe, bounded paging: a service that sends one new 2 MiB certificate per page
@@ -26,7 +25,7 @@ const BIG_ITEM_BYTES = 2 * 1024 * 1024
 const PAGES_BEFORE_GIVING_UP = 12
 const MiB = 1024 * 1024
 
-let service: Server
+let service: ListeningServer
 let serviceUrl: string
 /** Pages of op 16 served since the last reset, and the bytes of their bodies. */
 let served = { pages: 0, bytes: 0 }
@@ -44,28 +43,20 @@ function bigItem(page: number) {
 }
 
 beforeAll(async () => {
-  service = createServer((request, response) => {
-    request.resume()
-    const url = new URL(request.url ?? '/', 'http://service')
-    if (url.pathname === '/api/ssl-certificates') {
-      const page = Number(url.searchParams.get('page') ?? '1')
+  service = await startStandInService({
+    certificatePage: (page) => {
       const data = page > PAGES_BEFORE_GIVING_UP ? [] : [bigItem(page)]
       const body = JSON.stringify({ data })
       served = { pages: served.pages + 1, bytes: served.bytes + Buffer.byteLength(body) }
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(body)
-      return
-    }
-    const found = request.url === '/auth/me/sessions'
-    response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' })
-    response.end(found ? '[]' : '{"code":"NOT_FOUND","message":"Not found"}')
+      return body
+    },
+    sessions: () => '[]',
   })
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
-  serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+  serviceUrl = service.url
 })
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => service.close(() => resolve()))
+  await service.close()
 })
 
 afterEach(() => {
@@ -78,30 +69,6 @@ describe('the walk is bounded by certificates held and bytes read', () => {
   it('the bounds: 200,000 certificates, 256 MiB of answers', () => {
     expect(MAX_ROWS).toBe(200_000)
     expect(MAX_BYTES).toBe(256 * MiB)
-  })
-
-  it('stops past its bound of certificates and says so', async () => {
-    let calls = 0
-    const { entries, completeness } = await fetchAllPages(
-      {},
-      async (query) => {
-        calls += 1
-        return { data: [{ id: `c${String(query['page'])}` }] }
-      },
-      { maxRows: 7 },
-    )
-    // The eighth passes the bound: the walk holds at most a page more than it.
-    expect(calls).toBe(8)
-    expect(entries).toHaveLength(8)
-    expect(completeness).toEqual({
-      reason: 'row-bound',
-      received: 8,
-      expected: 9,
-      pages: 8,
-      message:
-        '8 of at least 9: the app stopped after 8 pages, past its bound of 7 certificates while ' +
-        'the service was still sending new certificates',
-    })
   })
 
   it('stops past its bound of bytes, counted as pages arrive, and says so', async () => {
@@ -140,32 +107,22 @@ describe('the walk is bounded by certificates held and bytes read', () => {
 })
 
 describe("the probe's service through the desk (list worker, cache)", () => {
-  let desk: TestDesk
-  let profileId: string
-
-  beforeAll(async () => {
-    desk = await openTestDesk('paging-bounds', { requestTimeoutMs: 10_000 })
-    const profile = await desk.value<{ id: string }>('profiles.add', {
-      name: 'Adversary',
-      baseUrl: serviceUrl,
-      color: '#2563eb',
-      protected: false,
-      token: 'adversary-token',
-      sessionOnly: true,
-    })
-    profileId = profile.id
-  })
-
-  afterAll(async () => {
-    await desk?.close()
+  const world = useStandInDesk('paging-bounds', {
+    url: () => serviceUrl,
+    token: 'adversary-token',
+    profileName: 'Adversary',
+    requestTimeoutMs: 10_000,
   })
 
   it('one new 2 MiB certificate per page: the refresh stops at the bound of bytes', async () => {
     setWalkBoundsForTests({ maxBytes: 8 * MiB })
-    const list = await desk.value<ChannelOutput<'certificates.refresh'>>('certificates.refresh', {
-      profileId,
-      filter: {},
-    })
+    const list = await world.desk.value<ChannelOutput<'certificates.refresh'>>(
+      'certificates.refresh',
+      {
+        profileId: world.profileId,
+        filter: {},
+      },
+    )
     // Four pages of a little over 2 MiB pass 8 MiB: the fifth is never asked for.
     expect(served.pages).toBe(4)
     expect(served.bytes).toBeGreaterThanOrEqual(8 * MiB)
@@ -181,20 +138,26 @@ describe("the probe's service through the desk (list worker, cache)", () => {
         '(8 MiB read) while the service was still sending new certificates',
     })
     // Kept with the cached part, so the screen says it again offline or after a restart.
-    const cached = await desk.value<ChannelOutput<'certificates.cached'>>('certificates.cached', {
-      profileId,
-      filter: {},
-    })
+    const cached = await world.desk.value<ChannelOutput<'certificates.cached'>>(
+      'certificates.cached',
+      {
+        profileId: world.profileId,
+        filter: {},
+      },
+    )
     expect(cached.completeness).toEqual(list.completeness)
   })
 
   it('one new certificate per page: the refresh stops at the bound of certificates', async () => {
     itemBytes = 10
     setWalkBoundsForTests({ maxRows: 5 })
-    const list = await desk.value<ChannelOutput<'certificates.refresh'>>('certificates.refresh', {
-      profileId,
-      filter: {},
-    })
+    const list = await world.desk.value<ChannelOutput<'certificates.refresh'>>(
+      'certificates.refresh',
+      {
+        profileId: world.profileId,
+        filter: {},
+      },
+    )
     expect(served.pages).toBe(6)
     expect(list.completeness).toMatchObject({ reason: 'row-bound', received: 6, pages: 6 })
     expect(list.completeness?.message).toContain('past its bound of 5 certificates')

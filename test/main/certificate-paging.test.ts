@@ -80,27 +80,50 @@ describe('fetchAllPages', () => {
     )
   })
 
-  it('stops at its bound of pages and says the service was still sending', async () => {
+  // A service that sends new certificates on every page, for ever.
+  it.each([
+    {
+      bound: { maxPages: 5 },
+      perPage: 3,
+      calls: 5,
+      completeness: {
+        reason: 'page-bound',
+        received: 15,
+        expected: 16,
+        pages: 5,
+        message:
+          '15 of at least 16: the app stopped after 5 pages while the service was still sending ' +
+          'new certificates',
+      },
+    },
+    {
+      // The eighth passes the bound: the walk holds at most a page more than it.
+      bound: { maxRows: 7 },
+      perPage: 1,
+      calls: 8,
+      completeness: {
+        reason: 'row-bound',
+        received: 8,
+        expected: 9,
+        pages: 8,
+        message:
+          '8 of at least 9: the app stopped after 8 pages, past its bound of 7 certificates while ' +
+          'the service was still sending new certificates',
+      },
+    },
+  ])('stops at its bound ($bound) and says the service was still sending', async (bounded) => {
     let calls = 0
     const { entries, completeness } = await fetchAllPages(
       {},
       async (query) => {
         calls += 1
-        return { data: items(3, `p${String(query['page'])}`) }
+        return { data: items(bounded.perPage, `p${String(query['page'])}`) }
       },
-      { maxPages: 5 },
+      bounded.bound,
     )
-    expect(calls).toBe(5)
-    expect(entries).toHaveLength(15)
-    expect(completeness).toEqual({
-      reason: 'page-bound',
-      received: 15,
-      expected: 16,
-      pages: 5,
-      message:
-        '15 of at least 16: the app stopped after 5 pages while the service was still sending ' +
-        'new certificates',
-    })
+    expect(calls).toBe(bounded.calls)
+    expect(entries).toHaveLength(bounded.completeness.received)
+    expect(completeness).toEqual(bounded.completeness)
   })
 
   it('a service that ignores `page` ends at the first page that brings nothing new', async () => {

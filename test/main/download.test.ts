@@ -16,6 +16,7 @@ import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox, SeedIds } from '../../src/sandbox'
 import type { VolumeExport } from '../../src/shared/api'
 import { IS_ROOT, mountTmpfs } from '../support/tiny-fs'
+import { call } from '../support/sandbox-process'
 import { makeTempDir, sha256Hex, tarList } from '../support/tools'
 import type { TempDir } from '../support/tools'
 
@@ -70,13 +71,10 @@ async function exportOf(name: string): Promise<VolumeExport> {
 
 /** `POST /__sandbox/downloads/cut`: the next `count` downloads stop after `afterBytes`. */
 async function cutNextDownloads(afterBytes: number | null, count = 1) {
-  const response = await fetch(`${sandbox.url}/__sandbox/downloads/cut`, {
+  const response = await call(sandbox, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${sandbox.tokens.admin}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ afterBytes, count }),
+    path: '/__sandbox/downloads/cut',
+    body: { afterBytes, count },
   })
   expect(response.status).toBe(200)
 }
@@ -84,10 +82,9 @@ async function cutNextDownloads(afterBytes: number | null, count = 1) {
 async function downloadStats(): Promise<{
   served: { full: number; partial: number; cut: number }
 }> {
-  const response = await fetch(`${sandbox.url}/__sandbox/downloads`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  return (await response.json()) as { served: { full: number; partial: number; cut: number } }
+  return (await call(sandbox, { path: '/__sandbox/downloads' })).json as {
+    served: { full: number; partial: number; cut: number }
+  }
 }
 
 function recorder(): JobReporter & { seen: JobProgress[]; verified: boolean } {
@@ -497,10 +494,7 @@ describe("the sandbox's cut control", () => {
 })
 
 async function fetchStatus(): Promise<unknown> {
-  const response = await fetch(`${sandbox.url}/__sandbox/downloads`, {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  return response.json()
+  return (await call(sandbox, { path: '/__sandbox/downloads' })).json
 }
 
 describe('Content-Range', () => {

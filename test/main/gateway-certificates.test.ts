@@ -7,7 +7,16 @@ import { startSandbox } from '../../src/sandbox'
 import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
-import { keytoolList, makeTempDir, openssl, run, sha256Hex, splitPemBlocks } from '../support/tools'
+import { call } from '../support/sandbox-process'
+import {
+  keytoolList,
+  makeSelfSigned,
+  makeTempDir,
+  openssl,
+  run,
+  sha256Hex,
+  splitPemBlocks,
+} from '../support/tools'
 import type { TempDir } from '../support/tools'
 
 /*
@@ -41,23 +50,17 @@ let temp: TempDir
  * falls by one a request); a difference of two probes counts the first probe too.
  */
 async function requestsSoFar(): Promise<number> {
-  const response = await fetch(new URL('/api/status-page/preview', sandbox.url), {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  await response.arrayBuffer()
+  const response = await call(sandbox, { path: '/api/status-page/preview' })
   const limit = Number(response.headers.get('x-ratelimit-limit'))
   const remaining = Number(response.headers.get('x-ratelimit-remaining'))
   return limit - remaining - 1
 }
 
 async function armRateLimit(count: number, retryAfterSeconds: number) {
-  const response = await fetch(new URL('/__sandbox/rate-limit', sandbox.url), {
+  const response = await call(sandbox, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${sandbox.tokens.admin}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ count, retryAfterSeconds }),
+    path: '/__sandbox/rate-limit',
+    body: { count, retryAfterSeconds },
   })
   expect(response.status).toBe(200)
 }
@@ -136,7 +139,7 @@ describe('the list as a real deployment pages it', () => {
   })
 
   it('newest first: a certificate added mid-walk shifts the pages; the walk says the list changed, the next one has all', async () => {
-    const material = await makeMaterial('mid-walk.gateway.example')
+    const material = await makeSelfSigned(temp, 'mid-walk.gateway.example')
     let uploaded = false
     const walk = await fetchAllPages(
       { showSystem: true },
@@ -181,16 +184,24 @@ describe('exports as a real deployment allows them', () => {
     return bytes
   }
 
+  /** The seed's first internal (PKI) certificate that holds its private key. */
+  const internalWithKey = () => seed().pkiCertificates.find((candidate) => candidate.hasPrivateKey)!
+
+  /** Exports `internalWithKey()` through the bridge as `format`. */
+  function exportInternal(format: string, extra: Record<string, unknown> = {}) {
+    return desk.value<Saved>('certificates.export', {
+      profileId: profile.id,
+      id: internalWithKey().sslCertificateId,
+      format,
+      ...extra,
+    })
+  }
+
   it('an internal certificate as pkcs12, through its internalCertId', async () => {
-    const pki = seed().pkiCertificates.find((candidate) => candidate.hasPrivateKey)!
+    const pki = internalWithKey()
     const item = await itemOf(pki.sslCertificateId)
     expect(item['internalCertId']).toBe(pki.id)
-    const saved = await desk.value<Saved>('certificates.export', {
-      profileId: profile.id,
-      id: pki.sslCertificateId,
-      format: 'pkcs12',
-      passphrase: PASSPHRASE,
-    })
+    const saved = await exportInternal('pkcs12', { passphrase: PASSPHRASE })
     // Named as the answer's Content-Disposition names it (certificate-export-name.test.ts).
     expect(path.basename(saved.path)).toMatch(/^[\w.-]+\.p12$/)
     await fileOf(saved)
@@ -208,23 +219,12 @@ describe('exports as a real deployment allows them', () => {
   })
 
   it('an internal certificate as jks (a PKCS#12 keystore under that name), which keytool lists', async () => {
-    const pki = seed().pkiCertificates.find((candidate) => candidate.hasPrivateKey)!
-    const saved = await desk.value<Saved>('certificates.export', {
-      profileId: profile.id,
-      id: pki.sslCertificateId,
-      format: 'jks',
-      passphrase: PASSPHRASE,
-    })
+    const saved = await exportInternal('jks', { passphrase: PASSPHRASE })
     expect(await keytoolList(saved.path, PASSPHRASE)).toMatch(/PrivateKeyEntry/)
   })
 
   it('a pem-bundle ZIP is saved as .zip, a real ZIP that lists the PEM files', async () => {
-    const pki = seed().pkiCertificates.find((candidate) => candidate.hasPrivateKey)!
-    const saved = await desk.value<Saved>('certificates.export', {
-      profileId: profile.id,
-      id: pki.sslCertificateId,
-      format: 'pem-bundle',
-    })
+    const saved = await exportInternal('pem-bundle')
     expect(path.basename(saved.path)).toMatch(/^[\w.-]+\.zip$/)
     const bytes = await fileOf(saved)
     expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304')
@@ -316,43 +316,14 @@ describe('exports as a real deployment allows them', () => {
   })
 })
 
-async function makeMaterial(commonName: string) {
-  const keyFile = path.join(temp.dir, `${commonName}.key`)
-  const certFile = path.join(temp.dir, `${commonName}.crt`)
-  await openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    keyFile,
-    '-out',
-    certFile,
-    '-days',
-    '30',
-    '-subj',
-    `/CN=${commonName}`,
-  ])
-  return {
-    certificatePem: await readFile(certFile, 'utf8'),
-    privateKeyPem: await readFile(keyFile, 'utf8'),
-  }
-}
-
 async function uploadDirect(
   name: string,
   material: { certificatePem: string; privateKeyPem: string },
 ) {
-  const response = await fetch(new URL('/api/ssl-certificates/upload', sandbox.url), {
+  const response = await call(sandbox, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${sandbox.tokens.admin}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ name, ...material }),
+    path: '/api/ssl-certificates/upload',
+    body: { name, ...material },
   })
   expect(response.status).toBe(201)
 }

@@ -4,6 +4,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import { operations, WORK_FAILED } from '../../src/shared/api'
 import type { ActivityEntry, ChannelOutput, Profile } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
+import { call } from '../support/sandbox-process'
 
 /*
  * The app against the gateway flavour's answers that are not plain successes: a 200 whose data
@@ -32,10 +33,7 @@ let profile: Profile
 let seed: Seed
 
 async function readSeed(): Promise<Seed> {
-  const response = await fetch(new URL('/__sandbox/seed', sandbox.url), {
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
-  return (await response.json()) as Seed
+  return (await call(sandbox, { path: '/__sandbox/seed' })).json as Seed
 }
 
 function failedRoute(failsAgain: boolean): { hostId: string; routeId: string } {
@@ -69,10 +67,7 @@ beforeAll(async () => {
 }, 120_000)
 
 beforeEach(async () => {
-  await fetch(new URL('/__sandbox/reset', sandbox.url), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
-  })
+  await call(sandbox, { method: 'POST', path: '/__sandbox/reset' })
   seed = await readSeed()
 })
 
