@@ -9,23 +9,22 @@ import type { CertificateCacheEntry } from '../../src/main/cache/certificates'
 /* The CLI's pure parts: the exit-code table, option parsing, the expiry filter, completion. */
 
 describe('exit codes', () => {
-  it.each([
-    ['VALIDATION_ERROR', EXIT.usage],
-    ['UNAUTHORIZED', EXIT.auth],
-    ['FORBIDDEN', EXIT.auth],
-    ['NOT_SIGNED_IN', EXIT.auth],
-    ['NOT_FOUND', EXIT.notFound],
-    ['CONFLICT', EXIT.conflict],
-    ['OFFLINE', EXIT.network],
-    ['TIMEOUT', EXIT.network],
-    ['TLS_ERROR', EXIT.network],
-    ['BAD_RESPONSE', EXIT.badAnswer],
-    ['INTEGRITY_ERROR', EXIT.badAnswer],
-    ['INTERNAL_ERROR', EXIT.other],
-    ['NOT_WRITABLE', EXIT.other],
-  ])('%s exits %i', (code, exit) => {
-    expect(exitCodeOf({ code })).toBe(exit)
-  })
+  /** Each exit code and the error codes that end a command with it. */
+  const CODES_BY_EXIT: Array<[exit: number, codes: string[]]> = [
+    [EXIT.usage, ['VALIDATION_ERROR']],
+    [EXIT.auth, ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_SIGNED_IN']],
+    [EXIT.notFound, ['NOT_FOUND']],
+    [EXIT.conflict, ['CONFLICT']],
+    [EXIT.network, ['OFFLINE', 'TIMEOUT', 'TLS_ERROR']],
+    [EXIT.badAnswer, ['BAD_RESPONSE', 'INTEGRITY_ERROR']],
+    [EXIT.other, ['INTERNAL_ERROR', 'NOT_WRITABLE']],
+  ]
+  it.each(CODES_BY_EXIT.flatMap(([exit, codes]) => codes.map((code) => [code, exit] as const)))(
+    '%s exits %i',
+    (code, exit) => {
+      expect(exitCodeOf({ code })).toBe(exit)
+    },
+  )
 
   it('names the fields of a validation error in its one line', () => {
     const error = CliError.fromBridge({
