@@ -45,14 +45,15 @@ const PERMISSIONS = [
 ]
 
 describe('permission policy', () => {
-  it('denies every permission to every page, except a clipboard write from our own page', () => {
-    for (const permission of PERMISSIONS) {
+  it.each(PERMISSIONS)(
+    'denies %s to every page, unless it is a clipboard write from our own page',
+    (permission) => {
       for (const url of [ownPage, 'https://evil.test/', 'file:///etc/passwd', undefined]) {
         const expected = permission === 'clipboard-sanitized-write' && url === ownPage
         expect(permissionAllowed(location, permission, url), `${permission} ${url}`).toBe(expected)
       }
-    }
-  })
+    },
+  )
 
   it('installs the request, check, device and display-media handlers, and stops downloads', () => {
     const installed: Record<string, (...args: never[]) => unknown> = {}

@@ -24,6 +24,21 @@ function sortedColumn(
   return [...sortOrder(rows, 0, field, direction)].map((index) => values[index])
 }
 
+/** `values` kept by a new result store as one column, sorted there, and read back. */
+function sortedInStore(
+  field: SqlField,
+  values: (string | null)[],
+  direction: 'asc' | 'desc',
+): (string | null)[] {
+  const store = new ResultStore()
+  const kept = store.put(
+    { tabId: 't', databaseId: 'd' },
+    { fields: [field], rows: values.map((value) => [value]) },
+  )
+  store.sort(kept.id, 0, direction)
+  return store.window(kept.id, 0, values.length).map((row) => row[0] as string | null)
+}
+
 /** The C collation: byte order of the UTF-8 encodings. */
 function byUtf8Bytes(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))
@@ -33,17 +48,11 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex')
 
 describe('the result store sorts as PostgreSQL orders', () => {
   it('puts md5 hex text in code-point order, not in "natural" digit order', () => {
-    const store = new ResultStore()
     // The issue's example: the collator with numeric: true put 0a00… after 0a0e….
     const hashes = ['0a0a', '0a0b', '0a0e', '0a00', '0a9f', '0a10'].map(
       (prefix) => prefix + md5(prefix).slice(4),
     )
-    const kept = store.put(
-      { tabId: 't', databaseId: 'd' },
-      { fields: [TEXT], rows: hashes.map((hash) => [hash]) },
-    )
-    store.sort(kept.id, 0, 'asc')
-    expect(store.window(kept.id, 0, 10).map((row) => row[0]!.slice(0, 4))).toEqual([
+    expect(sortedInStore(TEXT, hashes, 'asc').map((hash) => hash!.slice(0, 4))).toEqual([
       '0a00',
       '0a0a',
       '0a0b',
@@ -54,15 +63,9 @@ describe('the result store sorts as PostgreSQL orders', () => {
   })
 
   it('puts NULLs last ascending and first descending', () => {
-    const store = new ResultStore()
-    const kept = store.put(
-      { tabId: 't', databaseId: 'd' },
-      { fields: [INT8], rows: [['2'], [null], ['10'], [null], ['1']] },
-    )
-    store.sort(kept.id, 0, 'asc')
-    expect(store.window(kept.id, 0, 10).map((row) => row[0])).toEqual(['1', '2', '10', null, null])
-    store.sort(kept.id, 0, 'desc')
-    expect(store.window(kept.id, 0, 10).map((row) => row[0])).toEqual([null, null, '10', '2', '1'])
+    const values = ['2', null, '10', null, '1']
+    expect(sortedInStore(INT8, values, 'asc')).toEqual(['1', '2', '10', null, null])
+    expect(sortedInStore(INT8, values, 'desc')).toEqual([null, null, '10', '2', '1'])
   })
 
   it('is case- and accent-sensitive by code point (upper case before lower case)', () => {
@@ -125,17 +128,19 @@ describe('sortOrder', () => {
   })
 
   it('orders numbers with exact text, special values and JSON numbers together', () => {
+    const mixed = [
+      'NaN',
+      '10',
+      'Infinity',
+      new ExactNumber('0.1000000000000000055511151231257827'),
+      '-Infinity',
+      2,
+      '0.1',
+    ]
     const numeric: SqlField = { name: 'x', dataType: 'numeric', display: 'number' }
+    const sorted = sortedColumn(numeric, mixed)
     expect(
-      sortedColumn(numeric, [
-        'NaN',
-        '10',
-        'Infinity',
-        new ExactNumber('0.1000000000000000055511151231257827'),
-        '-Infinity',
-        2,
-        '0.1',
-      ]).map((value) => (value instanceof ExactNumber ? value.source : String(value))),
+      sorted.map((value) => (value instanceof ExactNumber ? value.source : String(value))),
     ).toEqual([
       '-Infinity',
       '0.1',

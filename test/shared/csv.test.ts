@@ -19,13 +19,13 @@ const FORMULAS = [
 ]
 
 describe('csvField', () => {
-  it('defuses every formula start with a leading apostrophe', () => {
-    for (const formula of FORMULAS) {
-      expect(isSpreadsheetFormula(formula), JSON.stringify(formula)).toBe(true)
-      const field = csvField(formula)
-      // Quoted or not, the field's text begins with the apostrophe.
-      expect(field.replace(/^"/, ''), JSON.stringify(formula)).toMatch(/^'/)
-    }
+  it.each(FORMULAS)('defuses the formula start of %j with a leading apostrophe', (formula) => {
+    expect(isSpreadsheetFormula(formula)).toBe(true)
+    // Quoted or not, the field's text begins with the apostrophe.
+    expect(csvField(formula).replace(/^"/, '')).toMatch(/^'/)
+  })
+
+  it('puts the apostrophe inside the quotes a field needs', () => {
     expect(csvField('-1+1+cmd|x')).toBe("'-1+1+cmd|x")
     expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`)
   })
