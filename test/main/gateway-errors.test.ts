@@ -54,16 +54,6 @@ describe('status first, then code', () => {
     expect(refusalOf(status, { code: serviceCode, message: 'no' }, { origin }).code).toBe(code)
   })
 
-  it("a 403 keeps the service's words (the scope it misses)", () => {
-    const scope = refusalOf(
-      403,
-      { code: 'HTTP_ERROR', message: 'Missing required scope: ssl:cert:list' },
-      { origin },
-    )
-    expect(scope.code).toBe('FORBIDDEN')
-    expect(scope.message).toContain('Missing required scope: ssl:cert:list')
-  })
-
   it('a 403 for browser sessions only is BROWSER_SESSION_ONLY, worded per operation', () => {
     const body = {
       code: 'HTTP_ERROR',
@@ -79,22 +69,40 @@ describe('status first, then code', () => {
     })
   })
 
-  it('408, 499 and 429 have codes and words of their own', () => {
-    const budget = refusalOf(
-      408,
-      { code: 'DATABASE_QUERY_BUDGET_EXCEEDED', message: 'Interactive query budget exhausted' },
+  it.each([
+    {
+      status: 403,
+      serviceCode: 'HTTP_ERROR',
+      message: 'Missing required scope: ssl:cert:list',
+      code: 'FORBIDDEN',
+      says: /Missing required scope/,
+    },
+    {
+      status: 408,
+      serviceCode: 'DATABASE_QUERY_BUDGET_EXCEEDED',
+      message: 'Interactive query budget exhausted',
+      code: 'SERVICE_TIMEOUT',
+      says: /ran past the service's time budget/,
+    },
+    {
+      status: 499,
+      serviceCode: 'DATABASE_QUERY_CANCELLED',
+      message: 'Interactive query cancelled',
+      code: 'SERVICE_CANCELLED',
+      says: /cancelled the statement/,
+    },
+  ])("$status $serviceCode is $code, in words of its own and the service's", (refused) => {
+    const refusal = refusalOf(
+      refused.status,
+      { code: refused.serviceCode, message: refused.message },
       { origin },
     )
-    expect(budget.code).toBe('SERVICE_TIMEOUT')
-    expect(budget.message).toMatch(/ran past the service's time budget/)
-    expect(budget.message).toContain('Interactive query budget exhausted')
-    const cancelled = refusalOf(
-      499,
-      { code: 'DATABASE_QUERY_CANCELLED', message: 'Interactive query cancelled' },
-      { origin },
-    )
-    expect(cancelled.code).toBe('SERVICE_CANCELLED')
-    expect(cancelled.message).toMatch(/cancelled the statement/)
+    expect(refusal.code).toBe(refused.code)
+    expect(refusal.message).toMatch(refused.says)
+    expect(refusal.message).toContain(refused.message)
+  })
+
+  it('408 without a body and 429 have words of their own', () => {
     expect(refusalOf(408, null, { origin }).message).toMatch(/time budget/)
     const limited = refusalOf(
       429,
