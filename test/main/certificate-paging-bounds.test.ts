@@ -107,12 +107,7 @@ describe('the walk is bounded by certificates held and bytes read', () => {
 })
 
 describe("the probe's service through the desk (list worker, cache)", () => {
-  const world = useStandInDesk('paging-bounds', {
-    url: () => serviceUrl,
-    token: 'adversary-token',
-    profileName: 'Adversary',
-    requestTimeoutMs: 10_000,
-  })
+  const world = useStandInDesk('paging-bounds', () => serviceUrl, { requestTimeoutMs: 10_000 })
 
   it('one new 2 MiB certificate per page: the refresh stops at the bound of bytes', async () => {
     setWalkBoundsForTests({ maxBytes: 8 * MiB })

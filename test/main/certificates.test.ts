@@ -85,13 +85,10 @@ describe('the list: cache first, every page from the service', () => {
   })
 
   it("keeps each profile's rows apart", async () => {
-    const viewer = await desk.value<Profile>('profiles.add', {
-      name: 'Scale (viewer)',
-      baseUrl: sandbox.url,
-      color: '#16a34a',
-      protected: false,
-      token: sandbox.tokens.viewer,
-    })
+    const viewer = await desk.addProfile(
+      { url: sandbox.url, tokens: { admin: sandbox.tokens.viewer } },
+      { name: 'Scale (viewer)' },
+    )
     const empty = await desk.value<List>('certificates.cached', {
       profileId: viewer.id,
       filter: { showSystem: true },

@@ -8,6 +8,7 @@ import type { RunningSandbox } from '../../src/sandbox'
 import type { ChannelOutput, Profile } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { call } from '../support/sandbox-process'
+import { armRateLimit } from '../support/rate-limit'
 import {
   keytoolList,
   makeSelfSigned,
@@ -54,15 +55,6 @@ async function requestsSoFar(): Promise<number> {
   const limit = Number(response.headers.get('x-ratelimit-limit'))
   const remaining = Number(response.headers.get('x-ratelimit-remaining'))
   return limit - remaining - 1
-}
-
-async function armRateLimit(count: number, retryAfterSeconds: number) {
-  const response = await call(sandbox, {
-    method: 'POST',
-    path: '/__sandbox/rate-limit',
-    body: { count, retryAfterSeconds },
-  })
-  expect(response.status).toBe(200)
 }
 
 function storedPageLimit(): number | null {
@@ -127,7 +119,7 @@ describe('the list as a real deployment pages it', () => {
   })
 
   it('waits out 429s met by the pages of the walk instead of giving the list up', async () => {
-    await armRateLimit(2, 1)
+    await armRateLimit(sandbox, 2, 1)
     const rows = await rowsOf({ showSystem: true })
     expect(rows).toHaveLength(TOTAL)
     const cached = await desk.value<List>('certificates.cached', {

@@ -4,6 +4,7 @@ import type { RateLimitWait } from '../../src/main/api/client'
 import type { Profile } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
 import { call, GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
+import { armRateLimit } from '../support/rate-limit'
 
 /*
  * Connect with a real deployment's API tokens (the sandbox's gateway flavour): the token check
@@ -46,16 +47,6 @@ async function added(token: string, name?: string): Promise<Added> {
   const profile = result.value as Added
   profileIds.push(profile.id)
   return profile
-}
-
-/** The next `count` operation calls meet the rate limit (the gateway flavour's control). */
-async function armRateLimit(count: number, retryAfterSeconds: number) {
-  const response = await call(sandbox, {
-    method: 'POST',
-    path: '/__sandbox/rate-limit',
-    body: { count, retryAfterSeconds },
-  })
-  expect(response.status).toBe(200)
 }
 
 describe('connect with an API token', () => {
@@ -167,7 +158,7 @@ describe('the rate limit', () => {
   }
 
   it('a read meeting 429 twice waits as Retry-After says, each wait told, then succeeds', async () => {
-    await armRateLimit(2, 1)
+    await armRateLimit(sandbox, 2, 1)
     const waits: RateLimitWait[] = []
     const preview = await client((wait) => waits.push(wait)).call('getStatusPagePreview')
     expect(preview.data).toBeDefined()
@@ -179,7 +170,7 @@ describe('the rate limit', () => {
 
   it('the desk tells the renderer while a read waits (service.waiting)', async () => {
     const profile = await added(sandbox.tokens.admin)
-    await armRateLimit(1, 1)
+    await armRateLimit(sandbox, 1, 1)
     await desk.value('statusPage.refresh', { profileId: profile.id })
     const waiting = desk.events.filter((event) => event.event === 'service.waiting')
     expect(waiting.map((event) => event.payload)).toEqual([
@@ -194,7 +185,7 @@ describe('the rate limit', () => {
   })
 
   it('a read is not left waiting past the budget: RATE_LIMITED at once, naming when', async () => {
-    await armRateLimit(1, 600)
+    await armRateLimit(sandbox, 1, 600)
     const waits: RateLimitWait[] = []
     const error = await client((wait) => waits.push(wait))
       .call('getStatusPagePreview')
@@ -206,7 +197,7 @@ describe('the rate limit', () => {
   })
 
   it('a write meeting 429 is never retried and fails with a clear message', async () => {
-    await armRateLimit(2, 1)
+    await armRateLimit(sandbox, 2, 1)
     const waits: RateLimitWait[] = []
     const incident = sandbox.seed.incidents.open[0] as string
     const error = await client((wait) => waits.push(wait))

@@ -269,11 +269,7 @@ describe('a certificate refresh in the list worker', () => {
 })
 
 describe('big lists through the desk go through the worker', () => {
-  const world = useStandInDesk('list-worker', {
-    url: () => serviceUrl,
-    token: 'worker-token',
-    profileName: 'Worker',
-    requestTimeoutMs: 5_000,
+  const world = useStandInDesk('list-worker', () => serviceUrl, {
     beforeAdd: () => {
       sessionsBody = JSON.stringify([session(0)])
     },

@@ -406,11 +406,7 @@ describe('cache windows: filter and sort in SQLite', () => {
 })
 
 describe('the window channels, through the desk', () => {
-  const world = useStandInDesk('lists', {
-    url: () => serviceUrl,
-    token: 'lists-token',
-    profileName: 'Lists',
-    requestTimeoutMs: 5_000,
+  const world = useStandInDesk('lists', () => serviceUrl, {
     beforeAdd: () => {
       answers.down = false
       answers.sessions = JSON.stringify(Array.from({ length: 250 }, (_, index) => session(index)))

@@ -39,28 +39,31 @@ export interface StandInDesk {
 }
 
 export interface StandInDeskOptions {
-  /** The stand-in's URL, read when the desk opens (the file's own `beforeAll` starts it). */
-  url: () => string
-  token: string
-  profileName: string
-  requestTimeoutMs: number
+  /** The desk's request timeout (5 s unless told). */
+  requestTimeoutMs?: number
   /** Sets the stand-in's answers before the profile is added (and its token checked). */
   beforeAdd?: () => void
 }
 
 /**
- * A desk with one session-only profile on a stand-in, opened before the calling block's tests
- * and closed after them; its fields are set once that `beforeAll` has run.
+ * A desk with one session-only profile (named `name`, its token `<name>-token`) on the stand-in
+ * at `url()` (read when the desk opens: the file's own `beforeAll` starts the stand-in), opened
+ * before the calling block's tests and closed after them; its fields are set once that
+ * `beforeAll` has run.
  */
-export function useStandInDesk(name: string, options: StandInDeskOptions): StandInDesk {
+export function useStandInDesk(
+  name: string,
+  url: () => string,
+  options: StandInDeskOptions = {},
+): StandInDesk {
   // Filled by the hook below, before any test of the block reads it.
   const world = {} as StandInDesk
   beforeAll(async () => {
-    world.desk = await openTestDesk(name, { requestTimeoutMs: options.requestTimeoutMs })
+    world.desk = await openTestDesk(name, { requestTimeoutMs: options.requestTimeoutMs ?? 5_000 })
     options.beforeAdd?.()
     const profile = await world.desk.addProfile(
-      { url: options.url(), tokens: { admin: options.token } },
-      { name: options.profileName, color: '#2563eb', sessionOnly: true },
+      { url: url(), tokens: { admin: `${name}-token` } },
+      { name, color: '#2563eb', sessionOnly: true },
     )
     world.profileId = profile.id
   })
