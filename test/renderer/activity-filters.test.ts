@@ -11,7 +11,7 @@ import {
   timeRangeOf,
 } from '../../src/renderer/src/features/activity/filters'
 import { channels } from '../../src/shared/bridge'
-import { itWords } from '../support/word-tables'
+import { itWords } from './support/word-tables'
 
 /* The Activity screen's readable operation names and its filters. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CertificateRow } from '../../src/shared/bridge'
 import { DAY_MS } from '../../src/shared/certificate-expiry'
-import { certificateRow } from '../support/certificate-row'
+import { certificateRow } from './support/certificate-row'
 import {
   distinctValues,
   EXPIRING_SOON_DAYS,

@@ -11,7 +11,7 @@ import {
   migrationStatusLabel,
   yesNo,
 } from '../../src/renderer/src/features/migrations/words'
-import { itWords } from '../support/word-tables'
+import { itWords } from './support/word-tables'
 
 /*
  * A migration's status, phase and yes/no fields read as words (issue 40, item 22: the screen

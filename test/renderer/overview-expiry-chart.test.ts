@@ -11,7 +11,7 @@ import {
   weeksAhead,
 } from '../../src/renderer/src/features/overview/expiry-weeks'
 import { DAY_MS } from '../../src/shared/certificate-expiry'
-import { certificateRow } from '../support/certificate-row'
+import { certificateRow } from './support/certificate-row'
 
 /*
  * The Overview's expiry chart as data: main's per-day counts bucketed by

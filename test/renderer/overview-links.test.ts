@@ -10,7 +10,7 @@ import {
   inExpiryWindow,
 } from '../../src/renderer/src/features/certificates/expiry-window'
 import { DAY_MS } from '../../src/shared/certificate-expiry'
-import { certificateRow } from '../support/certificate-row'
+import { certificateRow } from './support/certificate-row'
 
 /*
  * The renderer's side of the expiry links: the certificates screen's expiry filter counts exactly what

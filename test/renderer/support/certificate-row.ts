@@ -1,4 +1,4 @@
-import type { CertificateRow } from '../../src/shared/bridge'
+import type { CertificateRow } from '../../../src/shared/bridge'
 
 /**
  * One line of the certificates list as main hands it to the renderer: `cert-<id>`, a custom
