@@ -65,40 +65,33 @@ describe('the holes of the hand-written lexer', () => {
     expect(await kindOf('SET standard_conforming_strings = off')).toBe('write')
   })
 
-  it('6: EXPLAIN with quoted or spelled-out options', async () => {
-    expect(await kindOf('EXPLAIN ("analyze") DELETE FROM t')).toBe('write')
-    expect(await kindOf('EXPLAIN (ANALYZE true) DELETE FROM t')).toBe('write')
-    expect(await kindOf('EXPLAIN (analyse) DELETE FROM t')).toBe('write')
-    expect(await kindOf('EXPLAIN (ANALYZE off) DELETE FROM t')).toBe('read')
-    expect(await kindOf('EXPLAIN DELETE FROM t')).toBe('read')
-    expect(await kindOf('EXPLAIN ANALYZE SELECT 1')).toBe('read')
-    // The destructive check reads the options the same way: a plan alone destroys nothing.
+  it.each([
+    // 6: EXPLAIN with quoted or spelled-out options.
+    ['EXPLAIN ("analyze") DELETE FROM t', 'write'],
+    ['EXPLAIN (ANALYZE true) DELETE FROM t', 'write'],
+    ['EXPLAIN (analyse) DELETE FROM t', 'write'],
+    ['EXPLAIN (ANALYZE off) DELETE FROM t', 'read'],
+    ['EXPLAIN DELETE FROM t', 'read'],
+    ['EXPLAIN ANALYZE SELECT 1', 'read'],
+    // 7: unreserved keywords called as functions, and calls after `:` in a slice.
+    ...['rollup', 'conflict', 'passing', 'columns', 'ordinality', 'by', 'tablesample'].map(
+      (name) => [`SELECT ${name}(1)`, 'write'],
+    ),
+    ['SELECT (ARRAY[1,2,3])[1:w()]', 'write'],
+    // 8: functions outside pg_catalog may write; built-ins by name are read.
+    ['SELECT public.upper(1)', 'write'],
+    ['SELECT upper(1)', 'read'],
+    ['SELECT pg_catalog.upper(1)', 'read'],
+    ['SELECT nextval($$s$$)', 'write'],
+  ])('6 to 8: %j is a %s', async (sql, kind) => {
+    expect(await kindOf(sql)).toBe(kind)
+  })
+
+  it('6: the destructive check reads EXPLAIN options the same way: a plan alone destroys nothing', async () => {
     expect(destructiveReasonOf(await analyzeSql('EXPLAIN (ANALYZE off) DELETE FROM t'))).toBeNull()
     expect(destructiveReasonOf(await analyzeSql('EXPLAIN (ANALYZE) DELETE FROM t'))).toMatch(
       /DELETE without WHERE/,
     )
-  })
-
-  it('7: unreserved keywords called as functions, and calls after `:` in a slice', async () => {
-    for (const name of [
-      'rollup',
-      'conflict',
-      'passing',
-      'columns',
-      'ordinality',
-      'by',
-      'tablesample',
-    ]) {
-      expect(await kindOf(`SELECT ${name}(1)`), name).toBe('write')
-    }
-    expect(await kindOf('SELECT (ARRAY[1,2,3])[1:w()]')).toBe('write')
-  })
-
-  it('8: functions outside pg_catalog may write; built-ins by name are read', async () => {
-    expect(await kindOf('SELECT public.upper(1)')).toBe('write')
-    expect(await kindOf('SELECT upper(1)')).toBe('read')
-    expect(await kindOf('SELECT pg_catalog.upper(1)')).toBe('read')
-    expect(await kindOf('SELECT nextval($$s$$)')).toBe('write')
   })
 
   it('9: transaction control hidden behind a CR-ended comment is seen', async () => {
