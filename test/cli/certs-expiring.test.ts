@@ -1,12 +1,10 @@
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import type { CertificateRow, ChannelOutput, Profile } from '../../src/shared/bridge'
 import type { ExpiringList } from '../../src/shared/bridge/channels/overview'
 import { daysLeft, notAfterMs } from '../../src/shared/certificate-expiry'
 import { openTestDesk, type TestDesk } from '../support/desk'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { createCliRunner, readCsv } from './support'
+import { readCsv, useCliHome } from './support'
 
 /*
  * `infradesk certs list --expiring N` and the app's Expiring list agree: the
@@ -19,14 +17,9 @@ import { createCliRunner, readCsv } from './support'
 let sandbox: RunningSandbox
 let desk: TestDesk
 let profile: Profile
-let temp: TempDir
-const { cli } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  TMPDIR: temp.dir,
-}))
+const { cli } = useCliHome('cli-expiring', { secrets: () => [sandbox.tokens.admin] })
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-expiring')
   sandbox = await startSandbox({ port: 0 })
   desk = await openTestDesk('cli-expiring')
   profile = await desk.addProfile(sandbox, { name: 'Seed' })
@@ -39,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await desk?.close()
   await sandbox?.close()
-  await temp?.remove()
 })
 
 async function cliExpiring(days: string) {

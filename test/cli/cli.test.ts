@@ -1,14 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { makePrivateCa } from '../support/private-ca'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import { call, callOperation, repoRoot, sandboxForThisFile } from '../support/sandbox-process'
 import { startTinyproxy } from '../support/tinyproxy'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { BIN, createCliRunner, jsonOf, readCsv } from './support'
+import { BIN, jsonOf, readCsv, useCliHome, volumeExportArgs } from './support'
 
 /*
  * `infradesk` as child processes against a fresh sandbox: every command, its JSON
@@ -23,37 +22,19 @@ const hasScript = spawnSync('script', ['--version']).status === 0
 const installed = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: false, args: ['--faults'] })
-let temp: TempDir
-const { cli, runs } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  // Where `--url` runs make their throwaway data folder: checked empty of them at the end.
-  TMPDIR: path.join(temp.dir, 'tmp'),
-}))
+// No token in any child's argv, stdout or stderr, in any test of this file.
+const home = useCliHome('cli', { secrets: () => [sandbox.tokens.admin, sandbox.tokens.viewer] })
+const { cli, runs } = home
 
 /** `--url` runs: the token only in the environment. */
 const withToken = (token = sandbox.tokens.admin) => ({ env: { INFRADESK_TOKEN: token } })
 
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli')
-  mkdirSync(path.join(temp.dir, 'tmp'))
-})
-
-afterAll(async () => {
-  // No token in any child's argv, stdout or stderr, in any test of this file.
-  const tokens = [sandbox.tokens.admin, sandbox.tokens.viewer]
-  for (const run of runs) {
-    for (const token of tokens) {
-      expect(run.args.join(' ')).not.toContain(token)
-      expect(run.stdout).not.toContain(token)
-      expect(run.stderr).not.toContain(token)
-    }
-  }
-  // Every `--url` run removed its throwaway data folder (cache, profile) again.
-  const left = readdirSync(path.join(temp.dir, 'tmp')).filter((name) =>
+afterAll(() => {
+  // Every `--url` run removed its throwaway data folder (cache, profile) in TMPDIR again.
+  const left = readdirSync(path.join(home.temp.dir, 'tmp')).filter((name) =>
     name.startsWith('infradesk-cli-'),
   )
   expect(left).toEqual([])
-  await temp?.remove()
 })
 
 describe('help, version, usage', () => {
@@ -98,7 +79,7 @@ describe('help, version, usage', () => {
     expect(bash.code).toBe(0)
     expect(bash.stdout).toContain('complete -F')
     expect(bash.stdout).toContain('pkcs12')
-    const script = path.join(temp.dir, 'completion.bash')
+    const script = path.join(home.temp.dir, 'completion.bash')
     writeFileSync(script, bash.stdout)
     // Sourced by a real bash: asks what follows `infradesk certs ex` and `--format p`.
     const complete = (line: string) =>
@@ -119,7 +100,7 @@ describe('help, version, usage', () => {
   })
 
   it.skipIf(!installed('fish'))('completes in a real fish', async () => {
-    const script = path.join(temp.dir, 'infradesk.fish')
+    const script = path.join(home.temp.dir, 'infradesk.fish')
     writeFileSync(script, (await cli(['completion', 'fish'])).stdout)
     const complete = (line: string) =>
       execFileSync('fish', ['-c', `source ${script}; complete -C '${line}'`])
@@ -131,7 +112,7 @@ describe('help, version, usage', () => {
   })
 
   it.skipIf(!installed('zsh'))('completes in a real zsh', async () => {
-    const script = path.join(temp.dir, '_infradesk')
+    const script = path.join(home.temp.dir, '_infradesk')
     writeFileSync(script, (await cli(['completion', 'zsh'])).stdout)
     // compadd stands in for the completion system's matcher: it prints the words offered.
     const offered = (words: string[]) =>
@@ -186,7 +167,7 @@ describe('with --url and INFRADESK_TOKEN', () => {
 
   it('exports PEM and PKCS#12 that openssl reads, 0600, through the atomic writer', async () => {
     const id = sandbox.seed.certificates.withPrivateKey[0] as string
-    const pem = path.join(temp.dir, 'out', 'cert.pem')
+    const pem = path.join(home.temp.dir, 'out', 'cert.pem')
     const missingFolder = await cli(
       ['--url', sandbox.url, 'certs', 'export', id, '--format', 'pem', '--out', pem],
       withToken(),
@@ -207,8 +188,8 @@ describe('with --url and INFRADESK_TOKEN', () => {
     const subject = execFileSync('openssl', ['x509', '-in', pem, '-noout', '-subject']).toString()
     expect(subject).toMatch(/subject=/)
 
-    const p12 = path.join(temp.dir, 'out', 'cert.p12')
-    const passFile = path.join(temp.dir, 'pass.txt')
+    const p12 = path.join(home.temp.dir, 'out', 'cert.p12')
+    const passFile = path.join(home.temp.dir, 'pass.txt')
     writeFileSync(passFile, 'correct horse\n')
     const exported = await cli(
       ['certs', 'export', id, '--format', 'pkcs12', '--out', p12, '--passphrase-file', passFile],
@@ -240,7 +221,7 @@ describe('with --url and INFRADESK_TOKEN', () => {
     const jks = await cli(
       [
         ...['--url', sandbox.url, 'certs', 'export', id, '--format', 'jks'],
-        ...['--out', path.join(temp.dir, 'out', 'x.jks')],
+        ...['--out', path.join(home.temp.dir, 'out', 'x.jks')],
       ],
       withToken(),
     )
@@ -255,21 +236,8 @@ describe('with --url and INFRADESK_TOKEN', () => {
       body: { afterBytes: Math.floor(volume.sizeBytes / 3), count: 1 },
     })
     expect(cut.status).toBe(200)
-    const out = path.join(temp.dir, 'volume.tar.gz')
-    const run = await cli(
-      [
-        '--url',
-        sandbox.url,
-        'volumes',
-        'export',
-        volume.nodeId,
-        volume.name,
-        '--out',
-        out,
-        '--json',
-      ],
-      withToken(),
-    )
+    const out = path.join(home.temp.dir, 'volume.tar.gz')
+    const run = await cli(volumeExportArgs(sandbox.url, volume, out), withToken())
     expect(run.code, run.stderr).toBe(0)
     // Not a terminal: no progress bar on stderr.
     expect(run.stderr).toBe('')
@@ -297,7 +265,7 @@ describe('with --url and INFRADESK_TOKEN', () => {
           process.execPath,
           BIN,
           ...['--url', sandbox.url, 'volumes', 'export', volume.nodeId, volume.name],
-          ...['--out', path.join(temp.dir, out)],
+          ...['--out', path.join(home.temp.dir, out)],
         ]
           .map((word) => `'${word}'`)
           .join(' ')
@@ -305,7 +273,7 @@ describe('with --url and INFRADESK_TOKEN', () => {
         const childEnv: Record<string, string | undefined> = {
           ...process.env,
           INFRADESK_TOKEN: sandbox.tokens.admin,
-          XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
+          XDG_CONFIG_HOME: path.join(home.temp.dir, 'config'),
           ...env,
         }
         const typed = execFileSync('script', ['-qec', command, '/dev/null'], {
@@ -426,7 +394,7 @@ describe('with a stored profile', () => {
     expect(jsonOf(json)).toEqual([{ answer: 42 }])
 
     // A protected profile: the guard refuses the write before it is sent, unless confirmed.
-    const sqlFile = path.join(temp.dir, 'write.sql')
+    const sqlFile = path.join(home.temp.dir, 'write.sql')
     writeFileSync(sqlFile, 'CREATE TABLE cli_probe (id int);\nDROP TABLE cli_probe;\n')
     const refused = await cli(['--profile', 'Prod', 'sql', '--db', db, '--file', sqlFile])
     expect(refused.code).toBe(1)
@@ -515,9 +483,9 @@ describe('behind a private CA', () => {
   })
 
   it('fails TLS with exit 6 until --ca-file names the CA', async () => {
-    const ca = await makePrivateCa(temp, 'Cli Corp')
+    const ca = await makePrivateCa(home.temp, 'Cli Corp')
     const leaf = await ca.issue('ims.cli.test')
-    const caFile = path.join(temp.dir, 'corp-ca.pem')
+    const caFile = path.join(home.temp.dir, 'corp-ca.pem')
     writeFileSync(caFile, ca.pem)
     // The server sends its chain, CA included, as most do.
     secure = await startSandbox({ tls: { cert: leaf.certPem + ca.pem, key: leaf.keyPem } })
@@ -538,7 +506,7 @@ describe('behind a private CA', () => {
 
 describe('behind a proxy', () => {
   it.skipIf(!installed('tinyproxy'))('goes through HTTP_PROXY from the environment', async () => {
-    const proxy = await startTinyproxy(temp, 'cli-proxy')
+    const proxy = await startTinyproxy(home.temp, 'cli-proxy')
     try {
       const run = await cli(['--url', sandbox.url, 'sessions', 'list', '--json'], {
         env: {

@@ -3,8 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import { makePrivateCa, type PrivateCa } from '../support/private-ca'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { createCliRunner, jsonOf } from './support'
+import { jsonOf, useCliHome } from './support'
 
 /*
  * NODE_EXTRA_CA_CERTS, as a corporate machine sets it for every Node tool: the CLI runs on Node,
@@ -15,28 +14,23 @@ import { createCliRunner, jsonOf } from './support'
  * Real parts: a private CA made by openssl now, an HTTPS sandbox with a certificate it issued.
  */
 
-let temp: TempDir
 let ca: PrivateCa
 let sandbox: RunningSandbox
 let caFile: string
-const { cli, runs } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-}))
+const home = useCliHome('cli-extra-ca', { secrets: () => [sandbox.tokens.admin] })
+const { cli } = home
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-extra-ca')
-  ca = await makePrivateCa(temp, 'Corporate')
+  ca = await makePrivateCa(home.temp, 'Corporate')
   const leaf = await ca.issue('ims.corp.test')
   // The chain without the root, as most servers send it: only a trusted root completes it.
   sandbox = await startSandbox({ tls: { cert: leaf.certPem, key: leaf.keyPem } })
-  caFile = path.join(temp.dir, 'corporate-ca.pem')
+  caFile = path.join(home.temp.dir, 'corporate-ca.pem')
   await writeFile(caFile, ca.pem)
 })
 
 afterAll(async () => {
-  for (const run of runs) expect(run.stdout + run.stderr).not.toContain(sandbox.tokens.admin)
   await sandbox?.close()
-  await temp?.remove()
 })
 
 /** `certs list --json` against the HTTPS sandbox, the token in the environment. */

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { createCliRunner } from './support'
+import { useCliHome, volumeExportArgs } from './support'
 
 /*
  * `infradesk call` against the gateway flavour: an answer of 200 whose data says the work failed
@@ -16,25 +14,9 @@ import { createCliRunner } from './support'
  */
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS] })
-let temp: TempDir
-const { cli, runs } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  TMPDIR: path.join(temp.dir, 'tmp'),
-}))
+const home = useCliHome('cli-gateway', { secrets: () => [sandbox.tokens.admin] })
+const { cli } = home
 const withToken = () => ({ env: { INFRADESK_TOKEN: sandbox.tokens.admin } })
-
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-gateway')
-  mkdirSync(path.join(temp.dir, 'tmp'))
-})
-
-afterAll(async () => {
-  for (const run of runs) {
-    expect(run.stdout).not.toContain(sandbox.tokens.admin)
-    expect(run.stderr).not.toContain(sandbox.tokens.admin)
-  }
-  await temp?.remove()
-})
 
 describe('infradesk call: a 200 that says the work failed', () => {
   it('retryProxyRoute on a route that fails again exits 1 with lastError on stderr', async () => {
@@ -93,21 +75,8 @@ describe('infradesk volumes export: op 15 answered with the raw .tar.gz', () => 
       { headers: { authorization: `Bearer ${sandbox.tokens.admin}` } },
     )
     const sent = Buffer.from(await direct.arrayBuffer())
-    const out = path.join(temp.dir, 'grafana.tar.gz')
-    const run = await cli(
-      [
-        '--url',
-        sandbox.url,
-        'volumes',
-        'export',
-        volume.nodeId,
-        volume.name,
-        '--out',
-        out,
-        '--json',
-      ],
-      withToken(),
-    )
+    const out = path.join(home.temp.dir, 'grafana.tar.gz')
+    const run = await cli(volumeExportArgs(sandbox.url, volume, out), withToken())
     expect(run.code, run.stderr).toBe(0)
     const printed = JSON.parse(run.stdout) as { path: string; size: number; sha256: string }
     expect(printed.size).toBe(sent.length)

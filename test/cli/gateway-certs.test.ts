@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
-import { makeTempDir, openssl, sha256Hex, splitPemBlocks, type TempDir } from '../support/tools'
-import { createCliRunner, jsonOf } from './support'
+import { openssl, sha256Hex, splitPemBlocks } from '../support/tools'
+import { jsonOf, useCliHome } from './support'
 
 /*
  * `infradesk certs` against a real deployment's rules (the gateway flavour), as a user's shell
@@ -15,11 +15,8 @@ import { createCliRunner, jsonOf } from './support'
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: false, args: [...GATEWAY_ARGS] })
 const PASSPHRASE_FILE = 'pass.txt'
-let temp: TempDir
-const { cli, runs } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  TMPDIR: path.join(temp.dir, 'tmp'),
-}))
+const home = useCliHome('cli-gateway-certs', { secrets: () => [sandbox.tokens.admin] })
+const { cli } = home
 const withToken = () => ({ env: { INFRADESK_TOKEN: sandbox.tokens.admin } })
 
 interface Listed {
@@ -36,18 +33,8 @@ async function listed(): Promise<Listed[]> {
 }
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-gateway-certs')
-  mkdirSync(path.join(temp.dir, 'tmp'))
-  mkdirSync(path.join(temp.dir, 'out'))
-  await temp.write(PASSPHRASE_FILE, 'correct horse\n')
-})
-
-afterAll(async () => {
-  for (const run of runs) {
-    expect(run.stdout).not.toContain(sandbox.tokens.admin)
-    expect(run.stderr).not.toContain(sandbox.tokens.admin)
-  }
-  await temp?.remove()
+  mkdirSync(path.join(home.temp.dir, 'out'))
+  await home.temp.write(PASSPHRASE_FILE, 'correct horse\n')
 })
 
 describe('infradesk certs against a real deployment', () => {
@@ -63,11 +50,11 @@ describe('infradesk certs against a real deployment', () => {
         sandbox.seed.certificates.withPrivateKey.includes(item.id) &&
         item.internalCertId !== null,
     )!
-    const out = path.join(temp.dir, 'out', 'internal.p12')
+    const out = path.join(home.temp.dir, 'out', 'internal.p12')
     const run = await cli(
       [
         ...['--url', sandbox.url, 'certs', 'export', internal.id, '--format', 'pkcs12'],
-        ...['--out', out, '--passphrase-file', path.join(temp.dir, PASSPHRASE_FILE), '--json'],
+        ...['--out', out, '--passphrase-file', path.join(home.temp.dir, PASSPHRASE_FILE), '--json'],
       ],
       withToken(),
     )
@@ -76,7 +63,7 @@ describe('infradesk certs against a real deployment', () => {
     expect(saved.sha256).toBe(sha256Hex(readFileSync(out)))
     expect(statSync(out).mode & 0o777).toBe(0o600)
     const contents = await openssl([
-      ...['pkcs12', '-in', out, '-passin', `file:${path.join(temp.dir, PASSPHRASE_FILE)}`],
+      ...['pkcs12', '-in', out, '-passin', `file:${path.join(home.temp.dir, PASSPHRASE_FILE)}`],
       '-nodes',
     ])
     expect(splitPemBlocks(contents).map((block) => block.label)).toContain('PRIVATE KEY')
@@ -101,7 +88,7 @@ describe('infradesk certs against a real deployment', () => {
 
   it("certs export: an ACME certificate's full chain from the listed PEM; its key refused with the reason", async () => {
     const acme = (await listed()).find((item) => item.type === 'acme')!
-    const out = path.join(temp.dir, 'out', 'acme-fullchain.pem')
+    const out = path.join(home.temp.dir, 'out', 'acme-fullchain.pem')
     const run = await cli(
       [
         ...['--url', sandbox.url, 'certs', 'export', acme.id, '--format', 'fullchain'],
@@ -112,7 +99,7 @@ describe('infradesk certs against a real deployment', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(splitPemBlocks(readFileSync(out, 'utf8')).length).toBeGreaterThanOrEqual(2)
 
-    const key = path.join(temp.dir, 'out', 'acme.key')
+    const key = path.join(home.temp.dir, 'out', 'acme.key')
     const refused = await cli(
       [
         ...['--url', sandbox.url, 'certs', 'export', acme.id, '--format', 'private-key'],

@@ -1,8 +1,6 @@
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { call, GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { createCliRunner, jsonOf } from './support'
+import { jsonOf, useCliHome } from './support'
 
 /*
  * `infradesk` against a real deployment's rules (the sandbox's gateway flavour): a gw_ API token
@@ -13,26 +11,12 @@ import { createCliRunner, jsonOf } from './support'
  */
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: false, args: [...GATEWAY_ARGS] })
-let temp: TempDir
-const { cli, runs } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-}))
+const { cli } = useCliHome('cli-gateway', {
+  secrets: () => [sandbox.tokens.admin, sandbox.tokens.viewer],
+})
 
 const BROWSER_ONLY =
   'This service keeps browser sessions for the web console: an API token cannot list or end them.'
-
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-gateway')
-})
-
-afterAll(async () => {
-  for (const run of runs) {
-    for (const token of [sandbox.tokens.admin, sandbox.tokens.viewer]) {
-      expect(run.stdout + run.stderr + run.args.join(' ')).not.toContain(token)
-    }
-  }
-  await temp?.remove()
-})
 
 describe('infradesk with a gateway API token', () => {
   it('profiles add: the admin and viewer gw_ tokens are added, each with the note of what it may not do', async () => {

@@ -1,8 +1,6 @@
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { createCliRunner, jsonOf } from './support'
+import { jsonOf, useCliHome } from './support'
 
 /*
  * `infradesk sql` against the sandbox's gateway flavour (a real deployment's op 5: one result
@@ -13,11 +11,7 @@ import { createCliRunner, jsonOf } from './support'
  */
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS] })
-let temp: TempDir
-const { cli } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  TMPDIR: temp.dir,
-}))
+const { cli } = useCliHome('gateway-cli', { secrets: () => [sandbox.tokens.admin] })
 
 function sql(args: string[], text: string) {
   const db = sandbox.seed.databases.postgres[1] as string
@@ -25,14 +19,6 @@ function sql(args: string[], text: string) {
     env: { INFRADESK_TOKEN: sandbox.tokens.admin },
   })
 }
-
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-gateway-cli')
-})
-
-afterAll(async () => {
-  await temp?.remove()
-})
 
 describe('infradesk sql on a service that runs each statement on its own', () => {
   it('prints each result: int8 with every digit, bytea as \\x hex', async () => {

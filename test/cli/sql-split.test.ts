@@ -1,8 +1,6 @@
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sandboxForThisFile } from '../support/sandbox-process'
-import { makeTempDir, type TempDir } from '../support/tools'
-import { createCliRunner, jsonOf } from './support'
+import { jsonOf, useCliHome } from './support'
 
 /*
  * `infradesk sql` splits a script where PostgreSQL's own parser does (src/main/sql-guard): the
@@ -11,19 +9,7 @@ import { createCliRunner, jsonOf } from './support'
  */
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: true })
-let temp: TempDir
-const { cli } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  TMPDIR: temp.dir,
-}))
-
-beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-split')
-})
-
-afterAll(async () => {
-  await temp?.remove()
-})
+const { cli } = useCliHome('cli-split', { secrets: () => [sandbox.tokens.admin] })
 
 describe('infradesk sql splits as PostgreSQL does', () => {
   it('keeps a BEGIN ATOMIC body whole and runs the statement after it', async () => {

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { readCsv as readCsvRecords } from '../support/csv-read'
 import { repoRoot } from '../support/sandbox-process'
+import { makeTempDir, type TempDir } from '../support/tools'
 
 /*
  * `infradesk` as a child process, exactly as a user's shell runs it: the bin script, its own
@@ -57,6 +60,78 @@ export function createCliRunner(baseEnv: () => Record<string, string | undefined
   }
   return { cli, runs }
 }
+
+export interface CliHome {
+  /**
+   * The file's temporary folder: `config` in it is XDG_CONFIG_HOME (so the app's data folder is
+   * the test's), `tmp` is TMPDIR (where a `--url` run makes its throwaway data folder).
+   */
+  readonly temp: TempDir
+  /** The CLI's environment in this home, for a child the runner does not start. */
+  env(): Record<string, string>
+  cli: ReturnType<typeof createCliRunner>['cli']
+  /** Every run of the file so far. */
+  runs: CliRun[]
+}
+
+/**
+ * A home for the CLI's runs of the calling file: made before its tests and removed after them,
+ * once no run has shown any of `secrets()` (the tokens the file uses) in its arguments or output.
+ */
+export function useCliHome(name: string, { secrets }: { secrets?: () => string[] } = {}): CliHome {
+  let temp: TempDir | undefined
+  const home = (): TempDir => {
+    if (temp === undefined) throw new Error('the CLI home is made in beforeAll')
+    return temp
+  }
+  const env = () => ({
+    XDG_CONFIG_HOME: path.join(home().dir, 'config'),
+    TMPDIR: path.join(home().dir, 'tmp'),
+  })
+  const { cli, runs } = createCliRunner(env)
+  beforeAll(async () => {
+    temp = await makeTempDir(`infradesk-${name}`)
+    mkdirSync(path.join(temp.dir, 'tmp'))
+  })
+  afterAll(async () => {
+    try {
+      for (const run of runs) {
+        for (const secret of secrets?.() ?? []) {
+          expect(run.args.join(' ')).not.toContain(secret)
+          expect(run.stdout).not.toContain(secret)
+          expect(run.stderr).not.toContain(secret)
+        }
+      }
+    } finally {
+      await temp?.remove()
+    }
+  })
+  return {
+    get temp() {
+      return home()
+    },
+    env,
+    cli,
+    runs,
+  }
+}
+
+/** `volumes export` of `volume` to `out`, against the service at `url`, its result as JSON. */
+export const volumeExportArgs = (
+  url: string,
+  volume: { nodeId: string; name: string },
+  out: string,
+): string[] => [
+  '--url',
+  url,
+  'volumes',
+  'export',
+  volume.nodeId,
+  volume.name,
+  '--out',
+  out,
+  '--json',
+]
 
 /** The run's stdout as JSON; the run's output in the message when it is not. */
 export function jsonOf<T = unknown>(run: CliRun): T {

@@ -1,10 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { callOperation, GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
-import { makeSelfSigned, makeTempDir, type TempDir } from '../support/tools'
-import { BIN, createCliRunner, jsonOf, readCsv } from './support'
+import { makeSelfSigned } from '../support/tools'
+import { BIN, jsonOf, readCsv, useCliHome } from './support'
 
 /*
  * A service's text that carries terminal escapes and spreadsheet formulas, through
@@ -29,25 +27,16 @@ const HOSTILE_NAME = `=cmd|' /C calc'!A0 probe${ESCAPES}`
 // The gateway flavour: a failed statement's error carries PostgreSQL's own words, as a real
 // deployment's does (the default flavour answers a fixed UNPROCESSABLE_ENTITY text).
 const sandbox = sandboxForThisFile({ resetBeforeEach: false, args: [...GATEWAY_ARGS] })
-let temp: TempDir
-const { cli } = createCliRunner(() => ({
-  XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-  TMPDIR: path.join(temp.dir, 'tmp'),
-}))
+const home = useCliHome('cli-escapes', { secrets: () => [sandbox.tokens.admin] })
+const { cli } = home
 const withToken = () => ({ env: { INFRADESK_TOKEN: sandbox.tokens.admin } })
 
 beforeAll(async () => {
-  temp = await makeTempDir('infradesk-cli-escapes')
-  mkdirSync(path.join(temp.dir, 'tmp'))
-  const material = await makeSelfSigned(temp, 'escapes.example.test')
+  const material = await makeSelfSigned(home.temp, 'escapes.example.test')
   const uploaded = await callOperation(sandbox, 'uploadCertificate', {
     body: { name: HOSTILE_NAME, ...material },
   })
   expect(uploaded.status, uploaded.text()).toBe(201)
-})
-
-afterAll(async () => {
-  await temp?.remove()
 })
 
 /** The CLI on a pseudo-terminal (util-linux `script`): what the person would see. */
@@ -59,8 +48,7 @@ function onTerminal(args: string[]): string {
     env: {
       ...process.env,
       NO_COLOR: '1',
-      XDG_CONFIG_HOME: path.join(temp.dir, 'config'),
-      TMPDIR: path.join(temp.dir, 'tmp'),
+      ...home.env(),
     },
   }).toString()
   // The terminal's own line discipline turns LF into CRLF: that CR is not the service's.
