@@ -10,7 +10,15 @@ export default defineConfig<Options>({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
-  expect: { timeout: 20_000 },
+  expect: {
+    timeout: 20_000,
+    // Layout pictures (layout-screenshots.spec.ts): still, no caret, and no more tolerance
+    // than anti-aliasing needs.
+    toHaveScreenshot: { animations: 'disabled', caret: 'hide', maxDiffPixelRatio: 0.002 },
+  },
+  // One baseline per picture, beside its spec: the pictures are taken on the project's one
+  // platform and browser (Debian's Chromium), so neither is in the name.
+  snapshotPathTemplate: '{testDir}/{testFilePath}-snapshots/{arg}{ext}',
   workers: 1,
   retries: 0,
   fullyParallel: false,

@@ -25,6 +25,8 @@ import {
  * selected, and its details then show beside the list (wide) or under it (narrow).
  */
 
+const THEMES = ['light', 'dark'] as const
+
 async function box(locator: Locator) {
   const found = await locator.boundingBox()
   if (found === null) throw new Error('not rendered')
@@ -141,10 +143,11 @@ for (const size of [
   test.describe(`at ${size.width}×${size.height}`, () => {
     test.use({ viewport: size })
 
-    test('Certificates, Overview and Activity fit the width; the certificate list takes it until one is selected', async ({
+    test('Certificates, Overview and Activity fit the width in both themes; the certificate list takes it until one is selected', async ({
       page,
       staging: { sandbox },
     }) => {
+      test.setTimeout(120_000)
       const wide = size.width >= 1280
       // An Activity line with all its columns filled (a long id, an error code), and one that
       // succeeded with a name known for its target.
@@ -160,47 +163,62 @@ for (const size of [
       // Nothing selected: no details pane; the list has the width, a hint says what to do.
       await expect(details).toHaveCount(0)
       await expect(page.getByText('Select a certificate to see its details')).toBeVisible()
-      const [listBox, screenBox] = [await box(list), await box(screen)]
-      expect(
-        listBox.width / screenBox.width,
-        `list ${listBox.width} of ${screenBox.width} px`,
-      ).toBeGreaterThanOrEqual(0.7)
-      // Names are never cut needlessly: at 1280 every one fits; wherever one is cut, its
-      // tooltip holds all of it.
-      const names = await list.locator('.cert-name').evaluateAll((spans) =>
-        spans.map((span) => ({
-          text: span.textContent ?? '',
-          title: span.getAttribute('title'),
-          cut: span.scrollWidth > span.clientWidth,
-        })),
-      )
-      expect(names.length).toBeGreaterThan(10)
-      for (const name of names) expect(name.title, name.text).toBe(name.text)
-      if (wide) expect(names.filter((name) => name.cut).map((name) => name.text)).toEqual([])
+      const listBox = await box(list)
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme })
+        await expectNoSidewaysScroll(page, `Certificates (${theme})`)
+        const [themedList, screenBox] = [await box(list), await box(screen)]
+        expect(
+          themedList.width / screenBox.width,
+          `${theme}: list ${themedList.width} of ${screenBox.width} px`,
+        ).toBeGreaterThanOrEqual(0.7)
+        // Names are never cut needlessly: at 1280 every one fits; wherever one is cut, its
+        // tooltip holds all of it.
+        const names = await list.locator('.cert-name').evaluateAll((spans) =>
+          spans.map((span) => ({
+            text: span.textContent ?? '',
+            title: span.getAttribute('title'),
+            cut: span.scrollWidth > span.clientWidth,
+          })),
+        )
+        expect(names.length).toBeGreaterThan(10)
+        for (const name of names) expect(name.title, name.text).toBe(name.text)
+        if (wide) {
+          expect(
+            names.filter((name) => name.cut).map((name) => name.text),
+            `${theme}: names cut`,
+          ).toEqual([])
+        }
+      }
 
       // One selected: its details show, beside the list (wide) or under it (narrow).
+      await page.emulateMedia({ colorScheme: 'light' })
       await selectCertificate(page, 'www-northwind')
       await expect(details).toBeVisible()
-      await expect(details.getByRole('heading', { name: 'www-northwind' })).toBeInViewport()
-      await expect(certificateRow(page, 'www-northwind')).toBeInViewport()
       await expect(page.getByText('Select a certificate to see its details')).toHaveCount(0)
-      const [listAfter, detailsBox] = [await box(list), await box(details)]
-      expect(detailsBox.width).toBeGreaterThanOrEqual(280)
-      if (wide) {
-        expect(detailsBox.x, 'details beside the list').toBeGreaterThanOrEqual(
-          listAfter.x + listAfter.width,
-        )
-        expect(Math.abs(detailsBox.y - listAfter.y)).toBeLessThanOrEqual(1)
-      } else {
-        expect(detailsBox.y, 'details under the list').toBeGreaterThanOrEqual(
-          listAfter.y + listAfter.height,
-        )
-        // Under it, as wide as the list, and the list keeps some rows in view.
-        expect(Math.abs(detailsBox.width - listAfter.width)).toBeLessThanOrEqual(1)
-        expect(listAfter.height).toBeGreaterThanOrEqual(200)
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme })
+        await expect(details.getByRole('heading', { name: 'www-northwind' })).toBeInViewport()
+        await expect(certificateRow(page, 'www-northwind')).toBeInViewport()
+        const [listAfter, detailsBox] = [await box(list), await box(details)]
+        expect(detailsBox.width, `${theme}: details width`).toBeGreaterThanOrEqual(280)
+        if (wide) {
+          expect(detailsBox.x, `${theme}: details beside the list`).toBeGreaterThanOrEqual(
+            listAfter.x + listAfter.width,
+          )
+          expect(Math.abs(detailsBox.y - listAfter.y)).toBeLessThanOrEqual(1)
+        } else {
+          expect(detailsBox.y, `${theme}: details under the list`).toBeGreaterThanOrEqual(
+            listAfter.y + listAfter.height,
+          )
+          // Under it, as wide as the list, and the list keeps some rows in view.
+          expect(Math.abs(detailsBox.width - listAfter.width)).toBeLessThanOrEqual(1)
+          expect(listAfter.height).toBeGreaterThanOrEqual(200)
+        }
+        expect(detailsBox.y + detailsBox.height).toBeLessThanOrEqual(size.height)
+        await expectNoSidewaysScroll(page, `Certificates with details (${theme})`)
       }
-      expect(detailsBox.y + detailsBox.height).toBeLessThanOrEqual(size.height)
-      await expectNoSidewaysScroll(page, 'Certificates with details')
+      await page.emulateMedia({ colorScheme: 'light' })
 
       // Escape in the list clears the selection: the list has the width again.
       await certificateRow(page, 'www-northwind').click()
@@ -222,20 +240,27 @@ for (const size of [
 
       await openScreen(page, 'overview')
       await expect(page.getByRole('table', { name: 'Profiles' }).getByRole('row')).toHaveCount(2)
-      await expectNoSidewaysScroll(page, 'Overview')
       const profiles = page.getByRole('table', { name: 'Profiles' })
-      // The table fits, its own frame included.
-      expect(
-        await profiles.evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth),
-      ).toBe(true)
-
       await openScreen(page, 'activity')
       const activity = page.getByRole('table', { name: 'Activity' })
       await expect(activity.getByRole('row').filter({ hasText: 'cancelCopyJob' })).toHaveCount(2)
-      await expectNoSidewaysScroll(page, 'Activity')
-      expect(
-        await activity.evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth),
-      ).toBe(true)
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme })
+        for (const [screenName, table] of [
+          ['overview', profiles],
+          ['activity', activity],
+        ] as const) {
+          await openScreen(page, screenName)
+          await expectNoSidewaysScroll(page, `${screenName} (${theme})`)
+          // The table fits, its own frame included.
+          expect(
+            await table.evaluate(
+              (element) => element.scrollWidth <= element.parentElement!.clientWidth,
+            ),
+            `${screenName} (${theme}): the table fits`,
+          ).toBe(true)
+        }
+      }
     })
   })
 }
@@ -333,6 +358,58 @@ test.describe('at 1280×800, both themes', () => {
       expect((await box(page.getByTestId('sql-editor'))).width).toBeGreaterThanOrEqual(
         editorWidth - 1,
       )
+    }
+  })
+})
+
+/**
+ * Each line break inside `name`'s text (a known name's text node), as the two characters it
+ * falls between ("billing-|primary"), read from where a DOM Range puts each character.
+ */
+async function lineBreaksIn(name: Locator): Promise<string[]> {
+  return name.evaluate((element) => {
+    const text = element.firstChild
+    if (text === null || text.nodeType !== 3) throw new Error('the name holds no text node')
+    const characters = text.textContent ?? ''
+    const range = element.ownerDocument.createRange()
+    const tops = [...characters].map((_, index) => {
+      range.setStart(text, index)
+      range.setEnd(text, index + 1)
+      return Math.round(range.getClientRects()[0]?.top ?? Number.NaN)
+    })
+    const breaks: string[] = []
+    for (let index = 1; index < characters.length; index += 1) {
+      if (tops[index] !== tops[index - 1]) {
+        breaks.push(`${characters.slice(0, index)}|${characters.slice(index)}`)
+      }
+    }
+    return breaks
+  })
+}
+
+test.describe('at 800×700, the narrowest desktop window', () => {
+  test.use({ viewport: { width: 800, height: 700 } })
+
+  test('a hyphenated name beside its id breaks at a hyphen or dot, never mid-word', async ({
+    page,
+    staging: { sandbox },
+  }) => {
+    // Billing-primary, rotated: the history's mono database column holds "name · id".
+    const { large } = await sandboxDatabases(sandbox)
+    await openScreen(page, 'databases')
+    await page.getByLabel('Database ID').fill(large)
+    await page.getByRole('button', { name: 'Rotate certificate…' }).click()
+    await page.getByRole('button', { name: 'Rotate certificate', exact: true }).click()
+    const name = page
+      .getByRole('table', { name: 'Rotations' })
+      .locator('.known-name-text', { hasText: 'billing-primary' })
+    await expect(name).toHaveCount(1)
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme })
+      const breaks = await lineBreaksIn(name)
+      // The column is narrower than the name here: it must break somewhere, and only there.
+      expect(breaks.length, `${theme}: the name wraps`).toBeGreaterThan(0)
+      for (const at of breaks) expect(at, `${theme}: a break`).toMatch(/[-.]\|/)
     }
   })
 })
