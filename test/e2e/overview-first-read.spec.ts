@@ -107,7 +107,11 @@ test("the page's first reads leave before React has evaluated, and are made once
   // made when React DOM evaluated (it offers itself to a DevTools hook; this one declines) and
   // those made by DOMContentLoaded, when every module of the page has run.
   await page.addInitScript(() => {
-    const scope = window as unknown as Record<string, unknown>
+    // In the page (DOM types are not in the node tsconfig).
+    const scope = globalThis as unknown as Record<string, unknown> & {
+      fetch: (input: unknown, init?: unknown) => Promise<unknown>
+      document: { addEventListener(type: string, listener: () => void): void }
+    }
     const calls: string[] = []
     const noted: { calls: string[]; atReact?: string[]; atDomContentLoaded?: string[] } = { calls }
     scope['__startCalls'] = noted
@@ -118,14 +122,17 @@ test("the page's first reads leave before React has evaluated, and are made once
         throw new Error('noted only')
       },
     }
-    const sendFetch = window.fetch.bind(window)
-    window.fetch = (input, init) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const sendFetch = scope.fetch.bind(scope)
+    scope.fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : String((input as { url?: unknown }).url)
       const channel = /\/__bridge\/invoke\/([\w.-]+)$/.exec(url)?.[1]
       if (channel !== undefined) calls.push(channel)
       return sendFetch(input, init)
     }
-    document.addEventListener('DOMContentLoaded', () => (noted.atDomContentLoaded = [...calls]))
+    scope.document.addEventListener(
+      'DOMContentLoaded',
+      () => (noted.atDomContentLoaded = [...calls]),
+    )
   })
   // Reloaded on the Overview (the launch secret is kept in the tab).
   await openOverview(page)
@@ -134,7 +141,7 @@ test("the page's first reads leave before React has evaluated, and are made once
   await expect(overviewRow(page, 'Staging')).toBeVisible()
   const noted = await page.evaluate(
     () =>
-      (window as unknown as Record<string, unknown>)['__startCalls'] as {
+      (globalThis as unknown as Record<string, unknown>)['__startCalls'] as {
         atReact?: string[]
         atDomContentLoaded?: string[]
       },
