@@ -1,10 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createElement } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchAllPages } from '../../src/main/features/certificates/paging'
-import { CompletenessBanner } from '../../src/renderer/src/features/certificates/CompletenessBanner'
 import type { ChannelOutput, ListCompleteness } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
 
@@ -142,13 +139,5 @@ describe('items the service listed without a usable id', () => {
       const cached = await desk.value<List>('certificates.cached', { profileId })
       expect(cached.completeness).toEqual(refreshed.completeness)
     })
-  })
-
-  it('the banner says some items are not shown, and how many', () => {
-    const html = renderToStaticMarkup(
-      createElement(CompletenessBanner, { completeness: WHOLE_BUT_TWO_UNLISTED }),
-    )
-    expect(html).toContain('Some items the service listed are not shown')
-    expect(html).toContain(NOT_SHOWN)
   })
 })

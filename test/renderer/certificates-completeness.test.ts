@@ -50,3 +50,30 @@ describe('the note of a walk ended by a bound', () => {
     expect(html).toContain(note.message)
   })
 })
+
+describe('the note of a walk that left out items it could not list', () => {
+  it('says some items are not shown, and how many', () => {
+    const message =
+      '2 items the service listed have no usable id (a string of 1 to 200 characters) and are not shown'
+    const list = certificateListSchema.parse({
+      rows: [],
+      folders: [],
+      fetchedAt: 1,
+      completeness: {
+        reason: 'unlisted',
+        received: 3,
+        expected: 5,
+        pages: 3,
+        message,
+        unlisted: 2,
+      },
+      offline: false,
+      error: null,
+    })
+    const html = renderToStaticMarkup(
+      createElement(CompletenessBanner, { completeness: list.completeness! }),
+    )
+    expect(html).toContain('Some items the service listed are not shown')
+    expect(html).toContain(message)
+  })
+})

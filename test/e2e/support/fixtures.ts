@@ -20,7 +20,7 @@ export interface Options {
   sandboxFlavor: 'default' | 'variant' | 'gateway'
 }
 
-interface Fixtures {
+export interface Fixtures {
   /** `sandboxFlavor === 'variant'`: the second personality's other choice at every open point. */
   sandboxVariant: boolean
   dataDir: string
