@@ -15,7 +15,7 @@
  * GiB) otherwise takes the core the app's loop needed, which the delay then counts as the app's
  * (bench/export.ts pins it to its own core for the same reason). The app's own processes (the
  * embedded sandbox, which the desk starts) keep their priority.
- * BENCH_STALLS_SERVICE_PRIORITY=shared runs the service at the app's priority, as until stop 27.
+ * BENCH_STALLS_SERVICE_PRIORITY=shared runs the service at the app's priority (the older way, kept for comparison with bench/results/HISTORY.md).
  */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'

@@ -73,7 +73,7 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
 
     const cdp = await browser.newBrowserCDPSession()
     const launches = await measureLaunches(browser, cdp, scale.dataDir, { settle: true })
-    // As measured until stop 13, for comparison with earlier figures: the clock starts while
+    // As first measured (see bench/results/HISTORY.md), for comparison with earlier figures: the clock starts while
     // Chromium is still busy opening the window.
     const unsettled = await measureLaunches(browser, cdp, scale.dataDir, { settle: false })
     // The same with the plain seed (about 40 certificates): what the app's start costs anyway.
@@ -97,7 +97,7 @@ async function run(): Promise<{ figures: Figure[]; notes: string[] }> {
       summarize('  page clock: whole list in the page', launches.whole),
       summarize('  CPU: Chromium, all processes, launch → painted', launches.browserCpu),
       summarize(
-        '  the same, clock started before the window settled (as until stop 13)',
+        '  the same, clock started before the window settled (as first measured)',
         unsettled.launch,
       ),
       summarize('    CPU: Chromium, all processes, launch → painted', unsettled.browserCpu),

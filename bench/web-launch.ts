@@ -82,7 +82,7 @@ export async function browserCpuMs(cdp: CDPSession): Promise<number> {
  * Waits until Chromium has been idle for two 100 ms intervals in a row (at most 10 ms of CPU
  * in each, all processes), and returns its CPU time then. Opening the window (context and
  * page) sets Chromium working for a while after newPage() returns: a renderer process keeps
- * starting up for 300-900 ms of CPU. Until stop 13 that work fell inside the launch measured,
+ * starting up for 300-900 ms of CPU. Measured from newPage(), that work falls inside the launch,
  * on a 2-core machine, taking a core from the app. The window is meant to be already there
  * when the app launches, so the clock starts once it has settled.
  */

@@ -14,7 +14,7 @@ import {
 import { itWords } from './support/word-tables'
 
 /*
- * A migration's status, phase and yes/no fields read as words (issue 40, item 22: the screen
+ * A migration's status, phase and yes/no fields read as words (the screen once
  * showed `needs_attention`, `resolved_target_authoritative` and "Keep source true"); the value
  * as sent stays beside the words as code.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { orderNote } from '../../src/renderer/src/features/ops-common/order-note'
 
 /*
- * Words for what an operation sends, without the contract's field names (issue 40, item 22:
+ * Words for what an operation sends, without the contract's field names (never
  * "sortOrder 1 to 1" under an empty list).
  */
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { transportMismatch } from '../support/serialisation-guard'
 
 /*
- * The guard test/support/desk.ts applies to every bridge answer and event of the suite (issue 39,
- * 11): what it lets through arrives the same over IPC (structured clone) and web mode (JSON).
+ * The guard test/support/desk.ts applies to every bridge answer and event of the suite:
+ * what it lets through arrives the same over IPC (structured clone) and web mode (JSON).
  */
 
 describe('transportMismatch', () => {

@@ -23,7 +23,7 @@ const anyId = z.string().min(1)
 const uuid = z.uuid()
 
 /**
- * The ids `GET /__sandbox/seed` returns, in the shape issue 2 fixes. Listed keys are
+ * The ids `GET /__sandbox/seed` returns, in the shape the app's tests rely on. Listed keys are
  * required and every list must be non-empty (the seed must be rich enough to demo every
  * screen); more keys may be added. Ids are uuids where the spec makes them uuids.
  */
@@ -45,7 +45,7 @@ export const seedIdsSchema = z.looseObject({
     postgres: z.array(anyId).min(1),
     redis: z.array(anyId).min(1),
     clickhouse: z.array(anyId).min(1),
-    // Extras this sandbox adds (allowed by issue 2); optional so the fixed shape stays the test.
+    // Extras this sandbox adds (allowed by that shape); optional so the fixed shape stays the test.
     daemonCannotReload: z.array(anyId).optional(),
   }),
   // Keyed by the status as the service writes it: an unknown status is shape drift.
@@ -186,7 +186,7 @@ async function fetchSeed(sandbox: Pick<SandboxProcess, 'url' | 'tokens'>): Promi
   const parsed = seedIdsSchema.safeParse(response.json)
   if (!parsed.success) {
     throw new Error(
-      `GET /__sandbox/seed has drifted from issue 2's shape:\n${z.prettifyError(parsed.error)}`,
+      `GET /__sandbox/seed has drifted from the shape the tests rely on:\n${z.prettifyError(parsed.error)}`,
     )
   }
   return parsed.data

@@ -1,7 +1,7 @@
 /*
  * A big list answer split into its rows as its bytes arrive, without holding the body, parsing
- * it whole, or even decoding it to one string (issue 9: "big data is streamed, never parsed and
- * re-serialised twice"). The splitter finds the list's array (the body itself, or one member of
+ * it whole, or even decoding it to one string (big data is streamed, never parsed and
+ * re-serialised twice). The splitter finds the list's array (the body itself, or one member of
  * the body's object, as in `{ "object": "list", "data": [...] }`) and hands on the text of each
  * element, exactly as the service sent it, as soon as its last byte has arrived. Each row is
  * then parsed and validated on its own: nothing builds 150,000 objects at once, nothing keeps

@@ -380,7 +380,7 @@ export function recordActivity(
   operation: OperationName,
   targetId: string | null,
   outcome: { error: unknown } | { message: string | null },
-  /** Said after the outcome's message, whatever it was (an SQL statement's shape). */
+  /** Said after the outcome's message, whatever it was (an SQL statement's redacted text). */
   detail?: string,
 ): void {
   const failed = 'error' in outcome

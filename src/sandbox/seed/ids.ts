@@ -7,7 +7,7 @@ import type { CopyJobStatus, SandboxState } from '../state'
 
 /**
  * What `GET /__sandbox/seed` answers: the ids of the seeded resources of every kind, in the
- * shape issue 2 fixes (extra keys are allowed and added below the fixed ones). Statuses are
+ * shape the e2e seed schema fixes (extra keys are allowed and added below the fixed ones). Statuses are
  * the current ones, so after a resolve or cancel a caller can pick a resource that is still
  * in the state it needs; uploaded certificates are not seed and are left out.
  */

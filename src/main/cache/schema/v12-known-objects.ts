@@ -1,6 +1,6 @@
 /**
- * Cache schema version 12: objects the service's answers carried (issue 20, "names, not
- * UUIDs"), one row per profile, kind and id, replaced by each newer sighting. `fields_json`
+ * Cache schema version 12: objects the service's answers carried (names, not
+ * UUIDs, where people act), one row per profile, kind and id, replaced by each newer sighting. `fields_json`
  * holds the other identifying fields as a JSON object of strings. Never edit once shipped: add
  * a new version instead.
  */

@@ -19,7 +19,7 @@ export const PAGE_LIMIT = 500
 /** A bound on paging, should a service never send an empty page (or nothing new). */
 export const MAX_PAGES = 2_000
 /**
- * Bounds on what one walk holds, should a service keep sending new certificates (issue 38's
+ * Bounds on what one walk holds, should a service keep sending new certificates (a security
  * probe: one new 2 MiB item per page took the walk to ~4 GB before MAX_PAGES ended it). Every
  * certificate the walk brought is held until the walk ends (in the list worker, or here for the
  * CLI), so these bound its memory. 200,000 certificates is twice the largest certificate

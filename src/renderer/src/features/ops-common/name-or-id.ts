@@ -1,6 +1,6 @@
 /*
- * What an id field's text is: an id, or the name of an object the app has seen (issue 40, item
- * 10). A name stands for its object only where exactly one object of the field's kind has it;
+ * What an id field's text is: an id, or the name of an object the app has seen. A
+ * name stands for its object only where exactly one object of the field's kind has it;
  * a name that several objects share is refused, naming the ids it could be. Names compare
  * without regard to case and surrounding spaces; an id (a known one, or anything that is no
  * known name) is taken as typed.

@@ -12,8 +12,8 @@ import {
 } from './expiry-weeks'
 
 /*
- * Certificates ending in the next 90 days, one row of weekly bars per profile (issue 40,
- * "Pictures"). Drawn by hand in SVG: a handful of rectangles needs no charting library. Every
+ * Certificates ending in the next 90 days, one row of weekly bars per profile.
+ * Drawn by hand in SVG: a handful of rectangles needs no charting library. Every
  * bar with certificates is a link to that profile's certificates of that week
  * (`#/certificates?expiry=week:<Monday>`); the bars are one Tab stop, the arrow keys move
  * between them (Up/Down between profiles), Enter opens. Colours are the theme's variables, and

@@ -3,7 +3,7 @@ import { formatAge } from '../../lib/time'
 
 /*
  * All expiring mixes every profile's cached rows: those of a profile whose service could not be
- * reached at its last call are older than that call, and say so (Expiring list, issue 40). The
+ * reached at its last call are older than that call, and say so in the Expiring list. The
  * rows' age is their certificate list's fetch time (overview.expiring's perProfile); the
  * connectivity is the one account the sidebar and the Overview show (app store).
  */
