@@ -198,4 +198,24 @@ describe('the notification text', () => {
         .body,
     ).toBe('1 expired: old\n2 expire within 7 days: a, b')
   })
+
+  it('names certificates in one order whatever order they were found in: by day, then name', () => {
+    const at = (name: string, certificateId: string, notAfter: string) => ({
+      certificateId,
+      name,
+      notAfter,
+      threshold: 'expired' as const,
+    })
+    const found = [
+      // One day: by name, not by the hour ("web" expires first that day).
+      at('web', 'id-9', '2027-01-01T06:00:00.000Z'),
+      at('api', 'id-7', '2027-01-01T18:00:00.000Z'),
+      at('mail', 'id-2', '2027-01-01T12:00:00.000Z'),
+      // An earlier day comes first, whatever its name.
+      at('zeta', 'id-5', '2026-12-31T23:00:00.000Z'),
+    ]
+    const bodies = [found, [...found].reverse()].map((order) => summarise('Prod', order).body)
+    expect(bodies[0]).toBe('4 expired: zeta, api, mail and 1 more')
+    expect(bodies[1]).toBe(bodies[0])
+  })
 })

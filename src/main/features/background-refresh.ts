@@ -1,6 +1,7 @@
 import type { BackgroundRefresh } from '../../shared/bridge'
 import { certificateFilterSchema } from '../../shared/bridge'
 import type { ExpirySummary } from '../../shared/bridge/channels/background-refresh'
+import { nameThenIdOrder } from '../../shared/certificate-order'
 import { visibleControls } from '../../shared/terminal-text'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import { certificateListReadOn } from '../cache/certificates'
@@ -167,8 +168,9 @@ export function startBackgroundRefresh(
 
 /** "2 certificates expired, 3 expire within 7 days", with the first few names. */
 export function summarise(profileName: string, findings: readonly ExpiryFinding[]): ExpirySummary {
-  const expired = findings.filter((finding) => finding.threshold === 'expired')
-  const week = findings.filter((finding) => finding.threshold === 'week')
+  const ordered = [...findings].sort(dayThenNameOrder())
+  const expired = ordered.filter((finding) => finding.threshold === 'expired')
+  const week = ordered.filter((finding) => finding.threshold === 'week')
   const parts: string[] = []
   if (expired.length > 0) {
     parts.push(`${expired.length} expired: ${names(expired)}`)
@@ -184,6 +186,19 @@ export function summarise(profileName: string, findings: readonly ExpiryFinding[
     body: parts.join('\n'),
     count,
   }
+}
+
+/**
+ * The order a notice names certificates in: by the (UTC) day they expire, then as the
+ * certificate list orders names, then by id; the same certificates read the same whichever
+ * order the cache gave them in (within a day, by time then a random id, it gave no fixed one).
+ */
+function dayThenNameOrder(): (a: ExpiryFinding, b: ExpiryFinding) => number {
+  const nameThenId = nameThenIdOrder()
+  const day = (finding: ExpiryFinding) => finding.notAfter.slice(0, 10)
+  return (a, b) =>
+    day(a).localeCompare(day(b)) ||
+    nameThenId({ id: a.certificateId, name: a.name }, { id: b.certificateId, name: b.name })
 }
 
 function names(findings: readonly ExpiryFinding[]): string {
