@@ -11,6 +11,12 @@ import {
  * Every test gets its own data folder (profiles, SQLite cache), and starts the app and any
  * external sandbox it needs through these fixtures, which stop them all when the test ends,
  * pass or fail. Output of the children is attached to failing tests.
+ *
+ * The one exception is the plain sandbox behind `welcome` (and so `staging`, `ops`,
+ * `sqlConsole`): one process per worker, restored to its seed (`POST /__sandbox/reset`: state,
+ * tokens, databases, download faults, rate limit) before each test that takes it. Its start (the
+ * PKI, the seed, PGlite's initdb and WebAssembly compile on the first statement) cost 10-30 s a
+ * test; after a reset a database starts again from its dumped seed in under a second.
  */
 export interface Options {
   /**
@@ -45,13 +51,51 @@ export interface Fixtures {
   pageErrors: string[]
 }
 
+/** Worker-scoped: the plain sandbox `welcome` hands out, restarted if a test stopped it. */
+export interface WorkerFixtures {
+  sharedSandbox: SharedSandbox
+}
+
+interface SharedSandbox {
+  /** The worker's plain sandbox, running and restored to its seed. */
+  fresh(): Promise<ExternalSandbox>
+}
+
 export interface Started {
   sandbox: ExternalSandbox
   app: WebApp
 }
 
-export const test = base.extend<Fixtures & Options>({
-  sandboxFlavor: ['default', { option: true }],
+export const test = base.extend<Fixtures, Options & WorkerFixtures>({
+  // Worker-scoped, since the worker's shared sandbox answers in this flavour.
+  sandboxFlavor: ['default', { option: true, scope: 'worker' }],
+  sharedSandbox: [
+    async ({ sandboxFlavor }, use) => {
+      let current: ExternalSandbox | undefined
+      await use({
+        async fresh() {
+          if (current === undefined) {
+            const started = await startSandbox(flavorArgs(sandboxFlavor))
+            // A test that stops it (to see the app offline, say) stops it for good: the next
+            // test starts another.
+            const shared: ExternalSandbox = {
+              ...started,
+              stop: async () => {
+                if (current === shared) current = undefined
+                await started.stop()
+              },
+            }
+            current = shared
+            return shared
+          }
+          await resetSandbox(current)
+          return current
+        },
+      })
+      await current?.stop()
+    },
+    { scope: 'worker' },
+  ],
   sandboxVariant: async ({ sandboxFlavor }, use) => {
     await use(sandboxFlavor === 'variant')
   },
@@ -78,8 +122,7 @@ export const test = base.extend<Fixtures & Options>({
   startSandbox: async ({ sandboxFlavor }, use, testInfo) => {
     const sandboxes: ExternalSandbox[] = []
     await use(async (args: string[] = []) => {
-      const flavorArgs = sandboxFlavor === 'default' ? [] : ['--flavor', sandboxFlavor]
-      const sandbox = await startSandbox([...flavorArgs, ...args])
+      const sandbox = await startSandbox([...flavorArgs(sandboxFlavor), ...args])
       sandboxes.push(sandbox)
       return sandbox
     })
@@ -93,10 +136,16 @@ export const test = base.extend<Fixtures & Options>({
       }
     }
   },
-  welcome: async ({ page, startApp, startSandbox }, use) => {
-    const [sandbox, app] = await Promise.all([startSandbox(), startApp()])
+  welcome: async ({ page, startApp, sharedSandbox }, use, testInfo) => {
+    const [sandbox, app] = await Promise.all([sharedSandbox.fresh(), startApp()])
     await page.goto(app.url)
     await use({ sandbox, app })
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('shared-sandbox.log', {
+        body: sandbox.output(),
+        contentType: 'text/plain',
+      })
+    }
   },
   staging: async ({ page, welcome }, use) => {
     await connectStagingToSandbox(page, welcome.sandbox)
@@ -140,6 +189,21 @@ export const test = base.extend<Fixtures & Options>({
 })
 
 export { expect }
+
+function flavorArgs(flavor: Options['sandboxFlavor']): string[] {
+  return flavor === 'default' ? [] : ['--flavor', flavor]
+}
+
+/** `POST /__sandbox/reset`: the sandbox's state, tokens and databases back to its seed. */
+async function resetSandbox(sandbox: ExternalSandbox): Promise<void> {
+  const response = await fetch(`${sandbox.url}/__sandbox/reset`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.tokens.admin}` },
+  })
+  if (!response.ok) {
+    throw new Error(`The shared sandbox did not reset: HTTP ${response.status}`)
+  }
+}
 
 /**
  * The first-run choice "Connect to your service", filled in, the form's checkboxes named in
