@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadPgParser } from '../../src/main/sql-guard'
+import * as pgParser from '../../src/main/sql-guard/pg-parser'
+import { explainPrefixOf } from '../../src/main/sql-guard/plan'
 import {
   REDACTED_LITERAL,
   SHAPE_NOTE,
@@ -154,5 +156,48 @@ describe('through the bridge', () => {
       expect(text).not.toContain('hunter2')
       expect(text).not.toContain(world.sandbox.tokens.admin)
     }
+  })
+
+  const sent = (channel: 'sql.run' | 'sql.explain', sql: string) =>
+    channel === 'sql.explain' ? `${explainPrefixOf(false)}${sql}` : sql
+
+  // The guard's parse is handed to the read-only wrap, the statement count and the audit text:
+  // PostgreSQL's parser reads the text once per send (it read it twice, a read-only tab's four
+  // times, before). Counted at the parser's entry point, for this very text.
+  it.each([
+    ['a statement', 'sql.run', "select 'parsed once' as probe", {}],
+    [
+      'a read-only tab, its text wrapped',
+      'sql.run',
+      "select 'wrapped once' as probe",
+      { readOnly: true },
+    ],
+    [
+      "a backslash literal, judged again once the database's setting is known",
+      'sql.run',
+      "select 'back\\slash once' as probe",
+      {},
+    ],
+    ['an EXPLAIN', 'sql.explain', "select 'explained once' as probe", {}],
+  ] as const)('%s is parsed once, and logged', async (_, channel, sql, extra) => {
+    const parse = vi.spyOn(pgParser, 'parseSql')
+    try {
+      await world.desk.call(channel, {
+        profileId: world.profile.id,
+        databaseId: world.seed.databases.postgres[0],
+        tabId: 'audit-tab',
+        runId: randomUUID(),
+        sql,
+        maxRows: 100,
+        ...extra,
+      })
+      expect(parse.mock.calls.filter(([text]) => text === sent(channel, sql))).toHaveLength(1)
+    } finally {
+      parse.mockRestore()
+    }
+    // Redacted from the guard's parse exactly as from a parse of its own.
+    expect(await logged()).toContainEqual(
+      expect.stringContaining(statementAuditText(sent(channel, sql))),
+    )
   })
 })

@@ -1,5 +1,5 @@
 import { isServiceError } from '../api'
-import { splitSqlLoaded } from '../sql-guard'
+import { splitSqlLoaded, type ParsedText } from '../sql-guard'
 
 /*
  * A read-only tab on a service that runs each statement of a text on its own (a real
@@ -26,11 +26,11 @@ export type Wrapped = { sql: string; prefix: string } | { refused: string }
 /**
  * The tab's text inside its read-only transaction, or why it cannot be: the wrap must split
  * back into BEGIN, the tab's statements and ROLLBACK (as PostgreSQL's parser splits it: needs
- * `loadPgParser()` first). An unterminated quote or comment at the end would swallow the
+ * `loadPgParser()` first; `parsed`, the guard's parse of `sql`, read when given). An unterminated quote or comment at the end would swallow the
  * ROLLBACK and leave the transaction open on the service's connection.
  */
-export function wrapReadOnly(sql: string): Wrapped {
-  const own = splitSqlLoaded(sql).length
+export function wrapReadOnly(sql: string, parsed?: ParsedText): Wrapped {
+  const own = splitSqlLoaded(sql, parsed).length
   const wrapped = `${READ_ONLY_BEGIN}${sql}${READ_ONLY_END}`
   const statements = splitSqlLoaded(wrapped)
   const last = statements[statements.length - 1]?.text
@@ -77,6 +77,6 @@ export function statementLimitRefusal(error: unknown): { limit: number | null } 
 }
 
 /** The tab's statements and the wrap's, as the service counts them against its limit (parser loaded). */
-export function statementsSent(sql: string, wrapped: boolean): number {
-  return splitSqlLoaded(sql).length + (wrapped ? WRAP_STATEMENTS : 0)
+export function statementsSent(sql: string, wrapped: boolean, parsed?: ParsedText): number {
+  return splitSqlLoaded(sql, parsed).length + (wrapped ? WRAP_STATEMENTS : 0)
 }

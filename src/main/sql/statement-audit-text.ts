@@ -1,6 +1,7 @@
+import { parseOnce, type ParsedText } from '../sql-guard'
 import { walk } from '../sql-guard/classify'
 import type { PgNode, ScannedToken } from '../sql-guard/pg-parser'
-import { isPgParserLoaded, parseSql, scanSql } from '../sql-guard/pg-parser'
+import { isPgParserLoaded, scanSql } from '../sql-guard/pg-parser'
 import { shapeOf } from './statement-shape'
 
 /*
@@ -47,9 +48,16 @@ const DBLINK_CONNECTION_ARGUMENT: Readonly<Record<string, 'first' | 'last'>> = {
   dblink_connect_u: 'last',
 }
 
-/** The statement text for the activity log; call after `loadPgParser()` resolved. */
-export function statementAuditText(sql: string, max = AUDIT_TEXT_LENGTH): string {
-  const located = isPgParserLoaded() ? textWithSecretsRedacted(sql) : null
+/**
+ * The statement text for the activity log; call after `loadPgParser()` resolved. `parsed`, the
+ * guard's parse of the text it judged for this send, is read instead of parsing again.
+ */
+export function statementAuditText(
+  sql: string,
+  parsed?: ParsedText,
+  max = AUDIT_TEXT_LENGTH,
+): string {
+  const located = isPgParserLoaded() ? textWithSecretsRedacted(sql, parsed) : null
   if (located !== null) return bounded(located, max)
   const { shape, hidden } = shapeOf(sql, max)
   return hidden === 0 ? shape : `${shape} ${SHAPE_NOTE}`
@@ -62,8 +70,8 @@ function bounded(text: string, max: number): string {
   return `${kept}… (${text.length - kept.length} more characters)`
 }
 
-function textWithSecretsRedacted(sql: string): string | null {
-  const parsed = parseSql(sql)
+function textWithSecretsRedacted(sql: string, handed: ParsedText | undefined): string | null {
+  const parsed = parseOnce(sql, handed)
   if (!parsed.ok) return null
   const tokens = scanSql(sql)
   if (tokens.length === 0 && sql.trim() !== '') return null

@@ -32,12 +32,12 @@ export function sqlExplainHandler(hub: SqlHub): Pick<BridgeHandlers, 'sql.explai
       }
       const prefix = explainPrefixOf(input.analyze)
       const sql = prefix + input.sql
-      await guard(hub, profile, sql, input)
+      const guarded = await guard(hub, profile, sql, input)
       try {
         const { parsed, elapsedMs } = await send(
           profile,
           { ...input, sql, maxRows: 1 },
-          { history: true },
+          { history: true, parsed: guarded.parsed },
         )
         return { plan: planOf(parsed), elapsedMs }
       } catch (error) {

@@ -1,11 +1,14 @@
 import { SQL_ERROR_CODES } from '../../../shared/bridge/channels/sql'
 import { ServiceError } from '../../api'
 import {
-  analyzeSql,
+  analyzeSqlLoaded,
   destructiveReasonOf,
+  loadPgParser,
   needsConformingStrings,
+  parseText,
   setsConformingStrings,
   verdictOf,
+  type ParsedText,
 } from '../../sql-guard'
 import { readOnlyRefusalOf } from '../../sql-guard/plan'
 import type { StoredProfile } from '../../profiles'
@@ -31,19 +34,23 @@ export interface Guarded {
  * service runs every one of them): one write makes the call a write, and text the parser
  * refuses is never a read. Resolves with whether the text, a read on a protected profile, is
  * to be sent inside a read-only transaction too (defence in depth: what no parse tree shows,
- * a user's function shadowing a built-in or a view that writes, PostgreSQL then refuses).
+ * a user's function shadowing a built-in or a view that writes, PostgreSQL then refuses), and
+ * with the parse it judged, handed on so the send does not parse the text again (send.ts).
  */
 export async function guard(
   hub: Pick<SqlHub, 'context' | 'conformingStrings'>,
   profile: StoredProfile,
   sql: string,
   input: Guarded,
-): Promise<{ protect: boolean }> {
+): Promise<{ protect: boolean; parsed: ParsedText }> {
   const { context, conformingStrings } = hub
+  await loadPgParser()
+  // Parsed once: judged again from the same tree when the database's setting is learned.
+  const parsed = parseText(sql)
   const analysis = await conformingStrings.judge(
     profile,
     input.databaseId,
-    (known) => analyzeSql(sql, { standardConformingStrings: known }),
+    (known) => analyzeSqlLoaded(sql, { standardConformingStrings: known }, parsed),
     needsConformingStrings,
   )
   const verdict = verdictOf(analysis)
@@ -80,5 +87,5 @@ export async function guard(
       )
     }
   }
-  return { protect: profile.protected && !input.readOnly && verdict.kind === 'read' }
+  return { protect: profile.protected && !input.readOnly && verdict.kind === 'read', parsed }
 }

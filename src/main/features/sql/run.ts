@@ -9,6 +9,7 @@ import { readFirstPageOfBytes } from '../../sql/first-page'
 import type { ParsedResult } from '../../sql/parse-result'
 import { statementLimitRefusal } from '../../sql/read-only-wrap'
 import { ResultStore } from '../../sql/result-store'
+import type { ParsedText } from '../../sql-guard'
 import type { DisplayRows } from '../../workers/sql-worker-client'
 import type { StoredProfile } from '../../profiles'
 import { bridgeErrorOf, requireProfile } from '../context'
@@ -39,9 +40,11 @@ export function sqlRunHandlers(
   async function runWithFirstPage(
     profile: StoredProfile,
     input: Guarded & { sql: string; maxRows: number; tabId: string },
+    parsed: ParsedText,
   ): Promise<SqlResultMeta> {
     const { body, receivedAt, started, finish, rows, wrapped } = await request(profile, input, {
       history: true,
+      parsed,
     })
     const parsing = performance.now()
     const id = randomUUID()
@@ -117,12 +120,13 @@ export function sqlRunHandlers(
   async function runBlockInOneRequest(
     profile: StoredProfile,
     input: Guarded & { sql: string; statements: string[]; maxRows: number; tabId: string },
+    parsed: ParsedText,
   ): Promise<(SqlResultMeta | null)[]> {
     const count = input.statements.length
     refuseOverLimit(profile.id, count, false)
     let answer: Awaited<ReturnType<typeof request>>
     try {
-      answer = await request(profile, input, { history: true })
+      answer = await request(profile, input, { history: true, parsed })
     } catch (error) {
       throw explainBlockFailure(error, count)
     }
@@ -204,17 +208,17 @@ export function sqlRunHandlers(
   return {
     async 'sql.run'(input) {
       const profile = requireProfile(context, input.profileId)
-      const { protect } = await guard(hub, profile, input.sql, input)
-      return runWithFirstPage(profile, protect ? { ...input, readOnly: true } : input)
+      const { protect, parsed } = await guard(hub, profile, input.sql, input)
+      return runWithFirstPage(profile, protect ? { ...input, readOnly: true } : input, parsed)
     },
 
     async 'sql.runBlock'(input) {
       const profile = requireProfile(context, input.profileId)
       const sql = input.statements.join(';\n')
-      const { protect } = await guard(hub, profile, sql, input)
+      const { protect, parsed } = await guard(hub, profile, sql, input)
       if (protect) input = { ...input, readOnly: true }
       if (serviceOf(profile.id).splits === false) return { separately: true as const }
-      return { results: await runBlockInOneRequest(profile, { ...input, sql }) }
+      return { results: await runBlockInOneRequest(profile, { ...input, sql }, parsed) }
     },
 
     async 'sql.cancel'({ runId }) {

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { APP_ERROR_CODES } from '../../../shared/bridge'
 import type { SqlResultMeta } from '../../../shared/bridge/channels/sql'
 import { isServiceError, ServiceError } from '../../api'
-import { loadPgParser } from '../../sql-guard'
+import { loadPgParser, type ParsedText } from '../../sql-guard'
 import { parseSqlAnswer, type ParsedResult, type ParseOptions } from '../../sql/parse-result'
 import { statementsSent } from '../../sql/read-only-wrap'
 import { boundOf, maxRowsRefusal } from '../../sql/row-bound'
@@ -35,6 +35,12 @@ export interface SendOptions {
   history: boolean
   /** Recorded in the activity log (default); false for the app's own catalogue query. */
   audit?: boolean
+  /**
+   * The guard's parse of the text (guard.ts), read by the wrap, the statement count and the
+   * audit text instead of parsing it again. Without it (a text the guard did not judge) each
+   * parses the text itself.
+   */
+  parsed?: ParsedText
 }
 
 export type Outcome = { parsed: Pick<ParsedResult, 'command' | 'rowCount'> } | { error: unknown }
@@ -134,7 +140,10 @@ export function createSender(hub: SqlHubState) {
      * redacted, then cut like every exported text (known tokens, credential-shaped stretches).
      */
     const recordStatement = (outcome: Outcome) => {
-      const text = scrubSecrets(statementAuditText(input.sql), context.secrets.list())
+      const text = scrubSecrets(
+        statementAuditText(input.sql, options.parsed),
+        context.secrets.list(),
+      )
       if (!('parsed' in outcome)) {
         recordActivity(context, profile, 'runPostgresQuery', input.databaseId, outcome, text)
         return
@@ -191,7 +200,7 @@ export function createSender(hub: SqlHubState) {
         ),
       )
     try {
-      const wire = wireTextOf(profile.id, input)
+      const wire = wireTextOf(profile.id, input, options.parsed)
       let body: Buffer
       let wrapped = wire.wrapped
       try {
@@ -203,7 +212,7 @@ export function createSender(hub: SqlHubState) {
           await send(READ_ONLY_CLEANUP).catch(() => undefined)
         }
         if (wire.prefix === '' || !refusesSeveralStatements(caught)) {
-          const sent = statementsSent(wire.sql, false)
+          const sent = statementsSent(wire.sql, false, options.parsed)
           throw explainFailedTransaction(
             profile.id,
             explainStatementLimit(profile.id, shiftPosition(caught, wire.prefix.length), sent),
@@ -220,7 +229,7 @@ export function createSender(hub: SqlHubState) {
         // The service ran the wrapped text as one script and answered its last result (the
         // ROLLBACK's): the run changed nothing. Sent again the way such a service keeps
         // read-only, which is now known for this profile.
-        const again = wireTextOf(profile.id, input)
+        const again = wireTextOf(profile.id, input, options.parsed)
         wrapped = again.wrapped
         try {
           body = await send(again.sql)

@@ -1,5 +1,6 @@
 import { SQL_ERROR_CODES } from '../../../shared/bridge/channels/sql'
 import { isServiceError, ServiceError } from '../../api'
+import type { ParsedText } from '../../sql-guard'
 import {
   answerShapeOf,
   statementLimitRefusal,
@@ -45,9 +46,13 @@ export function createServiceBehaviour() {
    * - a service that runs each statement on its own, or one not seen yet: the text inside
    *   `BEGIN TRANSACTION READ ONLY; …; ROLLBACK;` (sql/read-only-wrap.ts), which holds however
    *   the service groups the statements as long as it runs them in order on one connection.
-   * Positions in errors count from `prefix`.
+   * Positions in errors count from `prefix`. `parsed` is the guard's parse of the text.
    */
-  function wireTextOf(profileId: string, input: { sql: string; readOnly: boolean }) {
+  function wireTextOf(
+    profileId: string,
+    input: { sql: string; readOnly: boolean },
+    parsed?: ParsedText,
+  ) {
     if (!input.readOnly || singleStatementServices.has(profileId)) {
       return { sql: input.sql, prefix: '', wrapped: false }
     }
@@ -55,7 +60,7 @@ export function createServiceBehaviour() {
     if (service.splits === false) {
       return { sql: READ_ONLY_PREFIX + input.sql, prefix: READ_ONLY_PREFIX, wrapped: false }
     }
-    const wrap = wrapReadOnly(input.sql)
+    const wrap = wrapReadOnly(input.sql, parsed)
     if ('refused' in wrap) {
       throw new ServiceError(
         SQL_ERROR_CODES.READ_ONLY_TAB,
@@ -63,7 +68,7 @@ export function createServiceBehaviour() {
         { details: { reason: wrap.refused } },
       )
     }
-    refuseOverLimit(profileId, statementsSent(input.sql, true), true)
+    refuseOverLimit(profileId, statementsSent(input.sql, true, parsed), true)
     return { ...wrap, wrapped: true }
   }
 
