@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchAllPages } from '../../src/main/features/certificates/paging'
 import type { ChannelOutput, ListCompleteness } from '../../src/shared/bridge'
 import { openTestDesk, type TestDesk } from '../support/desk'
+import { TWO_NOT_SHOWN as NOT_SHOWN, UNLISTED_PAGES as PAGES } from '../support/unlisted-pages'
 
 /*
  * Nothing the service lists is dropped silently: an item without a usable id (none, empty, over
@@ -14,9 +15,6 @@ import { openTestDesk, type TestDesk } from '../support/desk'
  * stands in for the service here. Run under scripts/with-keyring.mjs.
  */
 
-const NOT_SHOWN =
-  '2 items the service listed have no usable id (a string of 1 to 200 characters) and are not shown'
-
 /** The walk's note on the pages below: read whole, two items not shown. */
 const WHOLE_BUT_TWO_UNLISTED: ListCompleteness = {
   reason: 'unlisted',
@@ -25,21 +23,6 @@ const WHOLE_BUT_TWO_UNLISTED: ListCompleteness = {
   pages: 3,
   message: NOT_SHOWN,
   unlisted: 2,
-}
-
-function certificate(id: unknown) {
-  return { id, name: `site-${String(id)}.example`, type: 'custom', status: 'valid' }
-}
-
-/** Page 1: two certificates and the two id-less items; page 2: one more, then nothing. */
-const PAGES: Record<number, unknown[]> = {
-  1: [
-    certificate('cert-1'),
-    certificate(undefined),
-    certificate('cert-2'),
-    certificate('x'.repeat(201)),
-  ],
-  2: [certificate('cert-3')],
 }
 
 let service: Server

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { InvalidArgumentError, Option } from 'commander'
 import { EXPORT_FORMATS } from '../../shared/api'
 import type { ExportFormat } from '../../shared/api'
-import type { CertificateRow, FormatAvailability } from '../../shared/bridge'
+import type { CertificateRow, FormatAvailability, ListCompleteness } from '../../shared/bridge'
 import { formatAvailability } from '../../shared/bridge'
 import { expiringDays } from '../../shared/bridge/channels/overview'
 import { daysLeft, endsWithin, notAfterMs } from '../../shared/certificate-expiry'
@@ -93,11 +93,13 @@ function expiringColumns(now: number): readonly Column<CertificateRow>[] {
   ]
 }
 
-async function listAll(
-  session: DeskSession,
-  options: ListOptions,
-  now: number,
-): Promise<CertificateCacheEntry[]> {
+/** The certificates the walk got, and its note when they are not the whole list. */
+interface Listed {
+  entries: CertificateCacheEntry[]
+  completeness: ListCompleteness | null
+}
+
+async function listAll(session: DeskSession, options: ListOptions, now: number): Promise<Listed> {
   const profileId = await session.profileIdToUse()
   const filter = {
     ...(options.search === undefined ? {} : { search: options.search }),
@@ -112,11 +114,24 @@ async function listAll(
     })
     return answer as { data: unknown[]; meta?: Record<string, unknown> }
   })
-  // A part must not pass for the whole list in a script: said on stderr, and exit 7 below.
-  if (completeness !== null) {
-    throw new CliError(`The list is incomplete: ${completeness.message}`, EXIT.badAnswer)
+  return {
+    entries:
+      options.expiring === undefined ? entries : expiringWithin(entries, options.expiring, now),
+    completeness,
   }
-  return options.expiring === undefined ? entries : expiringWithin(entries, options.expiring, now)
+}
+
+/**
+ * A part must not pass for the whole list in a script, nor one bad item hide the rest: the
+ * rows it has are printed first, then this says on stderr what is left out and why (exit 7).
+ */
+function refuseIncomplete(completeness: ListCompleteness | null, printed: number): void {
+  if (completeness === null) return
+  const rows = `${printed.toLocaleString('en-US')} ${printed === 1 ? 'row' : 'rows'}`
+  throw new CliError(
+    `The list is incomplete (${rows} printed): ${completeness.message}`,
+    EXIT.badAnswer,
+  )
 }
 
 /**
@@ -151,7 +166,10 @@ export function certCommands(program: Command, run: CommandRunner): void {
 
   certs
     .command('list')
-    .description('list certificates (every page the service has)')
+    .description(
+      'list certificates (every page the service has; a list that is not whole prints the ' +
+        'rows it has, says on stderr what is left out and exits 7)',
+    )
     .option(
       '--expiring <days>',
       "the app's Expiring list: those ending within DAYS (1 to 3650) days, expired and " +
@@ -167,7 +185,7 @@ export function certCommands(program: Command, run: CommandRunner): void {
     .action((options: ListOptions, command: Command) =>
       run(command, { needsProfile: true }, async (session) => {
         const now = Date.now()
-        const entries = await listAll(session, options, now)
+        const { entries, completeness } = await listAll(session, options, now)
         if (options.json === true) writeJson(entries.map((entry) => entry.item))
         else
           writeRows(
@@ -175,6 +193,7 @@ export function certCommands(program: Command, run: CommandRunner): void {
             options.expiring === undefined ? CERT_COLUMNS : expiringColumns(now),
             entries.map((entry) => entry.row),
           )
+        refuseIncomplete(completeness, entries.length)
       }),
     )
 
