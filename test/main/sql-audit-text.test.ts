@@ -115,15 +115,17 @@ describe('statementAuditText', () => {
 describe('through the bridge', () => {
   const world = useSandboxDesk('sql-audit-text')
 
-  const run = (sql: string) =>
-    world.desk.call('sql.run', {
+  const send = (channel: 'sql.run' | 'sql.explain', sql: string, extra: { readOnly?: true } = {}) =>
+    world.desk.call(channel, {
       profileId: world.profile.id,
       databaseId: world.seed.databases.postgres[0],
       tabId: 'audit-tab',
       runId: randomUUID(),
       sql,
       maxRows: 100,
+      ...extra,
     })
+  const run = (sql: string) => send('sql.run', sql)
 
   const logged = async () =>
     (await world.desk.value<ActivityEntry[]>('activity.list', { limit: 100 }))
@@ -182,15 +184,7 @@ describe('through the bridge', () => {
   ] as const)('%s is parsed once, and logged', async (_, channel, sql, extra) => {
     const parse = vi.spyOn(pgParser, 'parseSql')
     try {
-      await world.desk.call(channel, {
-        profileId: world.profile.id,
-        databaseId: world.seed.databases.postgres[0],
-        tabId: 'audit-tab',
-        runId: randomUUID(),
-        sql,
-        maxRows: 100,
-        ...extra,
-      })
+      await send(channel, sql, extra)
       expect(parse.mock.calls.filter(([text]) => text === sent(channel, sql))).toHaveLength(1)
     } finally {
       parse.mockRestore()
