@@ -165,8 +165,8 @@ function reasonOf(details: unknown, fallback: string): string {
  * makes the next calls meet the limit on purpose.
  */
 export interface RateLimiter {
-  /** Counts one request: its headers, or the 429 to send instead. */
-  take(now: number): { headers: Record<string, string>; refusal: GatewayFailure | null }
+  /** Counts one request, at the limiter's clock: its headers, or the 429 to send instead. */
+  take(): { headers: Record<string, string>; refusal: GatewayFailure | null }
   /** The next `count` requests are refused, each told to come back in `retryAfterSeconds`. */
   refuseNext(count: number, retryAfterSeconds: number): void
   status(): { refusalsLeft: number; retryAfterSeconds: number }
@@ -176,10 +176,15 @@ export interface RateLimiter {
 export const RATE_LIMIT_WINDOW_MS = 60_000
 export const RATE_LIMIT_MAX_REQUESTS = 100_000
 
-export function createRateLimiter(
+/**
+ * `clock` (epoch ms) is the wall clock unless a test holds it still, so that no request it
+ * counts leaves the window however long the test takes (`SandboxOptions.rateLimitClock`).
+ */
+export function createRateLimiter({
   maxRequests = RATE_LIMIT_MAX_REQUESTS,
   windowMs = RATE_LIMIT_WINDOW_MS,
-): RateLimiter {
+  clock = Date.now,
+}: { maxRequests?: number; windowMs?: number; clock?: () => number } = {}): RateLimiter {
   let stamps: number[] = []
   let refusalsLeft = 0
   let retryAfterSeconds = 1
@@ -192,7 +197,8 @@ export function createRateLimiter(
       { ...headers, 'Retry-After': String(seconds) },
     )
   return {
-    take(now) {
+    take() {
+      const now = clock()
       stamps = stamps.filter((stamp) => stamp > now - windowMs)
       const headers = {
         'X-RateLimit-Limit': String(maxRequests),

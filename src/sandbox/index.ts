@@ -59,6 +59,11 @@ export interface SandboxOptions {
    * `--tls-key`): for tests of trust and proxies. Plain HTTP when not given.
    */
   tls?: { cert: string | Buffer; key: string | Buffer }
+  /**
+   * The gateway flavour's rate limiter's clock (epoch ms; the wall clock by default). A test
+   * that counts requests by X-RateLimit-Remaining holds it still, so none leaves the 60 s window.
+   */
+  rateLimitClock?: () => number
 }
 
 export interface RunningSandbox {
@@ -150,6 +155,7 @@ async function buildCore(
     flavor: 'default',
     sqlLimits: 'service',
   },
+  rateLimitClock?: () => number,
 ) {
   const pki = await createSandboxPki()
   const seed = await buildSeed({
@@ -174,7 +180,7 @@ async function buildCore(
     baseUrl,
     ...personality,
     variant: personality.flavor === 'variant',
-    rateLimit: createRateLimiter(),
+    rateLimit: createRateLimiter(rateLimitClock === undefined ? {} : { clock: rateLimitClock }),
     now: () => new Date(),
   }
   const reset = async () => {
@@ -242,10 +248,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   let built: Awaited<ReturnType<typeof buildCore>>
   try {
-    built = await buildCore(tokens, baseUrl, options.databaseUrl, options.certificateCount, {
-      flavor,
-      sqlLimits: options.sqlLimits ?? 'service',
-    })
+    built = await buildCore(
+      tokens,
+      baseUrl,
+      options.databaseUrl,
+      options.certificateCount,
+      { flavor, sqlLimits: options.sqlLimits ?? 'service' },
+      options.rateLimitClock,
+    )
   } catch (error) {
     failed()
     await closeServer(server)

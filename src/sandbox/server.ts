@@ -94,7 +94,7 @@ async function answerGatewayOperation(
   pathname: string,
   search: URLSearchParams,
 ): Promise<Reply> {
-  const limited = core.rateLimit.take(core.now().getTime())
+  const limited = core.rateLimit.take()
   if (limited.refusal) throw limited.refusal
   try {
     const credential = gatewayCredential(request)

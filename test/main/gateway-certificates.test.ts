@@ -45,10 +45,16 @@ let sandbox: RunningSandbox
 let desk: TestDesk
 let profile: Profile
 let temp: TempDir
+/**
+ * The sandbox's rate limiter's clock: still, so that no request of the file leaves its sliding
+ * 60 s window however long the file takes on a loaded machine; moved only on purpose below.
+ */
+let rateLimitNow = Date.now()
 
 /**
  * Requests the sandbox counted before this probe (its rate limiter's X-RateLimit-Remaining
- * falls by one a request); a difference of two probes counts the first probe too.
+ * falls by one a request, within its window); a difference of two probes counts the first
+ * probe too.
  */
 async function requestsSoFar(): Promise<number> {
   const response = await call(sandbox, { path: '/api/status-page/preview' })
@@ -82,7 +88,12 @@ function seed() {
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error(KEYRING_HINT)
   temp = await makeTempDir('gateway-certificates')
-  sandbox = await startSandbox({ port: 0, flavor: 'gateway', certificateCount: TOTAL })
+  sandbox = await startSandbox({
+    port: 0,
+    flavor: 'gateway',
+    certificateCount: TOTAL,
+    rateLimitClock: () => rateLimitNow,
+  })
   desk = await openTestDesk('gateway-certificates', { requestTimeoutMs: 30_000 })
   profile = await desk.addProfile(sandbox, { name: 'Gateway', color: '#2563eb' })
 }, 120_000)
@@ -157,6 +168,19 @@ describe('the list as a real deployment pages it', () => {
     const rows = await rowsOf({ showSystem: true })
     expect(rows).toHaveLength(TOTAL + 1)
     expect(rows.some((row) => row.name === 'mid-walk')).toBe(true)
+  })
+})
+
+describe("the count read from the sandbox's rate limiter", () => {
+  it('keeps every request while its clock stands still, and lets them go once it moves a window on', async () => {
+    // The profile's token check at least (every walk above too, when they ran).
+    const before = await requestsSoFar()
+    expect(before).toBeGreaterThan(0)
+    expect(await requestsSoFar()).toBe(before + 1)
+    rateLimitNow += 60_001
+    // Every earlier request has left the window: only this probe is counted now.
+    expect(await requestsSoFar()).toBe(0)
+    expect(await requestsSoFar()).toBe(1)
   })
 })
 
