@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { ActivityEntry } from '../../shared/bridge'
+import type { ActivityFilter } from '../../shared/bridge/channels/activity'
 import type { Column } from '../output'
-import { writeJson, writeRows } from '../output'
+import { note, writeJson, writeRows } from '../output'
 import { parseSince } from '../parse'
 import type { DeskSession } from '../session'
 import type { CommandRunner, GlobalOptions } from './runner'
@@ -14,7 +15,7 @@ import type { CommandRunner, GlobalOptions } from './runner'
  * to the service, so it works offline.
  */
 
-/** The most entries the log hands out at once (activity.list's bound). */
+/** The most entries the log hands out at once (activity.list's bound): read page by page. */
 const LOG_LIMIT = 1000
 
 const ACTIVITY_COLUMNS: readonly Column<ActivityEntry>[] = [
@@ -38,7 +39,7 @@ export function activityCommands(program: Command, run: CommandRunner): void {
     .action((options: { since?: string; csv?: boolean; json?: boolean }, command: Command) =>
       run(command, { needsProfile: false }, async (session, globals) => {
         const since = options.since === undefined ? null : parseSince(options.since)
-        const entries = (await entriesFor(session, globals))
+        const entries = (await entriesFor(session, globals, since))
           .filter((entry) => since === null || entry.at >= since)
           .sort((a, b) => a.at - b.at || a.id - b.id)
         if (options.json === true) writeJson(entries)
@@ -47,12 +48,17 @@ export function activityCommands(program: Command, run: CommandRunner): void {
     )
 }
 
-async function entriesFor(session: DeskSession, globals: GlobalOptions): Promise<ActivityEntry[]> {
+async function entriesFor(
+  session: DeskSession,
+  globals: GlobalOptions,
+  since: number | null,
+): Promise<ActivityEntry[]> {
+  const from = since === null || since < 0 ? {} : { from: since }
   if (globals.profile !== undefined) {
     const profile = await session.findProfile(globals.profile)
-    return session.call('activity.list', { profileId: profile.id, limit: LOG_LIMIT })
+    return everyEntry(session, { ...from, profileId: profile.id })
   }
-  const all = await session.call('activity.list', { limit: LOG_LIMIT })
+  const all = await everyEntry(session, from)
   if (globals.url === undefined) return all
   const { profiles } = await session.call('profiles.list', {})
   const wanted = new Set(
@@ -61,6 +67,37 @@ async function entriesFor(session: DeskSession, globals: GlobalOptions): Promise
       .map((profile) => profile.id),
   )
   return all.filter((entry) => wanted.has(entry.profileId))
+}
+
+/**
+ * Every entry the filter lets through, however long the log: newest first a page at a time,
+ * each page ending before the last one's oldest millisecond ends (`to` is exclusive), so entries
+ * sharing that millisecond are read again and kept once (by id).
+ */
+async function everyEntry(session: DeskSession, filter: ActivityFilter): Promise<ActivityEntry[]> {
+  const byId = new Map<number, ActivityEntry>()
+  let to: number | undefined
+  for (;;) {
+    const page = await session.call('activity.list', {
+      ...filter,
+      ...(to === undefined ? {} : { to }),
+      limit: LOG_LIMIT,
+    })
+    const known = byId.size
+    for (const entry of page) byId.set(entry.id, entry)
+    const oldest = page.at(-1)
+    if (page.length < LOG_LIMIT || oldest === undefined) break
+    if (byId.size === known) {
+      // A whole page in one millisecond: no `to` reaches past it. Said, never silent.
+      note(
+        `More than ${LOG_LIMIT} entries share the instant ${new Date(oldest.at).toISOString()}: ` +
+          'the entries before it are not printed',
+      )
+      break
+    }
+    to = oldest.at + 1
+  }
+  return [...byId.values()]
 }
 
 function sameService(a: string, b: string): boolean {
