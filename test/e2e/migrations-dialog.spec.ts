@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test'
-import { invokePath } from '../../src/shared/bridge/web-protocol'
 import { bridgeCall } from './support/bridge'
 import { connectViewerToSandbox, expect, test } from './support/fixtures'
 import { sandboxSeed } from './support/seed'
@@ -172,27 +171,23 @@ test('a name two known migrations share is refused in the dialog, never sent', a
   page,
   staging: { sandbox },
 }) => {
-  const [seenId] = (await sandboxSeed(sandbox)).migrations['needs_attention'] ?? []
-  if (!seenId) throw new Error('no migration needs attention')
+  // The seed moves two containers of one name: each answer that resolves one names it, so
+  // both are known by that name.
+  const waiting = (await sandboxSeed(sandbox)).migrations['needs_attention'] ?? []
   const { profiles } = await bridgeCall(page, 'profiles.list')
-  const seen = await bridgeCall(page, 'migrations.resolve', {
-    profileId: profiles[0]?.id,
-    id: seenId,
-    authoritativeSide: 'target',
-  })
-  // The sandbox names every migration differently; a deployment that moved one service twice
-  // does not. The only thing made up here: a second known migration of the same name beside
-  // the real one in what main answers the id field.
-  await page.route(
-    (url) => url.pathname === invokePath('knownObjects.search'),
-    async (route) => {
-      const response = await route.fetch()
-      const body = (await response.json()) as { ok: boolean; value?: { id: string }[] }
-      const real = body.value?.find((object) => object.id === seenId)
-      if (real) body.value?.push({ ...real, id: '7d9f0c1e-0000-4000-8000-000000000000' })
-      await route.fulfill({ response, json: body })
-    },
+  const resolve = (id: string) =>
+    bridgeCall(page, 'migrations.resolve', {
+      profileId: profiles[0]?.id,
+      id,
+      authoritativeSide: 'target',
+    })
+  const resolved: Awaited<ReturnType<typeof resolve>>[] = []
+  for (const id of waiting) resolved.push(await resolve(id))
+  const seen = resolved.find(
+    (one) => resolved.filter((other) => other.resourceName === one.resourceName).length === 2,
   )
+  if (seen === undefined)
+    throw new Error('no two seeded migrations that need attention share a name')
 
   const dialog = await openResolveDialog(page, seen.resourceName)
   const field = dialog.getByLabel('Migration id')
@@ -205,5 +200,5 @@ test('a name two known migrations share is refused in the dialog, never sent', a
   await expect(field).toBeFocused()
   await expect(field).toHaveValue(seen.resourceName)
   const resolves = await bridgeCall(page, 'activity.list', { operation: 'resolveMigration' })
-  expect(resolves.map((entry) => entry.targetId)).toEqual([seenId])
+  expect(resolves.map((entry) => entry.targetId).sort()).toEqual([...waiting].sort())
 })

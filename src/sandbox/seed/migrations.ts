@@ -3,9 +3,11 @@ import type { DeploymentRecord, MigrationRecord, NodeRecord } from '../state'
 import { HOUR_MS, MINUTE_MS, newId, type SeedClock } from './time'
 
 /*
- * Migrations in every status, three of them needing attention. Those hold the migration
+ * Migrations in every status, four of them needing attention. Those hold the migration
  * lock and keep both nodes in maintenance mode, with the source container's restart policy
- * replaced by "no": exactly what op 13 must undo.
+ * replaced by "no": exactly what op 13 must undo. Two of those move containers of one name
+ * ("keycloak" on each node): a migration is known by what it moves, so a name alone may not
+ * say which one is meant (the app refuses such a name where an id is asked for).
  */
 
 interface MigrationSpec {
@@ -38,6 +40,8 @@ const SPECS: MigrationSpec[] = [
   { status: 'needs_attention', phase: 'cutover', resourceName: 'storefront', deployment: 'storefront', from: 'docker-fra-01', to: 'docker-ams-02', keepSource: true, sourceState: 'stopped', targetState: 'running', startedHoursAgo: 6, errorCode: 'SPLIT_BRAIN_SUSPECTED', errorMessage: 'Both nodes accepted writes during cutover; an operator must choose the authoritative side', progress: { step: 5, totalSteps: 6, percent: 90 }, verification: { checksumsMatch: false, sourceWritesAfterCutover: 14, targetWritesAfterCutover: 3 } },
   { status: 'needs_attention', phase: 'verifying', resourceName: 'wiki', from: 'docker-ams-02', to: 'docker-fra-01', sourceState: 'stopped', targetState: 'running', startedHoursAgo: 30, errorCode: 'VOLUME_CHECKSUM_MISMATCH', errorMessage: 'Volume wiki-data differs between source and target after the final sync', progress: { step: 5, totalSteps: 6 }, verification: { checksumsMatch: false, mismatchedVolumes: ['wiki-data'] } },
   { status: 'needs_attention', phase: 'cleanup', resourceName: 'keycloak', from: 'docker-fra-01', to: 'docker-ams-02', keepSource: true, sourceState: 'stopped', targetState: 'exited', startedHoursAgo: 14, errorCode: 'TARGET_UNHEALTHY_AFTER_CUTOVER', errorMessage: 'The target container exited after cutover; the source was kept stopped', progress: { step: 6, totalSteps: 6 }, verification: { checksumsMatch: true, healthCheck: 'failing' } },
+  // Last, so the first needs_attention ids stay those above (tests pick the first two).
+  { status: 'needs_attention', phase: 'verifying', resourceName: 'keycloak', from: 'docker-ams-02', to: 'docker-fra-01', sourceState: 'stopped', targetState: 'running', startedHoursAgo: 12, errorCode: 'VOLUME_CHECKSUM_MISMATCH', errorMessage: 'Volume keycloak-data differs between source and target after the final sync', progress: { step: 5, totalSteps: 6 }, verification: { checksumsMatch: false, mismatchedVolumes: ['keycloak-data'] } },
 ]
 
 const TERMINAL: MigrationStatus[] = ['cancelled', 'completed', 'failed']
