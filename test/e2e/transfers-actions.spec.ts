@@ -4,6 +4,7 @@ import type { Locator, Page } from '@playwright/test'
 import { expect } from './support/fixtures'
 import { openCertificates, selectCertificate } from './support/certificates'
 import { clipboardText, linesOf } from './support/page-reads'
+import { volumeArchiveLabel } from '../../src/shared/volume-archive-label'
 import {
   announced,
   finishedExports,
@@ -42,7 +43,7 @@ test('a finished export downloads to this browser once; a removed file is said t
   )
 
   const table = await openTransfers(page)
-  const row = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+  const row = table.getByRole('row').filter({ hasText: volume.name })
   await expect(row).toHaveCount(1)
   // The hash on one line, whole in its tooltip and on the clipboard.
   const hash = row.getByTestId('transfer-sha256')
@@ -50,7 +51,7 @@ test('a finished export downloads to this browser once; a removed file is said t
   expect(await linesOf(hash)).toBe(1)
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
   await row
-    .getByRole('button', { name: `Copy the SHA-256 of ${volume.nodeId} / ${volume.name}` })
+    .getByRole('button', { name: `Copy the SHA-256 of ${volumeArchiveLabel(volume)}` })
     .click()
   await expect(row.getByRole('status')).toHaveText('SHA-256 copied')
   const copied = await clipboardText(page)
@@ -60,7 +61,7 @@ test('a finished export downloads to this browser once; a removed file is said t
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     row
-      .getByRole('button', { name: `Download ${volume.nodeId} / ${volume.name} to this browser` })
+      .getByRole('button', { name: `Download ${volumeArchiveLabel(volume)} to this browser` })
       .click(),
   ])
   expect(download.suggestedFilename()).toBe(`${volume.name}.tar.gz`)
@@ -74,9 +75,7 @@ test('a finished export downloads to this browser once; a removed file is said t
   // The file removed from the host's disk: the row says so and offers nothing to fetch.
   await rm(path.join(downloads.dir, `${volume.name}.tar.gz`))
   await page.reload()
-  const reloaded = (await openTransfers(page))
-    .getByRole('row')
-    .filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+  const reloaded = (await openTransfers(page)).getByRole('row').filter({ hasText: volume.name })
   await expect(reloaded.getByTestId('transfer-missing')).toHaveText(/no longer on disk/)
   await expect(reloaded.getByRole('button', { name: /to this browser/ })).toHaveCount(0)
 })
@@ -95,9 +94,9 @@ test('a failed volume download offers Retry, which exports it again', async ({
   await mkdir(downloads.dir)
 
   const table = await openTransfers(page)
-  const rows = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+  const rows = table.getByRole('row').filter({ hasText: volume.name })
   await expect(rows).toHaveCount(1)
-  await rows.getByRole('button', { name: `Retry ${volume.nodeId} / ${volume.name}` }).click()
+  await rows.getByRole('button', { name: `Retry ${volumeArchiveLabel(volume)}` }).click()
   await expect(rows).toHaveCount(2)
   const retried = rows.first()
   await expect(retried).toContainText('Completed')

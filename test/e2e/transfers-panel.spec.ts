@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test'
 import { bridgeCall } from './support/bridge'
 import { expect } from './support/fixtures'
 import { clipboardText } from './support/page-reads'
+import { volumeArchiveLabel } from '../../src/shared/volume-archive-label'
 import {
   announced,
   finishedExports,
@@ -16,11 +17,12 @@ import {
 /**
  * What overflows on the Transfers screen: sideways scroll of the page or the
  * table's wrapper, a button whose text does not fit (cut to "Downloa"), a name cell taller than
- * two lines (a node UUID wrapping over eight).
+ * two lines (a node UUID wrapping over eight), and a volume of `volumes` whose name is not shown
+ * whole in its name (its text reaching past a box that clips it, as an ellipsis does).
  */
-async function transfersOverflow(page: Page): Promise<string[]> {
+async function transfersOverflow(page: Page, volumes: string[] = []): Promise<string[]> {
   // A string: the node tsconfig has no DOM types, and this runs in the page.
-  return page.evaluate<string[]>(`(() => {
+  return page.evaluate<string[]>(`((volumes) => {
     const table = document.querySelector('table[aria-label="Transfers"]')
     if (table === null) return ['no Transfers table']
     const problems = []
@@ -40,8 +42,35 @@ async function transfersOverflow(page: Page): Promise<string[]> {
       const lines = name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight)
       if (lines > 2.2) problems.push('name "' + name.textContent + '" takes ' + lines.toFixed(1) + ' lines')
     }
+    for (const volume of volumes) {
+      let found = 0
+      const texts = [...table.querySelectorAll('.transfer-label')].flatMap((name) => {
+        const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT)
+        const all = []
+        for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) all.push(text)
+        return all
+      })
+      for (const text of texts) {
+        const at = text.data.indexOf(volume)
+        if (at < 0) continue
+        found += 1
+        const range = document.createRange()
+        range.setStart(text, at)
+        range.setEnd(text, at + volume.length)
+        const shown = range.getBoundingClientRect()
+        for (let box = text.parentElement; box !== null && box !== document.body; box = box.parentElement) {
+          if (getComputedStyle(box).overflowX === 'visible') continue
+          const clip = box.getBoundingClientRect()
+          if (shown.left < clip.left - 1 || shown.right > clip.right + 1) {
+            problems.push('volume name "' + volume + '" is cut by ' + box.tagName + '.' + box.className)
+            break
+          }
+        }
+      }
+      if (found === 0) problems.push('volume name "' + volume + '" is not in the table')
+    }
     return problems
-  })()`)
+  })(${JSON.stringify(volumes)})`)
 }
 
 /*
@@ -80,7 +109,7 @@ test('exports are listed with their file facts, survive a restart, and copy thei
       .getByRole('link', { name: /^Transfers/ })
       .click()
     const table = page.getByRole('table', { name: 'Transfers' })
-    const rows = table.getByRole('row').filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    const rows = table.getByRole('row').filter({ hasText: volume.name })
     await expect(rows).toHaveCount(2)
     for (const [index, file] of [secondFile, firstFile].entries()) {
       const row = rows.nth(index)
@@ -100,21 +129,30 @@ test('exports are listed with their file facts, survive a restart, and copy thei
   // sideways; the whole name is in the title.
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme })
-    expect(await transfersOverflow(page)).toEqual([])
+    expect(await transfersOverflow(page, [volume.name])).toEqual([])
   }
+  // The volume first, then its node (the sandbox's op 15 names no node, so by its id).
   await expect(rows.nth(0).locator('.transfer-label')).toHaveAttribute(
     'title',
-    `${volume.nodeId} / ${volume.name}`,
+    volumeArchiveLabel(volume),
   )
   // Web mode: no file manager to open, so the path is copied.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
   await rows
     .nth(0)
-    .getByRole('button', { name: `Copy the path of ${volume.nodeId} / ${volume.name}` })
+    .getByRole('button', { name: `Copy the path of ${volumeArchiveLabel(volume)}` })
     .click()
   await expect(rows.nth(0).getByRole('status')).toHaveText('Path copied')
   const copied = await clipboardText(page)
   expect(copied).toBe(secondFile)
+  // The node after the volume, its whole id in the title and copied.
+  await expect(rows.nth(0).locator('.transfer-node-name')).toHaveAttribute('title', volume.nodeId)
+  await rows
+    .nth(0)
+    .getByRole('button', { name: `Copy the node id of ${volumeArchiveLabel(volume)}` })
+    .click()
+  await expect(rows.nth(0).getByRole('status').filter({ hasText: 'Node id copied' })).toBeVisible()
+  expect(await clipboardText(page)).toBe(volume.nodeId)
   // The log is in SQLite: the same rows through the bridge.
   const logged = await bridgeCall(page, 'transfers.list', {})
   expect(logged.filter((row) => row.kind === 'volume' && row.state === 'completed')).toHaveLength(2)
@@ -151,7 +189,7 @@ test('a running export shows its throughput: a sparkline, the rates in words, by
   const row = page
     .getByRole('table', { name: 'Transfers' })
     .getByRole('row')
-    .filter({ hasText: `${volume.nodeId} / ${volume.name}` })
+    .filter({ hasText: volume.name })
   await expect(row).toContainText('Running')
 
   // Drawn from several progress events, named with its numbers, the same numbers as text.
@@ -160,7 +198,7 @@ test('a running export shows its throughput: a sparkline, the rates in words, by
   await expect(sparkline.locator('polyline')).toHaveCount(1)
   await expect(sparkline).toHaveAccessibleName(
     new RegExp(
-      `^Throughput of ${volume.nodeId} / ${volume.name} over the last \\d+ readings: now .+/s, average .+/s, peak .+/s$`,
+      `^Throughput of ${volumeArchiveLabel(volume)} over the last \\d+ readings: now .+/s, average .+/s, peak .+/s$`,
     ),
   )
   await expect(row.getByTestId('transfer-throughput')).toContainText(/Now .+\/s/)
@@ -173,7 +211,7 @@ test('a running export shows its throughput: a sparkline, the rates in words, by
   await cancel.focus()
   await page.keyboard.press('Shift+Tab')
   await expect(sparkline).toBeFocused()
-  expect(await transfersOverflow(page)).toEqual([])
+  expect(await transfersOverflow(page, [volume.name, small.name])).toEqual([])
 
   await cancel.click()
   await expect(row).toContainText('Cancelled')

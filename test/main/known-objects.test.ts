@@ -220,7 +220,8 @@ describe('remembered through the desk', () => {
     expect(node).toMatchObject({ kind: 'node' })
     expect(world.seed.nodes.find((entry) => entry.id === targetNodeId)?.slug).toBe(node?.name)
 
-    // The Transfers panel names the node beside its id once an answer named it.
+    // The Transfers panel names the volume, then its node by name beside its id once an answer
+    // named it.
     const [volume] = world.seed.volumes
       .filter((entry) => entry.nodeId === targetNodeId)
       .sort((a, b) => a.sizeBytes - b.sizeBytes)
@@ -230,7 +231,7 @@ describe('remembered through the desk', () => {
       nodeId: volume.nodeId,
       name: volume.name,
     })
-    expect(transfer.label).toBe(`${node?.name} · ${targetNodeId} / ${volume.name}`)
+    expect(transfer.label).toBe(`${volume.name} · node ${node?.name} (${targetNodeId})`)
     await world.desk.value('transfers.cancel', { transferId: transfer.id })
   })
 

@@ -13,7 +13,8 @@ import { createTransferJobs } from '../transfers/jobs'
 import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
-import { nameBesideId } from './known-objects'
+import { volumeArchiveLabel } from '../../shared/volume-archive-label'
+import { knownNameOf } from './known-objects'
 import { objectsOfAnswer } from './known-objects/answer-objects'
 import { finishRawArchive, requestVolumeExport } from './volume-export-answer'
 import type { VolumeExportEnd, VolumeExportRequest } from './volume-export-answer'
@@ -61,7 +62,7 @@ export function volumeHandlers(
         profileId,
         profileName: profile.name,
         kind: 'volume',
-        label: `${nameBesideId(context, profileId, nodeId)} / ${name}`,
+        label: volumeLabel(context, profileId, nodeId, name),
         source: {
           operation: 'exportVolume',
           nodeId,
@@ -213,11 +214,12 @@ export function volumeHandlers(
         limit,
       })
       return Promise.all(
-        rows.map(async (row) =>
-          row.state === 'completed' && row.destination !== null
-            ? { ...row, fileMissing: !(await isFile(row.destination)) }
-            : row,
-        ),
+        rows.map(async (row) => {
+          const named = relabelVolumeArchive(context, row)
+          return named.state === 'completed' && named.destination !== null
+            ? { ...named, fileMissing: !(await isFile(named.destination)) }
+            : named
+        }),
       )
     },
 
@@ -246,6 +248,28 @@ export function volumeHandlers(
       return { shown: true }
     },
   }
+}
+
+/** A volume archive's label (shared/volume-archive-label.ts), its node named when known. */
+function volumeLabel(
+  context: DeskContext,
+  profileId: string,
+  nodeId: string,
+  name: string,
+): string {
+  return volumeArchiveLabel({ name, nodeId, nodeName: knownNameOf(context, profileId, nodeId) })
+}
+
+/**
+ * A logged volume archive named as today, whenever it was logged: earlier runs stored
+ * "node / volume", and a node's name may have become known since.
+ */
+function relabelVolumeArchive<T extends Transfer>(context: DeskContext, transfer: T): T {
+  const { nodeId, name } = transfer.source
+  if (transfer.kind !== 'volume' || typeof nodeId !== 'string' || typeof name !== 'string') {
+    return transfer
+  }
+  return { ...transfer, label: volumeLabel(context, transfer.profileId, nodeId, name) }
 }
 
 /**

@@ -19,8 +19,7 @@ export function knownObjectHandlers(
   }
 }
 
-/** "edge-2 · <id>" when an answer named the id on this profile; the id alone otherwise. */
-export function nameBesideId(context: DeskContext, profileId: string, id: string): string {
-  const name = context.knownObjects.lookup(profileId, [id]).find((known) => known.name)?.name
-  return name === undefined || name === null || name === id ? id : `${name} · ${id}`
+/** The name an answer of the service gave `id` on this profile, if any. */
+export function knownNameOf(context: DeskContext, profileId: string, id: string): string | null {
+  return context.knownObjects.lookup(profileId, [id]).find((known) => known.name)?.name ?? null
 }

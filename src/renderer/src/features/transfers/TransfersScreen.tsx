@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { ListedTransfer, Profile, Transfer } from '../../../../shared/bridge'
+import type { ListedTransfer, Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { Button } from '../../ui/Button'
 import { ErrorBanner } from '../../ui/ErrorBanner'
@@ -12,14 +12,9 @@ import { exactBytes, formatBytes } from './format'
 import { progressOf, useTransfersStore } from './store'
 import { ThroughputView } from './Throughput'
 import { RetryButton } from './TransferButtons'
+import { TransferName } from './TransferName'
 import { durationOf, FileActions, TransferProgressView, TransferStateBadge } from './TransferParts'
 import './transfers.css'
-
-const KIND_LABELS: Record<Transfer['kind'], string> = {
-  certificate: 'Certificate export',
-  volume: 'Volume archive',
-  'sql-result': 'SQL result',
-}
 
 /**
  * Every export written to disk, from this run and earlier ones (the transfers log in SQLite):
@@ -63,18 +58,7 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
     {
       key: 'name',
       header: 'Name',
-      render: (t) => (
-        <div className="cell-stack">
-          {/* One line, ellipsised: a node UUID would wrap over many; the whole name in the title. */}
-          <span className="transfer-label" title={t.label}>
-            {t.label}
-          </span>
-          {/* The profile under the kind, not a column of its own: at 1280×800 the table must fit. */}
-          <span className="muted">
-            {KIND_LABELS[t.kind]} · {t.profileName}
-          </span>
-        </div>
-      ),
+      render: (t) => <TransferName transfer={t} />,
     },
     {
       key: 'destination',
@@ -157,6 +141,7 @@ export function TransfersScreen({ profile }: { profile: Profile | null }) {
     {
       key: 'started',
       header: 'Started',
+      className: 'transfer-started',
       render: (t) => <RelativeTime at={t.startedAt} withLocal />,
     },
     {
