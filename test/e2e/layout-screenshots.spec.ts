@@ -117,8 +117,9 @@ test('Certificates, Activity, Transfers, the SQL console and a host name at 1280
     await openScreen(page, 'transfers')
     const transfers = page.getByRole('table', { name: 'Transfers' })
     await pictures(page, 'transfers', [
-      // A folder of the test's own, the archive's hash, how long it took.
+      // A folder of the test's own, the archive's hash, how long it took, the node's short id.
       transfers.getByTestId('transfer-destination'),
+      transfers.locator('.transfer-node-name'),
       transfers.getByTestId('transfer-sha256'),
       transfers.getByRole('row').nth(1).getByRole('cell').nth(6),
     ])
