@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { Locator, Page } from '@playwright/test'
+import { volumeArchiveLabel } from '../../../src/shared/volume-archive-label'
 import { bridgeCall } from './bridge'
 import { test as base } from './fixtures'
 import { sandboxCall } from './ops'
@@ -118,7 +119,7 @@ export async function startExport(page: Page, volume: SeedVolume): Promise<void>
 }
 
 export function exportCard(scope: Page | Locator, volume: SeedVolume) {
-  return scope.getByRole('article', { name: `Export of ${volume.nodeId} / ${volume.name}` })
+  return scope.getByRole('article', { name: `Export of ${volumeArchiveLabel(volume)}` })
 }
 
 export function finishedExports(page: Page) {
