@@ -77,19 +77,18 @@ export default defineConfig({
         // entry is three files and a screen one or two; ~50 kB more is evaluated at start
         // (TanStack Virtual, the ui/lib modules only screens use). A/B, 6 launches each,
         // launch to painted: Overview 953 vs 983 ms, 10,000 certificates 1240 vs 1277 ms.
-        // lib/zod-jitless.ts must evaluate before any schema is built (the `ui` chunk builds the
-        // contract's as it evaluates, web-event-frame.ts its own): zod's eval probe must be off
-        // before (the e2e fixture cspViolations). It is in `start`, which every chunk follows.
-        // The `start` chunk (first in the list, so it wins over `ui`): zod's setting and
-        // page-start.ts with what they import (zod, the transport, the routes' names), which
-        // send the app's first calls as soon as the page's script begins to evaluate, before
-        // React, the contract and the screens (src/renderer/src/first-calls.ts).
+        // The `start` chunk (first in the list, so it wins over `ui`): page-start.ts with what it
+        // imports (the transport, the routes' names; no zod), which sends the app's first calls
+        // as soon as the page's script begins to evaluate, before zod, React, the contract and
+        // the screens (src/renderer/src/first-calls.ts). main.tsx imports lib/zod-jitless.ts
+        // next: it is the first module of `ui` to run, so zod's eval probe is off before any
+        // schema is built (the e2e fixture cspViolations fails a page that logs the probe).
         output: {
           codeSplitting: {
             groups: [
               {
                 name: 'start',
-                test: /src[\\/]renderer[\\/]src[\\/](lib[\\/]zod-jitless|page-start)\.ts$/,
+                test: /src[\\/]renderer[\\/]src[\\/]page-start\.ts$/,
               },
               { name: 'ui', test: /src[\\/]renderer[\\/]src[\\/](ui|lib)[\\/]/ },
             ],

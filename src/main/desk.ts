@@ -1,6 +1,9 @@
 import path from 'node:path'
-import type { Notice } from '../shared/bridge'
+import type { ChannelName, Notice } from '../shared/bridge'
+import { sqlChannels } from '../shared/bridge/channels/sql'
+import { volumeChannels } from '../shared/bridge/channels/volumes'
 import { createDispatcher, describeUnexpectedError } from './bridge/dispatcher'
+import { deferredHandlers } from './bridge/deferred-handlers'
 import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
@@ -28,9 +31,7 @@ import { operationHandlers } from './features/operations'
 import { overviewHandlers } from './features/overview'
 import { recentsHandlers } from './features/recents'
 import { settingsHandlers } from './features/settings'
-import { sqlHandlers } from './features/sql'
 import { sqlLibraryHandlers } from './features/sql-library'
-import { volumeHandlers } from './features/volumes'
 import { browserDownloadHandlers, openHostedDownload } from './features/browser-downloads'
 import { createDownloadTickets } from './transfers/download-tickets'
 import { createEmbeddedSandbox } from './features/embedded-sandbox'
@@ -172,9 +173,20 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...recentsHandlers(context),
     ...knownObjectHandlers(context),
     ...certificateHandlers(context),
-    ...volumeHandlers(context),
+    // Volume exports (the download worker's client, the export stream): at the first call too.
+    ...deferredHandlers(
+      channelNamesOf(volumeChannels).filter(
+        (name): name is Exclude<typeof name, 'transfers.downloadTicket'> =>
+          name !== 'transfers.downloadTicket',
+      ),
+      () => import('./features/volumes').then(({ volumeHandlers }) => volumeHandlers(context)),
+    ),
     ...browserDownloadHandlers(context, downloadTickets),
-    ...sqlHandlers(context),
+    // The SQL console's modules (its guard, the worker's client, the audit's redaction) are the
+    // largest the first screens never use: built at the first SQL call (bridge/deferred-handlers).
+    ...deferredHandlers(channelNamesOf(sqlChannels), () =>
+      import('./features/sql').then(({ sqlHandlers }) => sqlHandlers(context)),
+    ),
     ...sqlLibraryHandlers(context),
     ...operationHandlers(context),
     ...migrationHandlers(context),
@@ -231,4 +243,9 @@ function openParsedHttps(open: (url: string) => Promise<void>, url: string): Pro
   const href = externalHttpsHref(url)
   if (href === null) return Promise.reject(new Error('Only https links are opened'))
   return open(href)
+}
+
+/** A contract group's channel names, typed as its keys. */
+function channelNamesOf<G extends object>(group: G): (keyof G & ChannelName)[] {
+  return Object.keys(group) as (keyof G & ChannelName)[]
 }

@@ -419,13 +419,14 @@ async function writeEndlessBody(socket: Socket, closed: Promise<void>, cap: numb
 }
 
 describe('web host: telling when the page was served', () => {
-  it('tells when the HTML was sent, then when every file it names was, once per page', async () => {
+  it('tells when the HTML was sent, when its first file was asked for, then when every file it names was, once per page', async () => {
     const served: string[] = []
     const watched = await startWebHost({
       desk: testDesk.desk,
       rendererDir: path.join(testDesk.temp.dir, 'renderer'),
       secret: SECRET,
       onPageServed: () => served.push('html'),
+      onPageFilesAsked: () => served.push('asked'),
       onPageFilesServed: () => served.push('page'),
     })
     try {
@@ -443,14 +444,14 @@ describe('web host: telling when the page was served', () => {
       expect(served).toEqual(['html'])
       expect((await get('/assets/app.js')).status).toBe(200)
       // Told when the host has handed the script's last byte over, which the client may see first.
-      await waitUntil(() => served.length === 2, { what: 'the page told as served' })
+      await waitUntil(() => served.length === 3, { what: 'the page told as served' })
       await get('/assets/app.js')
-      expect(served).toEqual(['html', 'page'])
+      expect(served).toEqual(['html', 'asked', 'page'])
       // A reload: the page and its script again.
       await get('/profiles/abc')
       await get('/assets/app.js')
-      await waitUntil(() => served.length === 4, { what: 'the reloaded page told as served' })
-      expect(served).toEqual(['html', 'page', 'html', 'page'])
+      await waitUntil(() => served.length === 6, { what: 'the reloaded page told as served' })
+      expect(served).toEqual(['html', 'asked', 'page', 'html', 'asked', 'page'])
     } finally {
       await watched.close()
     }

@@ -6,7 +6,6 @@ import type { Session } from '../../shared/api'
 import type { BridgeError, ChannelOutput } from '../../shared/bridge'
 import { answersAsJson, OK_RESULT_OPENING, OkResultJson } from '../bridge/dispatcher'
 import type { BridgeHandlers } from '../bridge/dispatcher'
-import { logoutUrlToOpen } from './logout-url'
 import type { DeskContext } from './context'
 import { cachedListJsonOf, fetchIntoCache, fetchWindow, readWindow } from './lists'
 import { bridgeErrorOf, isConnectivityError, requireProfile } from './context'
@@ -118,7 +117,11 @@ export function sessionHandlers(
       // Ends the single sign-on session in the browser too, but only on the profile's own site
       // over https (logout-url.ts); any other address is handed back to be shown as text.
       const offered = answer.logoutUrl ?? null
-      const toOpen = offered === null ? null : logoutUrlToOpen(offered, profile.baseUrl)
+      // logout-url.ts reads the Public Suffix List (tldts: ~20 ms to load), needed only here.
+      const toOpen =
+        offered === null
+          ? null
+          : (await import('./logout-url')).logoutUrlToOpen(offered, profile.baseUrl)
       let openedLogoutUrl = false
       if (toOpen !== null) {
         // electronegativity: OPEN_EXTERNAL_JS_CHECK — https and the profile's site checked above.

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises'
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -68,17 +68,27 @@ async function main(argv: string[]): Promise<void> {
 
   // The host listens first and the core loads behind it (see deferredEndpoint): the URL is out,
   // and the page loads its script, while the cache, the keychain and the handlers open. Loading
-  // the core holds this loop: its modules evaluate (~150-250 ms), then the desk opens (~100 ms
-  // more). A page asked for meanwhile waits that long for its first byte, its scripts as long
-  // again (measured: scripts asked for at 190 ms came at 600). So the modules load once the page
-  // has its HTML, while the browser starts the page's renderer and parses it (~150-200 ms,
-  // nothing asked of us), in stages with turns of the loop between them in which the page's
-  // files are sent from memory (host.ts), and the desk opens once the page has them, while
-  // the page evaluates them on its own core. Also at the first bridge call (a client without a
-  // page), and after a grace period at the latest, so a core that cannot open still ends the
-  // process with its reason.
-  const loadDeskModules = once(() => void loadInStages(DESK_MODULE_STAGES))
+  // the core holds this loop: its modules evaluate (~200 ms on two cores), then the desk opens
+  // (~40 ms). A page asked for meanwhile waits that long for its first byte, its scripts as long
+  // again. So the modules load once the page has its HTML, while the browser starts the page's
+  // renderer and parses it (~150 ms, nothing asked of us), in stages with turns of the loop
+  // between them; once the page has asked for its first file, no stage starts until it has them
+  // all (sent from memory, host.ts), or each request would wait out a stage of its own. The
+  // desk opens when the stages are done, at the first bridge call (a client without a page), or
+  // after a grace period at the latest, so a core that cannot open still ends the process with
+  // its reason.
+  let filesAsked = false
+  let filesServed = false
+  let onFilesServed: () => void = () => undefined
+  const pageFilesServed = new Promise<void>((resolve) => (onFilesServed = resolve))
+  const beforeStage = () =>
+    filesAsked && !filesServed
+      ? Promise.race([pageFilesServed, delay(PAGE_FILES_WAIT_MS)])
+      : Promise.resolve()
   let wanted: () => void = () => undefined
+  const loadDeskModules = once(
+    () => void loadInStages(DESK_MODULE_STAGES, beforeStage).then(beforeStage).then(wanted),
+  )
   const deskReady = new Promise<void>((resolve) => (wanted = resolve)).then(() => {
     opening = openDesk(options)
     return opening
@@ -89,7 +99,11 @@ async function main(argv: string[]): Promise<void> {
     port: options.port,
     host: options.host,
     onPageServed: loadDeskModules,
-    onPageFilesServed: wanted,
+    onPageFilesAsked: () => (filesAsked = true),
+    onPageFilesServed: () => {
+      filesServed = true
+      onFilesServed()
+    },
   })
   process.stdout.write(`Infradesk web mode: ${host.url}\n`)
   process.stdout.write(`WEB_READY ${JSON.stringify({ url: host.url })}\n`)
@@ -110,14 +124,19 @@ function once(run: () => void): () => void {
 }
 
 /**
- * The core's modules, in stages of 30-80 ms of this loop each (the bridge contract and zod,
- * the cache with SQLite, the network stack, then the rest), so that the page's requests that
- * came in the meantime are answered between two stages instead of after all of them.
+ * The core's modules, in stages of 10-60 ms of this loop each (zod, the bridge contract, the
+ * cache with SQLite, the network stack, the service client, the certificate lists, then the
+ * rest), so that the page's requests that came in the meantime are answered between two stages
+ * instead of after all of them. The SQL console and volume exports load at their first call
+ * (desk.ts), off this path.
  */
 const DESK_MODULE_STAGES: (() => Promise<unknown>)[] = [
+  () => import('zod'),
   () => import('../../shared/bridge'),
   () => import('../cache'),
   () => import('../net'),
+  () => import('../api'),
+  () => import('../features/certificates'),
   () => import('../desk'),
 ]
 
@@ -126,12 +145,20 @@ const DESK_MODULE_STAGES: (() => Promise<unknown>)[] = [
  * first: requests that arrived are answered). A stage that fails is left to the one that
  * needs it (openDesk's own import reports it).
  */
-async function loadInStages(stages: (() => Promise<unknown>)[]): Promise<void> {
+async function loadInStages(
+  stages: (() => Promise<unknown>)[],
+  beforeStage: () => Promise<void>,
+): Promise<void> {
   for (const stage of stages) {
+    await beforeStage()
     await stage().catch(() => undefined)
-    await nextTurn()
+    // A request on a new connection takes turns of its own: accepted, read, answered.
+    for (let turn = 0; turn < 3; turn += 1) await nextTurn()
   }
 }
+
+/** How long a stage waits for the rest of the page's files once it asked for the first. */
+const PAGE_FILES_WAIT_MS = 200
 
 /** How long the core waits for the page (or a call) before it opens anyway. */
 const DESK_GRACE_MS = 500

@@ -67,6 +67,8 @@ export interface WebHostOptions {
    * modules it preloads, its styles) sent whole after it. Once per page served.
    */
   onPageFilesServed?: () => void
+  /** Told when the page has asked for the first of those files (once per page served). */
+  onPageFilesAsked?: () => void
 }
 
 export interface WebHost {
@@ -266,8 +268,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
    * turns between them, and one turn is then enough to answer every request that came.
    */
   let pageFiles: Map<string, HeldFile> | null = null
+  let pageFilesAsked = false
   const sent = (pathname: string) => {
     if (pageFiles === null || !pageFiles.delete(pathname)) return
+    if (!pageFilesAsked) {
+      pageFilesAsked = true
+      options.onPageFilesAsked?.()
+    }
     if (pageFiles.size > 0) return
     pageFiles = null
     options.onPageFilesServed?.()
@@ -300,6 +307,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.end(bytes, () => {
       options.onPageServed?.()
       pageFiles = readFilesNow(rendererDir, filesNamedBy(html))
+      pageFilesAsked = false
       if (pageFiles.size === 0) {
         pageFiles = null
         options.onPageFilesServed?.()

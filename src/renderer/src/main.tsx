@@ -1,7 +1,8 @@
-// First: configures zod before any schema is built.
-import './lib/zod-jitless'
-// Second: the app's first calls leave now, before React, the contract and the screens evaluate.
+// First: the app's first calls leave now, before zod, React, the contract and the screens
+// evaluate (page-start.ts imports nothing that builds a schema).
 import './page-start'
+// Second: configures zod before any schema is built.
+import './lib/zod-jitless'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, startApp } from './app/App'

@@ -4,12 +4,12 @@ import { chooseTransport } from './transport-choice'
 import { createWebTransport, readLaunchSecret, type LaunchSecret } from './web-transport'
 
 /*
- * What the page does before the rest of its script evaluates (main.tsx imports this right
- * after zod's setting; the build puts both, and only what they import, in the small `start`
- * chunk that evaluates first: electron.vite.config.ts). It picks the transport (web mode takes
- * its launch secret out of the address here) and sends the calls the app starts with
- * (first-calls.ts). Nothing here may import the contract, React or a screen: that would pull
- * them into this chunk, ahead of the calls.
+ * What the page does before the rest of its script evaluates (main.tsx imports this first; the
+ * build puts it, and only what it imports, in the small `start` chunk that evaluates first:
+ * electron.vite.config.ts). It picks the transport (web mode takes its launch secret out of the
+ * address here) and sends the calls the app starts with (first-calls.ts). Nothing here may
+ * import zod, the contract, React or a screen: that would pull them into this chunk, ahead of
+ * the calls (web-transport.ts loads its event decoder, a zod schema, at the first subscription).
  */
 
 /** Web mode's launch secret, read when its transport is made; none on the desktop. */

@@ -1,5 +1,5 @@
 import type { BridgeTransport } from '../../shared/bridge'
-import { decodeEventFrame } from '../../shared/bridge/web-event-frame'
+import type { decodeEventFrame } from '../../shared/bridge/web-event-frame'
 import {
   invokePath,
   MISSING_SECRET_MESSAGE,
@@ -29,6 +29,7 @@ export class TransportError extends Error {
 }
 
 type Listener = (event: string, payload: unknown) => void
+type EventFrameDecoder = typeof decodeEventFrame
 
 /** After a dropped event stream, as the SSE `retry:` the host sends says. */
 const RECONNECT_MS = 2_000
@@ -79,7 +80,7 @@ export function createWebTransport(secret: string | null): BridgeTransport {
     return secret === null ? extra : { ...extra, [SECRET_HEADER]: secret }
   }
 
-  function dispatch(data: string) {
+  function dispatch(decodeEventFrame: EventFrameDecoder, data: string) {
     const frame = decodeEventFrame(data)
     if (!frame) {
       console.warn('[bridge] ignored a malformed event frame')
@@ -95,6 +96,10 @@ export function createWebTransport(secret: string | null): BridgeTransport {
    * refusal be told apart from a dropped connection: only the second one is worth retrying.
    */
   async function readEvents(signal: AbortSignal) {
+    // Loaded with the first subscription, not with this module: it builds a zod schema, and this
+    // module evaluates before zod does, to send the page's first calls (page-start.ts).
+    const { decodeEventFrame } = await import('../../shared/bridge/web-event-frame')
+    const onData = (data: string) => dispatch(decodeEventFrame, data)
     while (!signal.aborted) {
       try {
         const response = await fetch(WEB_EVENTS_PATH, {
@@ -107,7 +112,7 @@ export function createWebTransport(secret: string | null): BridgeTransport {
           console.warn(`[bridge] the event stream was refused (HTTP ${response.status})`)
           return
         }
-        if (response.ok && response.body) await readStream(response.body, dispatch)
+        if (response.ok && response.body) await readStream(response.body, onData)
       } catch {
         // The host went away or the stream broke: try again below, unless we were stopped.
       }
