@@ -26,8 +26,9 @@ export type Wrapped = { sql: string; prefix: string } | { refused: string }
 /**
  * The tab's text inside its read-only transaction, or why it cannot be: the wrap must split
  * back into BEGIN, the tab's statements and ROLLBACK (as PostgreSQL's parser splits it: needs
- * `loadPgParser()` first; `parsed`, the guard's parse of `sql`, read when given). An unterminated quote or comment at the end would swallow the
- * ROLLBACK and leave the transaction open on the service's connection.
+ * `loadPgParser()` first; `parsed`, the guard's parse of `sql`, is read when given). An
+ * unterminated quote or comment at the end would swallow the ROLLBACK and leave the transaction
+ * open on the service's connection.
  */
 export function wrapReadOnly(sql: string, parsed?: ParsedText): Wrapped {
   const own = splitSqlLoaded(sql, parsed).length

@@ -77,14 +77,13 @@ async function main(argv: string[]): Promise<void> {
   // desk opens when the stages are done, at the first bridge call (a client without a page), or
   // after a grace period at the latest, so a core that cannot open still ends the process with
   // its reason.
-  let filesAsked = false
-  let filesServed = false
-  let onFilesServed: () => void = () => undefined
-  const pageFilesServed = new Promise<void>((resolve) => (onFilesServed = resolve))
+  // Pending from the page's first file asked for to its last one sent: what a stage waits on.
+  let pageFilesOut: Promise<void> | null = null
+  let pageFilesSent: () => void = () => undefined
   const beforeStage = () =>
-    filesAsked && !filesServed
-      ? Promise.race([pageFilesServed, delay(PAGE_FILES_WAIT_MS)])
-      : Promise.resolve()
+    pageFilesOut === null
+      ? Promise.resolve()
+      : Promise.race([pageFilesOut, delay(PAGE_FILES_WAIT_MS)])
   let wanted: () => void = () => undefined
   const loadDeskModules = once(
     () => void loadInStages(DESK_MODULE_STAGES, beforeStage).then(beforeStage).then(wanted),
@@ -99,10 +98,12 @@ async function main(argv: string[]): Promise<void> {
     port: options.port,
     host: options.host,
     onPageServed: loadDeskModules,
-    onPageFilesAsked: () => (filesAsked = true),
+    onPageFilesAsked: () => {
+      pageFilesOut = new Promise((resolve) => (pageFilesSent = resolve))
+    },
     onPageFilesServed: () => {
-      filesServed = true
-      onFilesServed()
+      pageFilesOut = null
+      pageFilesSent()
     },
   })
   process.stdout.write(`Infradesk web mode: ${host.url}\n`)
