@@ -19,3 +19,17 @@ export function volumeArchiveLabel({ name, nodeId, nodeName }: VolumeArchive): s
   const named = typeof nodeName === 'string' && nodeName !== '' && nodeName !== nodeId
   return `${name} · node ${named ? `${nodeName} (${nodeId})` : nodeId}`
 }
+
+/**
+ * The volume and node a logged transfer archived, read from its source; null when it is no
+ * volume archive or its source lacks either.
+ */
+export function volumeArchiveOf(transfer: {
+  kind: string
+  source: Record<string, unknown>
+}): { name: string; nodeId: string } | null {
+  const { nodeId, name } = transfer.source
+  return transfer.kind === 'volume' && typeof nodeId === 'string' && typeof name === 'string'
+    ? { name, nodeId }
+    : null
+}

@@ -13,7 +13,7 @@ import { createTransferJobs } from '../transfers/jobs'
 import { writeVolumeArchive } from '../transfers/volume-archive'
 import type { DeskContext } from './context'
 import { bridgeErrorOf, requireProfile, withProfileClient } from './context'
-import { volumeArchiveLabel } from '../../shared/volume-archive-label'
+import { volumeArchiveLabel, volumeArchiveOf } from '../../shared/volume-archive-label'
 import { knownNameOf } from './known-objects'
 import { objectsOfAnswer } from './known-objects/answer-objects'
 import { finishRawArchive, requestVolumeExport } from './volume-export-answer'
@@ -265,11 +265,12 @@ function volumeLabel(
  * "node / volume", and a node's name may have become known since.
  */
 function relabelVolumeArchive<T extends Transfer>(context: DeskContext, transfer: T): T {
-  const { nodeId, name } = transfer.source
-  if (transfer.kind !== 'volume' || typeof nodeId !== 'string' || typeof name !== 'string') {
-    return transfer
+  const volume = volumeArchiveOf(transfer)
+  if (volume === null) return transfer
+  return {
+    ...transfer,
+    label: volumeLabel(context, transfer.profileId, volume.nodeId, volume.name),
   }
-  return { ...transfer, label: volumeLabel(context, transfer.profileId, nodeId, name) }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Transfer } from '../../../../shared/bridge'
+import { volumeArchiveOf } from '../../../../shared/volume-archive-label'
 import { useKnownObject } from '../../lib/known-objects'
 import { CopyButton } from '../../ui/CopyButton'
 
@@ -21,11 +22,7 @@ function shortId(id: string): string {
 }
 
 export function TransferName({ transfer }: { transfer: Transfer }) {
-  const { nodeId, name } = transfer.source
-  const volume =
-    transfer.kind === 'volume' && typeof nodeId === 'string' && typeof name === 'string'
-      ? { nodeId, name }
-      : null
+  const volume = volumeArchiveOf(transfer)
   return (
     <div className="cell-stack">
       {volume === null ? (
