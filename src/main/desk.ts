@@ -1,9 +1,9 @@
 import path from 'node:path'
-import type { ChannelName, Notice } from '../shared/bridge'
+import type { Notice } from '../shared/bridge'
 import { sqlChannels } from '../shared/bridge/channels/sql'
 import { volumeChannels } from '../shared/bridge/channels/volumes'
 import { createDispatcher, describeUnexpectedError } from './bridge/dispatcher'
-import { deferredHandlers } from './bridge/deferred-handlers'
+import { assertEveryChannelHandled, deferredHandlers } from './bridge/deferred-handlers'
 import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
@@ -174,17 +174,16 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...knownObjectHandlers(context),
     ...certificateHandlers(context),
     // Volume exports (the download worker's client, the export stream): at the first call too.
+    // transfers.downloadTicket: browserDownloadHandlers, below.
     ...deferredHandlers(
-      channelNamesOf(volumeChannels).filter(
-        (name): name is Exclude<typeof name, 'transfers.downloadTicket'> =>
-          name !== 'transfers.downloadTicket',
-      ),
+      volumeChannels,
       () => import('./features/volumes').then(({ volumeHandlers }) => volumeHandlers(context)),
+      ['transfers.downloadTicket'],
     ),
     ...browserDownloadHandlers(context, downloadTickets),
     // The SQL console's modules (its guard, the worker's client, the audit's redaction) are the
     // largest the first screens never use: built at the first SQL call (bridge/deferred-handlers).
-    ...deferredHandlers(channelNamesOf(sqlChannels), () =>
+    ...deferredHandlers(sqlChannels, () =>
       import('./features/sql').then(({ sqlHandlers }) => sqlHandlers(context)),
     ),
     ...sqlLibraryHandlers(context),
@@ -196,6 +195,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   if (deps.backgroundRefresh !== false) {
     Object.assign(handlers, startBackgroundRefresh(context, handlers, deps.backgroundRefresh))
   }
+  assertEveryChannelHandled(handlers)
   const dispatcher = createDispatcher(handlers, {
     toBridgeError: (error) => bridgeErrorOf(context, error),
     onUnexpectedError: (channel, error) => console.error(describeUnexpectedError(channel, error)),
@@ -243,9 +243,4 @@ function openParsedHttps(open: (url: string) => Promise<void>, url: string): Pro
   const href = externalHttpsHref(url)
   if (href === null) return Promise.reject(new Error('Only https links are opened'))
   return open(href)
-}
-
-/** A contract group's channel names, typed as its keys. */
-function channelNamesOf<G extends object>(group: G): (keyof G & ChannelName)[] {
-  return Object.keys(group) as (keyof G & ChannelName)[]
 }
