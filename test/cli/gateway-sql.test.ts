@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { call, callOperation, GATEWAY_ARGS, sandboxForThisFile } from '../support/sandbox-process'
 import { jsonOf, useCliHome } from './support'
 
 /*
@@ -10,8 +10,19 @@ import { jsonOf, useCliHome } from './support'
  * anything of it is sent.
  */
 
-const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS] })
+const sandbox = sandboxForThisFile({ resetBeforeEach: true, args: [...GATEWAY_ARGS, '--faults'] })
 const { cli } = useCliHome('gateway-cli', { secrets: () => [sandbox.tokens.admin] })
+
+beforeAll(async () => {
+  // The sandbox's first statement starts PGlite (initdb and the seed, then kept as a template
+  // later starts load, a reset's too): seconds on a loaded machine. Started here, directly and
+  // without the CLI's timeouts, so no test's first question to the database waits on it.
+  const warm = await callOperation(sandbox, 'runPostgresQuery', {
+    params: { id: sandbox.seed.databases.postgres[1] as string },
+    body: { sql: 'select 1' },
+  })
+  expect(warm.status, warm.text()).toBe(200)
+})
 
 function sql(args: string[], text: string) {
   const db = sandbox.seed.databases.postgres[1] as string
@@ -31,6 +42,26 @@ describe('infradesk sql on a service that runs each statement on its own', () =>
     expect(jsonOf<unknown[]>(run)).toHaveLength(2)
     expect(run.stdout).toContain('\\\\x0102')
     expect(run.stdout).toContain('"second":"two"')
+  })
+
+  it('says a backslash literal was refused because the setting could not be learned, and a retry runs it', async () => {
+    // The app's question (SHOW standard_conforming_strings) fails once, as when the service is
+    // out of reach or the database slow to start.
+    const fault = await call(sandbox, {
+      method: 'POST',
+      path: '/__sandbox/faults',
+      body: { rules: [{ operation: 'runPostgresQuery', fault: 'status=500', times: 1 }] },
+    })
+    expect(fault.status).toBeLessThan(300)
+    const text = "select '\\x0102'::bytea as raw"
+    const refused = await sql(['--json', '--read-only'], text)
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toMatch(
+      /standard_conforming_strings[^]*could not be learned \(SHOW standard_conforming_strings failed: [^)]*\); run it again/,
+    )
+    const again = await sql(['--json', '--read-only'], text)
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toContain('\\\\x0102')
   })
 
   // count(*) is an int8: a string in the service's JSON, and so in ours (never a double).

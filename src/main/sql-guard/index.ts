@@ -50,7 +50,12 @@ export interface GuardOptions {
    * per database). Unknown or off, a plain `'…'` literal holding a backslash is ambiguous: with
    * the setting off, `'\''` is one string and the statement boundaries are not the parser's.
    */
-  standardConformingStrings?: boolean
+  standardConformingStrings?: boolean | NotLearned
+}
+
+/** The database was asked for its standard_conforming_strings and did not say: why, in words. */
+export interface NotLearned {
+  notLearned: string
 }
 
 /** Parses and classifies `sql`; loads the parser first when needed. */
@@ -79,9 +84,7 @@ export function analyzeSqlLoaded(
       verdict = {
         kind: 'write',
         literal: true,
-        reason:
-          `the literal ${ambiguous.text.slice(0, 40)} holds a backslash, which reads differently ` +
-          "when standard_conforming_strings is off; write it as E'…' or with $$…$$",
+        reason: backslashReason(ambiguous.text, options.standardConformingStrings),
       }
     }
     const prepare = (statement.node as { PrepareStmt?: { name?: unknown } }).PrepareStmt
@@ -147,6 +150,23 @@ export function setsConformingStrings(analysis: GuardAnalysis): boolean {
       )
     })
   )
+}
+
+/**
+ * Why a plain literal holding a backslash keeps a statement from being a read. When the app
+ * asked the database and got no answer (a timeout while it starts, the service unreachable), the
+ * user is told so, and that running it again may do, rather than only to rewrite the literal.
+ */
+function backslashReason(literal: string, known: GuardOptions['standardConformingStrings']) {
+  const holds = `the literal ${literal.slice(0, 40)} holds a backslash, which reads differently`
+  const rewrite = "write it as E'…' or with $$…$$"
+  if (typeof known === 'object') {
+    return (
+      `${holds} when standard_conforming_strings is off, and this database's setting could not ` +
+      `be learned (${known.notLearned}); run it again once the database answers, or ${rewrite}`
+    )
+  }
+  return `${holds} when standard_conforming_strings is off; ${rewrite}`
 }
 
 /** The first plain `'…'` literal holding a backslash, by its place in the text. */

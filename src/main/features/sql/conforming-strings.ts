@@ -1,29 +1,43 @@
+import { isServiceError } from '../../api'
 import { parseSqlAnswer } from '../../sql/parse-result'
+import type { NotLearned } from '../../sql-guard'
 import type { StoredProfile } from '../../profiles'
 import type { DeskContext } from '../context'
 import { withProfileClient } from '../context'
 
 /*
  * Each database's standard_conforming_strings, learned once (per run of the app) when a text
- * needs it: a plain literal with a backslash reads differently when it is off. Unknown when the
- * service would not say; such a literal then keeps the text from being a read.
+ * needs it: a plain literal with a backslash reads differently when it is off. Not learned when
+ * the service would not say; such a literal then keeps the text from being a read, and the guard's
+ * refusal says why the setting is not known (a timeout while the database starts, the service
+ * unreachable), so the user knows a second try may do.
  */
+
+/**
+ * A judgement made with what is known of the setting: `NotLearned` when the database was asked and
+ * did not say. Declared as a method so a judge written for `boolean | undefined` (sql.plan's)
+ * still fits: it hands the value on to the guard's options, which take every one of these.
+ */
+interface JudgeWith<T> {
+  judge(known: boolean | NotLearned | undefined): T | Promise<T>
+}
 
 export interface ConformingStrings {
   /** What was learned for the database; undefined when not (yet) known. */
   known(profileId: string, databaseId: string): boolean | undefined
-  /** Asks the database (`SHOW standard_conforming_strings`); undefined when it would not say. */
-  learn(profile: StoredProfile, databaseId: string): Promise<boolean | undefined>
+  /** Asks the database (`SHOW standard_conforming_strings`); why not, when it would not say. */
+  learn(profile: StoredProfile, databaseId: string): Promise<boolean | NotLearned>
   /** A text set or reset the setting: the learned value may be stale, asked again when it matters. */
   forget(profileId: string, databaseId: string): void
   /**
    * `judge` with what is known of the database's setting; when the judgement says the setting
-   * matters (`matters`) and it is not known, it is learned and the text judged again.
+   * matters (`matters`) and it is not known, it is learned and the text judged again (with why
+   * it could not be learned, when it could not).
    */
   judge<T>(
     profile: StoredProfile,
     databaseId: string,
-    judge: (known: boolean | undefined) => T | Promise<T>,
+    judge: JudgeWith<T>['judge'],
     matters: (judged: T) => boolean,
   ): Promise<T>
 }
@@ -44,19 +58,27 @@ export function createConformingStrings(context: DeskContext): ConformingStrings
           }),
         )
         const value = parseSqlAnswer(body.toString('utf8')).rows[0]?.[0]
-        if (value !== 'on' && value !== 'off') return undefined
+        if (value !== 'on' && value !== 'off') {
+          return {
+            notLearned: `SHOW standard_conforming_strings answered ${JSON.stringify(value ?? null)}`,
+          }
+        }
         learned.set(keyOf(profile.id, databaseId), value === 'on')
         return value === 'on'
-      } catch {
-        return undefined
+      } catch (error) {
+        // A service error's message is written for the user (the timeout, the unreachable host).
+        return {
+          notLearned: `SHOW standard_conforming_strings failed: ${
+            isServiceError(error) ? error.message : 'an unexpected error'
+          }`,
+        }
       }
     },
     async judge(profile, databaseId, judge, matters) {
       const known = strings.known(profile.id, databaseId)
       const judged = await judge(known)
       if (known !== undefined || !matters(judged)) return judged
-      const learnedNow = await strings.learn(profile, databaseId)
-      return learnedNow === undefined ? judged : judge(learnedNow)
+      return judge(await strings.learn(profile, databaseId))
     },
   }
   return strings
