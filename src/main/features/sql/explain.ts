@@ -1,7 +1,7 @@
 import { APP_ERROR_CODES } from '../../../shared/bridge'
 import { ServiceError } from '../../api'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
-import { loadPgParser, splitSqlLoaded } from '../../sql-guard'
+import { loadPgParser, parseText, splitSqlLoaded } from '../../sql-guard'
 import { explainPrefixOf } from '../../sql-guard/plan'
 import type { ParsedResult } from '../../sql/parse-result'
 import { requireProfile } from '../context'
@@ -20,8 +20,13 @@ export function sqlExplainHandler(hub: SqlHub): Pick<BridgeHandlers, 'sql.explai
   return {
     async 'sql.explain'(input) {
       const profile = requireProfile(context, input.profileId)
+      const prefix = explainPrefixOf(input.analyze)
+      const sql = prefix + input.sql
       await loadPgParser()
-      const count = splitSqlLoaded(input.sql).length
+      // The one parse of the text sent: counted here, judged by the guard, read by the send. The
+      // prefix holds no `;`, so the EXPLAIN text has as many statements as the user's.
+      const parsedText = parseText(sql)
+      const count = splitSqlLoaded(sql, parsedText).length
       if (count > 1) {
         // EXPLAIN plans one statement; the service would run the others as they are.
         throw new ServiceError('VALIDATION_ERROR', 'Request validation failed', {
@@ -30,9 +35,7 @@ export function sqlExplainHandler(hub: SqlHub): Pick<BridgeHandlers, 'sql.explai
           ],
         })
       }
-      const prefix = explainPrefixOf(input.analyze)
-      const sql = prefix + input.sql
-      const guarded = await guard(hub, profile, sql, input)
+      const guarded = await guard(hub, profile, sql, input, parsedText)
       try {
         const { parsed, elapsedMs } = await send(
           profile,

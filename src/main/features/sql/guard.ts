@@ -36,17 +36,20 @@ export interface Guarded {
  * to be sent inside a read-only transaction too (defence in depth: what no parse tree shows,
  * a user's function shadowing a built-in or a view that writes, PostgreSQL then refuses), and
  * with the parse it judged, handed on so the send does not parse the text again (send.ts).
+ * `handed`: the caller's parse of this text (sql.explain counts its statements first), used
+ * instead of parsing it again.
  */
 export async function guard(
   hub: Pick<SqlHub, 'context' | 'conformingStrings'>,
   profile: StoredProfile,
   sql: string,
   input: Guarded,
+  handed?: ParsedText,
 ): Promise<{ protect: boolean; parsed: ParsedText }> {
   const { context, conformingStrings } = hub
   await loadPgParser()
   // Parsed once: judged again from the same tree when the database's setting is learned.
-  const parsed = parseText(sql)
+  const parsed = handed?.sql === sql ? handed : parseText(sql)
   const analysis = await conformingStrings.judge(
     profile,
     input.databaseId,
