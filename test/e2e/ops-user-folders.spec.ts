@@ -49,6 +49,8 @@ test('move a user folder to the top level and into another folder; a move into i
   await dialog.getByRole('button', { name: 'Move folder' }).click()
   const parentField = page.getByLabel('New parent folder ID')
   await expect(parentField).toHaveAttribute('aria-invalid', 'true')
+  // The field the service named has the focus: the keyboard user is where the fix goes.
+  await expect(parentField).toBeFocused()
   await expect(
     page.getByText('A folder cannot be moved into itself or one of its subfolders'),
   ).toBeVisible()
@@ -60,4 +62,41 @@ test('move a user folder to the top level and into another folder; a move into i
     target: engineering.id,
     outcome: 'Error',
   })
+})
+
+test('a refused move keeps the keyboard where it was: the first empty field, the dialog’s button; a long id stays inside the dialog', async ({
+  page,
+  staging,
+}) => {
+  await openOps(staging)
+  await openScreen(page, 'User folders')
+  const folderField = page.getByLabel('Folder ID', { exact: true })
+
+  // Sent empty: the field to fill has the focus, not the submit button.
+  await page.getByRole('button', { name: 'Move folder…' }).click()
+  await expect(folderField).toHaveAttribute('aria-invalid', 'true')
+  await expect(folderField).toBeFocused()
+
+  // An id the service does not know, too long to fit: the dialog wraps it, and after the
+  // refusal its button still has the focus (a busy button is disabled, which dropped it).
+  await folderField.fill('f'.repeat(300))
+  await page.getByRole('radio', { name: 'The top level' }).check()
+  await page.getByRole('button', { name: 'Move folder…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Move this user folder?' })
+  const confirm = dialog.getByRole('button', { name: 'Move folder' })
+  await confirm.focus()
+  await page.keyboard.press('Enter')
+  await expect(dialog.getByRole('alert')).toContainText('does not exist')
+  await expect(confirm).toBeFocused()
+  const sideways = await dialog.evaluate((element) =>
+    [element, ...element.querySelectorAll('*')]
+      .filter((inner) => inner.scrollWidth > inner.clientWidth + 1 && inner.clientWidth > 0)
+      .map((inner) => `${inner.className} ${inner.scrollWidth}>${inner.clientWidth}`),
+  )
+  expect(sideways).toEqual([])
+  const [body, banner] = [
+    await dialog.locator('.dialog-body').boundingBox(),
+    await dialog.getByRole('alert').boundingBox(),
+  ]
+  expect(banner && body && banner.x + banner.width <= body.x + body.width).toBe(true)
 })

@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from 'react'
+import { useEffect, useImperativeHandle, useRef, type ReactNode, type Ref } from 'react'
 import { Button } from '../../ui/Button'
 import { FormIssues } from './FormIssues'
 import { AMBIGUOUS_NAME_ATTRIBUTE } from './IdField'
@@ -55,15 +55,22 @@ export function OpForm({
   issues,
   submit,
 }: OpFormProps) {
+  const ownRef = useRef<HTMLFormElement>(null)
+  useImperativeHandle(formRef, () => ownRef.current as HTMLFormElement)
+  const awaitingVerdictRef = useFocusOnFirstRefusedField(ownRef)
   return (
     <form
-      ref={formRef}
+      ref={ownRef}
       className={className}
       aria-label={label}
       noValidate={noValidate}
+      // Typing or choosing again is the user's next step: the focus is theirs from then on.
+      onInputCapture={() => (awaitingVerdictRef.current = false)}
       onSubmit={(event) => {
         event.preventDefault()
-        if (!refusesAmbiguousName(event.currentTarget)) onSubmit()
+        if (refusesAmbiguousName(event.currentTarget)) return
+        awaitingVerdictRef.current = true
+        onSubmit()
       }}
     >
       {children}
@@ -83,4 +90,22 @@ export function OpForm({
       ) : null}
     </form>
   )
+}
+
+/**
+ * After a submit, the first field marked invalid (by the form's own check at once, or by the
+ * service's `details[].path` when its answer comes) takes the focus, as the profile form does:
+ * left on the submit button, a keyboard user had to hunt back up for what to fix.
+ */
+function useFocusOnFirstRefusedField(form: { readonly current: HTMLFormElement | null }) {
+  const awaitingVerdictRef = useRef(false)
+  // Every render: the field's error may arrive with any later one (the service's answer).
+  useEffect(() => {
+    if (!awaitingVerdictRef.current) return
+    const refused = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')
+    if (!refused) return
+    awaitingVerdictRef.current = false
+    refused.focus()
+  })
+  return awaitingVerdictRef
 }
