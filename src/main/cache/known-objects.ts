@@ -19,6 +19,22 @@ export interface KnownObjects {
   lookup(profileId: string, ids: readonly string[]): KnownObject[]
   /** Objects of the kind whose id or name contains `text` (case-insensitive), newest first. */
   search(profileId: string, kind: string, text: string, limit: number): KnownObject[]
+  /**
+   * The name answers gave each of these ids on its profile (the newest sighting that named it),
+   * read in one query however many there are: a list names all its rows at once.
+   */
+  namesOf(keys: readonly KnownObjectKey[]): KnownNames
+}
+
+/** An id on the profile that was shown it. */
+export interface KnownObjectKey {
+  profileId: string
+  id: string
+}
+
+/** The names `namesOf` found; null for an id no answer named. */
+export interface KnownNames {
+  of(profileId: string, id: string): string | null
 }
 
 interface KnownObjectRow {
@@ -81,6 +97,15 @@ export function createKnownObjects(cache: Cache): KnownObjects {
          AND (object_id LIKE @pattern ESCAPE '\\' OR coalesce(name, '') LIKE @pattern ESCAPE '\\')
          ORDER BY seen_at DESC, object_id LIMIT @limit`,
     )
+    // The keys as a JSON array of [profileId, id] pairs, joined through the by-id index.
+    const selectNamedByKeys = db.prepare<[keys: string], KnownObjectRow>(
+      `SELECT known.* FROM json_each(?) AS wanted
+         JOIN known_objects AS known
+           ON known.profile_id = json_extract(wanted.value, '$[0]')
+          AND known.object_id = json_extract(wanted.value, '$[1]')
+         WHERE coalesce(known.name, '') != ''
+         ORDER BY known.seen_at DESC`,
+    )
     const deleteProfile = db.prepare<[profileId: string]>(
       `DELETE FROM known_objects WHERE profile_id = ?`,
     )
@@ -102,12 +127,31 @@ export function createKnownObjects(cache: Cache): KnownObjects {
         const pattern = `%${text.trim().replace(/[\\%_]/g, (char) => `\\${char}`)}%`
         return selectByText.all({ profileId, kind, pattern, limit }).flatMap(fromRow)
       },
+      namesOf(keys) {
+        const names = new Map<string, string>()
+        const wanted = new Map(
+          keys.map(({ profileId, id }) => [keyOf(profileId, id), [profileId, id]]),
+        )
+        if (wanted.size > 0) {
+          for (const row of selectNamedByKeys.all(JSON.stringify([...wanted.values()]))) {
+            const [object] = fromRow(row)
+            const key = keyOf(row.profile_id, row.object_id)
+            if (object?.name && !names.has(key)) names.set(key, object.name)
+          }
+        }
+        return { of: (profileId, id) => names.get(keyOf(profileId, id)) ?? null }
+      },
     }
     return { known, forget: (profileId: string) => deleteProfile.run(profileId) }
   })
 
   forgetWhenProfileCleared(cache, store.forget)
   return store.known
+}
+
+/** One map key for a profile's id (JSON: no pair of strings collides with another). */
+function keyOf(profileId: string, id: string): string {
+  return JSON.stringify([profileId, id])
 }
 
 function toRow(profileId: string, object: KnownObject): KnownObjectRow {

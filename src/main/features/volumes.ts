@@ -214,8 +214,7 @@ export function volumeHandlers(
         limit,
       })
       return Promise.all(
-        rows.map(async (row) => {
-          const named = relabelVolumeArchive(context, row)
+        relabelVolumeArchives(context, rows).map(async (named) => {
           return named.state === 'completed' && named.destination !== null
             ? { ...named, fileMissing: !(await isFile(named.destination)) }
             : named
@@ -261,16 +260,28 @@ function volumeLabel(
 }
 
 /**
- * A logged volume archive named as today, whenever it was logged: earlier runs stored
- * "node / volume", and a node's name may have become known since.
+ * Logged volume archives named as today, whenever they were logged: earlier runs stored
+ * "node / volume", and a node's name may have become known since. The nodes' names are read in
+ * one query for the whole list.
  */
-function relabelVolumeArchive<T extends Transfer>(context: DeskContext, transfer: T): T {
-  const volume = volumeArchiveOf(transfer)
-  if (volume === null) return transfer
-  return {
-    ...transfer,
-    label: volumeLabel(context, transfer.profileId, volume.nodeId, volume.name),
-  }
+function relabelVolumeArchives<T extends Transfer>(context: DeskContext, transfers: T[]): T[] {
+  const archives = transfers.map((transfer) => ({ transfer, volume: volumeArchiveOf(transfer) }))
+  const names = context.knownObjects.namesOf(
+    archives.flatMap(({ transfer, volume }) =>
+      volume === null ? [] : [{ profileId: transfer.profileId, id: volume.nodeId }],
+    ),
+  )
+  return archives.map(({ transfer, volume }) =>
+    volume === null
+      ? transfer
+      : {
+          ...transfer,
+          label: volumeArchiveLabel({
+            ...volume,
+            nodeName: names.of(transfer.profileId, volume.nodeId),
+          }),
+        },
+  )
 }
 
 /**

@@ -21,5 +21,5 @@ export function knownObjectHandlers(
 
 /** The name an answer of the service gave `id` on this profile, if any. */
 export function knownNameOf(context: DeskContext, profileId: string, id: string): string | null {
-  return context.knownObjects.lookup(profileId, [id]).find((known) => known.name)?.name ?? null
+  return context.knownObjects.namesOf([{ profileId, id }]).of(profileId, id)
 }
