@@ -13,6 +13,7 @@ import { createSandboxPki } from './pki'
 import { createPostgresEngine } from './postgres'
 import { buildSeed, postgresDatabasesOf } from './seed'
 import { seedIdsOf } from './seed/ids'
+import { rebasedSeed } from './seed/rebase'
 import type { SeedIds } from './seed/ids'
 import { createRequestListener } from './server'
 import { createVolumeArchive } from './volumes'
@@ -158,11 +159,12 @@ async function buildCore(
   rateLimitClock?: () => number,
 ) {
   const pki = await createSandboxPki()
+  const seededAt = Date.now()
   const seed = await buildSeed({
     pki,
     createVolumeArchive,
     tokens,
-    now: Date.now(),
+    now: seededAt,
     certificateCount,
   })
   const pristine = seed.state
@@ -184,7 +186,8 @@ async function buildCore(
     now: () => new Date(),
   }
   const reset = async () => {
-    core.state = structuredClone(pristine)
+    // The seed as a fresh sandbox would have it now (seed/rebase.ts), not as at the start.
+    core.state = rebasedSeed(pristine, Date.now() - seededAt)
     core.downloadFaults.clear()
     core.rateLimit.clear()
     await postgres.reset()
