@@ -228,6 +228,37 @@ describe('with --url and INFRADESK_TOKEN', () => {
     expect(jks.code).toBe(2)
   })
 
+  it('takes a certificate by its name as by its id (export, formats), and says when neither names one', async () => {
+    const id = sandbox.seed.certificates.withPrivateKey[0] as string
+    const listed = jsonOf<{ id: string; name: string }[]>(
+      await cli(['--url', sandbox.url, 'certs', 'list', '--json', '--system'], withToken()),
+    )
+    const name = listed.find((item) => item.id === id)?.name as string
+    const exportPem = (given: string, file: string) =>
+      cli(
+        [
+          ...['--url', sandbox.url, 'certs', 'export', given, '--format', 'pem', '--json'],
+          ...['--out', path.join(home.temp.dir, file)],
+        ],
+        withToken(),
+      )
+    const byName = await exportPem(name, 'by-name.pem')
+    expect(byName.code, byName.stderr).toBe(0)
+    const byId = await exportPem(id, 'by-id.pem')
+    expect(jsonOf<{ sha256: string }>(byName).sha256).toBe(jsonOf<{ sha256: string }>(byId).sha256)
+    const formats = await cli(
+      ['--url', sandbox.url, 'certs', 'formats', name, '--json'],
+      withToken(),
+    )
+    expect(formats.code, formats.stderr).toBe(0)
+    expect(jsonOf<{ format: string }[]>(formats).map((entry) => entry.format)).toContain('pem')
+    // Neither an id nor a name: not found (4), said as such, nothing written.
+    const missing = await exportPem('no-such-certificate', 'missing.pem')
+    expect(missing.code).toBe(4)
+    expect(missing.stderr).toMatch(/No certificate with the id or name "no-such-certificate"/)
+    expect(readdirSync(home.temp.dir)).not.toContain('missing.pem')
+  })
+
   it('exports a volume through a cut connection, resumed and SHA-256 checked', async () => {
     const volume = sandbox.seed.volumes[0] as { nodeId: string; name: string; sizeBytes: number }
     const cut = await call(sandbox, {

@@ -150,6 +150,42 @@ async function listedItem(
   return (await session.call('certificates.details', { profileId, id, readPem: false })).item
 }
 
+/**
+ * The certificate `given` names, by id or by name (as the list shows it), and as the list sent
+ * it. A user copies a name from `certs list` as often as an id: a name is taken when exactly one
+ * certificate has it; several are named with their ids, none is a not-found that says so.
+ */
+async function certificateNamed(
+  session: DeskSession,
+  profileId: string,
+  given: string,
+): Promise<{ id: string; item: Record<string, unknown> }> {
+  const byId = await listedItem(session, profileId, given)
+  if (byId !== null) return { id: given, item: byId }
+  // listedItem read the whole list (system ones too) into the cache: the names are there.
+  const cached = await session.call('certificates.cached', {
+    profileId,
+    filter: { showSystem: true },
+  })
+  const named = cached.rows.filter((row) => row.name === given)
+  const [only] = named
+  if (only === undefined) {
+    throw new CliError(
+      `No certificate with the id or name "${given}" in the list (see \`infradesk certs list\`)`,
+      EXIT.notFound,
+    )
+  }
+  if (named.length > 1) {
+    const which = named.map((row) => `${row.id} (${row.folderPath.join('/') || 'no folder'})`)
+    throw CliError.usage(
+      `${named.length} certificates are named "${given}": give the id of one (${which.join(', ')})`,
+    )
+  }
+  const item = await listedItem(session, profileId, only.id)
+  if (item === null) throw new CliError(`No certificate ${only.id} in the list`, EXIT.notFound)
+  return { id: only.id, item }
+}
+
 const FORMAT_COLUMNS: readonly Column<FormatAvailability & { format: ExportFormat }>[] = [
   { name: 'FORMAT', value: (entry) => entry.format },
   { name: 'AVAILABILITY', value: (entry) => availabilityWords(entry) },
@@ -160,6 +196,8 @@ function availabilityWords(availability: FormatAvailability): string {
   if (availability.via === 'list') return 'available (written from the PEM the list carries)'
   return `available (exported by the service as certificate ${availability.id})`
 }
+
+const CERTIFICATE_ARGUMENT = 'the certificate: its id, or its name when no other has it'
 
 export function certCommands(program: Command, run: CommandRunner): void {
   const certs = program.command('certs').description('SSL certificates')
@@ -200,7 +238,7 @@ export function certCommands(program: Command, run: CommandRunner): void {
   certs
     .command('export')
     .description('export one certificate to a file (written atomically, mode 0600)')
-    .argument('<id>', 'the certificate id')
+    .argument('<certificate>', CERTIFICATE_ARGUMENT)
     .addOption(
       new Option('--format <format>', 'the export format')
         .choices([...EXPORT_FORMATS])
@@ -219,11 +257,11 @@ export function certCommands(program: Command, run: CommandRunner): void {
           const passphrase = await readPassphrase(options.passphraseFile)
           const profileId = await session.profileIdToUse()
           // Read first: the export follows the listed certificate (and refuses with the reason).
-          await listedItem(session, profileId, id)
+          const { id: certificateId } = await certificateNamed(session, profileId, id)
           session.saveNextTo(options.out)
           const saved = await session.call('certificates.export', {
             profileId,
-            id,
+            id: certificateId,
             format: options.format,
             ...(passphrase === undefined ? {} : { passphrase }),
           })
@@ -241,12 +279,11 @@ function formatsCommand(certs: Command, run: CommandRunner): void {
   certs
     .command('formats')
     .description('the export formats of one certificate: available, or why not')
-    .argument('<id>', 'the certificate id')
+    .argument('<certificate>', CERTIFICATE_ARGUMENT)
     .option('--json', 'an array of {format, available, via?, id?, reason?}')
-    .action((id: string, options: { json?: boolean }, command: Command) =>
+    .action((given: string, options: { json?: boolean }, command: Command) =>
       run(command, { needsProfile: true }, async (session) => {
-        const item = await listedItem(session, await session.profileIdToUse(), id)
-        if (item === null) throw new CliError(`No certificate ${id} in the list`, EXIT.notFound)
+        const { item } = await certificateNamed(session, await session.profileIdToUse(), given)
         const formats = EXPORT_FORMATS.map((format) => ({
           format,
           ...formatAvailability(item, format),
