@@ -7,7 +7,9 @@ import { SQL_ERROR_CODES } from '../shared/bridge/channels/sql'
  * say more, because the code alone does not tell a person what to do:
  * - a statement PostgreSQL refused (the service's 4xx carrying `details: { message, position,
  *   sqlState }`): PostgreSQL's own message first, with where and which SQLSTATE, as the SQL
- *   console shows it; the service's code last (it only says "could not be processed");
+ *   console shows it; the service's code last (it only says "could not be processed"). A real
+ *   deployment sends PostgreSQL's message alone, as a 400 DATABASE_QUERY_FAILED: read the same
+ *   way (not as a usage error of ours), its code last;
  * - a write the guard held back: how to send it (`--confirm-write`).
  */
 
@@ -19,7 +21,20 @@ const NEEDS_CONFIRMATION: readonly string[] = [
   SQL_ERROR_CODES.DESTRUCTIVE_NOT_CONFIRMED,
 ]
 
-export function bridgeErrorText(error: Pick<BridgeError, 'code' | 'message' | 'details'>): string {
+/** The service code a real deployment answers a statement PostgreSQL refused with (HTTP 400). */
+export const QUERY_FAILED_SERVICE_CODE = 'DATABASE_QUERY_FAILED'
+
+export function bridgeErrorText(
+  error: Pick<BridgeError, 'code' | 'message' | 'details' | 'status' | 'serviceCode'>,
+): string {
+  if (error.serviceCode === QUERY_FAILED_SERVICE_CODE) {
+    // Main names an unknown service code after the message: said once, at the end, here.
+    const named = ` (HTTP ${error.status ?? 400}, ${QUERY_FAILED_SERVICE_CODE})`
+    const message = error.message.endsWith(named)
+      ? error.message.slice(0, -named.length)
+      : error.message
+    return `PostgreSQL: ${message} [${QUERY_FAILED_SERVICE_CODE}]`
+  }
   const refusedStatement = postgresRefusal(error.details)
   if (refusedStatement !== null) {
     const facts = [

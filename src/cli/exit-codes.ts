@@ -1,5 +1,5 @@
 import type { BridgeError } from '../shared/bridge'
-import { bridgeErrorText } from './error-text'
+import { bridgeErrorText, QUERY_FAILED_SERVICE_CODE } from './error-text'
 
 /*
  * The exit codes of `infradesk`, one per kind of failure a script can act on. The
@@ -56,8 +56,13 @@ const BY_CODE: Record<string, ExitCode> = {
   INTEGRITY_ERROR: EXIT.badAnswer,
 }
 
-/** The exit code for an error the desk (or the service through it) reported. */
-export function exitCodeOf(error: Pick<BridgeError, 'code'>): ExitCode {
+/**
+ * The exit code for an error the desk (or the service through it) reported. A statement
+ * PostgreSQL refused exits 1 on every service, though a real deployment answers it with a 400
+ * (a VALIDATION_ERROR to the app): the request was right, the SQL was not.
+ */
+export function exitCodeOf(error: Pick<BridgeError, 'code' | 'serviceCode'>): ExitCode {
+  if (error.serviceCode === QUERY_FAILED_SERVICE_CODE) return EXIT.other
   return BY_CODE[error.code] ?? EXIT.other
 }
 

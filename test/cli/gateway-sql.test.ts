@@ -64,6 +64,14 @@ describe('infradesk sql on a service that runs each statement on its own', () =>
     expect(again.stdout).toContain('\\\\x0102')
   })
 
+  it("reads PostgreSQL's refusal as the default service's: its message first, exit 1 (not a usage error)", async () => {
+    const run = await sql([], 'selec 1')
+    expect(run.stderr).toBe(
+      'error: PostgreSQL: syntax error at or near "selec" [DATABASE_QUERY_FAILED]\n',
+    )
+    expect(run.code).toBe(1)
+  })
+
   // count(*) is an int8: a string in the service's JSON, and so in ours (never a double).
   it('runs a script of 12 statements, each in its own request', async () => {
     const statements = [
