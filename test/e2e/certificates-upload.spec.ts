@@ -31,13 +31,18 @@ test('upload: a valid certificate is listed; a mismatched key and garbage PEM ar
     const upload = dialog.getByRole('button', { name: 'Upload', exact: true })
     const certificateField = dialog.getByLabel('Certificate (PEM)', { exact: true })
     const keyField = dialog.getByLabel('Private key (PEM)', { exact: true })
+    // The greyed Upload says, beside it, what it waits for.
+    const waitsFor = dialog.getByRole('status').filter({ hasText: /^Upload needs|^Fix the/ })
+    await expect(waitsFor).toHaveText('Upload needs a name, the certificate and its private key.')
     await dialog.getByLabel('Name', { exact: true }).fill('e2e-uploaded')
+    await expect(waitsFor).toHaveText('Upload needs the certificate and its private key.')
 
     // Garbage: not PEM at all, then a PEM block whose content is not a certificate.
     await certificateField.fill('hello, this is not a certificate')
     await keyField.fill(first.privateKeyPem)
     await expect(dialog.getByText(/No PEM certificate found in the certificate/)).toBeVisible()
     await expect(upload).toBeDisabled()
+    await expect(waitsFor).toHaveText('Fix the marked fields first.')
     await certificateField.fill('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')
     await expect(
       dialog.getByText(/Certificate of the certificate is not a readable X\.509 certificate/),

@@ -5,6 +5,7 @@ import {
   openSqlConsole,
   resultGrid,
   resultMeta,
+  runStatement,
   sandboxDatabases,
   setEditorText,
   sqlEditor,
@@ -147,6 +148,26 @@ test('the database field takes a name the app has seen: its id goes in', async (
   await expect(page.getByRole('status').filter({ hasText: `“${name}” is ${small}` })).toBeVisible()
   await field.press('Enter')
   await expect(field).toHaveValue(small)
+})
+
+test('a database name the app has not seen: the schema panel and the run say where a right id comes from', async ({
+  page,
+  staging,
+}) => {
+  void staging
+  await openSqlConsole(page, 'postgres')
+  await page.getByLabel('Database id').press('Enter')
+  const schema = page.getByRole('complementary', { name: 'Schema browser' })
+  const refusal = schema.getByRole('alert')
+  await expect(refusal).toContainText('web console')
+  await expect(refusal).not.toContainText('NOT_FOUND')
+  // Refused, not "Not read yet." beneath the refusal.
+  await expect(schema).not.toContainText('Not read yet')
+
+  await runStatement(page, 'select 1;')
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'knows no database with this id' }),
+  ).toContainText('paste its link')
 })
 
 test('on a protected profile, DELETE asks first; cancelling sends nothing', async ({

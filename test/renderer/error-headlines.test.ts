@@ -43,6 +43,8 @@ describe('error headlines per operation', () => {
     )
     expect(headline('resolveMigration', 'CONFLICT')).toMatch(/no longer needs attention/)
     expect(headline('runPostgresQuery', 'UNPROCESSABLE_ENTITY')).toMatch(/PostgreSQL refused it/)
+    // The service cannot list databases: a 404 says where a right id comes from.
+    expect(headline('runPostgresQuery', 'NOT_FOUND')).toMatch(/web console and paste its link/)
     // A 404 on a volume says that it may be the node or the volume, or which when told.
     expect(headline('exportVolume', 'NOT_FOUND')).toMatch(
       /no node with this id, or the node has no volume/,

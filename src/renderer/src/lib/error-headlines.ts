@@ -70,7 +70,9 @@ const WORDS: Record<OperationName, OperationWords> = {
   },
   runPostgresQuery: {
     action: 'run this statement',
-    notFound: 'The service knows no database with this id.',
+    // The service cannot list databases: the one way to a right id is its web console.
+    notFound:
+      'The service knows no database with this id: open the database in the service’s web console and paste its link (or its id), or choose a name this app has seen.',
     conflict: 'The database is busy with a change that conflicts with this statement; try again.',
     unprocessable:
       'The statement was not run: PostgreSQL refused it, or this database does not run PostgreSQL (the reason is below).',

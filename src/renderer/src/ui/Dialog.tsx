@@ -73,15 +73,23 @@ export interface DialogAction {
   label: string
   busy: boolean
   disabled: boolean
-  /** Why it is disabled, as a tooltip. */
+  /** Why it is disabled: a tooltip, and a note beside the buttons. */
   title?: string | undefined
   run(): unknown
 }
 
 /** A dialog's footer: Cancel, then its one action. */
 export function DialogActions({ onCancel, action }: { onCancel(): void; action: DialogAction }) {
+  // Why the action cannot be taken yet, in the footer beside it: a tooltip alone reaches
+  // neither the keyboard nor a glance.
+  const reason = action.disabled && !action.busy ? action.title : undefined
   return (
     <>
+      {reason ? (
+        <p className="dialog-footer-note" role="status">
+          {reason}
+        </p>
+      ) : null}
       <Button onClick={onCancel}>Cancel</Button>
       <Button
         variant="primary"

@@ -105,11 +105,18 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
     onChosen: clearError,
   })
 
+  const waitingFor = uploadWaitsFor({
+    name,
+    certificate: !isEmpty(certificate),
+    privateKey: !isEmpty(privateKey),
+    checked: check !== null,
+    problems: (check?.problems.length ?? 0) > 0 || folderValue.error !== null,
+  })
   const uploadAction = {
     label: 'Upload',
     busy,
-    disabled: blocked || name.trim() === '' || folderValue.error !== null,
-    title: blocked ? 'Fix the marked fields first' : undefined,
+    disabled: waitingFor !== null,
+    title: waitingFor ?? undefined,
     run: upload,
   }
   return (
@@ -189,6 +196,34 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
       ))}
     </Dialog>
   )
+}
+
+/**
+ * Why Upload cannot be pressed yet, said beside it (a greyed button alone does not tell a
+ * newcomer that the name is missing), or null when it can.
+ */
+export function uploadWaitsFor(state: {
+  name: string
+  certificate: boolean
+  privateKey: boolean
+  /** Main has checked the material as it stands. */
+  checked: boolean
+  /** A field is marked with a problem. */
+  problems: boolean
+}): string | null {
+  const missing = [
+    ...(state.name.trim() === '' ? ['a name'] : []),
+    ...(state.certificate ? [] : ['the certificate']),
+    ...(state.privateKey ? [] : ['its private key']),
+  ]
+  if (missing.length > 0) return `Upload needs ${listInWords(missing)}.`
+  if (state.problems) return 'Fix the marked fields first.'
+  if (!state.checked) return 'Checking the PEM files…'
+  return null
+}
+
+function listInWords(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }
 
 interface PemFieldProps {

@@ -2,6 +2,8 @@ import { useCallback, useState } from 'react'
 import type { BridgeError } from '../../../../shared/bridge'
 import type { SqlSchemaTree } from '../../../../shared/bridge/channels/sql'
 import { asBridgeError, bridge } from '../../bridge'
+import { operationHeadline } from '../../lib/error-headlines'
+import { errorHeadline } from '../../lib/errors'
 import { useBridgeRead } from '../../lib/use-bridge-read'
 import { Button } from '../../ui/Button'
 import { FilterInput } from '../../ui/FilterInput'
@@ -97,13 +99,16 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
       ) : null}
       {shownError ? (
         <div className="sql-schema-error" role="alert">
-          {shownError.code}: {shownError.message}
+          {schemaErrorSentence(shownError)}
         </div>
       ) : null}
       {tree === null ? (
-        <p className="muted">
-          {databaseId === '' ? 'Choose a database.' : busy ? 'Reading…' : 'Not read yet.'}
-        </p>
+        // Under a refusal, "Not read yet." would only contradict it.
+        shownError === null || busy ? (
+          <p className="muted">
+            {databaseId === '' ? 'Choose a database.' : busy ? 'Reading…' : 'Not read yet.'}
+          </p>
+        ) : null
       ) : (
         <ul role="tree" aria-label="Schemas" className="sql-schema-tree">
           {tree.schemas.map((schema) => (
@@ -185,5 +190,16 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
         </ul>
       )}
     </aside>
+  )
+}
+
+/**
+ * The panel reads the catalogue with the console's own operation: a service error is worded as
+ * that operation's (a 404 says where a right database id comes from), never as a bare code.
+ */
+function schemaErrorSentence(error: BridgeError): string {
+  return (
+    operationHeadline({ ...error, operation: error.operation ?? 'runPostgresQuery' }) ??
+    errorHeadline(error)
   )
 }
