@@ -41,6 +41,12 @@ test('adding a profile with a wrong token names the problem and saves nothing', 
   await profileSwitcher(page).click()
   await page.getByRole('menuitem', { name: 'Add profile…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Add a profile' })
+  // A second profile starts in a colour the first does not wear (both blue looked the same in
+  // the switcher, the Overview and its chart).
+  const [staging] = (await bridgeCall(page, 'profiles.list')).profiles
+  const startingColour = dialog.getByRole('radio', { checked: true })
+  await expect(startingColour).toHaveCount(1)
+  expect(await startingColour.getAttribute('value')).not.toBe(staging?.color)
   await fillProfileForm(page, {
     name: 'Wrong token',
     baseUrl: sandbox.url,

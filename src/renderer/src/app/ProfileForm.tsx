@@ -18,6 +18,8 @@ import { CheckboxField } from '../ui/CheckboxField'
 import { TextField } from '../ui/TextField'
 import { TrustCaContext, TrustCaOffer, untrustedServerOf } from '../ui/TrustCaOffer'
 import { KeychainProblem } from './Keychain'
+import { firstUnusedColor } from './profile-state'
+import { useAppStore } from './store'
 import {
   draftOf,
   EMPTY_NETWORK,
@@ -97,7 +99,10 @@ export function ProfileForm({
   const formRef = useRef<HTMLFormElement>(null)
   const [name, setName] = useState(initial?.name ?? '')
   const [baseUrl, setBaseUrl] = useState(initial?.baseUrl ?? '')
-  const [color, setColor] = useState<string>(initial?.color ?? PROFILE_COLORS[0])
+  const profiles = useAppStore((s) => s.profiles)
+  const [color, setColor] = useState<string>(
+    () => initial?.color ?? firstUnusedColor(PROFILE_COLORS, profiles),
+  )
   const [isProtected, setProtected] = useState(initial?.protected ?? false)
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({})
   const [formError, setFormError] = useState<BridgeError | null>(null)

@@ -54,3 +54,16 @@ export function switcherStateLabel(
       return profile.tokenStorage === 'session' ? 'Signed in · this session only' : 'Signed in'
   }
 }
+
+/**
+ * The colour a new profile starts with: the first of the palette no profile wears yet (two
+ * profiles in one colour look the same in the switcher, the Overview and its chart), the
+ * palette's first when every colour is taken.
+ */
+export function firstUnusedColor(
+  palette: readonly string[],
+  profiles: readonly Pick<Profile, 'color'>[],
+): string {
+  const worn = new Set(profiles.map((profile) => profile.color.toLowerCase()))
+  return palette.find((color) => !worn.has(color.toLowerCase())) ?? palette[0] ?? ''
+}
