@@ -21,6 +21,9 @@ import { CliError, EXIT } from './exit-codes'
 
 export const TOKEN_ENV = 'INFRADESK_TOKEN'
 
+/** How long Ctrl-C waits for the desk's calls to end before the process ends without them. */
+const INTERRUPT_GRACE_MS = 3000
+
 export interface ConnectionOptions {
   profile?: string | undefined
   url?: string | undefined
@@ -62,6 +65,10 @@ function memoryKeychain(): KeytarLike {
 
 export class DeskSession {
   private profileId: string | null = null
+  /** What a command has running that an interrupt must stop, each saying what it left undone. */
+  private readonly running = new Set<() => Promise<string | null>>()
+  /** The desk's calls under way (an interrupt closes the desk only once none is). */
+  private readonly calls = new Set<Promise<unknown>>()
 
   private constructor(
     readonly desk: Desk,
@@ -106,7 +113,9 @@ export class DeskSession {
 
   /** One bridge call; a failure is thrown as a CliError with its exit code. */
   async call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-    const result = await this.desk.dispatch(channel, input)
+    const dispatched = this.desk.dispatch(channel, input)
+    this.calls.add(dispatched)
+    const result = await dispatched.finally(() => this.calls.delete(dispatched))
     if (!result.ok) throw CliError.fromBridge(result.error)
     return result.value as ChannelOutput<C>
   }
@@ -174,11 +183,82 @@ export class DeskSession {
     return profile
   }
 
-  async close(): Promise<void> {
-    await this.desk.close()
+  /**
+   * Registers work an interrupt must stop while `work` runs (a statement's request): `stop`
+   * cancels it and says what the user should know, or null.
+   */
+  async whileRunning<T>(stop: () => Promise<string | null>, work: () => Promise<T>): Promise<T> {
+    this.running.add(stop)
+    try {
+      return await work()
+    } finally {
+      this.running.delete(stop)
+    }
+  }
+
+  /**
+   * Ctrl-C: what the command has running is stopped, every download it started cancelled (its
+   * temporary file removed), a `--url` run's throwaway folder removed. Resolves with what was
+   * left undone, in words. The desk is not closed: closing it under a call still under way fails
+   * that call with a stack trace, and the process ends next anyway (the cache is checked at the
+   * next open, as after any unclean end).
+   */
+  async interrupt(): Promise<string[]> {
+    const said: string[] = []
+    for (const stop of this.running) {
+      const words = await stop().catch(() => null)
+      if (words !== null) said.push(words)
+    }
+    // A call that cannot be cancelled (a list's walk, a download being started) is given a
+    // moment: a download started meanwhile is then cancelled too.
+    const settled = Promise.allSettled(this.calls)
+    const grace = new Promise((resolve) => setTimeout(resolve, INTERRUPT_GRACE_MS).unref())
+    await Promise.race([settled, grace])
+    if (await this.cancelTransfers()) {
+      said.push('the download was cancelled and its partial file removed')
+    }
+    await this.removeThrowaway()
+    return said
+  }
+
+  /** Cancels every running download and waits for each to end (its temporary file removed). */
+  private async cancelTransfers(): Promise<boolean> {
+    const active = await this.call('transfers.active', {}).catch(() => [])
+    const cancelled = new Set<string>()
+    const finished = new Set<string>()
+    let check = (): void => undefined
+    const stop = this.desk.onEvent((event, payload) => {
+      if (event !== 'transfers.finished') return
+      finished.add((payload as { id: string }).id)
+      check()
+    })
+    try {
+      for (const { transferId } of active) {
+        const answer = await this.call('transfers.cancel', { transferId }).catch(() => null)
+        if (answer?.cancelled === true) cancelled.add(transferId)
+      }
+      // Each cancelled download ends (finished) once its temporary file is removed.
+      await new Promise<void>((resolve) => {
+        check = () => {
+          if ([...cancelled].every((id) => finished.has(id))) resolve()
+        }
+        check()
+      })
+      return cancelled.size > 0
+    } finally {
+      stop()
+    }
+  }
+
+  private async removeThrowaway(): Promise<void> {
     if (this.throwawayFolder !== null) {
       await rm(this.throwawayFolder, { recursive: true, force: true })
     }
+  }
+
+  async close(): Promise<void> {
+    await this.desk.close()
+    await this.removeThrowaway()
   }
 }
 

@@ -1,12 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { makePrivateCa } from '../support/private-ca'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import { call, callOperation, repoRoot, sandboxForThisFile } from '../support/sandbox-process'
 import { startTinyproxy } from '../support/tinyproxy'
+import { waitForValue } from '../support/wait-for'
 import { BIN, jsonOf, readCsv, useCliHome, volumeExportArgs } from './support'
 
 /*
@@ -285,6 +286,51 @@ describe('with --url and INFRADESK_TOKEN', () => {
     const served = (stats.json as { served: { cut: number; partial: number } }).served
     expect(served.cut).toBeGreaterThanOrEqual(1)
     expect(served.partial).toBeGreaterThanOrEqual(1)
+  })
+
+  it('stops on Ctrl-C: the download cancelled, its partial file and the throwaway folder removed, exit 130', async () => {
+    const volume = sandbox.seed.volumes[0] as { nodeId: string; name: string }
+    // The archive's body dripped a few bytes at a time: the download is still running when
+    // the signal comes, however fast the machine.
+    const drip = await call(sandbox, {
+      method: 'POST',
+      path: '/__sandbox/faults',
+      body: { rules: [{ path: '/downloads/volumes/*', fault: 'drip=200' }] },
+    })
+    expect(drip.status).toBeLessThan(300)
+    const out = path.join(home.temp.dir, 'interrupted')
+    mkdirSync(out)
+    try {
+      const child = spawn(
+        process.execPath,
+        [BIN, ...volumeExportArgs(sandbox.url, volume, path.join(out, 'volume.tar.gz'))],
+        {
+          env: {
+            ...process.env,
+            ...home.env(),
+            NO_COLOR: '1',
+            INFRADESK_TOKEN: sandbox.tokens.admin,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+      let stderr = ''
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+      const ended = new Promise<number | null>((resolve) => child.once('close', resolve))
+      await waitForValue(() => readdirSync(out).find((name) => name.endsWith('.part')), {
+        what: 'the download to start writing its temporary file',
+      })
+      child.kill('SIGINT')
+      expect(await ended, stderr).toBe(130)
+      expect(stderr).toMatch(/^error: Interrupted; the download was cancelled/)
+      expect(readdirSync(out)).toEqual([])
+      // The --url run's throwaway data folder is gone too (checked for every run in afterAll).
+      expect(readdirSync(path.join(home.temp.dir, 'tmp'))).not.toContainEqual(
+        expect.stringMatching(/^infradesk-cli-/),
+      )
+    } finally {
+      await call(sandbox, { method: 'DELETE', path: '/__sandbox/faults' })
+    }
   })
 
   it.skipIf(!hasScript)(

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import type { ConnectionOptions } from '../session'
+import { stopOnInterrupt } from '../interrupt'
 import { DeskSession } from '../session'
 
 /*
@@ -33,11 +34,14 @@ export function createRunner(version: string): CommandRunner {
         ? globals
         : { dataDir: globals.dataDir, caFile: globals.caFile }
     const session = await DeskSession.open(connection, version)
+    // Ctrl-C stops the work and closes the desk (a --url run's throwaway folder removed).
+    const stopListening = stopOnInterrupt(() => session.interrupt())
     try {
       // Resolved first, so a missing profile or a refused token fails before any other work.
       if (needs.needsProfile) await session.profile()
       await work(session, globals)
     } finally {
+      await stopListening()
       await session.close()
     }
   }

@@ -74,21 +74,20 @@ export function sqlCommand(program: Command, run: CommandRunner): void {
           const members = statements.slice(group.from, group.to)
           let metas: (SqlResultMeta | null)[] | null = null
           if (group.block) {
-            const answer = await session.call('sql.runBlock', {
-              ...(await targetOf(session, options)),
-              statements: members,
-              maxRows: options.maxRows,
-            })
+            const target = await targetOf(session, options)
+            const answer = await session.whileRunning(abandon(session, target.runId), () =>
+              session.call('sql.runBlock', {
+                ...target,
+                statements: members,
+                maxRows: options.maxRows,
+              }),
+            )
             if ('results' in answer) metas = answer.results
           }
           for (const [offset, member] of members.entries()) {
             const meta = metas
               ? (metas[offset] ?? null)
-              : await session.call('sql.run', {
-                  ...(await targetOf(session, options)),
-                  sql: member,
-                  maxRows: options.maxRows,
-                })
+              : await runStatement(session, await targetOf(session, options), member, options)
             if (meta === null) {
               note(
                 `${commandWord(member)}: no result (the service answered only its block's last one)`,
@@ -127,6 +126,28 @@ async function targetOf(session: DeskSession, options: SqlOptions) {
     runId: randomUUID(),
     readOnly: options.readOnly === true,
     confirmedWrite: options.confirmWrite === true,
+  }
+}
+
+type Target = Awaited<ReturnType<typeof targetOf>>
+
+/** One statement through `sql.run`; Ctrl-C meanwhile abandons it (see `abandon`). */
+function runStatement(session: DeskSession, target: Target, sql: string, options: SqlOptions) {
+  return session.whileRunning(abandon(session, target.runId), () =>
+    session.call('sql.run', { ...target, sql, maxRows: options.maxRows }),
+  )
+}
+
+/**
+ * What Ctrl-C does to a statement on its way: its request is aborted, and the user is told that
+ * the service, which has no cancel, may still finish it (a write may yet be committed).
+ */
+function abandon(session: DeskSession, runId: string) {
+  return async () => {
+    const { cancelled } = await session.call('sql.cancel', { runId })
+    return cancelled
+      ? 'the statement was abandoned, but the service has no cancel: it may still finish it'
+      : null
   }
 }
 
