@@ -42,6 +42,13 @@ test('reorder a folder’s environments by keyboard and by drag and drop; the se
   await page.getByLabel('Folder ID').fill(folder.id)
   // This service is not the embedded sandbox: the app knows no environments yet, so add them.
   const adding = page.getByLabel('Add an environment ID')
+  // "Add to the list" sits beside the field it adds from, not down by the field's long hint.
+  const [field, button] = [
+    await adding.boundingBox(),
+    await page.getByRole('button', { name: 'Add to the list' }).boundingBox(),
+  ]
+  if (!field || !button) throw new Error('the field or its button is not laid out')
+  expect(Math.abs(button.y + button.height / 2 - (field.y + field.height / 2))).toBeLessThan(3)
   for (const id of [a, b, c]) {
     await adding.fill(id)
     await adding.press('Enter')
