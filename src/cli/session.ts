@@ -65,6 +65,7 @@ function memoryKeychain(): KeytarLike {
 
 export class DeskSession {
   private profileId: string | null = null
+  private resolved: Promise<Profile> | null = null
   /** What a command has running that an interrupt must stop, each saying what it left undone. */
   private readonly running = new Set<() => Promise<string | null>>()
   /** The desk's calls under way (an interrupt closes the desk only once none is). */
@@ -125,8 +126,13 @@ export class DeskSession {
     this.terminal.saveTo = path.resolve(file)
   }
 
-  /** The profile this command works as: `--profile` looked up, or `--url` signed in. */
+  /** The profile this command works as: `--profile` looked up, or `--url` signed in (once). */
   async profile(): Promise<Profile> {
+    this.resolved ??= this.resolveProfile()
+    return this.resolved
+  }
+
+  private async resolveProfile(): Promise<Profile> {
     if (this.connection.url !== undefined) return this.signInWithEnvironmentToken()
     const wanted = this.connection.profile
     if (wanted === undefined) {

@@ -531,8 +531,10 @@ describe('with a stored profile', () => {
     expect(noneKnown.code, noneKnown.stderr).toBe(0)
     expect(jsonOf(noneKnown)).toEqual([])
     expect(noneKnown.stderr).toContain('The service cannot list databases')
+    // A write on a protected profile: confirmed (see the test above).
     const rotated = await cli([
       ...['--profile', 'Prod', 'call', 'rotateDatabaseCertificate', '--param', `id=${db}`],
+      '--confirm-write',
     ])
     expect(rotated.code, rotated.stderr).toBe(0)
     const named = jsonOf<{ data: { name: string; engine: string } }>(rotated).data
@@ -542,6 +544,31 @@ describe('with a stored profile', () => {
     ])
     const table = await cli(['databases', 'list', '--profile', 'Prod'])
     expect(table.stdout).toMatch(new RegExp(`^${named.name}\\s+${db}\\s`, 'm'))
+  })
+
+  it('sends an operation that changes something on a protected profile only with --confirm-write', async () => {
+    const db = sandbox.seed.databases.postgres[0] as string
+    const callArgs = [
+      ...['--profile', 'Prod', 'call', 'runPostgresQuery', '--param', `id=${db}`],
+      ...['--body', '{"sql":"create table cli_call_probe (id int)"}'],
+    ]
+    const refused = await cli(callArgs)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/"Prod" is protected: runPostgresQuery changes something/)
+    expect(refused.stderr).toContain('run the command again with --confirm-write')
+    const exists = () =>
+      cli(
+        ['--profile', 'Prod', 'sql', '--db', db, '--json'].concat(
+          "select to_regclass('cli_call_probe') is not null as made",
+        ),
+      )
+    expect(jsonOf(await exists())).toEqual([{ made: false }])
+    const confirmed = await cli([...callArgs, '--confirm-write'])
+    expect(confirmed.code, confirmed.stderr).toBe(0)
+    expect(jsonOf(await exists())).toEqual([{ made: true }])
+    // A read is not held back.
+    const read = await cli(['--profile', 'Prod', 'call', 'listSessions'])
+    expect(read.code, read.stderr).toBe(0)
   })
 
   it('removes the profile again', async () => {

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { Argument } from 'commander'
-import { OPERATION_NAMES, operations } from '../../shared/api'
-import { CliError } from '../exit-codes'
+import { OPERATION_NAMES, operations, type OperationName } from '../../shared/api'
+import { CONFIRM_WRITE_OPTION } from '../error-text'
+import { CliError, EXIT } from '../exit-codes'
 import { writeJson } from '../output'
 import { collectKeyValue } from '../parse'
 import type { CommandRunner } from './runner'
@@ -10,13 +11,16 @@ import type { CommandRunner } from './runner'
 /*
  * `infradesk call OPERATION`: any of the service's 22 operations by name, through the app's
  * `service.call` (checked against the contract before it is sent, recorded in the activity log
- * when it changes something). Prints the service's answer as JSON.
+ * when it changes something). Prints the service's answer as JSON. On a protected profile an
+ * operation that changes something is sent only with `--confirm-write`, as the app asks before
+ * every write there (and as `infradesk sql` refuses a write): `call` is no way around that.
  */
 
 interface CallOptions {
   param?: Record<string, string>
   query?: Record<string, string>
   body?: string
+  confirmWrite?: boolean
 }
 
 export function callCommand(program: Command, run: CommandRunner): void {
@@ -27,12 +31,25 @@ export function callCommand(program: Command, run: CommandRunner): void {
     .option('--param <k=v>', 'a path parameter (repeatable)', collectKeyValue)
     .option('--query <k=v>', 'a query parameter (repeatable)', collectKeyValue)
     .option('--body <json>', 'the JSON body: inline, @file.json, or @- for standard input')
+    .option(
+      CONFIRM_WRITE_OPTION,
+      'confirm an operation that changes something (needed on a protected profile)',
+    )
     .addHelpText('after', `\nOperations:\n${operationList()}`)
-    .action((operation: string, options: CallOptions, command: Command) =>
+    .action((operation: OperationName, options: CallOptions, command: Command) =>
       run(command, { needsProfile: true }, async (session) => {
         const body = await bodyOf(options.body)
+        const profile = await session.profile()
+        if (profile.protected && operations[operation].mutates && options.confirmWrite !== true) {
+          throw new CliError(
+            `"${profile.name}" is protected: ${operation} changes something, so it is not sent ` +
+              `unconfirmed${operation === 'runPostgresQuery' ? ' (`infradesk sql` judges a statement first)' : ''}. ` +
+              `To send it, run the command again with ${CONFIRM_WRITE_OPTION}`,
+            EXIT.other,
+          )
+        }
         const answer = await session.call('service.call', {
-          profileId: await session.profileIdToUse(),
+          profileId: profile.id,
           operation,
           params: options.param ?? {},
           query: options.query ?? {},
