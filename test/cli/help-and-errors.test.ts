@@ -46,6 +46,13 @@ describe('help texts', () => {
     }
   })
 
+  it('say what sql --json prints: one entry per statement, a statement without rows as its command tag', () => {
+    const sql = program.commands.find((command) => command.name() === 'sql') as Command
+    const help = helpOf(sql).replace(/\s+/g, ' ')
+    expect(help).toContain('{command, rowCount} when it returns no rows')
+    expect(help).toContain('several statements as an array of those, one entry per statement')
+  })
+
   it('offer `databases list`', () => {
     const databases = program.commands.find((command) => command.name() === 'databases')
     expect(databases?.commands.map((command) => command.name())).toEqual(['list'])

@@ -45,7 +45,13 @@ export function sqlCommand(program: Command, run: CommandRunner): void {
     .requiredOption('--db <id>', 'the database id')
     .option('--file <file>', 'read the SQL from FILE (- for standard input)')
     .addOption(new Option('--csv', 'CSV with a header row').conflicts(['json', 'table']))
-    .addOption(new Option('--json', 'an array of row objects').conflicts(['table']))
+    .addOption(
+      new Option(
+        '--json',
+        'a statement as an array of row objects ({command, rowCount} when it returns no ' +
+          'rows); several statements as an array of those, one entry per statement',
+      ).conflicts(['table']),
+    )
     .option('--table', 'an aligned (Markdown) table (the default)')
     .option(
       '--max-rows <n>',
