@@ -392,7 +392,9 @@ describe('upload: checked locally before anything is sent', () => {
       certificate: pem('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'),
       privateKey: pem(good.privateKeyPem),
     })
-    expect(damaged.problems[0]?.message).toMatch(/not a readable X\.509 certificate/)
+    expect(damaged.problems[0]?.message).toBe(
+      'The certificate is not a readable X.509 certificate (damaged or not PEM)',
+    )
 
     const mismatch = await check({
       certificate: pem(good.certificatePem),

@@ -116,11 +116,13 @@ function readCertificates(
     try {
       parsed.push(new X509Certificate(block.text))
     } catch {
-      const which = certificates.length > 1 ? ` ${index + 1}` : ''
+      // "The certificate is not…", or "Certificate 2 of the chain is not…" when there are several.
+      const which =
+        certificates.length > 1 ? `Certificate ${index + 1} of the ${what}` : `The ${what}`
       return {
         problem: {
           field,
-          message: `Certificate${which} of the ${what} is not a readable X.509 certificate (damaged or not PEM)`,
+          message: `${which} is not a readable X.509 certificate (damaged or not PEM)`,
         },
       }
     }
