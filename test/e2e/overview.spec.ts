@@ -74,6 +74,8 @@ test('the overview counts every cache, opens filtered lists, and exports the Exp
     await page.keyboard.press('Alt+0')
     const table = page.getByRole('table', { name: 'Profiles' })
     await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
+    // The figures' definition is said with them: Certificates hides system ones by default.
+    await expect(table).toHaveAccessibleDescription(/system certificates included/)
     const now = Date.now()
     for (const name of ['Scale', 'Seed']) {
       const rows = rowsOf.get(name) ?? []

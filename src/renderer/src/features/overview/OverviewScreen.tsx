@@ -78,43 +78,53 @@ export function OverviewScreen(_props: { profile: Profile | null }) {
           Reading the overview…
         </p>
       ) : (
-        <div className="table-wrap">
-          <table className="table overview-table" aria-label="Profiles">
-            <thead>
-              <tr>
-                <th scope="col">Profile</th>
-                <th scope="col">State</th>
-                <th scope="col">Last refresh</th>
-                <th scope="col" className="overview-figure">
-                  Expired
-                </th>
-                <th scope="col" className="overview-figure">
-                  Within 7 days
-                </th>
-                <th scope="col" className="overview-figure">
-                  Within 30 days
-                </th>
-                <th scope="col" className="overview-figure">
-                  Open incidents
-                </th>
-                <th scope="col" className="overview-figure">
-                  Transfers running
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {profiles.map((profile) => (
-                <ProfileRow
-                  key={profile.id}
-                  profile={profile}
-                  active={profile.id === activeId}
-                  figures={figures.get(profile.id) ?? null}
-                  open={open}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <div className="table-wrap">
+            <table
+              className="table overview-table"
+              aria-label="Profiles"
+              aria-describedby="overview-counts-note"
+            >
+              <thead>
+                <tr>
+                  <th scope="col">Profile</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Last refresh</th>
+                  <th scope="col" className="overview-figure">
+                    Expired
+                  </th>
+                  <th scope="col" className="overview-figure">
+                    Within 7 days
+                  </th>
+                  <th scope="col" className="overview-figure">
+                    Within 30 days
+                  </th>
+                  <th scope="col" className="overview-figure">
+                    Open incidents
+                  </th>
+                  <th scope="col" className="overview-figure">
+                    Transfers running
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {profiles.map((profile) => (
+                  <ProfileRow
+                    key={profile.id}
+                    profile={profile}
+                    active={profile.id === activeId}
+                    figures={figures.get(profile.id) ?? null}
+                    open={open}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="muted overview-note" id="overview-counts-note">
+            Counts are of every cached certificate, system certificates included (Certificates lists
+            them with “Show system certificates”).
+          </p>
+        </>
       )}
       <ErrorBanner
         error={expiryDaysError}
