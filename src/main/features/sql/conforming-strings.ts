@@ -13,14 +13,8 @@ import { withProfileClient } from '../context'
  * unreachable), so the user knows a second try may do.
  */
 
-/**
- * A judgement made with what is known of the setting: `NotLearned` when the database was asked and
- * did not say. Declared as a method so a judge written for `boolean | undefined` (sql.plan's)
- * still fits: it hands the value on to the guard's options, which take every one of these.
- */
-interface JudgeWith<T> {
-  judge(known: boolean | NotLearned | undefined): T | Promise<T>
-}
+/** A judgement made with what is known of the setting (`NotLearned`: asked, and it did not say). */
+type Judge<T> = (known: boolean | NotLearned | undefined) => T | Promise<T>
 
 export interface ConformingStrings {
   /** What was learned for the database; undefined when not (yet) known. */
@@ -37,7 +31,7 @@ export interface ConformingStrings {
   judge<T>(
     profile: StoredProfile,
     databaseId: string,
-    judge: JudgeWith<T>['judge'],
+    judge: Judge<T>,
     matters: (judged: T) => boolean,
   ): Promise<T>
 }

@@ -1,5 +1,5 @@
 import type { BridgeHandlers } from '../../bridge/dispatcher'
-import { loadPgParser } from '../../sql-guard'
+import { loadPgParser, type GuardOptions } from '../../sql-guard'
 import { planSqlLoaded } from '../../sql-guard/plan'
 import type { SqlHub } from './hub'
 
@@ -17,7 +17,7 @@ export function sqlPlanHandler(hub: SqlHub): Pick<BridgeHandlers, 'sql.plan'> {
       const database = databaseId?.trim() ?? ''
       const profile =
         profileId === undefined || database === '' ? undefined : context.profiles.get(profileId)
-      const judge = (known: boolean | undefined) =>
+      const judge = (known: GuardOptions['standardConformingStrings']) =>
         planSqlLoaded(sql, mode, { standardConformingStrings: known })
       // Literals are read as the tab's database reads them when that matters (learned once).
       const plan = profile
