@@ -13,7 +13,6 @@ import { createSandboxPki } from './pki'
 import { createPostgresEngine } from './postgres'
 import { buildSeed, postgresDatabasesOf } from './seed'
 import { seedIdsOf } from './seed/ids'
-import { rebasedSeed } from './seed/rebase'
 import type { SeedIds } from './seed/ids'
 import { createRequestListener } from './server'
 import { createVolumeArchive } from './volumes'
@@ -159,12 +158,11 @@ async function buildCore(
   rateLimitClock?: () => number,
 ) {
   const pki = await createSandboxPki()
-  const seededAt = Date.now()
   const seed = await buildSeed({
     pki,
     createVolumeArchive,
     tokens,
-    now: seededAt,
+    now: Date.now(),
     certificateCount,
   })
   const pristine = seed.state
@@ -186,8 +184,7 @@ async function buildCore(
     now: () => new Date(),
   }
   const reset = async () => {
-    // The seed as a fresh sandbox would have it now (seed/rebase.ts), not as at the start.
-    core.state = rebasedSeed(pristine, Date.now() - seededAt)
+    core.state = structuredClone(pristine)
     core.downloadFaults.clear()
     core.rateLimit.clear()
     await postgres.reset()
