@@ -45,7 +45,7 @@ test('upload: a valid certificate is listed; a mismatched key and garbage PEM ar
     await expect(waitsFor).toHaveText('Fix the marked fields first.')
     await certificateField.fill('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')
     await expect(
-      dialog.getByText(/Certificate of the certificate is not a readable X\.509 certificate/),
+      dialog.getByText(/The certificate is not a readable X\.509 certificate/),
     ).toBeVisible()
     await expect(upload).toBeDisabled()
 
