@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache'
+import type { Cache } from '../../src/main/cache'
 import { createKnownObjects } from '../../src/main/cache/known-objects'
 import { objectsOfAnswer } from '../../src/main/features/known-objects/answer-objects'
 import type { ActivityEntry, Transfer } from '../../src/shared/bridge'
@@ -158,7 +159,67 @@ describe('the known objects store', () => {
       await temp.remove()
     }
   })
+
+  it('looks up any number of ids, known, unknown and repeated, in one statement', async () => {
+    const temp = await makeTempDir('infradesk-known-objects')
+    const { cache } = openCache(path.join(temp.dir, 'cache.sqlite'))
+    try {
+      const statements = countingStatements(cache)
+      const known = createKnownObjects(cache)
+      const node = sighting({ kind: 'node', id: 'n1', name: 'edge-1', seenAt: 3 })
+      const job = sighting({ id: 'j1', name: 'Nightly', seenAt: 5 })
+      // The same id seen as two kinds: both are answers, newest first.
+      const sameIdJob = sighting({ id: 'n1', name: 'A job named like a node', seenAt: 4 })
+      const unnamed = sighting({ id: 'j2', seenAt: 1 })
+      known.record('p1', [node, job, sameIdJob, unnamed])
+      known.record('p2', [sighting({ id: 'j1', name: 'Other profile', seenAt: 9 })])
+
+      statements.executed.length = 0
+      const ids = ['j2', 'missing', 'n1', 'j1', 'n1', 'j2', 'also-missing']
+      expect(known.lookup('p1', ids)).toEqual([job, sameIdJob, node, unnamed])
+      expect(statements.executed).toHaveLength(1)
+
+      statements.executed.length = 0
+      const many = Array.from({ length: 500 }, (_, index) => `id-${index}`)
+      expect(known.lookup('p1', [...many, 'j1'])).toEqual([job])
+      expect(statements.executed).toHaveLength(1)
+      expect(known.lookup('p1', [])).toEqual([])
+      expect(known.lookup('p3', ids)).toEqual([])
+    } finally {
+      cache.close()
+      await temp.remove()
+    }
+  })
 })
+
+/**
+ * Counts the statements the stores built on `cache` execute, on its real better-sqlite3
+ * connection: each prepared statement's run/get/all/iterate is recorded with its SQL.
+ */
+function countingStatements(cache: Cache): { executed: string[] } {
+  const executed: string[] = []
+  const extend = cache.extend.bind(cache)
+  cache.extend = (build) =>
+    extend((db, notify) => {
+      const prepare = db.prepare.bind(db)
+      const counting = Object.create(db) as typeof db
+      counting.prepare = ((source: string) => {
+        const statement = prepare(source)
+        for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+          const execute = statement[method].bind(statement) as (...args: unknown[]) => unknown
+          Object.assign(statement, {
+            [method]: (...args: unknown[]) => {
+              executed.push(source)
+              return execute(...args)
+            },
+          })
+        }
+        return statement
+      }) as typeof db.prepare
+      return build(counting, notify)
+    })
+  return { executed }
+}
 
 const world = useSandboxDesk('known-objects')
 

@@ -86,9 +86,6 @@ export function knownObjectWritesOn(db: Database.Database): {
 export function createKnownObjects(cache: Cache): KnownObjects {
   const store = cache.extend((db, notify) => {
     const writes = knownObjectWritesOn(db)
-    const selectById = db.prepare<[profileId: string, id: string], KnownObjectRow>(
-      `SELECT * FROM known_objects WHERE profile_id = ? AND object_id = ?`,
-    )
     const selectByText = db.prepare<
       [{ profileId: string; kind: string; pattern: string; limit: number }],
       KnownObjectRow
@@ -97,15 +94,27 @@ export function createKnownObjects(cache: Cache): KnownObjects {
          AND (object_id LIKE @pattern ESCAPE '\\' OR coalesce(name, '') LIKE @pattern ESCAPE '\\')
          ORDER BY seen_at DESC, object_id LIMIT @limit`,
     )
-    // The keys as a JSON array of [profileId, id] pairs, joined through the by-id index.
-    const selectNamedByKeys = db.prepare<[keys: string], KnownObjectRow>(
-      `SELECT known.* FROM json_each(?) AS wanted
+    // The keys as a JSON array of [profileId, id] pairs, joined through the by-id index: one
+    // statement however many ids. Ties keep the order the ids were asked in.
+    const selectByKeys = db.prepare<[{ keys: string; namedOnly: 0 | 1 }], KnownObjectRow>(
+      `SELECT known.* FROM json_each(@keys) AS wanted
          JOIN known_objects AS known
            ON known.profile_id = json_extract(wanted.value, '$[0]')
           AND known.object_id = json_extract(wanted.value, '$[1]')
-         WHERE coalesce(known.name, '') != ''
-         ORDER BY known.seen_at DESC`,
+         WHERE @namedOnly = 0 OR coalesce(known.name, '') != ''
+         ORDER BY known.seen_at DESC, wanted.key, known.kind`,
     )
+    /** The rows of these keys (each asked once), newest sighting first. */
+    function rowsOfKeys(keys: readonly KnownObjectKey[], namedOnly: boolean): KnownObjectRow[] {
+      const wanted = new Map(
+        keys.map(({ profileId, id }) => [keyOf(profileId, id), [profileId, id]]),
+      )
+      if (wanted.size === 0) return []
+      return selectByKeys.all({
+        keys: JSON.stringify([...wanted.values()]),
+        namedOnly: namedOnly ? 1 : 0,
+      })
+    }
     const deleteProfile = db.prepare<[profileId: string]>(
       `DELETE FROM known_objects WHERE profile_id = ?`,
     )
@@ -120,8 +129,8 @@ export function createKnownObjects(cache: Cache): KnownObjects {
         notify({ name: 'recordKnownObjects', tables: [TABLE], profileId })
       },
       lookup(profileId, ids) {
-        const rows = [...new Set(ids)].flatMap((id) => selectById.all(profileId, id))
-        return rows.sort((a, b) => b.seen_at - a.seen_at).flatMap(fromRow)
+        const keys = ids.map((id) => ({ profileId, id }))
+        return rowsOfKeys(keys, false).flatMap(fromRow)
       },
       search(profileId, kind, text, limit) {
         const pattern = `%${text.trim().replace(/[\\%_]/g, (char) => `\\${char}`)}%`
@@ -129,15 +138,10 @@ export function createKnownObjects(cache: Cache): KnownObjects {
       },
       namesOf(keys) {
         const names = new Map<string, string>()
-        const wanted = new Map(
-          keys.map(({ profileId, id }) => [keyOf(profileId, id), [profileId, id]]),
-        )
-        if (wanted.size > 0) {
-          for (const row of selectNamedByKeys.all(JSON.stringify([...wanted.values()]))) {
-            const [object] = fromRow(row)
-            const key = keyOf(row.profile_id, row.object_id)
-            if (object?.name && !names.has(key)) names.set(key, object.name)
-          }
+        for (const row of rowsOfKeys(keys, true)) {
+          const [object] = fromRow(row)
+          const key = keyOf(row.profile_id, row.object_id)
+          if (object?.name && !names.has(key)) names.set(key, object.name)
         }
         return { of: (profileId, id) => names.get(keyOf(profileId, id)) ?? null }
       },
