@@ -92,6 +92,41 @@ test.describe('at 1280×900', () => {
   })
 })
 
+test('the SQL toolbar’s checkboxes sit on its buttons’ line, and Activity’s export buttons follow its filters with no blank band, at 1280×800 and 1920×1080', async ({
+  page,
+  staging: _staging,
+}) => {
+  const middle = (found: { y: number; height: number }) => found.y + found.height / 2
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size)
+    await openScreen(page, 'sql')
+    const toolbar = page.getByRole('toolbar', { name: 'Statement' })
+    // Each checkbox beside the button next to it (the toolbar may wrap to two rows).
+    for (const [label, button] of [
+      ['Read-only tab', 'Save'],
+      ['ANALYZE', 'Explain'],
+    ] as const) {
+      const checkbox = middle(await box(toolbar.locator('label', { hasText: label })))
+      const beside = middle(await box(toolbar.getByRole('button', { name: button, exact: true })))
+      expect(
+        Math.abs(checkbox - beside),
+        `${size.width}: ${label} at ${checkbox}, ${button} at ${beside}`,
+      ).toBeLessThanOrEqual(1)
+    }
+
+    // The screen's own gap between its parts, and nothing more.
+    await openScreen(page, 'activity')
+    const filters = await box(page.getByRole('search', { name: 'Filter the activity log' }))
+    const exports = await box(page.getByRole('group', { name: 'Export the activity log' }))
+    const gap = exports.y - (filters.y + filters.height)
+    expect(gap, `${size.width}: filters to export buttons`).toBeLessThanOrEqual(13)
+    expect(gap).toBeGreaterThanOrEqual(4)
+  }
+})
+
 test.describe('at 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } })
 

@@ -17,6 +17,7 @@ import { FactsList } from './DetailsPane'
 import { useAction } from './useAction'
 import { choiceValue, FolderPicker, TOP, type FolderChoice } from './FolderPicker'
 import type { FolderNode } from './model'
+import { uploadWaitsFor } from './upload-readiness'
 
 /*
  * Op 7. Each PEM comes from a file (web mode: a file input read in the page; Electron: main's
@@ -110,6 +111,8 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
     certificate: !isEmpty(certificate),
     privateKey: !isEmpty(privateKey),
     checked: check !== null,
+    // A check asked again after a failure is under way again: "Checking…" until it answers.
+    checkFailed: checkError !== null && !checked.loading,
     problems: (check?.problems.length ?? 0) > 0 || folderValue.error !== null,
   })
   const uploadAction = {
@@ -196,34 +199,6 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
       ))}
     </Dialog>
   )
-}
-
-/**
- * Why Upload cannot be pressed yet, said beside it (a greyed button alone does not tell a
- * newcomer that the name is missing), or null when it can.
- */
-export function uploadWaitsFor(state: {
-  name: string
-  certificate: boolean
-  privateKey: boolean
-  /** Main has checked the material as it stands. */
-  checked: boolean
-  /** A field is marked with a problem. */
-  problems: boolean
-}): string | null {
-  const missing = [
-    ...(state.name.trim() === '' ? ['a name'] : []),
-    ...(state.certificate ? [] : ['the certificate']),
-    ...(state.privateKey ? [] : ['its private key']),
-  ]
-  if (missing.length > 0) return `Upload needs ${listInWords(missing)}.`
-  if (state.problems) return 'Fix the marked fields first.'
-  if (!state.checked) return 'Checking the PEM files…'
-  return null
-}
-
-function listInWords(items: readonly string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }
 
 interface PemFieldProps {
