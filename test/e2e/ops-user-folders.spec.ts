@@ -29,18 +29,29 @@ test('move a user folder to the top level and into another folder; a move into i
   await dialog.getByRole('button', { name: 'Move folder' }).click()
   await expect(page.getByText('Frontend moved to the top level')).toBeVisible()
 
-  // Into another folder.
+  // Into another folder: one the app has not seen named stays an id.
   await page.getByLabel('Folder ID', { exact: true }).fill(contractors.id)
   await page.getByRole('radio', { name: 'Inside another folder' }).check()
   await page.getByLabel('New parent folder ID').fill(operations.id)
   await page.getByRole('button', { name: 'Move folder…' }).click()
   await dialog.getByRole('button', { name: 'Move folder' }).click()
-  await expect(page.getByText(`Contractors moved into ${operations.id}`)).toBeVisible()
+  const moved = page.getByRole('status').filter({ hasText: /^Contractors moved into/ })
+  await expect(moved.locator('.banner-title')).toHaveText(`Contractors moved into ${operations.id}`)
+
+  // Into a folder whose name the app saw (Frontend's move answered it): named, its id beside,
+  // in the confirmation and in what the move did.
+  await page.getByLabel('New parent folder ID').fill(frontend.id)
+  await page.getByRole('button', { name: 'Move folder…' }).click()
+  await expect(dialog).toContainText(`into folder Frontend · ${frontend.id}`)
+  await dialog.getByRole('button', { name: 'Move folder' }).click()
+  await expect(moved.locator('.banner-title')).toHaveText(
+    `Contractors moved into Frontend · ${frontend.id}`,
+  )
 
   // The later look: the sandbox's tree has both moves.
   const tree = (await sandboxSeed(sandbox)).userFolderTree
   expect(tree.find((folder) => folder.id === frontend.id)?.parentId).toBeNull()
-  expect(tree.find((folder) => folder.id === contractors.id)?.parentId).toBe(operations.id)
+  expect(tree.find((folder) => folder.id === contractors.id)?.parentId).toBe(frontend.id)
 
   // Into its own subfolder: the service's answer names parentId, and the field shows it.
   await page.getByLabel('Folder ID', { exact: true }).fill(engineering.id)

@@ -4,6 +4,7 @@ import { operations } from '../../../../shared/api'
 import type { Profile } from '../../../../shared/bridge'
 import { useAppStore } from '../../app/store'
 import { useSchemaForm } from '../../lib/schema-form'
+import { KnownName } from '../../ui/KnownName'
 import { useIdSuggestions } from '../../lib/suggestions'
 import { AnswerSection } from '../ops-common/AnswerSection'
 import { callOperation, dataOf, text } from '../ops-common/call'
@@ -86,12 +87,12 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
         confirmTitle="Move this user folder?"
         confirmText={
           <p>
-            Folder <code>{folderId}</code> moves{' '}
+            Folder <KnownName id={folderId} /> moves{' '}
             {destination === 'top' ? (
               <strong>to the top level</strong>
             ) : (
               <>
-                into folder <code>{parentId}</code>
+                into folder <KnownName id={parentId} />
               </>
             )}
             , with everything inside it.
@@ -101,9 +102,19 @@ export function UserFoldersScreen({ profile }: { profile: Profile }) {
           <>
             {move.value ? (
               <Outcome
-                title={`${name ?? `Folder ${move.value.id}`} moved ${
-                  move.value.parentId === null ? 'to the top level' : `into ${move.value.parentId}`
-                }`}
+                title={
+                  <>
+                    {name ?? `Folder ${move.value.id}`} moved{' '}
+                    {move.value.parentId === null ? (
+                      'to the top level'
+                    ) : (
+                      // The target's name where the app has seen it, its id beside.
+                      <>
+                        into <KnownName id={move.value.parentId} />
+                      </>
+                    )}
+                  </>
+                }
               />
             ) : null}
             <AnswerSection noun="folder" label="Moved folder" value={folder} />
