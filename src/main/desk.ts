@@ -41,6 +41,7 @@ import { knownObjectHandlers } from './features/known-objects'
 import { profileHandlers } from './features/profiles'
 import { restoreSandbox, sandboxHandlers } from './features/sandbox'
 import { serviceHandlers } from './features/service'
+import type { SqlFeature } from './features/sql'
 import { sessionHandlers } from './features/sessions'
 import { externalHttpsHref, shellHandlers } from './features/shell'
 import type { BridgeEndpoint } from './web/host'
@@ -160,6 +161,18 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   // Web mode's "Download to this browser" (features/browser-downloads.ts): in memory, per launch.
   const downloadTickets = createDownloadTickets()
   const sandboxOptions = deps.sandboxPort === undefined ? {} : { sandboxPort: deps.sandboxPort }
+  // The SQL console's modules (its guard, the worker's client, the audit's redaction) are the
+  // largest the first screens never use: loaded at the first SQL call, one hub for the console
+  // and `service.call`'s runPostgresQuery, which the same guard judges. A failed load is tried
+  // again at the next call.
+  let sqlFeatureLoad: Promise<SqlFeature> | null = null
+  const loadSqlFeature = () =>
+    (sqlFeatureLoad ??= import('./features/sql')
+      .then(({ sqlFeature }) => sqlFeature(context))
+      .catch((error: unknown) => {
+        sqlFeatureLoad = null
+        throw error
+      }))
   const handlers: BridgeHandlers = {
     ...appHandlers(context),
     ...profileHandlers(context),
@@ -167,7 +180,9 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     ...sessionHandlers(context),
     ...inferenceHandlers(context),
     ...activityHandlers(context),
-    ...serviceHandlers(context),
+    ...serviceHandlers(context, {
+      guardSql: async (input) => (await loadSqlFeature()).guardServiceCall(input),
+    }),
     ...shellHandlers(context),
     ...settingsHandlers(context),
     ...recentsHandlers(context),
@@ -181,11 +196,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       ['transfers.downloadTicket'],
     ),
     ...browserDownloadHandlers(context, downloadTickets),
-    // The SQL console's modules (its guard, the worker's client, the audit's redaction) are the
-    // largest the first screens never use: built at the first SQL call (bridge/deferred-handlers).
-    ...deferredHandlers(sqlChannels, () =>
-      import('./features/sql').then(({ sqlHandlers }) => sqlHandlers(context)),
-    ),
+    // Built at the first SQL call (bridge/deferred-handlers): see loadSqlFeature above.
+    ...deferredHandlers(sqlChannels, async () => (await loadSqlFeature()).handlers),
     ...sqlLibraryHandlers(context),
     ...operationHandlers(context),
     ...migrationHandlers(context),

@@ -124,7 +124,13 @@ describe('bridge dispatcher', () => {
       { channel: 'activity.list', input: { limit: 200 } },
       {
         channel: 'service.call',
-        input: { profileId: 'p1', operation: 'listSessions', params: {}, query: {} },
+        input: {
+          profileId: 'p1',
+          operation: 'listSessions',
+          params: {},
+          query: {},
+          confirmedWrite: false,
+        },
       },
     ])
   })

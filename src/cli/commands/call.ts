@@ -14,6 +14,8 @@ import type { CommandRunner } from './runner'
  * when it changes something). Prints the service's answer as JSON. On a protected profile an
  * operation that changes something is sent only with `--confirm-write`, as the app asks before
  * every write there (and as `infradesk sql` refuses a write): `call` is no way around that.
+ * runPostgresQuery's statement is judged by the SQL guard too: a destructive one, while the
+ * settings ask first, needs `--confirm-write` on any profile.
  */
 
 interface CallOptions {
@@ -33,7 +35,7 @@ export function callCommand(program: Command, run: CommandRunner): void {
     .option('--body <json>', 'the JSON body: inline, @file.json, or @- for standard input')
     .option(
       CONFIRM_WRITE_OPTION,
-      'confirm an operation that changes something (needed on a protected profile)',
+      'confirm an operation that changes something (needed on a protected profile, and for a destructive statement)',
     )
     .addHelpText('after', `\nOperations:\n${operationList()}`)
     .action((operation: OperationName, options: CallOptions, command: Command) =>
@@ -54,6 +56,8 @@ export function callCommand(program: Command, run: CommandRunner): void {
           params: options.param ?? {},
           query: options.query ?? {},
           ...(body === undefined ? {} : { body }),
+          // runPostgresQuery's statement is judged by the SQL guard, as `infradesk sql`'s are.
+          confirmedWrite: options.confirmWrite === true,
         })
         writeJson(answer)
       }),

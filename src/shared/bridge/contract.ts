@@ -252,6 +252,12 @@ export const channels = buildOnFirstUse({
       params: z.record(z.string(), z.string()).default({}),
       query: z.record(z.string(), z.unknown()).default({}),
       body: z.unknown().optional(),
+      /**
+       * runPostgresQuery's statement is judged by the SQL console's guard first: the user
+       * confirmed it (a protected profile's write, a destructive statement while the settings
+       * ask first). Other operations' confirmation is asked by the caller.
+       */
+      confirmedWrite: z.boolean().default(false),
     }),
     output: z.unknown(),
   }),

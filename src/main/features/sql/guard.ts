@@ -43,7 +43,7 @@ export async function guard(
   hub: Pick<SqlHub, 'context' | 'conformingStrings'>,
   profile: StoredProfile,
   sql: string,
-  input: Guarded,
+  input: Pick<Guarded, 'databaseId' | 'readOnly' | 'confirmedWrite'>,
   handed?: ParsedText,
 ): Promise<{ protect: boolean; parsed: ParsedText }> {
   const { context, conformingStrings } = hub

@@ -1,7 +1,9 @@
 import type { sqlChannels } from '../../../shared/bridge/channels/sql'
 import type { BridgeHandlers } from '../../bridge/dispatcher'
 import type { DeskContext } from '../context'
+import { requireProfile } from '../context'
 import { sqlExplainHandler } from './explain'
+import { guard } from './guard'
 import { createSqlHub } from './hub'
 import { sqlPlanHandler } from './plan'
 import { sqlResultHandlers } from './results'
@@ -18,14 +20,35 @@ import { sqlTabHandlers } from './tabs'
  * (send.ts). Each file here is one concern; they share one hub (hub.ts), made here.
  */
 
-export function sqlHandlers(context: DeskContext): Pick<BridgeHandlers, keyof typeof sqlChannels> {
+export interface SqlFeature {
+  handlers: Pick<BridgeHandlers, keyof typeof sqlChannels>
+  /**
+   * The guard's judgement of a statement sent as runPostgresQuery through `service.call`
+   * (`infradesk call`): refuses, as `sql.run` would, what the profile or the settings do not
+   * let go unconfirmed. Uses the console's learned database settings.
+   */
+  guardServiceCall(input: {
+    profileId: string
+    databaseId: string
+    sql: string
+    confirmedWrite: boolean
+  }): Promise<void>
+}
+
+export function sqlFeature(context: DeskContext): SqlFeature {
   const hub = createSqlHub(context)
   return {
-    ...sqlPlanHandler(hub),
-    ...sqlRunHandlers(hub),
-    ...sqlExplainHandler(hub),
-    ...sqlResultHandlers(hub),
-    ...sqlSchemaHandlers(hub),
-    ...sqlTabHandlers(hub),
+    handlers: {
+      ...sqlPlanHandler(hub),
+      ...sqlRunHandlers(hub),
+      ...sqlExplainHandler(hub),
+      ...sqlResultHandlers(hub),
+      ...sqlSchemaHandlers(hub),
+      ...sqlTabHandlers(hub),
+    },
+    async guardServiceCall({ profileId, databaseId, sql, confirmedWrite }) {
+      const profile = requireProfile(context, profileId)
+      await guard(hub, profile, sql, { databaseId, readOnly: false, confirmedWrite })
+    },
   }
 }
