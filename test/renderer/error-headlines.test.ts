@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest'
 import {
   ERROR_MESSAGES,
   OPERATION_NAMES,
+  operations,
+  pathParamNames,
   SERVICE_ERROR_CODES,
   type OperationName,
 } from '../../src/shared/api'
+import { NAMED_TARGETS } from '../../src/renderer/src/app/palette-names'
+import { isIdKind, whereIdsComeFrom } from '../../src/renderer/src/lib/id-kinds'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { operationHeadline, operationHeadlines } from '../../src/renderer/src/lib/error-headlines'
@@ -50,11 +54,38 @@ describe('error headlines per operation', () => {
       /no node with this id, or the node has no volume/,
     )
     expect(headline('exportVolume', 'NOT_FOUND', { resource: 'node', id: 'n' })).toBe(
-      'The service knows no node with this id.',
+      `The service knows no node with this id. ${whereIdsComeFrom('node')}`,
     )
     expect(headline('exportVolume', 'NOT_FOUND', { resource: 'volume', name: 'v' })).toBe(
-      'This node has no volume of this name.',
+      `This node has no volume of this name. ${whereIdsComeFrom('volume')}`,
     )
+  })
+
+  // A newcomer's pass: "The service knows no node with this id" said nothing of where a right
+  // id comes from; the SQL console's unknown database alone did.
+  it('says after every 404 on an id where a person gets that id, from the one table of kinds', () => {
+    for (const operation of OPERATION_NAMES) {
+      if (pathParamNames(operations[operation].path).length === 0) continue
+      expect(headline(operation, 'NOT_FOUND'), operation).toMatch(
+        /web console and paste its link|screen (lists|shows) the/,
+      )
+    }
+    expect(headline('moveUserFolder', 'NOT_FOUND')).toContain(
+      'The service cannot list user folders: open one in the service’s web console',
+    )
+    // The id the service named: where that one comes from, not the others.
+    const deployment = headline('resolveDeploymentSource', 'NOT_FOUND', { resource: 'deployment' })
+    expect(deployment).toContain('cannot list deployments')
+    expect(deployment).not.toContain('cannot list nodes')
+    // Where the app or the CLI lists them, that is said instead of the web console.
+    expect(headline('exportCertificate', 'NOT_FOUND')).toMatch(
+      /Certificates screen lists the certificates .*, or run infradesk certs list\./,
+    )
+    expect(headline('runPostgresQuery', 'NOT_FOUND')).toContain('(or run infradesk databases list)')
+    // Kinds the palette acts on by name are in the table too (their nouns come from it).
+    for (const target of Object.values(NAMED_TARGETS)) {
+      expect(isIdKind(target.kind), target.kind).toBe(true)
+    }
   })
 
   it('says a failed write may have been done in part, and a read can simply be tried again', () => {

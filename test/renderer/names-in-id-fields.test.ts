@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   ambiguousNameMessage,
   readNameOrId,
-  whereIdsComeFrom,
 } from '../../src/renderer/src/features/ops-common/name-or-id'
+import { whereIdsComeFrom } from '../../src/renderer/src/lib/id-kinds'
 
 /*
  * Issue 40, item 10: an id field accepts the name of an object the app has seen where exactly
@@ -45,6 +45,10 @@ describe('an id field’s text', () => {
     for (const kind of ['database', 'deployment', 'node', 'copy-job', 'proxy-host', 'app']) {
       expect(whereIdsComeFrom(kind)).toMatch(/^The service cannot list .+ web console/)
     }
-    expect(whereIdsComeFrom('certificate')).toBeNull()
+    // Kinds this app lists say where instead; a kind not in the table has no sentence.
+    expect(whereIdsComeFrom('certificate')).toMatch(
+      /^The Certificates screen lists the certificates/,
+    )
+    expect(whereIdsComeFrom('no-such-kind')).toBeNull()
   })
 })

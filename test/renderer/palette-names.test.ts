@@ -64,7 +64,7 @@ describe('an operation and a name in the palette', () => {
     ]
     const matches = namedMatches(requests, lookedUp(requests, objects))
     expect(matches[0]?.params).toEqual({ op: 'exportCertificate', id: CERT_ID })
-    expect(matches[0]?.entry.title).toMatch(/^Export a certificate.*: payments-api$/)
+    expect(matches[0]?.entry.title).toMatch(/^Export a certificate.*: certificate “payments-api”$/)
     expect(matches[0]?.entry.detail).toContain(`payments-api · ${CERT_ID}`)
     expect(matches[1]?.params).toEqual({ op: 'exportCertificate', id: OTHER_ID })
     // Keys differ, so each is its own option.
@@ -111,6 +111,34 @@ describe('an operation and a name in the palette', () => {
     expect(namedRequests('export certificate').map((r) => r.entry.operation)).not.toContain(
       'exportCertificate',
     )
+  })
+})
+
+// A newcomer's pass: `export certificate payments` offered "Export a volume: certificate
+// payments", a volume's export with the certificate's words taken as a volume's name.
+describe('a verb, a kind and a name', () => {
+  it('offers only the operations of the kind named, worded with the object found', () => {
+    const requests = namedRequests('export certificate payments')
+    expect(requests.map((request) => request.entry.operation)).toEqual(['exportCertificate'])
+    // Nothing known by that name: nothing offered, not a volume of that name.
+    expect(namedMatches(requests, lookedUp(requests, []))).toEqual([])
+    const found = namedMatches(
+      requests,
+      lookedUp(requests, [known('certificate', CERT_ID, 'payments-api')]),
+    )
+    expect(found.map((match) => match.entry.title)).toEqual([
+      expect.stringMatching(/^Export a certificate.*: certificate “payments-api”$/),
+    ])
+    expect(found[0]?.params).toEqual({ op: 'exportCertificate', id: CERT_ID })
+  })
+
+  it('still offers every operation the verb fits when no kind is said', () => {
+    const operationsOf = (query: string) =>
+      namedRequests(query).map((request) => request.entry.operation)
+    expect(operationsOf('export payments')).toEqual(
+      expect.arrayContaining(['exportCertificate', 'exportVolume']),
+    )
+    expect(operationsOf(`export volume ${NODE_ID} certificate-store`)).toEqual(['exportVolume'])
   })
 })
 

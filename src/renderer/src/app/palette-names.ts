@@ -1,6 +1,7 @@
 import type { OperationName } from '../../../shared/api'
 import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
 import { operations } from '../../../shared/api'
+import { idKindNoun } from '../lib/id-kinds'
 import {
   PALETTE_ENTRIES,
   scoreOfWords,
@@ -43,19 +44,32 @@ export const NAMED_TARGETS: Readonly<Partial<Record<OperationName, NamedTarget>>
   resolveMigration: { kind: 'migration', param: 'id' },
   retryProxyRoute: {
     kind: 'proxy-route',
+
     param: 'routeId',
     also: { id: { field: 'proxyHostId' } },
   },
-  exportVolume: { kind: 'volume', param: 'name', also: { nodeId: 'nodeId' }, literal: true },
+  exportVolume: {
+    kind: 'volume',
+
+    param: 'name',
+    also: { nodeId: 'nodeId' },
+    literal: true,
+  },
   cancelCopyJob: { kind: 'copy-job', param: 'id' },
   resolveIncident: { kind: 'incident', param: 'id' },
   resolveDeploymentSource: {
     kind: 'deployment',
+
     param: 'deploymentId',
     also: { nodeId: 'nodeId' },
   },
   listAppMembers: { kind: 'app', param: 'id' },
-  getLoggingSchema: { kind: 'logging-schema', param: 'slug', literal: true },
+  getLoggingSchema: {
+    kind: 'logging-schema',
+
+    param: 'slug',
+    literal: true,
+  },
 }
 
 type OperationEntry = Extract<PaletteEntry, { kind: 'operation' }>
@@ -79,13 +93,15 @@ const OPERATION_ENTRIES = PALETTE_ENTRIES.filter(
 /**
  * For each operation that can be given a name and that the words alone do not match: the
  * longest run of the query's first words that matches it, the rest being the name. UUIDs typed fill the path
- * parameters in order, as in the plain search.
+ * parameters in order, as in the plain search. Only the operations that took the most words
+ * are kept: in `export certificate payments` the kind is said, so the certificate's export is
+ * meant, not a volume's export of a volume named "certificate payments".
  */
 export function namedRequests(query: string): NamedRequest[] {
   const tokens = query.trim().split(/\s+/).filter(Boolean)
   const typedIds = tokens.filter((token) => UUID_PATTERN.test(token))
   const words = tokens.filter((token) => !UUID_PATTERN.test(token))
-  const requests: NamedRequest[] = []
+  const requests: (NamedRequest & { wordsTaken: number })[] = []
   for (const entry of OPERATION_ENTRIES) {
     const target = NAMED_TARGETS[entry.operation]
     if (target === undefined) continue
@@ -100,11 +116,15 @@ export function namedRequests(query: string): NamedRequest[] {
         const typed = typedIds[index]
         if (typed !== undefined) params[name] = typed
       })
-      requests.push({ entry, target, name: words.slice(count).join(' '), score, params })
+      const name = words.slice(count).join(' ')
+      requests.push({ entry, target, name, score, params, wordsTaken: count })
       break
     }
   }
+  const most = Math.max(0, ...requests.map((request) => request.wordsTaken))
   return requests
+    .filter((request) => request.wordsTaken === most)
+    .map(({ wordsTaken: _taken, ...request }) => request)
 }
 
 const lowered = (words: readonly string[]) => words.map((word) => word.toLowerCase())
@@ -163,7 +183,8 @@ export function namedMatches(
         entry: {
           ...entry,
           key: `${entry.key}:${target.kind}:${object.id}`,
-          title: `${entry.title}: ${object.name ?? object.id}`,
+          // The kind named with the object: what is acted on reads in the option.
+          title: `${entry.title}: ${idKindNoun(target.kind)} “${object.name ?? object.id}”`,
           detail: `${described(object)} · ${ROUTE_INFO[entry.route].label}`,
         },
         params,

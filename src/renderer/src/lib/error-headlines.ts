@@ -1,5 +1,6 @@
 import type { OperationName, ServiceErrorCode } from '../../../shared/api'
 import { isServiceErrorCode, operations } from '../../../shared/api'
+import { whereIdsComeFrom, type IdKind } from './id-kinds'
 
 /*
  * The headline of a service error, in the words of the operation that failed. The service
@@ -20,6 +21,11 @@ interface OperationWords {
    * sandbox does): a sentence per resource kind, for operations whose path holds two ids.
    */
   notFoundOf?: Record<string, string>
+  /**
+   * The kinds of the ids the request names, by the resource name a 404's details would give:
+   * a 404 says where a right id of each comes from (id-kinds), or of the one named.
+   */
+  ids?: Record<string, IdKind>
   /** 409: the state the resource is in that refuses this. */
   conflict: string
   /** 422: what the service could not do although the request was well-formed. */
@@ -43,6 +49,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     unprocessable: 'The service could not log out of this session.',
   },
   moveCertificateFolder: {
+    ids: { certificateFolder: 'certificate-folder' },
     action: 'move this certificate folder',
     notFound:
       'The service knows no certificate folder with this id, or none with the new parent id.',
@@ -56,6 +63,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'The new parent is not a folder id (a UUID) or the top level.',
   },
   moveUserFolder: {
+    ids: { userFolder: 'user-folder' },
     action: 'move this user folder',
     notFound: 'The service knows no user folder with this id, or none with the new parent id.',
     notFoundOf: {
@@ -69,10 +77,9 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'The new parent is not a folder id (a UUID) or the top level.',
   },
   runPostgresQuery: {
+    ids: { database: 'database' },
     action: 'run this statement',
-    // The service cannot list databases: the one way to a right id is its web console.
-    notFound:
-      'The service knows no database with this id: open the database in the service’s web console and paste its link (or its id), or choose a name this app has seen.',
+    notFound: 'The service knows no database with this id.',
     conflict: 'The database is busy with a change that conflicts with this statement; try again.',
     unprocessable:
       'The statement was not run: PostgreSQL refused it, or this database does not run PostgreSQL (the reason is below).',
@@ -85,6 +92,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     unprocessable: 'The service could not read the inference catalog.',
   },
   uploadCertificate: {
+    ids: { certificateFolder: 'certificate-folder' },
     action: 'upload this certificate',
     notFound: 'The folder chosen for the certificate does not exist.',
     conflict: 'A certificate of this name already exists: choose another name.',
@@ -93,6 +101,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'Some fields of the upload are missing or not valid.',
   },
   rotateDatabaseCertificate: {
+    ids: { database: 'database' },
     action: 'rotate the direct-TLS certificate of this database',
     notFound: 'The service knows no managed database with this id.',
     conflict:
@@ -101,6 +110,7 @@ const WORDS: Record<OperationName, OperationWords> = {
       'The service could not rotate this database’s certificate (the reason is below).',
   },
   reorderNginxTemplateFolders: {
+    ids: { nginxTemplateFolder: 'nginx-template-folder' },
     action: 'reorder these nginx template folders',
     notFound: 'One of the nginx template folders to reorder no longer exists: refresh the list.',
     conflict: 'The folders changed meanwhile: refresh the list and reorder again.',
@@ -109,6 +119,7 @@ const WORDS: Record<OperationName, OperationWords> = {
       'The order sent is not valid (each folder needs a UUID and a whole-number position).',
   },
   moveCertificates: {
+    ids: { certificate: 'certificate', certificateFolder: 'certificate-folder' },
     action: 'move these certificates',
     notFound:
       'One of the certificates, or the destination folder, no longer exists: refresh the list.',
@@ -121,6 +132,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'Choose at least one certificate, and a folder or the top level.',
   },
   reorderLoggingEnvironments: {
+    ids: { loggingEnvironment: 'logging-environment' },
     action: 'reorder these logging environments',
     notFound: 'One of the logging environments to reorder no longer exists: refresh the list.',
     conflict: 'The environments changed meanwhile: refresh the list and reorder again.',
@@ -129,6 +141,7 @@ const WORDS: Record<OperationName, OperationWords> = {
       'The order sent is not valid (at least one environment, each with a UUID and a position).',
   },
   exportCertificate: {
+    ids: { certificate: 'certificate' },
     action: 'export this certificate',
     notFound: 'The service knows no certificate with this id.',
     conflict: 'This certificate cannot be exported in its current state.',
@@ -137,6 +150,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'The format or the passphrase was not accepted.',
   },
   resolveMigration: {
+    ids: { migration: 'migration' },
     action: 'resolve this migration',
     notFound: 'The service knows no migration with this id.',
     conflict:
@@ -145,6 +159,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'Choose the authoritative side: source or target.',
   },
   retryProxyRoute: {
+    ids: { proxyHost: 'proxy-host', additionalRoute: 'proxy-route' },
     action: 'retry this additional route',
     notFound: 'The service knows no proxy host with this id, or the host has no such route.',
     notFoundOf: {
@@ -155,6 +170,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     unprocessable: 'The service could not retry this route.',
   },
   exportVolume: {
+    ids: { node: 'node', volume: 'volume' },
     action: 'export this volume',
     notFound:
       'The service knows no node with this id, or the node has no volume of this name (the service does not say which).',
@@ -173,6 +189,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'A filter or the page asked for was not accepted.',
   },
   cancelCopyJob: {
+    ids: { copyJob: 'copy-job' },
     action: 'cancel this storage copy job',
     notFound: 'The service knows no storage copy job with this id.',
     conflict: 'This copy job has already finished, so it cannot be cancelled.',
@@ -180,12 +197,14 @@ const WORDS: Record<OperationName, OperationWords> = {
     validation: 'The copy job id must be a UUID.',
   },
   resolveIncident: {
+    ids: { incident: 'incident' },
     action: 'resolve this status page incident',
     notFound: 'The service knows no status page incident with this id.',
     conflict: 'This incident is already resolved.',
     unprocessable: 'The service could not resolve this incident.',
   },
   resolveDeploymentSource: {
+    ids: { node: 'node', deployment: 'deployment' },
     action: 'record the branch head of this deployment',
     notFound: 'The service knows no node with this id, or the node has no such deployment.',
     notFoundOf: {
@@ -197,6 +216,7 @@ const WORDS: Record<OperationName, OperationWords> = {
       'This deployment’s source cannot be resolved: it is not a blue/green deployment from a Git branch.',
   },
   listAppMembers: {
+    ids: { app: 'app' },
     action: 'list the members of this app',
     notFound: 'The service knows no app with this id (or none you may view).',
     conflict: 'The service could not list the members of this app in its current state.',
@@ -210,6 +230,7 @@ const WORDS: Record<OperationName, OperationWords> = {
     unprocessable: 'The service could not build the status page preview.',
   },
   getLoggingSchema: {
+    ids: { loggingSchema: 'logging-schema' },
     action: 'read this logging schema',
     notFound: 'The service knows no logging schema with this slug.',
     conflict: 'The service could not read this logging schema in its current state.',
@@ -226,7 +247,7 @@ export function operationHeadlines(operation: OperationName): Record<ServiceErro
       words.validation ?? `The service did not accept the request to ${words.action}.`,
     UNAUTHORIZED: `The service refused this profile’s token, so it did not ${words.action}: sign in again.`,
     FORBIDDEN: `This profile’s token may not ${words.action}.`,
-    NOT_FOUND: words.notFound,
+    NOT_FOUND: [words.notFound, ...whereIdsOf(operation, null)].join(' '),
     CONFLICT: words.conflict,
     UNPROCESSABLE_ENTITY: words.unprocessable,
     INTERNAL_ERROR: writes
@@ -262,9 +283,21 @@ export function operationHeadline(error: {
   if (code === 'NOT_FOUND') {
     const resource = notFoundResourceOf(error.details)
     const precise = resource === null ? undefined : WORDS[name].notFoundOf?.[resource]
-    if (precise !== undefined) return precise
+    if (precise !== undefined) return [precise, ...whereIdsOf(name, resource)].join(' ')
   }
   return operationHeadlines(name)[code]
+}
+
+/**
+ * After a 404, where a right id comes from: for the resource the service named, or for every
+ * id the request holds when it named none.
+ */
+function whereIdsOf(operation: OperationName, resource: string | null): string[] {
+  const ids = WORDS[operation].ids ?? {}
+  const named = resource === null ? undefined : ids[resource]
+  return [
+    whereIdsComeFrom(named === undefined ? [...new Set(Object.values(ids))] : named) ?? [],
+  ].flat()
 }
 
 /** The resource a 404's details name (`{ resource: 'volume', ... }`), if any. */

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react'
 import type { IdSuggestions, KnownIds } from '../../lib/suggestions'
 import { Field } from '../../ui/Field'
 import { SuggestInput } from '../../ui/SuggestInput'
-import { ambiguousNameMessage, readNameOrId, whereIdsComeFrom } from './name-or-id'
+import { whereIdsComeFrom } from '../../lib/id-kinds'
+import { ambiguousNameMessage, readNameOrId } from './name-or-id'
 import './ops.css'
 
 interface IdFieldProps {
@@ -32,8 +33,7 @@ export const AMBIGUOUS_NAME_ATTRIBUTE = 'data-ambiguous-name'
  * pasted link of the service's web console gives its id. A name the app has seen for exactly
  * one object of the field's kind becomes that object's id when the user leaves the field or
  * presses Enter (the field then shows the id, and the name under it); a name several objects
- * share is refused, naming their ids. Under the field: where such ids come from, since the
- * service lists none of these kinds.
+ * share is refused, naming their ids. Under the field: where such ids come from (lib/id-kinds).
  */
 export function IdField({
   label,

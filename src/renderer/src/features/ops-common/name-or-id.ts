@@ -30,33 +30,3 @@ export function ambiguousNameMessage(reading: { name: string; ids: readonly stri
     ', ',
   )}. Choose one by its id.`
 }
-
-/** The kinds' plural nouns, for "the service cannot list …" (the suggestion kinds). */
-const PLURALS: Readonly<Record<string, string>> = {
-  database: 'databases',
-  deployment: 'deployments',
-  node: 'nodes',
-  'copy-job': 'copy jobs',
-  'proxy-host': 'proxy hosts',
-  'proxy-route': 'proxy routes',
-  'logging-schema': 'logging schemas',
-  'logging-folder': 'logging environment folders',
-  'logging-environment': 'logging environments',
-  volume: 'volumes',
-  app: 'apps',
-  'app-environment': 'app environments',
-  migration: 'migrations',
-}
-
-/**
- * Where to get an id the service gives no list of: its page in the service's web console (whose
- * link, pasted, gives the id), or a name the app saw before. Null for a kind not listed here.
- */
-export function whereIdsComeFrom(kind: string): string | null {
-  const plural = PLURALS[kind]
-  if (plural === undefined) return null
-  return (
-    `The service cannot list ${plural}: open one in the service’s web console and paste its ` +
-    `link (or its id) here, or type a name this app has seen.`
-  )
-}
