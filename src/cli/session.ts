@@ -70,6 +70,8 @@ export class DeskSession {
   private readonly running = new Set<() => Promise<string | null>>()
   /** The desk's calls under way (an interrupt closes the desk only once none is). */
   private readonly calls = new Set<Promise<unknown>>()
+  /** An interrupt is ending the command: its work asks nothing more of the desk. */
+  private stopping = false
 
   private constructor(
     readonly desk: Desk,
@@ -114,6 +116,16 @@ export class DeskSession {
 
   /** One bridge call; a failure is thrown as a CliError with its exit code. */
   async call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+    // The work's next step (a list's next page) after Ctrl-C: not asked, the work ends here.
+    if (this.stopping) throw new CliError('Interrupted', EXIT.other)
+    return this.callDesk(channel, input)
+  }
+
+  /** A call of the desk's, also while an interrupt stops the work (its own clean-up calls). */
+  private async callDesk<C extends ChannelName>(
+    channel: C,
+    input: ChannelInput<C>,
+  ): Promise<ChannelOutput<C>> {
     const dispatched = this.desk.dispatch(channel, input)
     this.calls.add(dispatched)
     const result = await dispatched.finally(() => this.calls.delete(dispatched))
@@ -203,11 +215,13 @@ export class DeskSession {
   }
 
   /**
-   * Ctrl-C: what the command has running is stopped, every download it started cancelled (its
-   * temporary file removed), a `--url` run's throwaway folder removed. Resolves with what was
-   * left undone, in words. The desk is not closed: closing it under a call still under way fails
-   * that call with a stack trace, and the process ends next anyway (the cache is checked at the
-   * next open, as after any unclean end).
+   * Ctrl-C: what the command has running is stopped, the desk's requests to the service ended
+   * (a list's walk stops at the page it waits for and asks no next one), every download it
+   * started cancelled (its temporary file removed), the desk closed (its cache checked and
+   * marked clean), a `--url` run's throwaway folder removed. Resolves with what was left undone,
+   * in words. A call that does not end within the grace leaves the desk open: closing it under
+   * a call fails that call with a stack trace, and the process ends next anyway (the cache is
+   * then checked at the next open, as after any unclean end).
    */
   async interrupt(): Promise<string[]> {
     const said: string[] = []
@@ -215,21 +229,26 @@ export class DeskSession {
       const words = await stop().catch(() => null)
       if (words !== null) said.push(words)
     }
-    // A call that cannot be cancelled (a list's walk, a download being started) is given a
-    // moment: a download started meanwhile is then cancelled too.
-    const settled = Promise.allSettled(this.calls)
-    const grace = new Promise((resolve) => setTimeout(resolve, INTERRUPT_GRACE_MS).unref())
-    await Promise.race([settled, grace])
+    this.stopping = true
+    this.desk.stopRequests()
+    // A call not waiting on the service (a download being started) is given a moment: a
+    // download started meanwhile is then cancelled too.
+    const settled = Promise.allSettled(this.calls).then(() => true)
+    const grace = new Promise<boolean>((resolve) =>
+      setTimeout(() => resolve(false), INTERRUPT_GRACE_MS).unref(),
+    )
+    const callsEnded = await Promise.race([settled, grace])
     if (await this.cancelTransfers()) {
       said.push('the download was cancelled and its partial file removed')
     }
+    if (callsEnded) await this.desk.close()
     await this.removeThrowaway()
     return said
   }
 
   /** Cancels every running download and waits for each to end (its temporary file removed). */
   private async cancelTransfers(): Promise<boolean> {
-    const active = await this.call('transfers.active', {}).catch(() => [])
+    const active = await this.callDesk('transfers.active', {}).catch(() => [])
     const cancelled = new Set<string>()
     const finished = new Set<string>()
     let check = (): void => undefined
@@ -240,7 +259,7 @@ export class DeskSession {
     })
     try {
       for (const { transferId } of active) {
-        const answer = await this.call('transfers.cancel', { transferId }).catch(() => null)
+        const answer = await this.callDesk('transfers.cancel', { transferId }).catch(() => null)
         if (answer?.cancelled === true) cancelled.add(transferId)
       }
       // Each cancelled download ends (finished) once its temporary file is removed.

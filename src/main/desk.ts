@@ -100,6 +100,12 @@ export interface DeskDeps {
 }
 
 export interface Desk extends BridgeEndpoint {
+  /**
+   * Ends every request to a service under way as cancelled, and refuses those asked later: the
+   * process is about to end (the CLI's Ctrl-C), and the calls waiting on them must settle so
+   * that `close` can close the cache under none.
+   */
+  stopRequests(): void
   /** Stops the embedded sandbox and closes the cache. */
   close(): Promise<void>
 }
@@ -119,6 +125,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const secrets = createSecretRegistry()
   const notices: Notice[] = [...cacheNotices, ...profiles.notices, ...settings.notices]
   const cleanups: (() => void | Promise<void>)[] = []
+  const requests = new AbortController()
   const context: DeskContext = {
     mode: deps.mode,
     version: deps.version,
@@ -148,6 +155,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     openExternal: (url) => openParsedHttps(deps.openExternal, url),
     ...(deps.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: deps.requestTimeoutMs }),
     ...(deps.maxResponseBytes === undefined ? {} : { maxResponseBytes: deps.maxResponseBytes }),
+    requestsStopped: requests.signal,
     ...(deps.downloadTiming === undefined ? {} : { downloadTiming: deps.downloadTiming }),
   }
   // Rows a previous run left running are shown as interrupted, never as still going.
@@ -233,6 +241,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     dispatchJson: (channel, input) => dispatcher.dispatchJson(channel, input),
     onEvent: (listener: BridgeEventListener) => events.subscribe(listener),
     openDownload: (ticket) => openHostedDownload(context, downloadTickets, ticket),
+    stopRequests: () => requests.abort(),
     async close() {
       if (closed) return
       closed = true

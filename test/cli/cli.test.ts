@@ -1,13 +1,16 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { makePrivateCa } from '../support/private-ca'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox'
 import { call, callOperation, repoRoot, sandboxForThisFile } from '../support/sandbox-process'
 import { startTinyproxy } from '../support/tinyproxy'
+import { waitUntil } from '../support/poll'
 import { waitForValue } from '../support/wait-for'
+import { CACHE_FILE_NAME, OPEN_MARKER_SUFFIX } from '../../src/main/cache'
 import { BIN, jsonOf, readCsv, useCliHome, volumeExportArgs } from './support'
 
 /*
@@ -29,6 +32,24 @@ const { cli, runs } = home
 
 /** `--url` runs: the token only in the environment. */
 const withToken = (token = sandbox.tokens.admin) => ({ env: { INFRADESK_TOKEN: token } })
+
+/** A CLI child this file signals itself: its exit code, and what it wrote so far. */
+function startCli(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...home.env(), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  return {
+    process: child,
+    exitCode: new Promise<number | null>((resolve) => child.once('close', resolve)),
+    stdout: () => stdout,
+    stderr: () => stderr,
+  }
+}
 
 afterAll(() => {
   // Every `--url` run removed its throwaway data folder (cache, profile) in TMPDIR again.
@@ -330,6 +351,67 @@ describe('with --url and INFRADESK_TOKEN', () => {
       )
     } finally {
       await call(sandbox, { method: 'DELETE', path: '/__sandbox/faults' })
+    }
+  })
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'ends on %s while the desk opens as it does later: exit %i, the cache closed',
+    async (signal, exitCode) => {
+      // The settings file a FIFO: opening it for writing returns once the desk, halfway open
+      // (its cache open), reads it, and holds the desk there until it is written.
+      const dataDir = path.join(home.temp.dir, `opening-${signal}`)
+      mkdirSync(dataDir, { mode: 0o700 })
+      const settings = path.join(dataDir, 'settings.json')
+      execFileSync('mkfifo', [settings])
+      const child = startCli(['--data-dir', dataDir, 'profiles', 'list', '--json'])
+      const writer = await open(settings, 'w')
+      child.process.kill(signal)
+      // Before the fix, nobody reads any more: the write fails (EPIPE).
+      await writer.writeFile('{}').catch(() => undefined)
+      await writer.close()
+      expect(await child.exitCode, child.stderr()).toBe(exitCode)
+      expect(child.stderr()).toMatch(/^error: Interrupted/)
+      expect(child.stdout()).toBe('')
+      expect(readdirSync(dataDir)).not.toContain(`${CACHE_FILE_NAME}${OPEN_MARKER_SUFFIX}`)
+    },
+  )
+
+  it("stops a certificate list's walk on Ctrl-C: its page's request aborted, the cache closed, exit 130", async () => {
+    const dataDir = path.join(home.temp.dir, 'walk-interrupted')
+    const inDataDir = ['--data-dir', dataDir]
+    const added = await cli([...inDataDir, 'profiles', 'add', 'Walk', '--url', sandbox.url], {
+      input: `${sandbox.tokens.admin}\n`,
+    })
+    expect(added.code, added.stderr).toBe(0)
+    // Every page answered a minute late: the walk is still waiting when the signal comes.
+    const slow = await call(sandbox, {
+      method: 'POST',
+      path: '/__sandbox/faults',
+      body: { rules: [{ operation: 'listCertificates', fault: 'latency=60000' }] },
+    })
+    expect(slow.status).toBeLessThan(300)
+    try {
+      const child = startCli([...inDataDir, '--profile', 'Walk', 'certs', 'list'])
+      await waitUntil(
+        async () => {
+          const rules = await call(sandbox, { path: '/__sandbox/faults' })
+          return (rules.json as { rules: Array<{ seen: number }> }).rules[0]?.seen === 1
+        },
+        { what: 'the walk to ask for its first page', timeoutMs: 60_000, intervalMs: 50 },
+      )
+      child.process.kill('SIGINT')
+      expect(await child.exitCode, child.stderr()).toBe(130)
+      expect(child.stderr()).toMatch(/^error: Interrupted/)
+      expect(child.stdout()).toBe('')
+      // The desk closed its cache (checked and marked clean) before the process ended.
+      expect(readdirSync(dataDir)).toContain(CACHE_FILE_NAME)
+      expect(readdirSync(dataDir)).not.toContain(`${CACHE_FILE_NAME}${OPEN_MARKER_SUFFIX}`)
+    } finally {
+      await call(sandbox, { method: 'DELETE', path: '/__sandbox/faults' })
+      await cli([...inDataDir, 'profiles', 'remove', 'Walk'])
     }
   })
 

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises'
 import type { Command } from 'commander'
 import type { ConnectionOptions } from '../session'
 import { stopOnInterrupt } from '../interrupt'
@@ -33,10 +34,28 @@ export function createRunner(version: string): CommandRunner {
       needs.needsProfile && needs.ownsUrl !== true
         ? globals
         : { dataDir: globals.dataDir, caFile: globals.caFile }
-    const session = await DeskSession.open(connection, version)
-    // Ctrl-C stops the work and closes the desk (a --url run's throwaway folder removed).
-    const stopListening = stopOnInterrupt(() => session.interrupt())
+    const opening = DeskSession.open(connection, version)
+    // Ctrl-C stops the work and closes the desk (a --url run's throwaway folder removed), from
+    // before the desk opens: a signal then waits for the opening to end (a desk half open cannot
+    // be closed), and no work starts.
+    let interrupted = false
+    const stopListening = stopOnInterrupt(async () => {
+      interrupted = true
+      const opened = await opening.catch(() => null)
+      return opened === null ? [] : opened.interrupt()
+    })
+    let session: DeskSession
     try {
+      session = await opening
+    } catch (error) {
+      await stopListening()
+      throw error
+    }
+    try {
+      // A signal that came while the desk opened (its files read synchronously) is delivered
+      // at the event loop's next turn: taken before any work starts, not after it has ended.
+      await setImmediate()
+      if (interrupted) await stopListening()
       // Resolved first, so a missing profile or a refused token fails before any other work.
       if (needs.needsProfile) await session.profile()
       await work(session, globals)

@@ -62,6 +62,11 @@ export interface ServiceClientOptions {
    * retry-after.ts), so the user sees why nothing happens for a few seconds.
    */
   onRateLimitWait?: (wait: RateLimitWait) => void
+  /**
+   * Aborted: every request of this client under way ends as cancelled, and any asked later
+   * (the desk's requests stopped as the process ends: the CLI's Ctrl-C).
+   */
+  signal?: AbortSignal
 }
 
 export interface RateLimitWait {
@@ -249,6 +254,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
+  /** The call's signal and the client's own, either ending the request. */
+  function withClientSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+    const lifetime = options.signal
+    if (lifetime === undefined || signal === undefined) return signal ?? lifetime
+    return AbortSignal.any([signal, lifetime])
+  }
+
   function baseUrl(): URL {
     return parseBaseUrl(options.baseUrl)
   }
@@ -308,6 +320,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     callTimeoutMs = timeoutMs,
     stream?: (response: Response, clock: AttemptClock) => Promise<void>,
   ): Promise<Exchange> {
+    signal = withClientSignal(signal)
     const waits: WaitBudget = { waits: 0, waitedMs: 0 }
     for (let attempt = 0; ; attempt += 1) {
       const mayRetry = request.safe && attempt < maxRetries
@@ -606,6 +619,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   async function fetchRaw(url: string, rawOptions: RawFetchOptions): Promise<RawResponse> {
+    const caller = withClientSignal(rawOptions.signal)
     return guarded(async () => {
       const base = baseUrl()
       let target = resolveUrl(url, base)
@@ -619,7 +633,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
               headersTimeoutMs,
             )
           : undefined
-      const signals = [timeout.signal, rawOptions.signal].filter(
+      const signals = [timeout.signal, caller].filter(
         (item): item is AbortSignal => item !== undefined,
       )
       const signal = AbortSignal.any(signals)
@@ -648,7 +662,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             throw await transportError(error, target, route, {
               timeout: timeout.signal,
               timeoutMs: headersTimeoutMs,
-              caller: rawOptions.signal,
+              caller,
             })
           }
           if (response.status === 407 && route.proxy !== null) {

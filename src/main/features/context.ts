@@ -63,6 +63,8 @@ export interface DeskContext {
   maxResponseBytes?: number
   /** Timeouts and backoff of volume downloads, overriding the defaults (tests shorten them). */
   downloadTiming?: DownloadTiming
+  /** Aborted when the desk's requests are stopped (Desk.stopRequests): every client's end. */
+  requestsStopped?: AbortSignal
 }
 
 /**
@@ -184,6 +186,7 @@ export function makeClient(
     token,
     network: context.network.forProfile(network),
     userAgent: `Infradesk/${context.version}`,
+    ...(context.requestsStopped === undefined ? {} : { signal: context.requestsStopped }),
     timeoutMs: context.requestTimeoutMs ?? context.settings.get().requestTimeoutMs,
     ...(context.maxResponseBytes === undefined
       ? {}
