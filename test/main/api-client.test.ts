@@ -508,6 +508,33 @@ describe('network, TLS and shape errors', () => {
     }
   })
 
+  it("CANCELLED for every call under way and after when the client's own signal aborts", async () => {
+    let arrived = (): void => undefined
+    const first = new Promise<void>((resolve) => (arrived = resolve))
+    let requests = 0
+    const server = await startLocalServer(() => {
+      // Never answers.
+      requests += 1
+      arrived()
+    })
+    try {
+      const lifetime = new AbortController()
+      const stopping = client({ baseUrl: server.url, signal: lifetime.signal })
+      const pending = stopping.call('listSessions', {}, { signal: new AbortController().signal })
+      await first
+      lifetime.abort()
+      await expectServiceError(pending, 'CANCELLED')
+      await expectServiceError(stopping.call('listSessions'), 'CANCELLED')
+      await expectServiceError(
+        stopping.fetchRaw(`${server.url}/file`, { authenticated: false }),
+        'CANCELLED',
+      )
+      expect(requests).toBe(1)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('BAD_RESPONSE when a 2xx answer has the wrong shape or is not JSON', async () => {
     const server = await startLocalServer((request, response) => {
       if (request.url === '/auth/me/sessions') {
