@@ -8,10 +8,14 @@ import {
   type OperationName,
 } from '../../src/shared/api'
 import { NAMED_TARGETS } from '../../src/renderer/src/app/palette-names'
-import { isIdKind, whereIdsComeFrom } from '../../src/renderer/src/lib/id-kinds'
+import { isIdKind } from '../../src/renderer/src/lib/id-kinds'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { operationHeadline, operationHeadlines } from '../../src/renderer/src/lib/error-headlines'
+import {
+  operationHeadline,
+  operationHeadlines,
+  whereRightIdsComeFrom,
+} from '../../src/renderer/src/lib/error-headlines'
 import { ErrorBanner } from '../../src/renderer/src/ui/ErrorBanner'
 
 /*
@@ -21,6 +25,18 @@ import { ErrorBanner } from '../../src/renderer/src/ui/ErrorBanner'
 
 const headline = (operation: OperationName, code: string, details?: unknown) =>
   operationHeadline({ operation, code, details })
+
+const notFound = (operation: OperationName, details?: unknown) => ({
+  code: 'NOT_FOUND',
+  operation,
+  status: 404,
+  message: ERROR_MESSAGES.NOT_FOUND,
+  details,
+})
+
+/** The text of the banner a 404 of `operation` shows. */
+const shownUnder404 = (operation: OperationName, details?: unknown) =>
+  renderToStaticMarkup(createElement(ErrorBanner, { error: notFound(operation, details) }))
 
 describe('error headlines per operation', () => {
   it('give every operation a sentence of its own for each of the seven codes', () => {
@@ -47,41 +63,54 @@ describe('error headlines per operation', () => {
     )
     expect(headline('resolveMigration', 'CONFLICT')).toMatch(/no longer needs attention/)
     expect(headline('runPostgresQuery', 'UNPROCESSABLE_ENTITY')).toMatch(/PostgreSQL refused it/)
-    // The service cannot list databases: a 404 says where a right id comes from.
-    expect(headline('runPostgresQuery', 'NOT_FOUND')).toMatch(/web console and paste its link/)
+    // The service cannot list databases: a 404 says where a right id comes from, under it.
+    expect(headline('runPostgresQuery', 'NOT_FOUND')).toBe(
+      'The service knows no database with this id.',
+    )
+    expect(shownUnder404('runPostgresQuery')).toMatch(/web console and paste its link/)
     // A 404 on a volume says that it may be the node or the volume, or which when told.
     expect(headline('exportVolume', 'NOT_FOUND')).toMatch(
       /no node with this id, or the node has no volume/,
     )
     expect(headline('exportVolume', 'NOT_FOUND', { resource: 'node', id: 'n' })).toBe(
-      `The service knows no node with this id. ${whereIdsComeFrom('node')}`,
+      'The service knows no node with this id.',
     )
     expect(headline('exportVolume', 'NOT_FOUND', { resource: 'volume', name: 'v' })).toBe(
-      `This node has no volume of this name. ${whereIdsComeFrom('volume')}`,
+      'This node has no volume of this name.',
     )
   })
 
   // A newcomer's pass: "The service knows no node with this id" said nothing of where a right
   // id comes from; the SQL console's unknown database alone did.
-  it('says after every 404 on an id where a person gets that id, from the one table of kinds', () => {
+  it('says under every 404 on an id where a person gets that id, from the one table of kinds', () => {
     for (const operation of OPERATION_NAMES) {
       if (pathParamNames(operations[operation].path).length === 0) continue
-      expect(headline(operation, 'NOT_FOUND'), operation).toMatch(
+      expect(shownUnder404(operation), operation).toMatch(
         /web console and paste its link|screen (lists|shows) the/,
       )
     }
-    expect(headline('moveUserFolder', 'NOT_FOUND')).toContain(
+    expect(shownUnder404('moveUserFolder')).toContain(
       'The service cannot list user folders: open one in the service’s web console',
     )
+    // Under the headline, which stays one sentence.
+    const html = renderToStaticMarkup(
+      createElement(ErrorBanner, { error: notFound('cancelCopyJob') }),
+    )
+    expect(html.indexOf('cannot list copy jobs')).toBeGreaterThan(
+      html.indexOf('The service knows no storage copy job with this id.</div>'),
+    )
     // The id the service named: where that one comes from, not the others.
-    const deployment = headline('resolveDeploymentSource', 'NOT_FOUND', { resource: 'deployment' })
+    const deployment = shownUnder404('resolveDeploymentSource', { resource: 'deployment' })
     expect(deployment).toContain('cannot list deployments')
-    expect(deployment).not.toContain('cannot list nodes')
+    expect(deployment).not.toContain('nodes')
     // Where the app or the CLI lists them, that is said instead of the web console.
-    expect(headline('exportCertificate', 'NOT_FOUND')).toMatch(
+    expect(shownUnder404('exportCertificate')).toMatch(
       /Certificates screen lists the certificates .*, or run infradesk certs list\./,
     )
-    expect(headline('runPostgresQuery', 'NOT_FOUND')).toContain('(or run infradesk databases list)')
+    expect(shownUnder404('runPostgresQuery')).toContain('(or run infradesk databases list)')
+    // Other errors, and operations that take no id, have nothing to add.
+    expect(whereRightIdsComeFrom({ ...notFound('cancelCopyJob'), code: 'CONFLICT' })).toBeNull()
+    expect(whereRightIdsComeFrom(notFound('listCertificates'))).toBeNull()
     // Kinds the palette acts on by name are in the table too (their nouns come from it).
     for (const target of Object.values(NAMED_TARGETS)) {
       expect(isIdKind(target.kind), target.kind).toBe(true)

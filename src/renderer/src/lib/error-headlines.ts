@@ -247,7 +247,7 @@ export function operationHeadlines(operation: OperationName): Record<ServiceErro
       words.validation ?? `The service did not accept the request to ${words.action}.`,
     UNAUTHORIZED: `The service refused this profile’s token, so it did not ${words.action}: sign in again.`,
     FORBIDDEN: `This profile’s token may not ${words.action}.`,
-    NOT_FOUND: [words.notFound, ...whereIdsOf(operation, null)].join(' '),
+    NOT_FOUND: words.notFound,
     CONFLICT: words.conflict,
     UNPROCESSABLE_ENTITY: words.unprocessable,
     INTERNAL_ERROR: writes
@@ -283,21 +283,29 @@ export function operationHeadline(error: {
   if (code === 'NOT_FOUND') {
     const resource = notFoundResourceOf(error.details)
     const precise = resource === null ? undefined : WORDS[name].notFoundOf?.[resource]
-    if (precise !== undefined) return [precise, ...whereIdsOf(name, resource)].join(' ')
+    if (precise !== undefined) return precise
   }
   return operationHeadlines(name)[code]
 }
 
 /**
- * After a 404, where a right id comes from: for the resource the service named, or for every
- * id the request holds when it named none.
+ * After a 404 on an id, where a right id comes from (id-kinds): for the resource the service
+ * named, or for every id the request holds when it named none. Null for any other error, or an
+ * operation that takes no id. Said under the headline (ErrorBanner), not in it.
  */
-function whereIdsOf(operation: OperationName, resource: string | null): string[] {
-  const ids = WORDS[operation].ids ?? {}
+export function whereRightIdsComeFrom(error: {
+  code: string
+  operation?: string | undefined
+  details?: unknown
+}): string | null {
+  const { operation } = error
+  if (error.code !== 'NOT_FOUND' || operation === undefined || !Object.hasOwn(WORDS, operation)) {
+    return null
+  }
+  const ids = WORDS[operation as OperationName].ids ?? {}
+  const resource = notFoundResourceOf(error.details)
   const named = resource === null ? undefined : ids[resource]
-  return [
-    whereIdsComeFrom(named === undefined ? [...new Set(Object.values(ids))] : named) ?? [],
-  ].flat()
+  return whereIdsComeFrom(named === undefined ? [...new Set(Object.values(ids))] : named)
 }
 
 /** The resource a 404's details name (`{ resource: 'volume', ... }`), if any. */

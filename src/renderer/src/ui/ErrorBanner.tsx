@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { BridgeError } from '../../../shared/bridge'
-import { operationHeadline } from '../lib/error-headlines'
+import { operationHeadline, whereRightIdsComeFrom } from '../lib/error-headlines'
 import { errorHeadline, missingPermissionOf } from '../lib/errors'
 import { Button } from './Button'
 import { TrustCaFromError } from './TrustCaOffer'
@@ -31,11 +31,14 @@ export function ErrorBanner({ error, context, onRetry, children, ...props }: Err
   const action = onRetry ? <Button onClick={() => void onRetry()}>Retry</Button> : props.action
   const permission = error.code === 'FORBIDDEN' ? missingPermissionOf(error.details) : null
   const sentence = operationHeadline(error)
+  const whereIds = whereRightIdsComeFrom(error)
   return (
     <div className="banner banner-error" role="alert">
       <div className="banner-text">
         {context ? <div className="banner-context">{context}</div> : null}
         <div className="banner-title">{sentence ?? errorHeadline(error)}</div>
+        {/* A 404 on an id: where a right one comes from, under the headline. */}
+        {whereIds ? <div className="banner-message">{whereIds}</div> : null}
         <div className="banner-message">{error.message}</div>
         {permission ? (
           <div className="banner-message">

@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react'
 import type { BridgeError } from '../../../../shared/bridge'
 import type { SqlSchemaTree } from '../../../../shared/bridge/channels/sql'
 import { asBridgeError, bridge } from '../../bridge'
-import { operationHeadline } from '../../lib/error-headlines'
+import { operationHeadline, whereRightIdsComeFrom } from '../../lib/error-headlines'
 import { errorHeadline } from '../../lib/errors'
 import { useBridgeRead } from '../../lib/use-bridge-read'
 import { Button } from '../../ui/Button'
@@ -198,8 +198,8 @@ export function SchemaPanel({ profileId, databaseId, onInsert, onTree }: SchemaP
  * that operation's (a 404 says where a right database id comes from), never as a bare code.
  */
 function schemaErrorSentence(error: BridgeError): string {
-  return (
-    operationHeadline({ ...error, operation: error.operation ?? 'runPostgresQuery' }) ??
-    errorHeadline(error)
-  )
+  const asConsole = { ...error, operation: error.operation ?? 'runPostgresQuery' }
+  const sentence = operationHeadline(asConsole) ?? errorHeadline(error)
+  const whereIds = whereRightIdsComeFrom(asConsole)
+  return whereIds === null ? sentence : `${sentence} ${whereIds}`
 }
