@@ -92,7 +92,7 @@ test.describe('at 1280×900', () => {
   })
 })
 
-test('the SQL toolbar’s checkboxes sit on its buttons’ line, and Activity’s export buttons follow its filters with no blank band, at 1280×800 and 1920×1080', async ({
+test('the SQL console’s checkboxes sit on the line of the buttons or tabs beside them, and Activity’s export buttons follow its filters with no blank band, at 1280×800 and 1920×1080', async ({
   page,
   staging: _staging,
 }) => {
@@ -116,6 +116,18 @@ test('the SQL toolbar’s checkboxes sit on its buttons’ line, and Activity’
         `${size.width}: ${label} at ${checkbox}, ${button} at ${beside}`,
       ).toBeLessThanOrEqual(1)
     }
+    // The results' checkbox on the line of the tabs' words beside it.
+    const historyWords = await page.getByRole('tab', { name: 'History' }).evaluate((tab) => {
+      const range = tab.ownerDocument.createRange()
+      range.selectNodeContents(tab)
+      const words = range.getBoundingClientRect()
+      return words.y + words.height / 2
+    })
+    const carryOn = middle(await box(page.locator('label', { hasText: 'Continue after errors' })))
+    expect(
+      Math.abs(carryOn - historyWords),
+      `${size.width}: Continue after errors at ${carryOn}, History at ${historyWords}`,
+    ).toBeLessThanOrEqual(1)
 
     // The screen's own gap between its parts, and nothing more.
     await openScreen(page, 'activity')
