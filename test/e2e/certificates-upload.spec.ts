@@ -49,6 +49,15 @@ test('upload: a valid certificate is listed; a mismatched key and garbage PEM ar
     ).toBeVisible()
     await expect(upload).toBeDisabled()
 
+    // More PEM text than main takes (1 MiB): the check ends in an error, and the note beside
+    // Upload says so, not "Checking the PEM files…" (nor an earlier check's marks).
+    await certificateField.fill('x'.repeat(1_048_577))
+    await expect(dialog.getByText('The material could not be checked')).toBeVisible()
+    await expect(dialog.locator('.dialog-footer-note')).toHaveText(
+      'The PEM files could not be checked (the reason is above).',
+    )
+    await expect(upload).toBeDisabled()
+
     // A key that belongs to another certificate.
     await certificateField.fill(first.certificatePem)
     await keyField.fill(other.privateKeyPem)

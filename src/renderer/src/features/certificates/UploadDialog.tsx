@@ -70,8 +70,10 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
     null,
     { enabled: ready, delayMs: 250 },
   )
-  const check = ready ? checked.value : null
   const checkError = checked.error
+  // A failed check leaves nothing checked: an earlier answer's preview and problems were about
+  // other material.
+  const check = ready && checkError === null ? checked.value : null
 
   const service = error ? fieldErrorsFrom(error.details, UPLOAD_FIELDS) : { fields: {}, other: [] }
   const problemOf = (field: UploadField) =>
