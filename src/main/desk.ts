@@ -3,7 +3,11 @@ import type { Notice } from '../shared/bridge'
 import { sqlChannels } from '../shared/bridge/channels/sql'
 import { volumeChannels } from '../shared/bridge/channels/volumes'
 import { createDispatcher, describeUnexpectedError } from './bridge/dispatcher'
-import { assertEveryChannelHandled, deferredHandlers } from './bridge/deferred-handlers'
+import {
+  assertEveryChannelHandled,
+  builtOnFirstCall,
+  deferredHandlers,
+} from './bridge/deferred-handlers'
 import type { BridgeHandlers } from './bridge/dispatcher'
 import { createEventHub } from './bridge/events'
 import type { BridgeEventListener } from './bridge/events'
@@ -171,16 +175,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const sandboxOptions = deps.sandboxPort === undefined ? {} : { sandboxPort: deps.sandboxPort }
   // The SQL console's modules (its guard, the worker's client, the audit's redaction) are the
   // largest the first screens never use: loaded at the first SQL call, one hub for the console
-  // and `service.call`'s runPostgresQuery, which the same guard judges. A failed load is tried
-  // again at the next call.
-  let sqlFeatureLoad: Promise<SqlFeature> | null = null
-  const loadSqlFeature = () =>
-    (sqlFeatureLoad ??= import('./features/sql')
-      .then(({ sqlFeature }) => sqlFeature(context))
-      .catch((error: unknown) => {
-        sqlFeatureLoad = null
-        throw error
-      }))
+  // and `service.call`'s runPostgresQuery, which the same guard judges.
+  const loadSqlFeature: () => Promise<SqlFeature> = builtOnFirstCall(() =>
+    import('./features/sql').then(({ sqlFeature }) => sqlFeature(context)),
+  )
   const handlers: BridgeHandlers = {
     ...appHandlers(context),
     ...profileHandlers(context),

@@ -20,12 +20,7 @@ export function deferredHandlers<G extends object, E extends GroupChannel<G> = n
   answeredElsewhere: readonly E[] = [],
 ): Pick<BridgeHandlers, Exclude<GroupChannel<G>, E>> {
   type C = Exclude<GroupChannel<G>, E>
-  let built: Promise<Pick<BridgeHandlers, C>> | null = null
-  const handlers = () =>
-    (built ??= build().catch((error: unknown) => {
-      built = null
-      throw error
-    }))
+  const handlers = builtOnFirstCall(build)
   const elsewhere: ReadonlySet<string> = new Set(answeredElsewhere)
   const names = (Object.keys(group) as C[]).filter((name) => !elsewhere.has(name))
   const standIns = names.map((name) => {
@@ -38,6 +33,19 @@ export function deferredHandlers<G extends object, E extends GroupChannel<G> = n
   // Each stand-in forwards to the handler of its own channel, so its input and answer are that
   // channel's: the compiler cannot follow that through a mapped list, hence the cast.
   return Object.fromEntries(standIns) as unknown as Pick<BridgeHandlers, C>
+}
+
+/**
+ * `build` run at the first call and its answer shared by every later one; a build that failed
+ * is run again at the next call (a module that could not load may load then).
+ */
+export function builtOnFirstCall<T>(build: () => Promise<T>): () => Promise<T> {
+  let built: Promise<T> | null = null
+  return () =>
+    (built ??= build().catch((error: unknown) => {
+      built = null
+      throw error
+    }))
 }
 
 /**
