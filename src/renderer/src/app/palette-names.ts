@@ -44,32 +44,19 @@ export const NAMED_TARGETS: Readonly<Partial<Record<OperationName, NamedTarget>>
   resolveMigration: { kind: 'migration', param: 'id' },
   retryProxyRoute: {
     kind: 'proxy-route',
-
     param: 'routeId',
     also: { id: { field: 'proxyHostId' } },
   },
-  exportVolume: {
-    kind: 'volume',
-
-    param: 'name',
-    also: { nodeId: 'nodeId' },
-    literal: true,
-  },
+  exportVolume: { kind: 'volume', param: 'name', also: { nodeId: 'nodeId' }, literal: true },
   cancelCopyJob: { kind: 'copy-job', param: 'id' },
   resolveIncident: { kind: 'incident', param: 'id' },
   resolveDeploymentSource: {
     kind: 'deployment',
-
     param: 'deploymentId',
     also: { nodeId: 'nodeId' },
   },
   listAppMembers: { kind: 'app', param: 'id' },
-  getLoggingSchema: {
-    kind: 'logging-schema',
-
-    param: 'slug',
-    literal: true,
-  },
+  getLoggingSchema: { kind: 'logging-schema', param: 'slug', literal: true },
 }
 
 type OperationEntry = Extract<PaletteEntry, { kind: 'operation' }>

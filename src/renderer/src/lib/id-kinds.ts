@@ -7,6 +7,8 @@
  * (error-headlines) and the palette's options on a named object (palette-names).
  */
 
+import { inWords } from './in-words'
+
 interface IdKindWords {
   /** One object, in words: "copy job". */
   noun: string
@@ -102,11 +104,4 @@ export function whereIdsComeFrom(kinds: string | readonly string[]): string | nu
     )
   }
   return sentences.length === 0 ? null : sentences.join(' ')
-}
-
-/** "nodes or deployments", "a, b or c". */
-function inWords(items: readonly string[], conjunction: string): string {
-  return items.length < 2
-    ? items.join('')
-    : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`
 }

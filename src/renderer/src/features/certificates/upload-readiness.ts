@@ -3,6 +3,8 @@
  * checked without a browser.
  */
 
+import { inWords } from '../../lib/in-words'
+
 /**
  * Why Upload cannot be pressed yet, said beside it (a greyed button alone does not tell a
  * newcomer that the name is missing), or null when it can.
@@ -23,13 +25,9 @@ export function uploadWaitsFor(state: {
     ...(state.certificate ? [] : ['the certificate']),
     ...(state.privateKey ? [] : ['its private key']),
   ]
-  if (missing.length > 0) return `Upload needs ${listInWords(missing)}.`
+  if (missing.length > 0) return `Upload needs ${inWords(missing, 'and')}.`
   if (state.problems) return 'Fix the marked fields first.'
   if (state.checkFailed) return 'The PEM files could not be checked (the reason is above).'
   if (!state.checked) return 'Checking the PEM files…'
   return null
-}
-
-function listInWords(items: readonly string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }
