@@ -47,6 +47,26 @@ describe('the npm scripts start with the Node check', () => {
     }
   })
 
+  it("web mode's usage reads as lines, for --help and after an unknown option", () => {
+    for (const args of [['--help'], ['--nope']]) {
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'src/main/web/cli.ts', ...args],
+        {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          timeout: 120_000,
+          env: { ...process.env, FORCE_COLOR: '0' },
+        },
+      )
+      expect(result.status, args.join(' ')).toBe(2)
+      const lines = result.stderr.split('\n')
+      expect(lines).toContain('usage: npm run web -- [options]')
+      expect(lines.some((line) => line.startsWith('  --sandbox '))).toBe(true)
+      expect(result.stderr).not.toContain('\\n')
+    }
+  })
+
   it('the current Node passes the check', () => {
     const result = runScript(process.execPath, 'check-node.mjs')
     expect(result.status, result.stderr).toBe(0)

@@ -44,7 +44,8 @@ async function main(argv: string[]): Promise<void> {
     options = parseWebArgs(argv)
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(visibleControls(error.message))
+      // The usage is lines; other controls (an option typed with one) still show escaped.
+      console.error(visibleControls(error.message, { keepNewlines: true }))
       process.exit(2)
     }
     throw error
