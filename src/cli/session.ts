@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { ChannelInput, ChannelName, ChannelOutput, Profile } from '../shared/bridge'
+import { APP_ERROR_CODES } from '../shared/bridge'
+import type { ChannelInput, ChannelName, ChannelOutput, Profile, Result } from '../shared/bridge'
 import type { Desk } from '../main/desk'
 import type { DesktopIntegration } from '../main/features/context'
 import type { KeytarLike } from '../main/vault'
@@ -69,7 +70,7 @@ export class DeskSession {
   /** What a command has running that an interrupt must stop, each saying what it left undone. */
   private readonly running = new Set<() => Promise<string | null>>()
   /** The desk's calls under way (an interrupt closes the desk only once none is). */
-  private readonly calls = new Set<Promise<unknown>>()
+  private readonly calls = new Map<Promise<Result<unknown>>, ChannelName>()
   /** An interrupt is ending the command: its work asks nothing more of the desk. */
   private stopping = false
 
@@ -127,7 +128,7 @@ export class DeskSession {
     input: ChannelInput<C>,
   ): Promise<ChannelOutput<C>> {
     const dispatched = this.desk.dispatch(channel, input)
-    this.calls.add(dispatched)
+    this.calls.set(dispatched, channel)
     const result = await dispatched.finally(() => this.calls.delete(dispatched))
     if (!result.ok) throw CliError.fromBridge(result.error)
     return result.value as ChannelOutput<C>
@@ -230,17 +231,29 @@ export class DeskSession {
       if (words !== null) said.push(words)
     }
     this.stopping = true
+    // Downloads are cancelled before the desk's requests are ended: a download's request ended
+    // under it would end it as a failure, not as the cancellation said below.
+    let cancelled = await this.cancelTransfers()
+    // A download still being asked of the service (its file begun, no transfer yet) ends with
+    // its request, below, as CANCELLED: its file is then removed (features/volumes.ts).
+    const exports = [...this.calls].flatMap(([call, channel]) =>
+      channel === 'volumes.export' ? [call] : [],
+    )
     this.desk.stopRequests()
     // A call not waiting on the service (a download being started) is given a moment: a
     // download started meanwhile is then cancelled too.
-    const settled = Promise.allSettled(this.calls).then(() => true)
+    const settled = Promise.allSettled(this.calls.keys()).then(() => true)
     const grace = new Promise<boolean>((resolve) =>
       setTimeout(() => resolve(false), INTERRUPT_GRACE_MS).unref(),
     )
     const callsEnded = await Promise.race([settled, grace])
-    if (await this.cancelTransfers()) {
-      said.push('the download was cancelled and its partial file removed')
+    cancelled = (await this.cancelTransfers()) || cancelled
+    if (callsEnded) {
+      for (const ended of await Promise.all(exports)) {
+        if (!ended.ok && ended.error.code === APP_ERROR_CODES.CANCELLED) cancelled = true
+      }
     }
+    if (cancelled) said.push('the download was cancelled and its partial file removed')
     if (callsEnded) await this.desk.close()
     await this.removeThrowaway()
     return said
