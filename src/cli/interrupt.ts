@@ -6,12 +6,24 @@ import { writeError } from './output'
  * left in TMPDIR, and nothing said of a statement the service may still be running. Instead the
  * command's work is stopped (`stopWork`: what it started cancelled, the desk closed), one line
  * says what was left undone, and the process ends with the shell's code for the signal (128 + its
- * number: 130 for Ctrl-C). A second signal while that runs ends at once.
+ * number: 130 for Ctrl-C). A second signal while that runs ends at once. Before a command's
+ * runner listens, bin/infradesk.mjs answers a signal with the same line and code.
  */
 
 const SIGNAL_EXIT: Readonly<Partial<Record<NodeJS.Signals, number>>> = {
   SIGINT: 130,
   SIGTERM: 143,
+}
+
+/**
+ * The mark of bin/infradesk.mjs's handler, which answers a signal during the start (tsx loading
+ * the CLI) with the same line and code. It is set aside while ours listen, so a signal is
+ * answered once, and put back when ours stop.
+ */
+const INTERRUPT_AT_START = Symbol.for('infradesk.interruptAtStart')
+
+function isStartHandler(listener: unknown): listener is (signal: NodeJS.Signals) => void {
+  return typeof listener === 'function' && INTERRUPT_AT_START in listener
 }
 
 /**
@@ -27,8 +39,8 @@ export function stopOnInterrupt(stopWork: () => Promise<string[]>): () => Promis
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted = true
     for (const each of signals) {
-      process.off(each, onSignal)
       process.once(each, () => process.exit(exitFor(each)))
+      process.off(each, onSignal)
     }
     void stopWork()
       .catch((): string[] => [])
@@ -37,9 +49,21 @@ export function stopOnInterrupt(stopWork: () => Promise<string[]>): () => Promis
         process.exit(exitFor(signal))
       })
   }
+  // Each handover adds the new listener before it removes the old: a signal without any
+  // listener for an instant would meet Node's default and kill the process.
   for (const signal of signals) process.on(signal, onSignal)
+  const setAside = signals.flatMap((signal) =>
+    process
+      .listeners(signal)
+      .filter(isStartHandler)
+      .map((listener) => {
+        process.off(signal, listener)
+        return { signal, listener }
+      }),
+  )
   return () => {
     if (interrupted) return new Promise<void>(() => undefined)
+    for (const { signal, listener } of setAside) process.on(signal, listener)
     for (const signal of signals) process.off(signal, onSignal)
     return Promise.resolve()
   }
