@@ -9,6 +9,8 @@ import { jsonOf, useCliHome } from './support'
  * hand-written lexer split a `BEGIN ATOMIC` body at its inner `;`, sent `END` on its own (a
  * COMMIT) and failed the function. And `infradesk call runPostgresQuery` is judged by the same
  * guard as `sql`: it was sent unjudged, so "confirm destructive statements" did not apply to it.
+ * Its request is checked before the guard judges it: without a database id, the refusal was the
+ * guard's about the statement, not about the missing parameter.
  */
 
 const sandbox = sandboxForThisFile({ resetBeforeEach: true })
@@ -68,6 +70,20 @@ describe('infradesk call runPostgresQuery is judged as infradesk sql is', () => 
     expect(await tableExists(target)).toBe(true)
     expect((await query(target, 'drop table cli_call_drop', '--confirm-write')).code).toBe(0)
     expect(await tableExists(target)).toBe(false)
+  })
+
+  it.each([
+    ['without a', []],
+    ['with an empty', ['--param', 'id=']],
+  ])('refuses it %s database id as a usage error naming id, before the guard', async (_, id) => {
+    const body = JSON.stringify({ sql: 'drop table cli_call_drop' })
+    const run = await cli(
+      ['--url', sandbox.url, 'call', 'runPostgresQuery', ...id, '--body', body],
+      withToken(),
+    )
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr).toMatch(/^error: VALIDATION_ERROR: Request validation failed \(id: /)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
   })
 
   it('sends it unconfirmed when the setting is off, as sql does', async () => {

@@ -5,6 +5,7 @@ import type {
   ListOperationName,
   OperationDef,
   OperationName,
+  Operations,
   ResponseOf,
   ValidationIssue,
 } from '../../shared/api'
@@ -276,23 +277,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   function prepare(name: OperationName, input: CallInput): PreparedRequest {
-    if (!Object.hasOwn(operations, name)) {
-      throw validationError([{ path: ['operation'], message: `Unknown operation "${name}"` }])
-    }
+    const { params, query, body } = checkCallInput(name, input)
     const operation: OperationDef = operations[name]
-    const issues: ValidationIssue[] = []
-    const params = collect(operation.params, input.params ?? {}, issues)
-    const query = collect(operation.query, input.query ?? {}, issues)
-    let body: unknown
-    if (operation.body === null) {
-      if (input.body !== undefined) {
-        issues.push({ path: [], message: 'This operation takes no request body' })
-      }
-    } else if (input.body !== undefined || operation.bodyRequired) {
-      body = collect(operation.body, input.body, issues)
-    }
-    if (issues.length > 0) throw validationError(issues)
-
     const url = baseUrl()
     url.pathname =
       url.pathname.replace(/\/+$/, '') + buildPath(operation.path, params as Record<string, string>)
@@ -814,6 +800,46 @@ function resolveUrl(url: string, base: URL): URL {
     throw new ServiceError(APP_ERROR_CODES.BAD_URL, `"${url}" is not an http(s) URL`)
   }
   return resolved
+}
+
+/** A request's parts as the operation's schemas parsed them. */
+export interface CheckedCallInput<N extends OperationName> {
+  params: z.output<Operations[N]['params']>
+  query: z.output<Operations[N]['query']>
+  /** Undefined when the operation takes none, or an optional one was left out. */
+  body:
+    | (Operations[N]['body'] extends infer B ? (B extends z.ZodType ? z.output<B> : never) : never)
+    | undefined
+}
+
+/**
+ * An operation's params, query and body checked against the service contract, as parsed; a
+ * VALIDATION_ERROR naming each field that is wrong otherwise. Every request is checked here
+ * before it is sent; a caller that judges a request before sending it (service.call's SQL guard)
+ * checks it here first, so that a malformed request is refused for what is wrong with it.
+ */
+export function checkCallInput<N extends OperationName>(
+  name: N,
+  input: CallInput,
+): CheckedCallInput<N> {
+  if (!Object.hasOwn(operations, name)) {
+    throw validationError([{ path: ['operation'], message: `Unknown operation "${name}"` }])
+  }
+  const operation: OperationDef = operations[name]
+  const issues: ValidationIssue[] = []
+  const params = collect(operation.params, input.params ?? {}, issues)
+  const query = collect(operation.query, input.query ?? {}, issues)
+  let body: unknown
+  if (operation.body === null) {
+    if (input.body !== undefined) {
+      issues.push({ path: [], message: 'This operation takes no request body' })
+    }
+  } else if (input.body !== undefined || operation.bodyRequired) {
+    body = collect(operation.body, input.body, issues)
+  }
+  if (issues.length > 0) throw validationError(issues)
+  // As the operation's schemas parsed them (collect returns what they made).
+  return { params, query, body } as CheckedCallInput<N>
 }
 
 function collect(schema: z.ZodType, value: unknown, issues: ValidationIssue[]): unknown {

@@ -1,5 +1,5 @@
 export { ServiceError, isServiceError, toBridgeError, redact, redactError } from './errors'
-export { createServiceClient, errorFromResponse } from './client'
+export { checkCallInput, createServiceClient, errorFromResponse } from './client'
 export type {
   CallInput,
   CallOptions,

@@ -1,5 +1,6 @@
 import { operations } from '../../shared/api'
 import type { OperationName } from '../../shared/api'
+import { checkCallInput } from '../api'
 import type { BridgeHandlers } from '../bridge/dispatcher'
 import type { DeskContext } from './context'
 import { targetIdOf, withProfileClient } from './context'
@@ -11,7 +12,8 @@ import type { SqlFeature } from './sql'
  * service contract before anything leaves (VALIDATION_ERROR with the field's path), and every
  * operation that changes something is written to the activity log, success or failure.
  * runPostgresQuery's statement goes through the SQL console's guard first (features/sql/guard.ts),
- * so `infradesk call` is no way around the console's confirmations.
+ * so `infradesk call` is no way around the console's confirmations; its request is checked
+ * against the contract before that, so the guard only ever judges one that could be sent.
  */
 export function serviceHandlers(
   context: DeskContext,
@@ -22,11 +24,16 @@ export function serviceHandlers(
       // The contract's enum already limited `operation` to the operations' names.
       const name = operation as OperationName
       const input = { params, query, ...(body === undefined ? {} : { body }) }
-      // A statement is judged as the console's are; a body without one is the contract's to
-      // refuse (the client checks it before anything is sent).
-      const sql = sqlOf(body)
-      if (name === 'runPostgresQuery' && sql !== null) {
-        await guardSql({ profileId, databaseId: params['id'] ?? '', sql, confirmedWrite })
+      if (name === 'runPostgresQuery') {
+        // Checked against the contract first: a missing or empty database id (or a body without
+        // a statement) is refused naming its field, before the guard judges a statement for a
+        // database that is not there (its refusals would be about the statement instead).
+        const checked = checkCallInput(name, input)
+        // Then judged as the console's statements are.
+        if (checked.body !== undefined) {
+          const { sql } = checked.body
+          await guardSql({ profileId, databaseId: checked.params.id, sql, confirmedWrite })
+        }
       }
       // Only what changes something is written to the activity log.
       if (!operations[name].mutates) {
@@ -42,10 +49,4 @@ export function serviceHandlers(
       return answer
     },
   }
-}
-
-function sqlOf(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null) return null
-  const sql = (body as { sql?: unknown }).sql
-  return typeof sql === 'string' ? sql : null
 }
