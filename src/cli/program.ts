@@ -3,6 +3,7 @@ import { activityCommands } from './commands/activity'
 import { callCommand } from './commands/call'
 import { certCommands } from './commands/certs'
 import { databaseCommands } from './commands/databases'
+import { incidentCommands } from './commands/incidents'
 import { profileCommands } from './commands/profiles'
 import { createRunner } from './commands/runner'
 import { sessionCommands } from './commands/sessions'
@@ -44,6 +45,7 @@ export function buildProgram(version: string): Command {
   certCommands(program, run)
   volumeCommands(program, run)
   databaseCommands(program, run)
+  incidentCommands(program, run)
   sqlCommand(program, run)
   callCommand(program, run)
   activityCommands(program, run)

@@ -53,6 +53,14 @@ describe('help texts', () => {
     expect(help).toContain('several statements as an array of those, one entry per statement')
   })
 
+  it('offer `incidents list`, with --json and --csv', () => {
+    const incidents = program.commands.find((command) => command.name() === 'incidents')
+    expect(incidents?.commands.map((command) => command.name())).toEqual(['list'])
+    expect(helpOf(program)).toMatch(/incidents\s+status page incidents/)
+    const list = incidents?.commands[0] as Command
+    expect(helpOf(list)).toMatch(/--json[\s\S]*--csv/)
+  })
+
   it('offer `databases list`', () => {
     const databases = program.commands.find((command) => command.name() === 'databases')
     expect(databases?.commands.map((command) => command.name())).toEqual(['list'])

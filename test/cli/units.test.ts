@@ -89,8 +89,19 @@ describe('completion', () => {
     const program = buildProgram('0.0.0-test')
     for (const shell of ['bash', 'zsh', 'fish'] as const) {
       const script = completionScript(program, shell)
-      for (const word of ['profiles', 'sessions', 'certs', 'volumes', 'sql', 'call', 'activity']) {
+      for (const word of [
+        ...['profiles', 'sessions', 'certs', 'volumes', 'databases', 'incidents'],
+        ...['sql', 'call', 'activity'],
+      ]) {
         expect(script).toContain(word)
+      }
+      // `incidents list` and its own options, as for every command of the table.
+      if (shell === 'fish') {
+        expect(script).toContain(
+          "-n '__fish_seen_subcommand_from incidents; and not __fish_seen_subcommand_from list' -a 'list'",
+        )
+      } else {
+        expect(script).toMatch(/'incidents list'\) opts='[^']*--json[^']*--csv/)
       }
       expect(script).toContain('listCertificates')
       expect(script).toContain('confirm-write')
