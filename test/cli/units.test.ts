@@ -4,6 +4,7 @@ import { completionScript } from '../../src/cli/completion'
 import { CliError, EXIT, exitCodeOf } from '../../src/cli/exit-codes'
 import { collectKeyValue, parseSince } from '../../src/cli/parse'
 import { buildProgram } from '../../src/cli/program'
+import { ID_KINDS } from '../../src/renderer/src/lib/id-kinds'
 import type { CertificateCacheEntry } from '../../src/main/cache/certificates'
 
 /* The CLI's pure parts: the exit-code table, option parsing, the expiry filter, completion. */
@@ -107,6 +108,27 @@ describe('completion', () => {
       expect(script).toContain('confirm-write')
       // The global options after a command's words, as the parser takes them.
       expect(script).toMatch(/sessions list.*--profile|list.* -l profile/s)
+    }
+  })
+})
+
+describe('the app names CLI commands that exist', () => {
+  // The id kinds' "or run infradesk … list" lines (shown under a 404 and in the id fields'
+  // hints) must name commands the CLI has: a renamed or missing command would send users nowhere.
+  it('every command of the id kinds table is a command of the program', () => {
+    const program = buildProgram('0.0.0-test')
+    const named = Object.values(ID_KINDS).flatMap((words: { cli?: string }) =>
+      words.cli === undefined ? [] : [words.cli],
+    )
+    expect(named).toContain('infradesk incidents list')
+    for (const line of named) {
+      const [, ...words] = line.split(' ')
+      let command = program
+      for (const word of words) {
+        const next = command.commands.find((candidate) => candidate.name() === word)
+        expect(next, `${line}: no command "${word}"`).toBeDefined()
+        command = next ?? command
+      }
     }
   })
 })

@@ -46,6 +46,7 @@ export const ID_KINDS = {
     noun: 'incident',
     plural: 'status page incidents',
     listedOn: 'The Status page screen lists the incidents, each with its id',
+    cli: 'infradesk incidents list',
   },
   database: { noun: 'database', plural: 'databases', cli: 'infradesk databases list' },
   migration: { noun: 'migration', plural: 'migrations' },
