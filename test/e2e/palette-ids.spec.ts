@@ -139,13 +139,17 @@ test('every screen an operation opens reads its parameters: a database, an app, 
   await expect(page.getByLabel('App ID')).toHaveValue(app.id)
 
   // Not UUIDs: a slug and a volume's name follow the operation's words as typed.
-  await runFromPalette(page, `logging schema ${slug}`, `Resolve a logging schema by slug: ${slug}`)
+  await runFromPalette(
+    page,
+    `logging schema ${slug}`,
+    `Resolve a logging schema by slug: logging schema “${slug}”`,
+  )
   await expect(page.getByLabel('Schema slug')).toHaveValue(slug)
 
   await runFromPalette(
     page,
     `export volume ${volume.nodeId} ${volume.name}`,
-    `Export a volume: ${volume.name}`,
+    `Export a volume: volume “${volume.name}”`,
   )
   await expect(page.getByLabel('Node id')).toHaveValue(volume.nodeId)
   await expect(page.getByLabel('Volume name')).toHaveValue(volume.name)

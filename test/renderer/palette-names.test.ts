@@ -101,6 +101,24 @@ describe('an operation and a name in the palette', () => {
     })
   })
 
+  // A name taken as typed read "Export a volume: pgdata", without the noun the options on a
+  // found object carry.
+  it('names the kind in the option of a value taken as typed, as for an object found', () => {
+    const volume = namedMatches(namedRequests(`export volume ${NODE_ID} pgdata`), new Map())
+    expect(volume.map((match) => match.entry.title)).toEqual(['Export a volume: volume “pgdata”'])
+    const schema = namedMatches(namedRequests('logging schema web-access'), new Map()).find(
+      (match) => match.params['op'] === 'getLoggingSchema',
+    )
+    expect(schema?.entry.title).toBe(
+      'Resolve a logging schema by slug: logging schema “web-access”',
+    )
+    // The same words as the option of a volume the app has seen by that name.
+    const requests = namedRequests(`export volume ${NODE_ID} pgdata`)
+    const seen = known('volume', 'pgdata', 'pgdata', { nodeId: NODE_ID })
+    const [found] = namedMatches(requests, lookedUp(requests, [seen]))
+    expect(found?.entry.title).toBe(volume[0]?.entry.title)
+  })
+
   it('offers nothing for a name nobody has seen, and nothing without a name', () => {
     const requests = namedRequests('export certificate nothing-of-that-name')
     expect(

@@ -170,8 +170,7 @@ export function namedMatches(
         entry: {
           ...entry,
           key: `${entry.key}:${target.kind}:${object.id}`,
-          // The kind named with the object: what is acted on reads in the option.
-          title: `${entry.title}: ${idKindNoun(target.kind)} “${object.name ?? object.id}”`,
+          title: titleOn(entry, target.kind, object.name ?? object.id),
           detail: `${described(object)} · ${ROUTE_INFO[entry.route].label}`,
         },
         params,
@@ -184,7 +183,7 @@ export function namedMatches(
         entry: {
           ...entry,
           key: `${entry.key}:${target.param}=${name}`,
-          title: `${entry.title}: ${name}`,
+          title: titleOn(entry, target.kind, name),
           detail: `${paramWords(entry.operation, target.param)} “${name}” · ${
             ROUTE_INFO[entry.route].label
           }`,
@@ -195,6 +194,15 @@ export function namedMatches(
     }
   }
   return matches.sort((a, b) => b.score - a.score)
+}
+
+/**
+ * An operation's title with the kind and name it acts on, "Export a volume: volume “pgdata”",
+ * whether the object was found or its name is taken as typed: what is acted on reads in the
+ * option.
+ */
+function titleOn(entry: OperationEntry, kind: string, name: string): string {
+  return `${entry.title}: ${idKindNoun(kind)} “${name}”`
 }
 
 function isExactly(object: KnownObject, name: string): boolean {
