@@ -96,6 +96,36 @@ test('export certificate <id>: the certificate is selected (even one the filters
     `No certificate with id ${NOT_AN_OBJECT}`,
   )
   await expect(page.getByRole('dialog', { name: /^Export / })).toHaveCount(0)
+
+  // A name no certificate of the profile has: the export is still offered, and the palette
+  // says the name is the part not found, and where a certificate's id comes from. Gibberish
+  // still matches nothing.
+  await page.keyboard.press('Control+K')
+  const palette = page.getByRole('dialog', { name: 'Command palette' })
+  const search = palette.getByRole('combobox', { name: 'Search screens and operations' })
+  await search.fill('export certificate nosuch-name')
+  await expect(palette.getByRole('option', { selected: true })).toContainText(
+    'No certificate named “nosuch-name” is known to this profile',
+  )
+  await expect(palette.getByRole('option')).toHaveCount(1)
+  await expect(palette.getByRole('status')).toHaveText(
+    'No certificate named “nosuch-name” is known to this profile. The Certificates screen ' +
+      'lists the certificates (select one: its details show its id), or run infradesk certs list.',
+  )
+  await search.fill('zqxj vwkp')
+  await expect(palette.getByRole('status')).toHaveText('Nothing matches “zqxj vwkp”')
+  await search.fill('resolve migration nosuch-name')
+  await expect(palette.getByRole('option', { selected: true })).toContainText(
+    'Resolve a migration that needs attention',
+  )
+  await expect(palette.getByRole('status')).toContainText(
+    'No migration named “nosuch-name” is known to this profile.',
+  )
+  await page.keyboard.press('Enter')
+  await expect(palette).toHaveCount(0)
+  // The operation opens as from its own words: its dialog, the id for the user to give.
+  const resolve = page.getByRole('dialog', { name: 'Resolve a migration' })
+  await expect(resolve.getByLabel('Migration id')).toHaveValue('')
 })
 
 test('cancel copy job <id> and retry route <host> <route>: the operation’s form is filled in, the focus on its button', async ({

@@ -5,6 +5,7 @@ import {
   lookupKey,
   namedMatches,
   namedRequests,
+  unknownNameNote,
   withNamedMatches,
   type NamedRequest,
 } from '../../src/renderer/src/app/palette-names'
@@ -119,16 +120,89 @@ describe('an operation and a name in the palette', () => {
     expect(found?.entry.title).toBe(volume[0]?.entry.title)
   })
 
-  it('offers nothing for a name nobody has seen, and nothing without a name', () => {
-    const requests = namedRequests('export certificate nothing-of-that-name')
-    expect(
-      namedMatches(requests, lookedUp(requests, [])).filter(
-        (match) => match.params['op'] === 'exportCertificate',
-      ),
-    ).toEqual([])
+  it('offers nothing without a name', () => {
     expect(namedRequests('export certificate').map((r) => r.entry.operation)).not.toContain(
       'exportCertificate',
     )
+  })
+})
+
+// `export certificate nosuch-name` and `resolve migration foo` said only "Nothing matches": the
+// user could not tell whether the verb or the name was wrong.
+describe('a name no object is known by', () => {
+  it('still offers the operation the words said, without an id, saying the name is unknown', () => {
+    const requests = namedRequests('export certificate nosuch-name')
+    const shown = withNamedMatches(
+      searchPalette('export certificate nosuch-name', here),
+      namedMatches(requests, lookedUp(requests, [])),
+    )
+    expect(shown.map((match) => match.params)).toEqual([{ op: 'exportCertificate' }])
+    expect(shown[0]?.entry.title).toBe(
+      'Export a certificate, PEM chain, private key, or PEM bundle',
+    )
+    expect(shown[0]?.entry.detail).toBe(
+      'No certificate named “nosuch-name” is known to this profile · Certificates',
+    )
+    expect(unknownNameNote(shown)).toBe(
+      'No certificate named “nosuch-name” is known to this profile. The Certificates screen ' +
+        'lists the certificates (select one: its details show its id), or run infradesk certs list.',
+    )
+
+    const migration = namedRequests('resolve migration foo')
+    const resolve = withNamedMatches([], namedMatches(migration, lookedUp(migration, [])))
+    expect(resolve.map((match) => match.params)).toEqual([{ op: 'resolveMigration' }])
+    expect(unknownNameNote(resolve)).toBe(
+      'No migration named “foo” is known to this profile. The service cannot list migrations: ' +
+        'open one in the service’s web console and paste its link (or its id), or type a name ' +
+        'this app has seen.',
+    )
+  })
+
+  it('keeps the ids typed, and comes after a value taken as typed', () => {
+    const typed = namedRequests(`retry route ${HOST_ID} nosuch`)
+    const [retry] = withNamedMatches([], namedMatches(typed, lookedUp(typed, [])))
+    expect(retry?.params).toEqual({ op: 'retryProxyRoute', id: HOST_ID })
+
+    // "export": a certificate's or a volume's; the volume's name is taken as typed.
+    const either = namedRequests('export nosuch')
+    const shown = withNamedMatches([], namedMatches(either, lookedUp(either, [])))
+    expect(shown.map((match) => match.entry.title)).toEqual([
+      'Export a volume: volume “nosuch”',
+      'Export a certificate, PEM chain, private key, or PEM bundle',
+    ])
+    expect(unknownNameNote(shown)).toMatch(/^No certificate named “nosuch” is known/)
+  })
+
+  it('says nothing before the name was looked up, nor when its lookup failed', () => {
+    const requests = namedRequests('export certificate nosuch-name')
+    expect(namedMatches(requests, new Map())).toEqual([])
+  })
+
+  it('is not offered beside entries that hold every word, or an object found by the name', () => {
+    // "resolve migration" is the operation, not also "no incident named “migration”".
+    const resolve = namedRequests('resolve migration')
+    const shown = withNamedMatches(
+      searchPalette('resolve migration', here),
+      namedMatches(resolve, lookedUp(resolve, [])),
+    )
+    expect(shown[0]?.entry.key).toBe('operation:resolveMigration')
+    expect(shown.filter((match) => match.unknownName !== undefined)).toEqual([])
+    expect(unknownNameNote(shown)).toBeNull()
+
+    // "resolve foo": an incident of that name is found; no migration named so is not said.
+    const foo = namedRequests('resolve foo')
+    const found = withNamedMatches(
+      [],
+      namedMatches(foo, lookedUp(foo, [known('incident', 'inc-1', 'foo')])),
+    )
+    expect(found[0]?.params).toEqual({ op: 'resolveIncident', id: 'inc-1' })
+    expect(found.filter((match) => match.unknownName !== undefined)).toEqual([])
+  })
+
+  it('leaves "Nothing matches" to words that match no operation', () => {
+    const words = 'zqxj vwkp'
+    expect(namedRequests(words)).toEqual([])
+    expect(withNamedMatches(searchPalette(words, here), [])).toEqual([])
   })
 })
 
@@ -138,8 +212,11 @@ describe('a verb, a kind and a name', () => {
   it('offers only the operations of the kind named, worded with the object found', () => {
     const requests = namedRequests('export certificate payments')
     expect(requests.map((request) => request.entry.operation)).toEqual(['exportCertificate'])
-    // Nothing known by that name: nothing offered, not a volume of that name.
-    expect(namedMatches(requests, lookedUp(requests, []))).toEqual([])
+    // Nothing known by that name: the certificate's export without an id, not a volume of
+    // that name.
+    expect(
+      namedMatches(requests, lookedUp(requests, [])).map((match) => match.unknownName),
+    ).toEqual([{ kind: 'certificate', name: 'payments' }])
     const found = namedMatches(
       requests,
       lookedUp(requests, [known('certificate', CERT_ID, 'payments-api')]),

@@ -9,7 +9,13 @@ import {
   searchPalette,
   type PaletteMatch,
 } from './palette-entries'
-import { lookupKey, namedMatches, namedRequests, withNamedMatches } from './palette-names'
+import {
+  lookupKey,
+  namedMatches,
+  namedRequests,
+  unknownNameNote,
+  withNamedMatches,
+} from './palette-names'
 import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
 import { useAppStore } from './store'
 import './palette.css'
@@ -61,6 +67,7 @@ function OpenPalette({ onClose }: { onClose(): void }) {
     [named, matches, found, profiles],
   )
   const groups = paletteGroups(ordered)
+  const unknownNote = unknownNameNote(ordered)
   const activeIndex = Math.min(active ?? 0, Math.max(ordered.length - 1, 0))
   const optionId = (index: number) => `${baseId}-option-${index}`
 
@@ -171,6 +178,10 @@ function OpenPalette({ onClose }: { onClose(): void }) {
         <div className="palette-empty" role="status">
           Nothing matches “{query}”
         </div>
+      ) : unknownNote !== null ? (
+        <div className="palette-note" role="status">
+          {unknownNote}
+        </div>
       ) : null}
       <div className="palette-help" aria-hidden="true">
         <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to open · <kbd>Esc</kbd> to close
@@ -184,7 +195,8 @@ const NOTHING_NAMED: PaletteMatch[] = []
 /**
  * "<operation words> <name>": the name looked up among the objects the app
  * has seen on the active profile, one `knownObjects.search` per kind and name, once typing
- * pauses; an answer for an older query is dropped. A failed lookup finds nothing.
+ * pauses; an answer for an older query is dropped. A failed lookup is left out, as one not
+ * answered yet is: it finds nothing, and does not say the name is unknown either.
  */
 function useNamedObjects(query: string, profileId: string | null): PaletteMatch[] {
   const requests = useMemo(() => namedRequests(query), [query])
@@ -206,11 +218,11 @@ function useNamedObjects(query: string, profileId: string | null): PaletteMatch[
         [...lookups].map(async ([key, { kind, text }]) => {
           const objects = await bridge
             .call('knownObjects.search', { profileId, kind, text, limit: 20 })
-            .catch(() => [])
-          return [key, objects] as const
+            .catch(() => null)
+          return objects === null ? [] : [[key, objects] as const]
         }),
-      ).then((entries) => {
-        if (current) setFound({ query, objects: new Map(entries) })
+      ).then((answered) => {
+        if (current) setFound({ query, objects: new Map(answered.flat()) })
       })
     }, 120)
     return () => {

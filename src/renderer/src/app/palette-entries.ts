@@ -122,6 +122,11 @@ export interface PaletteMatch {
   params: RouteParams
   /** Higher is better: words found in the title count more than words in the detail. */
   score: number
+  /**
+   * The operation offered on a name no object of the profile is known by (palette-names): the
+   * palette says so, and where such an id comes from.
+   */
+  unknownName?: { kind: string; name: string }
 }
 
 /**

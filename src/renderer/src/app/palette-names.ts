@@ -1,7 +1,8 @@
 import type { OperationName } from '../../../shared/api'
 import type { KnownObject } from '../../../shared/bridge/channels/known-objects'
 import { operations } from '../../../shared/api'
-import { idKindNoun } from '../lib/id-kinds'
+import { idKindNoun, whereIdsComeFrom } from '../lib/id-kinds'
+import { inWords } from '../lib/in-words'
 import {
   PALETTE_ENTRIES,
   scoreOfWords,
@@ -17,7 +18,10 @@ import { ROUTE_INFO, type RouteParams } from './routes'
  * first; what follows is a name, looked up among the objects the app has seen on the active
  * profile (main's known objects: a certificate list, a rotation's answer…), and each object
  * found becomes an entry that opens the operation with its id (and the node or host it lives
- * on, when the operation's path needs that too). Pure: the palette asks main for the names.
+ * on, when the operation's path needs that too). A name the profile knows no object by still
+ * offers the operation, saying so and where such an id comes from (`export certificate
+ * nosuch` said only "Nothing matches", as if the verb were wrong). Pure: the palette asks main
+ * for the names.
  */
 
 /** What the name after an operation's words names, and the path parameters it fills. */
@@ -129,16 +133,20 @@ const FOUND_BY_NAME = 100
  * the name typed after its words leads when no entry holds every word (`export certificate
  * payments-api`), else it follows them (`resolve migration` means the operation, not an
  * incident named "migration"); a value taken as typed (a volume name, a slug) comes after both.
+ * An operation on a name known by no object is offered only when nothing else holds the words
+ * (`resolve migration` is not also "a status page incident named “migration”, unknown").
  */
 export function withNamedMatches(
   plain: readonly PaletteMatch[],
   named: readonly PaletteMatch[],
 ): PaletteMatch[] {
   const foundByName = named.filter((match) => match.score >= FOUND_BY_NAME)
-  const typedAsIs = named.filter((match) => match.score < FOUND_BY_NAME)
-  return plain.length === 0
-    ? [...foundByName, ...typedAsIs]
-    : [...plain, ...foundByName, ...typedAsIs]
+  const typedAsIs = named.filter(
+    (match) => match.score < FOUND_BY_NAME && match.unknownName === undefined,
+  )
+  const onUnknownNames = named.filter((match) => match.unknownName !== undefined)
+  if (plain.length > 0) return [...plain, ...foundByName, ...typedAsIs]
+  return foundByName.length > 0 ? [...foundByName, ...typedAsIs] : [...typedAsIs, ...onUnknownNames]
 }
 
 /** How many objects one name may offer (a part of many names offers the newest seen). */
@@ -146,8 +154,10 @@ const PER_NAME = 5
 
 /**
  * The entries the requests make once their names were looked up (`found`: by lookupKey, the
- * objects whose id or name holds the name). An object named exactly so comes before one whose
- * name only holds it; a literal value (volume, slug) comes last. Best first.
+ * objects whose id or name holds the name; a name not looked up yet, or whose lookup failed, is
+ * absent). An object named exactly so comes before one whose name only holds it; a literal
+ * value (volume, slug) comes last. A name looked up and known by no object of its kind offers
+ * the operation without an id, marked `unknownName`. Best first.
  */
 export function namedMatches(
   requests: readonly NamedRequest[],
@@ -156,7 +166,8 @@ export function namedMatches(
   const matches: PaletteMatch[] = []
   for (const request of requests) {
     const { entry, target, name } = request
-    const objects = [...(found.get(lookupKey(target.kind, name)) ?? [])]
+    const lookedUp = found.get(lookupKey(target.kind, name))
+    const objects = [...(lookedUp ?? [])]
       .filter((object) => object.kind === target.kind)
       .sort((a, b) => Number(isExactly(b, name)) - Number(isExactly(a, name)))
       .slice(0, PER_NAME)
@@ -191,9 +202,46 @@ export function namedMatches(
         params: { ...request.params, [target.param]: name },
         score: request.score,
       })
+    } else if (lookedUp !== undefined && objects.length === 0) {
+      // The words said the operation: it still opens its screen (which asks for the id), and
+      // says the name was the part not found.
+      matches.push({
+        entry: {
+          ...entry,
+          key: `${entry.key}:${target.kind}:unknown`,
+          detail: `${noneNamed([target.kind], name)} · ${ROUTE_INFO[entry.route].label}`,
+        },
+        params: request.params,
+        score: request.score,
+        unknownName: { kind: target.kind, name },
+      })
     }
   }
   return matches.sort((a, b) => b.score - a.score)
+}
+
+/**
+ * What the palette says under options on names no object is known by: that none of those kinds
+ * is known by the name on this profile, and where such an id (name, slug) comes from. Null when
+ * no option shown is one of those.
+ */
+export function unknownNameNote(shown: readonly PaletteMatch[]): string | null {
+  const kindsByName = new Map<string, string[]>()
+  for (const { unknownName } of shown) {
+    if (unknownName === undefined) continue
+    const kinds = kindsByName.get(unknownName.name) ?? []
+    if (!kinds.includes(unknownName.kind)) kinds.push(unknownName.kind)
+    kindsByName.set(unknownName.name, kinds)
+  }
+  if (kindsByName.size === 0) return null
+  const sentences = [...kindsByName].map(([name, kinds]) => `${noneNamed(kinds, name)}.`)
+  const where = whereIdsComeFrom([...new Set([...kindsByName.values()].flat())])
+  return [...sentences, ...(where === null ? [] : [where])].join(' ')
+}
+
+/** "No certificate named “x” is known to this profile" (kinds joined by "or"). */
+function noneNamed(kinds: readonly string[], name: string): string {
+  return `No ${inWords(kinds.map(idKindNoun), 'or')} named “${name}” is known to this profile`
 }
 
 /**
