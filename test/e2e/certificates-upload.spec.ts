@@ -58,6 +58,36 @@ test('upload: a valid certificate is listed; a mismatched key and garbage PEM ar
     )
     await expect(upload).toBeDisabled()
 
+    // Good material next: while its check runs (held here until looked at), the failed check's
+    // error box is gone (it read as the good file's failure) and the note says "Checking".
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let asked: () => void = () => undefined
+    const checkAsked = new Promise<void>((resolve) => {
+      asked = resolve
+    })
+    const checkPath = '**/__bridge/invoke/certificates.checkUpload'
+    await page.route(checkPath, async (route) => {
+      asked()
+      await held
+      await route.continue()
+    })
+    await certificateField.fill(first.certificatePem)
+    await checkAsked
+    await expect(dialog.getByText('The material could not be checked')).toHaveCount(0)
+    await expect(dialog.locator('.dialog-footer-note')).toHaveText('Checking the PEM files…')
+    await expect(upload).toBeDisabled()
+    release()
+    // Its own answer: the preview, and the error box does not come back.
+    await expect(dialog.getByRole('region', { name: 'Preview' })).toContainText(
+      'CN=upload-e2e.example.test',
+    )
+    // Unrouted once the held check has gone through (unrouting a handler still running fails it).
+    await page.unroute(checkPath)
+    await expect(dialog.getByText('The material could not be checked')).toHaveCount(0)
+
     // A key that belongs to another certificate.
     await certificateField.fill(first.certificatePem)
     await keyField.fill(other.privateKeyPem)

@@ -40,6 +40,23 @@ function isEmpty(value: PemValue): boolean {
   return value.kind === 'text' && value.text.trim() === ''
 }
 
+/** The three PEM fields as one check asks about them. */
+interface Material {
+  certificate: PemValue
+  privateKey: PemValue
+  chain: PemValue
+}
+
+/** The same fields as they were, not merely equal text: each change makes a new value. */
+function isSameMaterial(a: Material | null, b: Material): boolean {
+  return (
+    a !== null &&
+    a.certificate === b.certificate &&
+    a.privateKey === b.privateKey &&
+    a.chain === b.chain
+  )
+}
+
 interface UploadDialogProps {
   profile: Profile
   tree: FolderNode[]
@@ -58,22 +75,32 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
   const folderValue = choiceValue(folder)
   const ready = !isEmpty(certificate) && !isEmpty(privateKey)
 
+  // The material the last check was asked about (set as it starts).
+  const [askedAbout, setAskedAbout] = useState<Material | null>(null)
   // Checked in main as the material changes (a short pause after typing).
   const checked = useBridgeRead<UploadCheck | null>(
-    () =>
-      bridge.call('certificates.checkUpload', {
+    () => {
+      setAskedAbout({ certificate, privateKey, chain })
+      return bridge.call('certificates.checkUpload', {
         certificate: toSource(certificate),
         privateKey: toSource(privateKey),
         ...(isEmpty(chain) ? {} : { chain: toSource(chain) }),
-      }),
+      })
+    },
     [certificate, privateKey, chain],
     null,
     { enabled: ready, delayMs: 250 },
   )
-  const checkError = checked.error
-  // A failed check leaves nothing checked: an earlier answer's preview and problems were about
-  // other material.
-  const check = ready && checkError === null ? checked.value : null
+  // A failed check's error is about the material it was asked for: it goes as soon as the
+  // material changes and while the next check runs (it read as the new file's failure), and
+  // comes back only if that check fails too.
+  const checkError =
+    !checked.loading && isSameMaterial(askedAbout, { certificate, privateKey, chain })
+      ? checked.error
+      : null
+  // A failed check leaves nothing checked, until a check answers: an earlier answer's preview
+  // and problems were about other material.
+  const check = ready && checked.error === null ? checked.value : null
 
   const service = error ? fieldErrorsFrom(error.details, UPLOAD_FIELDS) : { fields: {}, other: [] }
   const problemOf = (field: UploadField) =>
@@ -113,8 +140,8 @@ export function UploadDialog({ profile, tree, mode, onClose, onUploaded }: Uploa
     certificate: !isEmpty(certificate),
     privateKey: !isEmpty(privateKey),
     checked: check !== null,
-    // A check asked again after a failure is under way again: "Checking…" until it answers.
-    checkFailed: checkError !== null && !checked.loading,
+    // Material changed after a failure is being checked again: "Checking…" until it answers.
+    checkFailed: checkError !== null,
     problems: (check?.problems.length ?? 0) > 0 || folderValue.error !== null,
   })
   const uploadAction = {
