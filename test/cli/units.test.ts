@@ -117,9 +117,7 @@ describe('the app names CLI commands that exist', () => {
   // hints) must name commands the CLI has: a renamed or missing command would send users nowhere.
   it('every command of the id kinds table is a command of the program', () => {
     const program = buildProgram('0.0.0-test')
-    const named = Object.values(ID_KINDS).flatMap((words: { cli?: string }) =>
-      words.cli === undefined ? [] : [words.cli],
-    )
+    const named = Object.values(ID_KINDS).flatMap((words) => ('cli' in words ? [words.cli] : []))
     expect(named).toContain('infradesk incidents list')
     for (const line of named) {
       const [, ...words] = line.split(' ')
