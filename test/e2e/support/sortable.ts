@@ -56,6 +56,10 @@ export async function dragWithMouse(page: Page, list: Locator, from: number, to:
   })
   await expect(announcements).toHaveText(new RegExp(`is over position ${to + 1} of`))
   await page.mouse.up()
+  // dnd-kit swallows every click for 50 ms after a drop (a capture listener its sensor removes
+  // on a timer), so a test's next click could be eaten. A later timer of the page's own has
+  // fired only once that one has, whatever the machine's load.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 60)))
 }
 
 /** The ids of the list in their order on screen (each row names its id). */
